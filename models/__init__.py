@@ -1,0 +1,1 @@
+"""One package per game: rules engine, task language, encodings and queries."""

@@ -1,0 +1,1 @@
+"""Take it Higher!: rules engine, score sheet and maximal-score encodings."""

@@ -1,0 +1,129 @@
+"""Pictures of a Take it Higher! board: coloured terminal blocks and SVG octagons."""
+
+from __future__ import annotations
+
+import math
+
+from rich.table import Table
+from rich.text import Text
+
+from models.take_it_higher.rules import Rules, ScoreSheet, Tile
+from solver.render import Svg, text_on
+
+CELL_W = 6
+
+
+def _ship_rgb(rules: Rules, ship: str) -> str:
+    return rules.colour_rgb.get(ship) or rules.stud_rgb.get(ship, "#888888")
+
+
+def board_text(rules: Rules, board: dict[str, Tile],
+               ships_on: dict[str, list[str]] | None = None) -> Text:
+    """The board as three text rows per board row: the stripes (one glyph per direction
+    in its colour), the tile with its stud colour, and spaceships on the tile."""
+    ships_on = ships_on or {}
+    xs = sorted({c.x for c in rules.cells})
+    ys = sorted({c.y for c in rules.cells}, reverse=True)
+    at = {(c.x, c.y): c.id for c in rules.cells}
+    out = Text()
+    for y in ys:
+        for part in range(3):
+            for x in xs:
+                cid = at.get((x, y))
+                out.append_text(_cell_part(rules, cid, board.get(cid) if cid else None,
+                                           ships_on.get(cid, []) if cid else [], part))
+            out.append("\n")
+    return out
+
+
+def _cell_part(rules: Rules, cid: str | None, tile: Tile | None, ships: list[str],
+               part: int) -> Text:
+    if cid is None:
+        return Text(" " * CELL_W)
+    if tile is None:
+        return Text(cid.center(CELL_W) if part == 1 else " " * CELL_W, style="dim")
+    t = Text()
+    if part == 0:
+        glyphs = Text()
+        for d, direction in enumerate(rules.directions):
+            glyphs.append(direction.glyph, style=f"bold {rules.colour_rgb[tile.stripes[d]]}")
+        pad = CELL_W - len(glyphs.plain)
+        t.append(" " * (pad // 2))
+        t.append_text(glyphs)
+        t.append(" " * (pad - pad // 2))
+    elif part == 1:
+        bg = rules.stud_rgb.get(tile.stud or "", "#444444")
+        label = tile.id.center(CELL_W - 2)
+        t.append(" ")
+        t.append(label, style=f"bold {text_on(bg)} on {bg}")
+        t.append(" ")
+    else:
+        marks = Text()
+        for s in ships[:CELL_W - 2]:
+            marks.append("▲", style=f"bold {_ship_rgb(rules, s)}")
+        pad = CELL_W - len(marks.plain)
+        t.append(" " * (pad // 2))
+        t.append_text(marks)
+        t.append(" " * (pad - pad // 2))
+    return t
+
+
+def sheet_table(sheet: ScoreSheet) -> Table:
+    """The rulebook's score sheet as a table."""
+    table = Table(title=f"Score sheet ({sheet.variant})", show_header=True)
+    table.add_column("")
+    table.add_column("tiles", justify="right")
+    table.add_column("x", justify="right")
+    table.add_column("points", justify="right")
+    if sheet.take_it_higher_bonus is not None:
+        where = f" (ring over {sheet.ring_over})" if sheet.ring_over else ""
+        table.add_row(f"Take it Higher! bonus{where}", "", "",
+                      str(sheet.take_it_higher_bonus))
+    for line in [*sheet.studs, *sheet.colours]:
+        table.add_row(line.name.capitalize() + "s", str(line.tiles), str(line.value),
+                      str(line.points))
+    table.add_row("[bold]Total[/bold]", "", "", f"[bold]{sheet.total}[/bold]")
+    return table
+
+
+def board_svg(rules: Rules, board: dict[str, Tile],
+              ships_on: dict[str, list[str]] | None = None, title: str = "") -> Svg:
+    """Octagonal tiles with their stripes, stud and letter; spaceships as triangles."""
+    ships_on = ships_on or {}
+    size = 70.0
+    margin = 30.0
+    xs = [c.x for c in rules.cells]
+    ys = [c.y for c in rules.cells]
+    width = (max(xs) - min(xs) + 1) * size + 2 * margin
+    height = (max(ys) - min(ys) + 1) * size + 2 * margin + (24 if title else 0)
+    svg = Svg(width, height, "#1d2330")
+    top = margin + (24 if title else 0)
+    if title:
+        svg.text(width / 2, margin / 2 + 8, title, 16, "#ffffff", bold=True)
+    r = size * 0.5
+    cut = r * math.tan(math.pi / 8)
+    for c in rules.cells:
+        cx = margin + (c.x - min(xs)) * size + r
+        cy = top + (max(ys) - c.y) * size + r
+        octagon = [(cx + dx, cy + dy) for dx, dy in
+                   [(-cut, -r), (cut, -r), (r, -cut), (r, cut), (cut, r), (-cut, r),
+                    (-r, cut), (-r, -cut)]]
+        tile = board.get(c.id)
+        if tile is None:
+            svg.polygon(octagon, "#2c3445", "#55607a")
+            svg.text(cx, cy, c.id, 12, "#8893aa")
+            continue
+        svg.polygon(octagon, "#101010", "#000000")
+        for d, direction in enumerate(rules.directions):
+            a = math.radians(direction.angle)
+            dx, dy = math.cos(a) * r * 0.95, -math.sin(a) * r * 0.95
+            svg.line(cx - dx, cy - dy, cx + dx, cy + dy, rules.colour_rgb[tile.stripes[d]], 7)
+        stud_rgb = rules.stud_rgb.get(tile.stud or "", "#777777")
+        svg.circle(cx, cy, r * 0.33, stud_rgb, "#000")
+        svg.text(cx, cy, tile.letter, 13, text_on(stud_rgb), bold=True)
+        for i, s in enumerate(ships_on.get(c.id, [])):
+            sx = cx - r * 0.55 + i * 10
+            sy = cy + r * 0.62
+            svg.polygon([(sx, sy - 7), (sx + 5, sy + 4), (sx - 5, sy + 4)],
+                        _ship_rgb(rules, s), "#000")
+    return svg

@@ -1,0 +1,44 @@
+"""Options and outcomes common to every back-end."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class SolverOptions:
+    """How long and how a solver may run.
+
+    time_limit: seconds, or None for no limit.
+    seed: random seed, so runs are reproducible.
+    workers: parallel workers (CP-SAT); ignored by single-threaded back-ends.
+    log: print the solver's own log on stderr.
+    """
+
+    time_limit: float | None = None
+    seed: int = 0
+    workers: int = 2
+    log: bool = False
+
+
+@dataclass
+class SolveOutcome:
+    """What a solve proved, honestly.
+
+    status: "optimal" (value proven), "feasible" (best found; `bound` limits the
+    optimum), "infeasible" (proven no solution) or "unknown" (nothing found in time).
+    """
+
+    status: str
+    objective: int | None
+    bound: int | None
+    wall_time: float
+    backend: str
+
+    @property
+    def has_solution(self) -> bool:
+        return self.status in ("optimal", "feasible")
+
+    @property
+    def proven(self) -> bool:
+        return self.status in ("optimal", "infeasible")

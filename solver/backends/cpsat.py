@@ -1,0 +1,90 @@
+"""Running OR-Tools CP-SAT with a time limit, seed and workers, reporting status honestly."""
+
+from __future__ import annotations
+
+import math
+import sys
+import time
+from collections.abc import Iterable, Sequence
+
+from ortools.sat.python import cp_model
+
+from solver.backends.common import SolveOutcome, SolverOptions
+
+_STATUS = {
+    cp_model.OPTIMAL: "optimal",
+    cp_model.FEASIBLE: "feasible",
+    cp_model.INFEASIBLE: "infeasible",
+    cp_model.UNKNOWN: "unknown",
+    cp_model.MODEL_INVALID: "invalid",
+}
+
+
+def make_solver(options: SolverOptions, subsolvers: Sequence[str] = (),
+                extra: dict | None = None) -> cp_model.CpSolver:
+    """A CpSolver configured from options.
+
+    subsolvers: restrict the parallel portfolio to these CP-SAT subsolvers (for
+    models where one kind of worker is known to prove the bound; see docs).
+    extra: further SatParameters fields by name.
+    """
+    solver = cp_model.CpSolver()
+    p = solver.parameters
+    if options.time_limit is not None:
+        p.max_time_in_seconds = float(options.time_limit)
+    p.random_seed = int(options.seed)
+    p.num_workers = max(1, int(options.workers))
+    for name in subsolvers:
+        p.subsolvers.append(name)
+    for key, value in (extra or {}).items():
+        setattr(p, key, value)
+    if options.log:
+        p.log_search_progress = True
+        p.log_to_stdout = False
+        solver.log_callback = lambda line: print(line, file=sys.stderr)
+    return solver
+
+
+def solve(model: cp_model.CpModel, options: SolverOptions,
+          subsolvers: Sequence[str] = (), extra: dict | None = None
+          ) -> tuple[cp_model.CpSolver, SolveOutcome]:
+    """Solve a model; the outcome says whether the value is proven or only bounded."""
+    solver = make_solver(options, subsolvers, extra)
+    start = time.perf_counter()
+    code = solver.solve(model)
+    wall = time.perf_counter() - start
+    status = _STATUS.get(code, "unknown")
+    if status == "invalid":  # a bug in an encoding, never the user's input
+        raise RuntimeError(f"CP-SAT rejected the model: {model.validate()}")
+    objective = bound = None
+    if model.has_objective() and status in ("optimal", "feasible"):
+        objective = round(solver.objective_value)
+        b = solver.best_objective_bound
+        maximise = model.proto.objective.scaling_factor < 0
+        bound = math.floor(b + 1e-6) if maximise else math.ceil(b - 1e-6)
+        if status == "optimal":
+            bound = objective
+    return solver, SolveOutcome(status, objective, bound, wall, "cpsat")
+
+
+def enumerate_solutions(model: cp_model.CpModel, variables: Iterable[cp_model.IntVar],
+                        limit: int, options: SolverOptions) -> tuple[list[list[int]], bool]:
+    """Up to `limit` distinct solutions (values of `variables`) of a model without objective.
+
+    Returns (solutions, complete): complete is True when the search proved there are
+    no more solutions than those returned (used for uniqueness checks).
+    """
+    variables = list(variables)
+    found: list[list[int]] = []
+
+    class _Collector(cp_model.CpSolverSolutionCallback):
+        def on_solution_callback(self) -> None:
+            found.append([self.value(v) for v in variables])
+            if len(found) >= limit:
+                self.stop_search()
+
+    solver = make_solver(SolverOptions(options.time_limit, options.seed, 1, options.log))
+    solver.parameters.enumerate_all_solutions = True
+    code = solver.solve(model, _Collector())
+    complete = code in (cp_model.OPTIMAL, cp_model.INFEASIBLE) and len(found) < limit
+    return found, complete

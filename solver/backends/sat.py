@@ -1,0 +1,148 @@
+"""PySAT helpers: a named variable pool, cardinality encodings, RC2 MaxSAT with a
+time limit, and incremental SAT solving under assumptions.
+
+Encodings are small composable functions on a `CnfBuilder`, in the style of
+pysat.card / pysat.formula: variables come from one IDPool, so auxiliary variables
+of cardinality encodings never collide with named ones.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Hashable, Iterable, Sequence
+
+from pysat.card import CardEnc, EncType
+from pysat.examples.rc2 import RC2, RC2Stratified
+from pysat.formula import WCNF, IDPool
+from pysat.solvers import Solver
+
+from solver.backends.common import SolveOutcome, SolverOptions
+
+
+class CnfBuilder:
+    """Hard clauses plus weighted soft literals over one variable pool."""
+
+    def __init__(self) -> None:
+        self.pool = IDPool()
+        self.hard: list[list[int]] = []
+        self.soft: list[tuple[int, int]] = []  # (literal, weight): reward when true
+
+    def var(self, name: Hashable) -> int:
+        """The variable named `name` (created on first use)."""
+        return self.pool.id(name)
+
+    def clause(self, lits: Iterable[int]) -> None:
+        self.hard.append(list(lits))
+
+    def implies(self, a: int, b: int) -> None:
+        """a -> b."""
+        self.hard.append([-a, b])
+
+    def at_most(self, lits: Sequence[int], k: int) -> None:
+        lits = list(lits)
+        if k >= len(lits):
+            return
+        if k < 0:
+            self.hard.append([])
+            return
+        enc = EncType.pairwise if k == 1 and len(lits) <= 6 else EncType.seqcounter
+        if k == 1 and len(lits) > 6:
+            enc = EncType.ladder
+        self.hard.extend(CardEnc.atmost(lits, bound=k, vpool=self.pool, encoding=enc).clauses)
+
+    def at_least(self, lits: Sequence[int], k: int) -> None:
+        lits = list(lits)
+        if k <= 0:
+            return
+        if k == 1:
+            self.hard.append(lits)
+            return
+        self.hard.extend(CardEnc.atleast(lits, bound=k, vpool=self.pool,
+                                         encoding=EncType.seqcounter).clauses)
+
+    def exactly(self, lits: Sequence[int], k: int) -> None:
+        self.at_most(lits, k)
+        self.at_least(lits, k)
+
+    def exactly_one(self, lits: Sequence[int]) -> None:
+        self.exactly(lits, 1)
+
+    def reward(self, lit: int, weight: int) -> None:
+        """Soft goal: gain `weight` when `lit` is true (MaxSAT maximises total gain)."""
+        if weight > 0:
+            self.soft.append((lit, weight))
+
+    def wcnf(self) -> WCNF:
+        w = WCNF()
+        for c in self.hard:
+            w.append(c)
+        for lit, weight in self.soft:
+            w.append([lit], weight=weight)
+        return w
+
+
+def maxsat(builder: CnfBuilder, options: SolverOptions, stratified: bool = False
+           ) -> tuple[set[int] | None, SolveOutcome]:
+    """Maximise the total weight of true soft literals with RC2.
+
+    Returns (true literals of the model or None, outcome). On the time limit RC2 has
+    no model yet, but its cost so far is a proven lower bound on the lost weight, so
+    the outcome carries an upper bound on the optimum with status "unknown".
+    """
+    total = sum(w for _, w in builder.soft)
+    cls = RC2Stratified if stratified else RC2
+    start = time.perf_counter()
+    with cls(builder.wcnf(), solver="g3", adapt=True, exhaust=True, minz=True) as rc2:
+        timer = None
+        fired = threading.Event()
+        if options.time_limit is not None:
+            def stop() -> None:
+                fired.set()
+                rc2.interrupt()
+            timer = threading.Timer(options.time_limit, stop)
+            timer.start()
+        try:
+            model = rc2.compute(expect_interrupt=timer is not None)
+        finally:
+            if timer is not None:
+                timer.cancel()
+        wall = time.perf_counter() - start
+        if model is None:
+            if fired.is_set():  # RC2 returns None both when interrupted and when unsat
+                return None, SolveOutcome("unknown", None, total - rc2.cost, wall, "maxsat")
+            return None, SolveOutcome("infeasible", None, None, wall, "maxsat")
+        value = total - rc2.cost
+        return {lit for lit in model if lit > 0}, SolveOutcome(
+            "optimal", value, value, wall, "maxsat")
+
+
+class IncrementalSat:
+    """A SAT solver kept alive across calls, queried under assumptions."""
+
+    def __init__(self, builder: CnfBuilder, name: str = "cadical195") -> None:
+        self.builder = builder
+        self.solver = Solver(name=name, bootstrap_with=builder.hard)
+        self._added = len(builder.hard)
+
+    def sync(self) -> None:
+        """Add clauses appended to the builder since the last call."""
+        for c in self.builder.hard[self._added:]:
+            self.solver.add_clause(c)
+        self._added = len(self.builder.hard)
+
+    def solve(self, assumptions: Sequence[int] = ()) -> set[int] | None:
+        """True literals of a model under the assumptions, or None if unsatisfiable."""
+        self.sync()
+        if self.solver.solve(assumptions=list(assumptions)):
+            return {lit for lit in self.solver.get_model() if lit > 0}
+        return None
+
+    def close(self) -> None:
+        self.solver.delete()
+
+    def __enter__(self) -> IncrementalSat:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

@@ -1,0 +1,91 @@
+"""The `toppi` command: one sub-group per game."""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import Any
+
+import click
+
+from solver import __version__
+from solver.errors import NotBuiltYet, ToppiError
+
+GAMES_NOT_BUILT = {
+    "hoch-hinaus": ("Tippi Toppi – Hoch Hinaus!", 4),
+    "tippi-toppi": ("Tippi Toppi (card game)", 5),
+    "topito": ("Topito", 6),
+    "hippo": ("Hippo", 7),
+}
+
+
+class ToppiFailure(click.ClickException):
+    """A ToppiError shown as one line on stderr with its exit code."""
+
+    def __init__(self, error: ToppiError) -> None:
+        super().__init__(str(error))
+        self.exit_code = error.exit_code
+
+    def show(self, file: Any = None) -> None:
+        click.echo(f"toppi: error: {self.message}", err=True)
+
+
+class ToppiGroup(click.Group):
+    """Turns ToppiError raised anywhere below into a one-line message (never a traceback)."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except ToppiError as exc:
+            raise ToppiFailure(exc) from None
+
+
+def _not_built(game: str, title: str, issue: int) -> click.Command:
+    def callback(args: tuple[str, ...]) -> None:
+        raise NotBuiltYet(f"{title} is not built yet (planned in issue #{issue}); "
+                          "nothing was computed")
+
+    return click.Command(
+        game, callback=callback,
+        params=[click.Argument(["args"], nargs=-1, type=click.UNPROCESSED)],
+        context_settings={"ignore_unknown_options": True, "allow_extra_args": True},
+        help=f"{title} — NOT BUILT YET (issue #{issue}).",
+        short_help=f"{title} — not built yet (issue #{issue}).")
+
+
+@click.group(cls=ToppiGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="toppi")
+def cli() -> None:
+    """toppi: solver and puzzle analysis for Take it Higher!, Tippi Toppi – Hoch Hinaus!,
+    Tippi Toppi, Topito and Hippo.
+
+    Exit codes: 0 answered, 2 bad input or usage, 3 time limit without an answer.
+    """
+
+
+def _unshadow_models() -> None:
+    """python-sat installs a script `models.py` into bin/, and a console script puts
+    bin/ first on sys.path, which would hide our `models` package: drop such entries."""
+    for entry in list(sys.path):
+        if os.path.isfile(os.path.join(entry or ".", "models.py")):
+            sys.path.remove(entry)
+    mod = sys.modules.get("models")
+    if mod is not None and not hasattr(mod, "__path__"):
+        del sys.modules["models"]
+
+
+def _register() -> None:
+    _unshadow_models()
+    from models.take_it_higher.cli import group as take_it_higher
+
+    cli.add_command(take_it_higher, "take-it-higher")
+    for game, (title, issue) in GAMES_NOT_BUILT.items():
+        cli.add_command(_not_built(game, title, issue))
+
+
+_register()
+
+
+def main() -> None:
+    """Console-script entry point."""
+    sys.exit(cli.main(prog_name="toppi"))

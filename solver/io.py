@@ -1,0 +1,61 @@
+"""Loading JSON files (positions, rules) with one clear message per problem."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from solver.errors import BadInput
+
+
+def load_json(path: str | Path, what: str = "file") -> Any:
+    """Read a JSON file; raise BadInput naming the file and the problem."""
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise BadInput(f"{what} {p}: no such file") from None
+    except IsADirectoryError:
+        raise BadInput(f"{what} {p}: is a directory, not a file") from None
+    except UnicodeDecodeError:
+        raise BadInput(f"{what} {p}: not UTF-8 text") from None
+    except OSError as exc:
+        raise BadInput(f"{what} {p}: cannot read ({exc.strerror})") from None
+    return parse_json(text, f"{what} {p}")
+
+
+def parse_json(text: str, source: str) -> Any:
+    """Parse JSON text; raise BadInput with line and column on a syntax error."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise BadInput(
+            f"{source}: malformed JSON at line {exc.lineno} column {exc.colno}: {exc.msg}"
+        ) from None
+
+
+def expect(value: Any, kind: type | tuple[type, ...], where: str) -> Any:
+    """Check the JSON type of a value; raise BadInput naming where it was found."""
+    if isinstance(value, bool) and kind in (int, float, (int, float)):
+        raise BadInput(f"{where}: expected a number, got {json.dumps(value)}")
+    if not isinstance(value, kind):
+        names = {dict: "an object", list: "a list", str: "a string", int: "an integer",
+                 float: "a number", bool: "true or false"}
+        kinds = kind if isinstance(kind, tuple) else (kind,)
+        wanted = " or ".join(names.get(k, k.__name__) for k in kinds)
+        shown = json.dumps(value)
+        if len(shown) > 40:
+            shown = shown[:37] + "..."
+        raise BadInput(f"{where}: expected {wanted}, got {shown}")
+    return value
+
+
+def field(obj: dict, key: str, kind: type | tuple[type, ...], where: str,
+          default: Any = ...) -> Any:
+    """obj[key] checked against kind; a missing key is an error unless a default is given."""
+    if key not in obj:
+        if default is ...:
+            raise BadInput(f"{where}: missing field '{key}'")
+        return default
+    return expect(obj[key], kind, f"{where}.{key}")
