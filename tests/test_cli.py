@@ -1,0 +1,121 @@
+"""The command line: games listed, unbuilt games say so, bad input is one line + exit 2."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from solver.cli import cli
+from tests.tih_small import small_rules_dict
+
+
+def run(*args: str):
+    return CliRunner().invoke(cli, list(args))
+
+
+def assert_one_line_error(result, *words: str) -> None:
+    assert result.exit_code == 2, result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    lines = [line for line in result.output.splitlines() if line.strip()]
+    assert len(lines) == 1, result.output
+    assert "Traceback" not in result.output
+    for w in words:
+        assert w in lines[0], lines[0]
+
+
+def test_help_lists_the_five_games():
+    out = run("--help").output
+    for game in ("take-it-higher", "hoch-hinaus", "tippi-toppi", "topito", "hippo"):
+        assert game in out
+
+
+@pytest.mark.parametrize("game", ["hoch-hinaus", "tippi-toppi", "topito", "hippo"])
+def test_unbuilt_games_say_so(game):
+    assert_one_line_error(run(game, "achievable", "x.json"), "not built yet")
+
+
+def write(tmp_path, name: str, data) -> str:
+    p = tmp_path / name
+    p.write_text(data if isinstance(data, str) else json.dumps(data))
+    return str(p)
+
+
+@pytest.mark.parametrize("placements, words", [
+    (["GZ@c3"], ["unknown tile", "GZ"]),
+    (["GJ@c3", "GJ@c4"], ["GJ", "already placed"]),
+    (["GJ@c3", "SA@c3"], ["c3", "occupied"]),
+    (["GJ@a1"], ["a1", "not a cell"]),
+    (["GJ-c3"], ["TILE@CELL"]),
+    ([{"tile": "GJ"}], ["missing field 'cell'"]),
+    ([42], ["placement 1"]),
+])
+def test_bad_positions(tmp_path, placements, words):
+    f = write(tmp_path, "p.json", {"game": "take-it-higher", "placements": placements})
+    assert_one_line_error(run("take-it-higher", "score", f), *words)
+
+
+def test_malformed_json(tmp_path):
+    f = write(tmp_path, "p.json", '{"placements": [ "GJ@c3", }')
+    assert_one_line_error(run("take-it-higher", "score", f), "malformed JSON", "line 1")
+
+
+def test_missing_file():
+    assert_one_line_error(run("take-it-higher", "score", "/nonexistent/p.json"), "no such file")
+
+
+def test_rules_file_whose_lines_do_not_cover_its_cells(tmp_path):
+    data = small_rules_dict(3)
+    lines = data["directions"][0]["lines"]
+    dropped = lines[0].pop(0)
+    if not lines[0]:
+        lines.pop(0)
+    f = write(tmp_path, "r.json", data)
+    assert_one_line_error(run("take-it-higher", "max", "--rules", f), "rules file",
+                          "do not cover", dropped)
+
+
+def test_rules_file_cell_on_two_lines(tmp_path):
+    data = small_rules_dict(3)
+    lines = data["directions"][0]["lines"]
+    lines.append([lines[0][0]])
+    f = write(tmp_path, "r.json", data)
+    assert_one_line_error(run("take-it-higher", "tiles", "--rules", f), "two lines")
+
+
+@pytest.mark.parametrize("draw, words", [
+    ("GJ,GJ", ["GJ", "twice"]),
+    ("GJ,XX", ["unknown tile", "XX"]),
+])
+def test_bad_draw(draw, words):
+    assert_one_line_error(run("take-it-higher", "max", "--draw", draw), *words)
+
+
+def test_illegal_launch_is_named(tmp_path):
+    f = write(tmp_path, "p.json", {"placements": ["GJ@c3+red"]})
+    assert_one_line_error(run("take-it-higher", "score", f, "--variant", "simple"),
+                          "placement 1", "red")
+
+
+def test_launch_in_basic_game_is_an_error(tmp_path):
+    f = write(tmp_path, "p.json", {"placements": ["GJ@c3+red"]})
+    assert_one_line_error(run("take-it-higher", "score", f), "not used")
+
+
+def test_max_json_small_rules(tmp_path):
+    f = write(tmp_path, "r.json", small_rules_dict(5))
+    result = run("take-it-higher", "max", "--rules", f, "--json", "--variant", "gold-silver")
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.output)
+    assert doc["status"] == "optimal" and doc["score"] == doc["bound"] == doc["sheet"]["total"]
+
+
+def test_show_and_svg(tmp_path):
+    f = write(tmp_path, "p.json", {"placements": ["GJ@c3", "SA@d4"]})
+    svg = tmp_path / "b.svg"
+    result = run("take-it-higher", "show", f, "--svg", str(svg))
+    assert result.exit_code == 0, result.output
+    assert "GJ" in result.output and "SA" in result.output
+    text = svg.read_text()
+    assert text.startswith("<svg") and text.count("<polygon") >= 24

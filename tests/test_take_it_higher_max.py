@@ -1,0 +1,86 @@
+"""Maximal scores: solver optimum == brute force on small rules files; CP-SAT == MaxSAT;
+the returned board re-scores to the claimed value; the built-in basic maximum."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from models.take_it_higher import encode_cpsat
+from models.take_it_higher.encode import MaxProblem
+from models.take_it_higher.queries import maximise
+from models.take_it_higher.rules import Variant, board_score, load_rules
+from solver.backends import SolverOptions, cpsat
+from tests.tih_small import brute_force_max, small_rules
+
+OPTS = SolverOptions(time_limit=30, seed=1, workers=2)
+
+
+@settings(max_examples=12, deadline=None)
+@given(seed=st.integers(0, 10_000), gold_silver=st.booleans())
+def test_small_max_equals_brute_force(seed, gold_silver):
+    rules = small_rules(seed)
+    want = brute_force_max(rules, gold_silver)
+    for backend in ("cpsat", "maxsat"):
+        got = maximise(rules, Variant(gold_silver), None, backend, OPTS)
+        assert got.status == "optimal"
+        assert got.score == want, backend
+        board = {c: rules.tile_by_id[t] for c, t in got.board.items()}
+        assert board_score(rules, board, gold_silver) == want
+
+
+@settings(max_examples=12, deadline=None)
+@given(seed=st.integers(0, 10_000), gold_silver=st.booleans(), k=st.integers(1, 5))
+def test_small_draw_max_equals_brute_force(seed, gold_silver, k):
+    rules = small_rules(seed)
+    draw = random.Random(seed).sample(list(rules.tiles), k)
+    want = brute_force_max(rules, gold_silver, draw)
+    for backend in ("cpsat", "maxsat"):
+        got = maximise(rules, Variant(gold_silver), draw, backend, OPTS)
+        assert got.score == want, backend
+        assert set(got.board.values()) >= {t.id for t in draw}
+        assert [p.split("@")[0] for p in got.placements[:k]] == [t.id for t in draw]
+
+
+@settings(max_examples=20, deadline=None)
+@given(seed=st.integers(0, 10_000), gold_silver=st.booleans())
+def test_encoding_scores_a_fixed_board_like_the_rules_engine(seed, gold_silver):
+    """The CP-SAT model with every tile fixed must value the board exactly as the
+    rules engine scores it (random full boards of the built-in rules)."""
+    rules = load_rules()
+    rng = random.Random(seed)
+    tiles = rng.sample(list(rules.tiles), rules.board_size)
+    board = dict(zip(rules.cell_ids, tiles, strict=True))
+    problem = MaxProblem(rules, Variant(gold_silver), fixed=tuple(board.items()))
+    mm = encode_cpsat.build(problem)
+    _, outcome = cpsat.solve(mm.model, OPTS)
+    assert outcome.status == "optimal"
+    assert outcome.objective == board_score(rules, board, gold_silver)
+
+
+def test_builtin_basic_maximum_is_proven():
+    rules = load_rules()
+    got = maximise(rules, Variant(), None, "cpsat", SolverOptions(time_limit=60, workers=2))
+    assert got.status == "optimal"
+    assert got.score == got.bound
+    board = {c: rules.tile_by_id[t] for c, t in got.board.items()}
+    assert len(board) == 24 and len(set(got.board.values())) == 24
+    assert board_score(rules, board) == got.score == got.sheet.total
+    # a better board would contradict the proof: every random board scores less
+    rng = random.Random(7)
+    for _ in range(200):
+        tiles = rng.sample(list(rules.tiles), 24)
+        assert board_score(rules, dict(zip(rules.cell_ids, tiles, strict=True))) <= got.score
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_builtin_draw_maximum_cpsat(seed):
+    rules = load_rules()
+    draw = random.Random(seed).sample(list(rules.tiles), 24)
+    got = maximise(rules, Variant(), draw, "cpsat", OPTS)
+    assert got.status == "optimal"
+    assert sorted(got.board.values()) == sorted(t.id for t in draw)
+    assert [p.split("@")[0] for p in got.placements] == [t.id for t in draw]
