@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import click
 from rich.table import Table
 from rich.text import Text
@@ -53,7 +55,7 @@ def show(file: str, rules_path: str | None, as_json: bool, svg_path: str | None)
         {c: t.id for c, t in board.items()}, ships,
         [c for c in rules.cell_ids if c not in board])
     if svg_path:
-        board_svg(rules, board, ships, title=file).save(svg_path)
+        board_svg(rules, board, ships, title=Path(file).name).save(svg_path)
     if as_json:
         print_json(dumps(result))
         return

@@ -1,0 +1,87 @@
+"""The shared solver machinery: honest statuses, enumeration, MaxSAT, assumptions."""
+
+from __future__ import annotations
+
+import itertools
+
+from ortools.sat.python import cp_model
+
+from solver.backends import SolverOptions, cpsat
+from solver.backends.sat import CnfBuilder, IncrementalSat, maxsat
+from solver.results import dumps
+
+
+def _knapsack(n: int) -> tuple[cp_model.CpModel, list]:
+    m = cp_model.CpModel()
+    xs = [m.new_bool_var(f"x{i}") for i in range(n)]
+    m.add(sum((i % 7 + 3) * x for i, x in enumerate(xs)) <= 4 * n)
+    m.maximize(sum((i * 13 % 11 + 1) * x for i, x in enumerate(xs)))
+    return m, xs
+
+
+def test_cpsat_optimal_matches_brute_force():
+    m, _ = _knapsack(12)
+    _, out = cpsat.solve(m, SolverOptions(time_limit=10))
+    best = max(sum(i * 13 % 11 + 1 for i in range(12) if pick[i])
+               for pick in itertools.product([0, 1], repeat=12)
+               if sum(i % 7 + 3 for i in range(12) if pick[i]) <= 48)
+    assert out.status == "optimal" and out.objective == out.bound == best
+
+
+def test_cpsat_infeasible_is_proven():
+    m = cp_model.CpModel()
+    x = m.new_bool_var("x")
+    m.add(x == 1)
+    m.add(x == 0)
+    _, out = cpsat.solve(m, SolverOptions(time_limit=5))
+    assert out.status == "infeasible" and out.proven and not out.has_solution
+
+
+def test_enumeration_counts_solutions_and_proves_completeness():
+    m = cp_model.CpModel()
+    xs = [m.new_bool_var(f"x{i}") for i in range(4)]
+    m.add(sum(xs) == 2)
+    sols, complete = cpsat.enumerate_solutions(m, xs, 100, SolverOptions(time_limit=5))
+    assert len(sols) == 6 and complete
+    sols, complete = cpsat.enumerate_solutions(m, xs, 2, SolverOptions(time_limit=5))
+    assert len(sols) == 2 and not complete
+
+
+def test_maxsat_weights_and_cardinality():
+    b = CnfBuilder()
+    xs = [b.var(("x", i)) for i in range(6)]
+    b.at_most(xs, 3)
+    b.at_least(xs, 1)
+    for i, x in enumerate(xs):
+        b.reward(x, [5, 1, 4, 2, 6, 3][i])
+    lits, out = maxsat(b, SolverOptions(time_limit=10))
+    assert out.status == "optimal" and out.objective == 15
+    assert {i for i, x in enumerate(xs) if x in lits} == {0, 2, 4}
+
+
+def test_maxsat_infeasible():
+    b = CnfBuilder()
+    xs = [b.var(i) for i in range(3)]
+    b.exactly(xs, 2)
+    b.at_most(xs, 1)
+    lits, out = maxsat(b, SolverOptions(time_limit=10))
+    assert lits is None and out.status == "infeasible"
+
+
+def test_incremental_sat_under_assumptions():
+    b = CnfBuilder()
+    a, c, d = b.var("a"), b.var("c"), b.var("d")
+    b.exactly_one([a, c, d])
+    with IncrementalSat(b) as s:
+        assert s.solve([a]) is not None
+        assert s.solve([a, c]) is None
+        b.implies(a, c)  # added later: picked up by the next call
+        assert s.solve([a]) is None
+        model = s.solve([-c])
+        assert model is not None and d in model
+
+
+def test_json_of_dataclasses():
+    _, out = cpsat.solve(_knapsack(5)[0], SolverOptions(time_limit=5))
+    text = dumps(out)
+    assert '"status": "optimal"' in text and '"backend": "cpsat"' in text
