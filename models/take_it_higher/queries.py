@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import time
+from dataclasses import dataclass, replace
 
 from models.take_it_higher import encode_cpsat, encode_maxsat
 from models.take_it_higher.encode import MaxProblem
@@ -14,6 +15,7 @@ from models.take_it_higher.rules import (
     Tile,
     Variant,
     board_score,
+    board_symmetries,
     replay,
     score_sheet,
 )
@@ -104,10 +106,77 @@ def maximise(rules: Rules, variant: Variant, draw: list[Tile] | None = None,
 
 def _solve(problem: MaxProblem, backend: str, options: SolverOptions
            ) -> tuple[dict[str, Tile] | None, SolveOutcome]:
-    if backend == "cpsat":
-        mm = encode_cpsat.build(problem)
-        solver, outcome = cpsat.solve(mm.model, options, subsolvers=CPSAT_SUBSOLVERS)
-        return (mm.board(solver, problem) if outcome.has_solution else None), outcome
-    sm = encode_maxsat.build(problem)
-    lits, outcome = maxsat(sm.cnf, options)
-    return (sm.board(lits, problem) if lits is not None else None), outcome
+    if backend == "maxsat":
+        sm = encode_maxsat.build(problem)
+        lits, outcome = maxsat(sm.cnf, options)
+        return (sm.board(lits, problem) if lits is not None else None), outcome
+    if problem.variant.gold_silver and problem.rules.stud_bonus:
+        return _solve_by_stud_patterns(problem, options)
+    return _solve_cpsat(problem, options)
+
+
+def _solve_cpsat(problem: MaxProblem, options: SolverOptions, **kw: object
+                 ) -> tuple[dict[str, Tile] | None, SolveOutcome]:
+    """One CP-SAT model. Over the whole tile set the LP workers prove the bound; with a
+    draw (tile counts fixed) the default portfolio with pair cuts is much faster (docs)."""
+    whole_set = not problem.draw and not problem.fixed and "stud_pattern" not in kw
+    mm = encode_cpsat.build(problem, pair_cuts=not whole_set, **kw)  # type: ignore[arg-type]
+    solver, outcome = cpsat.solve(mm.model, options,
+                                  subsolvers=CPSAT_SUBSOLVERS if whole_set else ())
+    return (mm.board(solver, problem) if outcome.has_solution else None), outcome
+
+
+def _solve_by_stud_patterns(problem: MaxProblem, options: SolverOptions
+                            ) -> tuple[dict[str, Tile] | None, SolveOutcome]:
+    """Gold/silver maximum by decomposition (one model does not close the gap):
+
+    1. C = the proven maximum of the row points alone (the basic problem, same tiles);
+    2. a studs-only master lists stud patterns by decreasing bound B on their bonus;
+    3. each pattern is solved with its studs fixed, row points <= C, and score > best;
+    stop when C + B <= best: no unexplored pattern can beat the best board. Patterns
+    equal under a board symmetry are excluded together."""
+    start = time.perf_counter()
+    deadline = None if options.time_limit is None else start + options.time_limit
+
+    def remaining() -> SolverOptions:
+        left = None if deadline is None else max(0.01, deadline - time.perf_counter())
+        return replace(options, time_limit=left)
+
+    def outcome(status: str, value: int | None, bound: int | None) -> SolveOutcome:
+        return SolveOutcome(status, value, bound, time.perf_counter() - start, "cpsat")
+
+    colour_problem = replace(problem, variant=replace(problem.variant, gold_silver=False))
+    colour_board, colour = _solve_cpsat(colour_problem, remaining())
+    if colour.status == "infeasible":
+        return None, outcome("infeasible", None, None)
+    master, g, bound_var = encode_cpsat.stud_master(problem)
+    symmetries = board_symmetries(problem.rules) if not problem.fixed else []
+    best_board = colour_board
+    best = board_score(problem.rules, colour_board, True) if colour_board else -1
+    while True:
+        if colour.status != "optimal":  # no proven C: the bound stays weak
+            return best_board, outcome("feasible", best, colour.bound + _max_bonus(problem))
+        msolver, mout = cpsat.solve(master, remaining())
+        if mout.status == "infeasible":
+            return best_board, outcome("optimal", best, best)
+        if mout.status != "optimal":
+            return best_board, outcome("feasible", best, colour.objective + _max_bonus(problem))
+        limit = colour.objective + mout.objective
+        if limit <= best:
+            return best_board, outcome("optimal", best, best)
+        pattern = {c: s for (c, s), var in g.items() if msolver.value(var)}
+        for image in [pattern] + [{perm[c]: s for c, s in pattern.items()} for perm in symmetries]:
+            master.add_bool_or([~g[c, s] for c, s in image.items()])
+        board, sub = _solve_cpsat(problem, remaining(), stud_pattern=pattern,
+                                  colour_cap=colour.objective, at_least=best + 1)
+        if board is not None and sub.objective > best:
+            best, best_board = sub.objective, board
+        if sub.status not in ("optimal", "infeasible"):  # time limit inside a pattern
+            return best_board, outcome("feasible" if best_board else "unknown",
+                                       best if best_board else None, limit)
+
+
+def _max_bonus(problem: MaxProblem) -> int:
+    """A crude bound on the stud bonus: every line a bonus row of the best stud."""
+    top = max(problem.rules.stud_bonus.values(), default=0)
+    return sum(len(cells) * top for _, cells in problem.rules.lines)

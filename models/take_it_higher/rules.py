@@ -653,3 +653,31 @@ def score_sheet(position: Position, variant: Variant) -> ScoreSheet:
 def tiles_with(rules: Rules, tiles: Iterable[Tile], d: int, colour: str) -> int:
     """How many of `tiles` have `colour` in direction d."""
     return sum(1 for t in tiles if t.stripes[d] == colour)
+
+
+def board_symmetries(rules: Rules) -> list[dict[str, str]]:
+    """Cell permutations (other than the identity) that map the lines of every direction
+    onto lines of the same direction: rotations and reflections of the picture about the
+    board's centre, kept only when the data says they preserve every direction. Such a
+    map turns any board into one with the same score."""
+    xs = [c.x for c in rules.cells]
+    ys = [c.y for c in rules.cells]
+    cx, cy = (min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2
+    at = {(c.x, c.y): c.id for c in rules.cells}
+    maps = [lambda x, y: (-x, -y), lambda x, y: (-x, y), lambda x, y: (x, -y),
+            lambda x, y: (y, x), lambda x, y: (-y, -x), lambda x, y: (-y, x),
+            lambda x, y: (y, -x)]
+    out = []
+    for f in maps:
+        perm = {}
+        for c in rules.cells:
+            dx, dy = f(c.x - cx, c.y - cy)
+            target = at.get((dx + cx, dy + cy))
+            if target is None:
+                break
+            perm[c.id] = target
+        else:
+            if all({frozenset(perm[c] for c in line) for line in d.lines}
+                   == {frozenset(line) for line in d.lines} for d in rules.directions):
+                out.append(perm)
+    return out
