@@ -77,10 +77,56 @@ def test_builtin_basic_maximum_is_proven():
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
-def test_builtin_draw_maximum_cpsat(seed):
+def test_builtin_draw_maximum_both_backends(seed):
     rules = load_rules()
     draw = random.Random(seed).sample(list(rules.tiles), 24)
-    got = maximise(rules, Variant(), draw, "cpsat", OPTS)
-    assert got.status == "optimal"
-    assert sorted(got.board.values()) == sorted(t.id for t in draw)
-    assert [p.split("@")[0] for p in got.placements] == [t.id for t in draw]
+    got = [maximise(rules, Variant(), draw, b, OPTS) for b in ("cpsat", "maxsat")]
+    assert [g.status for g in got] == ["optimal", "optimal"]
+    assert got[0].score == got[1].score
+    for g in got:
+        assert sorted(g.board.values()) == sorted(t.id for t in draw)
+        assert [p.split("@")[0] for p in g.placements] == [t.id for t in draw]
+
+
+def test_builtin_basic_maximum_maxsat_agrees():
+    rules = load_rules()
+    got = maximise(rules, Variant(), None, "maxsat", OPTS)
+    assert got.status == "optimal" and got.score == 477 == got.sheet.total
+
+
+def test_gold_silver_maximum_both_backends_agree():
+    rules = load_rules()
+    results = [maximise(rules, Variant(gold_silver=True), None, b, OPTS)
+               for b in ("cpsat", "maxsat")]
+    assert [r.status for r in results] == ["optimal", "optimal"]
+    assert results[0].score == results[1].score
+    for r in results:
+        board = {c: rules.tile_by_id[t] for c, t in r.board.items()}
+        assert board_score(rules, board, True) == r.score == r.sheet.total
+        # the maximum is at least the basic maximum plus nothing, and every random
+        # board scores at most it
+        assert r.score >= 477
+    rng = random.Random(3)
+    for _ in range(200):
+        tiles = rng.sample(list(rules.tiles), 24)
+        board = dict(zip(rules.cell_ids, tiles, strict=True))
+        assert board_score(rules, board, True) <= results[0].score
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 10_000))
+def test_board_symmetries_preserve_every_score(seed):
+    from models.take_it_higher.rules import board_symmetries
+    for rules in (load_rules(), small_rules(seed, n_cells=6, n_tiles=8)):
+        rng = random.Random(seed)
+        tiles = rng.sample(list(rules.tiles), rules.board_size)
+        board = dict(zip(rules.cell_ids, tiles, strict=True))
+        for perm in board_symmetries(rules):
+            moved = {perm[c]: t for c, t in board.items()}
+            assert board_score(rules, moved, True) == board_score(rules, board, True)
+
+
+def test_builtin_board_has_exactly_the_half_turn_symmetry():
+    from models.take_it_higher.rules import board_symmetries
+    syms = board_symmetries(load_rules())
+    assert len(syms) == 1 and syms[0]["c1"] == "d6" and syms[0]["a3"] == "f4"

@@ -44,7 +44,10 @@ class MaxsatMaxModel:
         return board
 
 
-def build(problem: MaxProblem) -> MaxsatMaxModel:
+def build(problem: MaxProblem, stud_pattern: dict[str, str | None] | None = None
+          ) -> MaxsatMaxModel:
+    """The MaxSAT model; `stud_pattern` fixes the stud of every free cell (used by the
+    gold/silver decomposition)."""
     rules = problem.rules
     cnf = CnfBuilder()
     classes = problem.classes()
@@ -56,6 +59,10 @@ def build(problem: MaxProblem) -> MaxsatMaxModel:
 
     for c in free:
         cnf.exactly_one([x(c, k) for k in range(len(classes))])
+        if stud_pattern is not None:
+            for k, cls in enumerate(classes):
+                if cls.stud != stud_pattern[c]:
+                    cnf.clause([-x(c, k)])
     for k, cls in enumerate(classes):
         lits = [x(c, k) for c in free]
         cnf.at_most(lits, len(cls.tiles))
@@ -135,3 +142,31 @@ def _demand_cuts(problem: MaxProblem, classes: list[TileClass], cnf: CnfBuilder,
                         if None not in demand:
                             cnf.clause([-lit for lit in demand] + [a])
                     cnf.at_most(lits, sum(len(classes[k].tiles) for k in ks))
+
+
+def stud_master(problem: MaxProblem) -> tuple[CnfBuilder, dict[tuple[str, str | None], int]]:
+    """Studs only (the MaxSAT twin of encode_cpsat.stud_master): g[cell, stud] picks each
+    free cell's stud within the stud counts; a line all of one stud gains len x bonus."""
+    rules = problem.rules
+    fixed = dict(problem.fixed)
+    free = [c for c in rules.cell_ids if c not in fixed]
+    classes = problem.classes()
+    studs = sorted({cls.stud for cls in classes}, key=lambda s: (s is None, s or ""))
+    cnf = CnfBuilder()
+    g = {(c, s): cnf.var(("g", c, s)) for c in free for s in studs}
+    for c in free:
+        cnf.exactly_one([g[c, s] for s in studs])
+    for s in studs:
+        lits = [g[c, s] for c in free]
+        cnf.at_most(lits, sum(len(cls.tiles) for cls in classes if cls.stud == s))
+        cnf.at_least(lits, sum(cls.required for cls in classes if cls.stud == s))
+    for li, (_, cells) in enumerate(rules.lines):
+        for s in studs:
+            if s is None or any(c in fixed and fixed[c].stud != s for c in cells):
+                continue
+            u = cnf.var(("u", li, s))
+            for c in cells:
+                if c not in fixed:
+                    cnf.implies(u, g[c, s])
+            cnf.reward(u, len(cells) * rules.stud_bonus[s])
+    return cnf, g

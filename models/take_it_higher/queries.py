@@ -106,35 +106,68 @@ def maximise(rules: Rules, variant: Variant, draw: list[Tile] | None = None,
 
 def _solve(problem: MaxProblem, backend: str, options: SolverOptions
            ) -> tuple[dict[str, Tile] | None, SolveOutcome]:
+    if problem.variant.gold_silver and problem.rules.stud_bonus:
+        return _solve_by_stud_patterns(problem, backend, options)
+    return _solve_one(problem, backend, options)
+
+
+def _solve_one(problem: MaxProblem, backend: str, options: SolverOptions,
+               stud_pattern: dict[str, str | None] | None = None,
+               colour_cap: int | None = None, at_least: int | None = None
+               ) -> tuple[dict[str, Tile] | None, SolveOutcome]:
+    """One model. CP-SAT: over the whole tile set the LP workers prove the bound; with a
+    draw or fixed studs the default portfolio with pair cuts is much faster (docs).
+    MaxSAT has no linear side constraints, so colour_cap / at_least (which only speed
+    up the search) are left out there."""
     if backend == "maxsat":
-        sm = encode_maxsat.build(problem)
+        sm = encode_maxsat.build(problem, stud_pattern)
         lits, outcome = maxsat(sm.cnf, options)
         return (sm.board(lits, problem) if lits is not None else None), outcome
-    if problem.variant.gold_silver and problem.rules.stud_bonus:
-        return _solve_by_stud_patterns(problem, options)
-    return _solve_cpsat(problem, options)
-
-
-def _solve_cpsat(problem: MaxProblem, options: SolverOptions, **kw: object
-                 ) -> tuple[dict[str, Tile] | None, SolveOutcome]:
-    """One CP-SAT model. Over the whole tile set the LP workers prove the bound; with a
-    draw (tile counts fixed) the default portfolio with pair cuts is much faster (docs)."""
-    whole_set = not problem.draw and not problem.fixed and "stud_pattern" not in kw
-    mm = encode_cpsat.build(problem, pair_cuts=not whole_set, **kw)  # type: ignore[arg-type]
+    whole_set = not problem.draw and not problem.fixed and stud_pattern is None
+    mm = encode_cpsat.build(problem, pair_cuts=not whole_set, stud_pattern=stud_pattern,
+                            colour_cap=colour_cap, at_least=at_least)
     solver, outcome = cpsat.solve(mm.model, options,
                                   subsolvers=CPSAT_SUBSOLVERS if whole_set else ())
     return (mm.board(solver, problem) if outcome.has_solution else None), outcome
 
 
-def _solve_by_stud_patterns(problem: MaxProblem, options: SolverOptions
+class _StudPatterns:
+    """Stud patterns of the free cells by decreasing bonus bound (CP-SAT or MaxSAT)."""
+
+    def __init__(self, problem: MaxProblem, backend: str) -> None:
+        self.backend = backend
+        if backend == "maxsat":
+            self.cnf, self.g = encode_maxsat.stud_master(problem)
+        else:
+            self.model, self.g, _ = encode_cpsat.stud_master(problem)
+
+    def best(self, options: SolverOptions) -> tuple[dict[str, str | None] | None, SolveOutcome]:
+        if self.backend == "maxsat":
+            lits, out = maxsat(self.cnf, options, stratified=True)
+            chosen = {key for key, lit in self.g.items() if lits and lit in lits}
+        else:
+            solver, out = cpsat.solve(self.model, options)
+            chosen = {key for key, var in self.g.items()
+                      if out.has_solution and solver.value(var)}
+        return (dict(chosen) if out.status == "optimal" else None), out
+
+    def exclude(self, pattern: dict[str, str | None]) -> None:
+        keys = list(pattern.items())
+        if self.backend == "maxsat":
+            self.cnf.clause([-self.g[k] for k in keys])
+        else:
+            self.model.add_bool_or([~self.g[k] for k in keys])
+
+
+def _solve_by_stud_patterns(problem: MaxProblem, backend: str, options: SolverOptions
                             ) -> tuple[dict[str, Tile] | None, SolveOutcome]:
     """Gold/silver maximum by decomposition (one model does not close the gap):
 
     1. C = the proven maximum of the row points alone (the basic problem, same tiles);
     2. a studs-only master lists stud patterns by decreasing bound B on their bonus;
-    3. each pattern is solved with its studs fixed, row points <= C, and score > best;
-    stop when C + B <= best: no unexplored pattern can beat the best board. Patterns
-    equal under a board symmetry are excluded together."""
+    3. each pattern is solved with its studs fixed (and, in CP-SAT, row points <= C and
+       score > best); stop when C + B <= best: no pattern left can beat the best board.
+    Patterns equal under a board symmetry are excluded together."""
     start = time.perf_counter()
     deadline = None if options.time_limit is None else start + options.time_limit
 
@@ -143,32 +176,33 @@ def _solve_by_stud_patterns(problem: MaxProblem, options: SolverOptions
         return replace(options, time_limit=left)
 
     def outcome(status: str, value: int | None, bound: int | None) -> SolveOutcome:
-        return SolveOutcome(status, value, bound, time.perf_counter() - start, "cpsat")
+        return SolveOutcome(status, value, bound, time.perf_counter() - start, backend)
 
     colour_problem = replace(problem, variant=replace(problem.variant, gold_silver=False))
-    colour_board, colour = _solve_cpsat(colour_problem, remaining())
+    best_board, colour = _solve_one(colour_problem, backend, remaining())
     if colour.status == "infeasible":
         return None, outcome("infeasible", None, None)
-    master, g, bound_var = encode_cpsat.stud_master(problem)
+    best = board_score(problem.rules, best_board, True) if best_board else -1
+    if colour.status != "optimal":  # without a proven C only a crude bound is known
+        bound = colour.bound + _max_bonus(problem) if colour.bound is not None else None
+        return best_board, outcome("feasible" if best_board else "unknown",
+                                    best if best_board else None, bound)
+    patterns = _StudPatterns(problem, backend)
     symmetries = board_symmetries(problem.rules) if not problem.fixed else []
-    best_board = colour_board
-    best = board_score(problem.rules, colour_board, True) if colour_board else -1
     while True:
-        if colour.status != "optimal":  # no proven C: the bound stays weak
-            return best_board, outcome("feasible", best, colour.bound + _max_bonus(problem))
-        msolver, mout = cpsat.solve(master, remaining())
-        if mout.status == "infeasible":
+        pattern, master = patterns.best(remaining())
+        if master.status == "infeasible":
             return best_board, outcome("optimal", best, best)
-        if mout.status != "optimal":
-            return best_board, outcome("feasible", best, colour.objective + _max_bonus(problem))
-        limit = colour.objective + mout.objective
+        if pattern is None:
+            return best_board, outcome("feasible", best,
+                                       colour.objective + _max_bonus(problem))
+        limit = colour.objective + master.objective
         if limit <= best:
             return best_board, outcome("optimal", best, best)
-        pattern = {c: s for (c, s), var in g.items() if msolver.value(var)}
-        for image in [pattern] + [{perm[c]: s for c, s in pattern.items()} for perm in symmetries]:
-            master.add_bool_or([~g[c, s] for c, s in image.items()])
-        board, sub = _solve_cpsat(problem, remaining(), stud_pattern=pattern,
-                                  colour_cap=colour.objective, at_least=best + 1)
+        for perm in [{c: c for c in pattern}, *symmetries]:
+            patterns.exclude({perm[c]: s for c, s in pattern.items()})
+        board, sub = _solve_one(problem, backend, remaining(), pattern, colour.objective,
+                                best + 1)
         if board is not None and sub.objective > best:
             best, best_board = sub.objective, board
         if sub.status not in ("optimal", "infeasible"):  # time limit inside a pattern
