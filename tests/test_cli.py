@@ -119,3 +119,29 @@ def test_show_and_svg(tmp_path):
     assert "GJ" in result.output and "SA" in result.output
     text = svg.read_text()
     assert text.startswith("<svg") and text.count("<polygon") >= 24
+
+
+def test_time_limit_reports_best_and_bound_honestly():
+    result = run("take-it-higher", "max", "--variant", "gold-silver", "--time-limit", "0.05",
+                 "--json")
+    if result.exit_code == 3:  # nothing found at all in 0.05 s: said plainly
+        assert "time limit" in result.output
+        return
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.output)
+    if doc["status"] == "optimal":
+        assert doc["score"] == doc["bound"]
+    else:
+        assert doc["status"] == "feasible" and doc["bound"] >= doc["score"]
+
+
+def test_maxsat_time_limit_without_board_exits_3():
+    result = run("take-it-higher", "max", "--variant", "gold-silver", "--backend", "maxsat",
+                 "--time-limit", "0.01")
+    assert result.exit_code in (0, 3), result.output
+    if result.exit_code == 3:
+        assert "time limit" in result.output and "Traceback" not in result.output
+
+
+def test_spaceship_max_is_refused_plainly():
+    assert_one_line_error(run("take-it-higher", "max", "--variant", "simple"), "issue #3")
