@@ -143,5 +143,11 @@ def test_maxsat_time_limit_without_board_exits_3():
         assert "time limit" in result.output and "Traceback" not in result.output
 
 
-def test_spaceship_max_is_refused_plainly():
-    assert_one_line_error(run("take-it-higher", "max", "--variant", "simple"), "issue #3")
+def test_spaceship_max_with_maxsat_is_refused_plainly():
+    assert_one_line_error(run("take-it-higher", "max", "--variant", "simple", "--backend",
+                              "maxsat"), "CP-SAT")
+
+
+def test_spaceship_max_needs_a_full_draw():
+    assert_one_line_error(run("take-it-higher", "max", "--variant", "advanced", "--draw",
+                              "GA,GB"), "all 24 tiles")

@@ -4,8 +4,17 @@ from __future__ import annotations
 
 import itertools
 import random
+from collections.abc import Callable
 
-from models.take_it_higher.rules import Rules, Tile, board_score, rules_from_dict
+from models.take_it_higher.rules import (
+    GameState,
+    Placement,
+    Rules,
+    Tile,
+    Variant,
+    board_score,
+    rules_from_dict,
+)
 
 DIRECTION_KEYS = [
     ("vertical", lambda x, y: x, ["white", "red"]),
@@ -70,3 +79,93 @@ def brute_force_max(rules: Rules, gold_silver: bool, draw: list[Tile] | None = N
             continue
         best = max(best, board_score(rules, dict(zip(cells, chosen, strict=True)), gold_silver))
     return best
+
+
+# --------------------------------------------------------------------------- spaceships
+
+def small_ship_rules_dict(seed: int, stud_ships: bool = True, shuffle_pad: bool = True,
+                          **kw: int | bool) -> dict:
+    """`small_rules_dict(seed, **kw)` (same board and tiles) with a launch-pad that also
+    holds the gold and silver spaceships (if the rules have studs and `stud_ships`), in a
+    seeded random order if `shuffle_pad` (else colours by value, then the studs as in
+    the game); buttons 20, 40, ... from the bottom."""
+    data = small_rules_dict(seed, **kw)
+    pad = [s["ship"] for s in data["spaceships"]]
+    if stud_ships:
+        pad += sorted(data["studs"], key=lambda s: data["studs"][s]["bonus"])
+    if shuffle_pad:
+        random.Random(f"pad-{seed}").shuffle(pad)
+    data["spaceships"] = [{"ship": s, "button": 20 * (i + 1)} for i, s in enumerate(pad)]
+    return data
+
+
+def small_ship_rules(seed: int, stud_ships: bool = True, shuffle_pad: bool = True,
+                     **kw: int | bool) -> Rules:
+    return rules_from_dict(small_ship_rules_dict(seed, stud_ships, shuffle_pad, **kw))
+
+
+def _final_total(state: GameState) -> int:
+    """The score sheet total of a full board: row points (+ gold/silver bonus rows)
+    + the Take it Higher bonus (ring over the launched prefix of the pad)."""
+    total = board_score(state.rules, state.board, state.variant.gold_silver)
+    if state.variant.ships is not None:
+        total += state.bonus()[0]
+    return total
+
+
+def _ship_search(rules: Rules, variant: Variant,
+                 tiles_for: Callable[[GameState], list[Tile]]
+                 ) -> tuple[int, list[Placement]]:
+    """Best final total and one game reaching it. Every turn: each tile `tiles_for`
+    offers, each empty cell and each launch set the rules engine allows
+    (GameState.legal_actions); the moves are made with GameState.apply and undone.
+    The best continuation depends only on the board and the ships on it."""
+    state = GameState(rules, variant)
+    memo: dict[tuple[frozenset, frozenset], tuple[int, tuple[Placement, ...]]] = {}
+
+    def best() -> tuple[int, tuple[Placement, ...]]:
+        if state.is_terminal():
+            return _final_total(state), ()
+        key = (frozenset((c, t.id) for c, t in state.board.items()),
+               frozenset((c, frozenset(s)) for c, s in state.ships_on.items()))
+        if key in memo:
+            return memo[key]
+        out: tuple[int, tuple[Placement, ...]] = (-1, ())
+        for tile in tiles_for(state):
+            for move in state.legal_actions(tile):
+                state.apply(move)
+                value, rest = best()
+                state.placements.pop()
+                del state.board[move.cell]
+                state.ships_on.pop(move.cell, None)
+                if value > out[0]:
+                    out = (value, (move, *rest))
+        memo[key] = out
+        return out
+
+    value, moves = best()
+    return value, list(moves)
+
+
+def brute_force_ship_best(rules: Rules, variant: Variant, draw: list[Tile] | None
+                          ) -> tuple[int, list[Placement]]:
+    """The best total and a game reaching it: with `draw` (board_size tiles, the call
+    order) each called tile must be placed in turn; without, any board_size distinct
+    tiles in any order."""
+    if draw is None:
+        return _ship_search(rules, variant, GameState.available_tiles)
+    if len(draw) != rules.board_size or len({t.id for t in draw}) != len(draw):
+        raise ValueError("the draw must call board_size distinct tiles")
+    return _ship_search(rules, variant, lambda s: [draw[len(s.placements)]])
+
+
+def brute_force_ship_max(rules: Rules, variant: Variant, draw: list[Tile]) -> int:
+    """Best score sheet total (rows, gold/silver if used, Take it Higher bonus) when the
+    tiles of `draw` are called in this order and each is placed (any empty cell, any
+    legal launch set)."""
+    return brute_force_ship_best(rules, variant, draw)[0]
+
+
+def brute_force_ship_max_free(rules: Rules, variant: Variant) -> int:
+    """Best total when the player picks the tiles and their order (tiny rules only)."""
+    return brute_force_ship_best(rules, variant, None)[0]

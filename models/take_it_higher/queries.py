@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, replace
 
-from models.take_it_higher import encode_cpsat, encode_maxsat
+from models.take_it_higher import encode_cpsat, encode_maxsat, encode_ships
 from models.take_it_higher.encode import MaxProblem
 from models.take_it_higher.rules import (
     Placement,
@@ -16,6 +16,7 @@ from models.take_it_higher.rules import (
     Variant,
     board_score,
     board_symmetries,
+    format_placement,
     replay,
     score_sheet,
 )
@@ -76,12 +77,11 @@ def maximise(rules: Rules, variant: Variant, draw: list[Tile] | None = None,
     """The highest score over all boards (any 24 tiles), or with every tile of `draw`
     placed; the value is proven by the solver or reported with its bound."""
     options = options or SolverOptions()
-    if variant.ships is not None:
-        raise NotBuiltYet("the spaceship bonus in 'max' is not built yet (issue #3); "
-                          "use --variant basic or gold-silver")
     if backend not in BACKENDS:
         raise BadInput(f"unknown backend '{backend}' ({', '.join(BACKENDS)})")
     problem = MaxProblem(rules, variant, tuple(draw or ()))
+    if variant.ships is not None:
+        return _maximise_with_ships(problem, backend, options)
     board, outcome = _solve(problem, backend, options)
     if board is None:
         if outcome.status == "infeasible":
@@ -102,6 +102,35 @@ def maximise(rules: Rules, variant: Variant, draw: list[Tile] | None = None,
                      round(outcome.wall_time, 3), order or None,
                      [f"{p.tile}@{p.cell}" for p in placed],
                      {c: board[c].id for c in rules.cell_ids}, sheet)
+
+
+def _maximise_with_ships(problem: MaxProblem, backend: str, options: SolverOptions
+                         ) -> MaxResult:
+    """Rows, bonus rows and the Take it Higher! bonus, with the call order given by the
+    draw (or free without one); the launches are replayed by the rules engine."""
+    if backend != "cpsat":
+        raise NotBuiltYet("the spaceship optimum has a CP-SAT model only (--backend cpsat)")
+    sm = encode_ships.build(problem)
+    solver, outcome = cpsat.solve(sm.model, options)
+    if not outcome.has_solution:
+        if outcome.status == "infeasible":
+            raise BadInput("no board can be filled with these tiles")
+        raise TimeLimitReached("time limit reached before any board was found")
+    placements = sm.placements(solver, problem)
+    position = Position(problem.rules, placements)
+    try:
+        sheet = score_sheet(position, problem.variant)
+    except BadInput as exc:  # the model and the rules engine disagree: a bug
+        raise RuntimeError(f"the spaceship model proposed an illegal launch: {exc}") from None
+    if sheet.total < outcome.objective or (outcome.status == "optimal"
+                                           and sheet.total != outcome.objective):
+        raise RuntimeError(f"model claims {outcome.objective}, rules engine scores {sheet.total}")
+    rules = problem.rules
+    return MaxResult(problem.variant.name, backend, outcome.status, sheet.total,
+                     max(outcome.bound, sheet.total), round(outcome.wall_time, 3),
+                     [t.id for t in problem.draw] or None,
+                     [format_placement(p) for p in placements],
+                     {c: position.board[c].id for c in rules.cell_ids}, sheet)
 
 
 def _solve(problem: MaxProblem, backend: str, options: SolverOptions
