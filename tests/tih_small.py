@@ -84,33 +84,26 @@ def brute_force_max(rules: Rules, gold_silver: bool, draw: list[Tile] | None = N
 # --------------------------------------------------------------------------- spaceships
 
 def small_ship_rules_dict(seed: int, stud_ships: bool = True, shuffle_pad: bool = True,
-                          **kw: int | bool) -> dict:
+                          pad_size: int | None = None, **kw: int | bool) -> dict:
     """`small_rules_dict(seed, **kw)` (same board and tiles) with a launch-pad that also
     holds the gold and silver spaceships (if the rules have studs and `stud_ships`), in a
     seeded random order if `shuffle_pad` (else colours by value, then the studs as in
-    the game); buttons 20, 40, ... from the bottom."""
+    the game), only the lowest `pad_size` ships if given; buttons 20, 40, ... from the
+    bottom."""
     data = small_rules_dict(seed, **kw)
     pad = [s["ship"] for s in data["spaceships"]]
     if stud_ships:
         pad += sorted(data["studs"], key=lambda s: data["studs"][s]["bonus"])
     if shuffle_pad:
         random.Random(f"pad-{seed}").shuffle(pad)
+    pad = pad[:pad_size]
     data["spaceships"] = [{"ship": s, "button": 20 * (i + 1)} for i, s in enumerate(pad)]
     return data
 
 
 def small_ship_rules(seed: int, stud_ships: bool = True, shuffle_pad: bool = True,
-                     **kw: int | bool) -> Rules:
-    return rules_from_dict(small_ship_rules_dict(seed, stud_ships, shuffle_pad, **kw))
-
-
-def _final_total(state: GameState) -> int:
-    """The score sheet total of a full board: row points (+ gold/silver bonus rows)
-    + the Take it Higher bonus (ring over the launched prefix of the pad)."""
-    total = board_score(state.rules, state.board, state.variant.gold_silver)
-    if state.variant.ships is not None:
-        total += state.bonus()[0]
-    return total
+                     pad_size: int | None = None, **kw: int | bool) -> Rules:
+    return rules_from_dict(small_ship_rules_dict(seed, stud_ships, shuffle_pad, pad_size, **kw))
 
 
 def _ship_search(rules: Rules, variant: Variant,
@@ -119,22 +112,31 @@ def _ship_search(rules: Rules, variant: Variant,
     """Best final total and one game reaching it. Every turn: each tile `tiles_for`
     offers, each empty cell and each launch set the rules engine allows
     (GameState.legal_actions); the moves are made with GameState.apply and undone.
-    The best continuation depends only on the board and the ships on it."""
-    state = GameState(rules, variant)
-    memo: dict[tuple[frozenset, frozenset], tuple[int, tuple[Placement, ...]]] = {}
 
-    def best() -> tuple[int, tuple[Placement, ...]]:
+    The final total is the score sheet's: row points (+ gold/silver bonus rows) + the
+    Take it Higher bonus (GameState.bonus, from the set of launched ships). The legal
+    launches depend on the ships only through that set and the cells that carry a ship
+    (advanced rules: a row with a ship cannot launch another), so the best continuation
+    is memoised on (board, launched ships, cells with ships)."""
+    state = GameState(rules, variant)
+    memo: dict[tuple[frozenset, frozenset, frozenset], tuple[int, tuple[Placement, ...]]] = {}
+    row_points: dict[frozenset, int] = {}
+
+    def best(board_key: frozenset) -> tuple[int, tuple[Placement, ...]]:
         if state.is_terminal():
-            return _final_total(state), ()
-        key = (frozenset((c, t.id) for c, t in state.board.items()),
-               frozenset((c, frozenset(s)) for c, s in state.ships_on.items()))
+            if board_key not in row_points:
+                row_points[board_key] = board_score(rules, state.board, variant.gold_silver)
+            bonus = state.bonus()[0] if variant.ships is not None else 0
+            return row_points[board_key] + bonus, ()
+        key = (board_key, frozenset(state.launched),
+               frozenset(c for c, s in state.ships_on.items() if s))
         if key in memo:
             return memo[key]
         out: tuple[int, tuple[Placement, ...]] = (-1, ())
         for tile in tiles_for(state):
             for move in state.legal_actions(tile):
                 state.apply(move)
-                value, rest = best()
+                value, rest = best(board_key | {(move.cell, move.tile)})
                 state.placements.pop()
                 del state.board[move.cell]
                 state.ships_on.pop(move.cell, None)
@@ -143,7 +145,7 @@ def _ship_search(rules: Rules, variant: Variant,
         memo[key] = out
         return out
 
-    value, moves = best()
+    value, moves = best(frozenset())
     return value, list(moves)
 
 

@@ -92,7 +92,7 @@ def build(problem: MaxProblem, *, pair_cuts: bool = False,
             colour_part.append(len(cells) * rules.colour_values[opt.colour] * var)
         m.add_at_most_one(y[li, oi] for oi in range(len(opts)) if (li, oi) in y)
 
-    _capacity_cuts(problem, classes, m, y, options)
+    capacity_cuts(problem, classes, m, y, options)
     if pair_cuts:
         _pair_cuts(problem, classes, m, y, options)
     if colour_cap is not None:
@@ -103,7 +103,7 @@ def build(problem: MaxProblem, *, pair_cuts: bool = False,
     return CpsatMaxModel(m, classes, x, y, options)
 
 
-def _capacity_cuts(problem: MaxProblem, classes: list[TileClass], m: cp_model.CpModel,
+def capacity_cuts(problem: MaxProblem, classes: list[TileClass], m: cp_model.CpModel,
                    y: dict[tuple[int, int], cp_model.IntVar],
                    options: dict[int, list[LineOption]]) -> None:
     """Per direction and per attribute (colour, stud, or both): the cells of rows that

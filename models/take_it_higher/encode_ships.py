@@ -25,6 +25,7 @@ from dataclasses import dataclass, field, replace
 from ortools.sat.python import cp_model
 
 from models.take_it_higher.encode import LineOption, MaxProblem, TileClass
+from models.take_it_higher.encode_cpsat import capacity_cuts
 from models.take_it_higher.rules import Placement
 from solver.errors import BadInput
 
@@ -58,7 +59,9 @@ class ShipModel:
         return out
 
 
-def build(problem: MaxProblem) -> ShipModel:
+def build(problem: MaxProblem, colour_cap: int | None = None) -> ShipModel:
+    """The model; colour_cap bounds the row points without bonus (a proven maximum of
+    the same tiles without spaceships), which tightens the bound a lot."""
     rules = problem.rules
     variant = problem.variant
     if variant.ships is None:
@@ -94,6 +97,7 @@ def build(problem: MaxProblem) -> ShipModel:
 
     studs: list[str | None] = [None, *sorted({cls.stud for cls in classes if cls.stud})]
     objective = []
+    colour_part = []
     y: dict[tuple[int, int], cp_model.IntVar] = {}
     options: dict[int, list[LineOption]] = {}
     for li, (d, line) in enumerate(rules.lines):
@@ -111,7 +115,11 @@ def build(problem: MaxProblem) -> ShipModel:
                           if cls.stripes[d] == o.colour and (o.stud is None or cls.stud == o.stud))
                       >= var)
             objective.append(len(line) * o.weight * var)
+            colour_part.append(len(line) * rules.colour_values[o.colour] * var)
         m.add_at_most_one(y[li, oi] for oi in range(len(opts)))
+    capacity_cuts(problem, classes, m, y, options)
+    if colour_cap is not None:
+        m.add(sum(colour_part) <= colour_cap)
 
     # completion of lines and the ships each completed row may launch
     ships = list(rules.spaceships)

@@ -110,8 +110,14 @@ def _maximise_with_ships(problem: MaxProblem, backend: str, options: SolverOptio
     draw (or free without one); the launches are replayed by the rules engine."""
     if backend != "cpsat":
         raise NotBuiltYet("the spaceship optimum has a CP-SAT model only (--backend cpsat)")
-    sm = encode_ships.build(problem)
-    solver, outcome = cpsat.solve(sm.model, options)
+    start = time.perf_counter()
+    colour_problem = replace(problem, variant=Variant())
+    _, colour = _solve_one(colour_problem, "cpsat", options)
+    cap = colour.objective if colour.status == "optimal" else colour.bound
+    left = None if options.time_limit is None else max(
+        0.01, options.time_limit - (time.perf_counter() - start))
+    sm = encode_ships.build(problem, colour_cap=cap)
+    solver, outcome = cpsat.solve(sm.model, replace(options, time_limit=left))
     if not outcome.has_solution:
         if outcome.status == "infeasible":
             raise BadInput("no board can be filled with these tiles")
