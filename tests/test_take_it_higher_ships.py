@@ -184,16 +184,15 @@ def test_brute_force_games_replay_and_bound_the_board_maximum(seed, ships):
     """The reference's best game is legal and scores its value; the ring bonus only adds
     (>= best board without ships), and the free choice is at least any draw."""
     rules = small_ship_rules(seed, pad_size=5, n_cells=4, n_tiles=5)
-    for gold_silver in (False, True):
-        variant = Variant(gold_silver, ships)
-        draw = random.Random(seed).sample(list(rules.tiles), rules.board_size)
-        value, game = brute_force_ship_best(rules, variant, draw)
-        pos = check_game(rules, variant, [format_placement(p) for p in game], value, draw)
-        assert value >= brute_force_max(rules, gold_silver, draw)
-        free, free_game = brute_force_ship_best(rules, variant, None)
-        check_game(rules, variant, [format_placement(p) for p in free_game], free, None)
-        assert free >= value and free >= brute_force_max(rules, gold_silver)
-        assert len(pos.placements) == rules.board_size
+    gold_silver = seed % 2 == 1
+    variant = Variant(gold_silver, ships)
+    draw = random.Random(seed).sample(list(rules.tiles), rules.board_size)
+    value, game = brute_force_ship_best(rules, variant, draw)
+    check_game(rules, variant, [format_placement(p) for p in game], value, draw)
+    assert value >= brute_force_max(rules, gold_silver, draw)
+    free, free_game = brute_force_ship_best(rules, variant, None)
+    check_game(rules, variant, [format_placement(p) for p in free_game], free, None)
+    assert free >= value and free >= brute_force_max(rules, gold_silver)
 
 
 # --------------------------------------------------------------------------- maximise
