@@ -110,6 +110,10 @@ def _maximise_with_ships(problem: MaxProblem, backend: str, options: SolverOptio
     draw (or free without one); the launches are replayed by the rules engine."""
     if backend != "cpsat":
         raise NotBuiltYet("the spaceship optimum has a CP-SAT model only (--backend cpsat)")
+    n = problem.rules.board_size
+    if problem.draw and len(problem.draw) != n:
+        raise BadInput(f"with spaceships, --draw must call all {n} tiles (the call order "
+                       f"decides which rows each tile completes)")
     start = time.perf_counter()
     colour_problem = replace(problem, variant=Variant())
     _, colour = _solve_one(colour_problem, "cpsat", options)
@@ -158,7 +162,10 @@ def _solve_one(problem: MaxProblem, backend: str, options: SolverOptions,
         sm = encode_maxsat.build(problem, stud_pattern)
         lits, outcome = maxsat(sm.cnf, options)
         return (sm.board(lits, problem) if lits is not None else None), outcome
-    whole_set = not problem.draw and not problem.fixed and stud_pattern is None
+    # the LP workers for an open tile choice; a fixed tile set (full draw) or fixed studs
+    # favour the default portfolio with pair cuts
+    free_cells = problem.rules.board_size - len(problem.fixed)
+    whole_set = len(problem.draw) < free_cells and stud_pattern is None
     mm = encode_cpsat.build(problem, pair_cuts=not whole_set, stud_pattern=stud_pattern,
                             colour_cap=colour_cap, at_least=at_least)
     solver, outcome = cpsat.solve(mm.model, options,
