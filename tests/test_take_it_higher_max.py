@@ -130,3 +130,20 @@ def test_builtin_board_has_exactly_the_half_turn_symmetry():
     from models.take_it_higher.rules import board_symmetries
     syms = board_symmetries(load_rules())
     assert len(syms) == 1 and syms[0]["c1"] == "d6" and syms[0]["a3"] == "f4"
+
+
+@settings(max_examples=8, deadline=None)
+@given(seed=st.integers(0, 10_000), n_dirs=st.integers(1, 4))
+def test_rules_without_studs_or_spaceships(seed, n_dirs):
+    """Nothing assumes studs, spaceships, 4 directions or 24 cells."""
+    from models.take_it_higher.rules import Position, rules_from_dict, score_sheet
+    from tests.tih_small import small_rules_dict
+    data = small_rules_dict(seed, n_cells=4, n_tiles=6, n_dirs=n_dirs, studs=False)
+    data.pop("spaceships")
+    rules = rules_from_dict(data)
+    want = brute_force_max(rules, False)
+    for backend in ("cpsat", "maxsat"):
+        got = maximise(rules, Variant(gold_silver=True), None, backend, OPTS)
+        assert got.status == "optimal" and got.score == want
+    sheet = score_sheet(Position(rules, []), Variant(False, "simple"))
+    assert sheet.take_it_higher_bonus == 0 and sheet.total == 0
