@@ -16,6 +16,7 @@ from models.take_it_higher.rules import (
     load_rules,
     parse_draw,
     parse_variant,
+    replay,
 )
 from solver.backends import SolverOptions
 from solver.options import json_option, rules_option, solver_options, svg_option
@@ -129,6 +130,46 @@ def max_(variant: str, gold_silver: bool, draw: str | None, backend: str,
                      f"{result.bound}[/bold yellow] (time limit reached, {result.backend}, "
                      f"{result.seconds:.2f} s)")
     stdout.print("Placements: " + " ".join(result.placements))
+
+
+@group.command()
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--tile", "tile_text", required=True, help="The called tile, e.g. GJ.")
+@variant_option
+@gold_silver_option
+@click.option("--samples", type=click.IntRange(0, 1000), default=0, show_default=True,
+              help="Sampled futures (0: as many as the time limit allows).")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the futures.")
+@click.option("--time-limit", type=click.FloatRange(min=0.05), default=2.0, show_default=True,
+              help="Seconds for the whole hint.")
+@rules_option
+@json_option
+def hint(file: str, tile_text: str, variant: str, gold_silver: bool, samples: int, seed: int,
+         time_limit: float, rules_path: str | None, as_json: bool) -> None:
+    """Where to put the called tile on the board in FILE: cells ranked by estimated final
+    score over sampled futures (the tiles still to come are unknown)."""
+    from models.take_it_higher.hint import hint as run_hint
+
+    rules = _rules(rules_path)
+    v = parse_variant(variant, gold_silver)
+    state = replay(load_position(rules, file), v)
+    tile = rules.parse_tile(tile_text, "--tile")
+    result = run_hint(state, tile, samples=samples, seed=seed, time_limit=time_limit)
+    if as_json:
+        print_json(dumps(result))
+        return
+    stdout.print(board_text(rules, state.board, state.ships_on))
+    table = Table(title=f"Where to put {tile.id} ({result.samples} sampled futures, "
+                        f"{result.seconds:.2f} s)")
+    table.add_column("rank", justify="right")
+    table.add_column("cell")
+    table.add_column("launch")
+    table.add_column("estimated final score", justify="right")
+    table.add_column("futures", justify="right")
+    for i, o in enumerate(result.options, 1):
+        table.add_row(str(i), o.cell, "+".join(o.launch) or "-", f"{o.estimate:.1f}",
+                      str(o.samples))
+    stdout.print(table)
 
 
 @group.command()

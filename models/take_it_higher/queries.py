@@ -143,6 +143,13 @@ def _maximise_with_ships(problem: MaxProblem, backend: str, options: SolverOptio
                      {c: position.board[c].id for c in rules.cell_ids}, sheet)
 
 
+def solve_completion(problem: MaxProblem, options: SolverOptions
+                     ) -> tuple[dict[str, Tile] | None, SolveOutcome]:
+    """The best completion of a partly filled board with known tiles, as one CP-SAT
+    solve (no gold/silver decomposition: hints want a good board within a budget)."""
+    return _solve_one(problem, "cpsat", options)
+
+
 def _solve(problem: MaxProblem, backend: str, options: SolverOptions
            ) -> tuple[dict[str, Tile] | None, SolveOutcome]:
     if problem.variant.gold_silver and problem.rules.stud_bonus:

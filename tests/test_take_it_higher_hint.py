@@ -1,0 +1,72 @@
+"""Hints: legal cells only, the last empty cell, estimates from real completions."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from models.take_it_higher.hint import hint
+from models.take_it_higher.rules import GameState, Placement, Variant, board_score, load_rules
+from tests.tih_small import brute_force_max, small_rules
+
+
+def _state(rules, variant, k, seed):
+    rng = random.Random(seed)
+    tiles = rng.sample(list(rules.tiles), rules.board_size)
+    cells = rng.sample(list(rules.cell_ids), rules.board_size)
+    state = GameState(rules, variant)
+    for t, c in zip(tiles[:k], cells[:k], strict=True):
+        state.apply(Placement(t.id, c))
+    return state, tiles[k]
+
+
+@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("gold_silver", [False, True])
+def test_hint_proposes_only_empty_cells(seed, gold_silver):
+    rules = load_rules()
+    state, tile = _state(rules, Variant(gold_silver), 10 + seed * 4, seed)
+    result = hint(state, tile, seed=seed, time_limit=1.0)
+    empty = set(state.empty_cells())
+    assert result.options and all(o.cell in empty for o in result.options)
+    assert len({o.cell for o in result.options}) == len(result.options)
+    estimates = [o.estimate for o in result.options]
+    assert estimates == sorted(estimates, reverse=True)
+    assert all(o.samples == result.samples >= 1 for o in result.options)
+
+
+@pytest.mark.parametrize("gold_silver", [False, True])
+def test_one_empty_cell_left(gold_silver):
+    rules = load_rules()
+    state, tile = _state(rules, Variant(gold_silver), rules.board_size - 1, 4)
+    result = hint(state, tile)
+    (only,) = result.options
+    assert only.cell == state.empty_cells()[0]
+    board = dict(state.board)
+    board[only.cell] = tile
+    assert only.estimate == board_score(rules, board, gold_silver)
+
+
+def test_two_cells_left_estimates_are_exact_scores():
+    """With two empty cells and one tile to come, the future is a single unseen tile;
+    every estimate must be a real final score of some completion."""
+    rules = small_rules(11, n_cells=5, n_tiles=7)
+    state, tile = _state(rules, Variant(), rules.board_size - 2, 2)
+    result = hint(state, tile, samples=4, time_limit=5)
+    assert {o.cell for o in result.options} == set(state.empty_cells())
+    unseen = [t for t in state.available_tiles() if t.id != tile.id]
+    for o in result.options:
+        board = dict(state.board)
+        board[o.cell] = tile
+        other = next(c for c in state.empty_cells() if c != o.cell)
+        possible = [board_score(rules, {**board, other: t}) for t in unseen]
+        assert min(possible) <= o.estimate <= max(possible)
+
+
+def test_empty_board_hint_is_bounded_by_the_maximum():
+    rules = small_rules(5, n_cells=5, n_tiles=7)
+    state = GameState(rules, Variant())
+    tile = rules.tiles[0]
+    result = hint(state, tile, samples=6, time_limit=5)
+    best = brute_force_max(rules, False)
+    assert all(o.estimate <= best for o in result.options)
