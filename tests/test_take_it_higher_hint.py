@@ -70,3 +70,55 @@ def test_empty_board_hint_is_bounded_by_the_maximum():
     result = hint(state, tile, samples=6, time_limit=5)
     best = brute_force_max(rules, False)
     assert all(o.estimate <= best for o in result.options)
+
+
+@pytest.mark.parametrize("ships", ["simple", "advanced"])
+def test_ship_hints_are_legal_moves(ships):
+    rules = load_rules()
+    for seed in range(2):
+        state, tile = _state(rules, Variant(True, ships), 8 + 6 * seed, seed)
+        result = hint(state, tile, seed=seed, time_limit=1.0)
+        for o in result.options:
+            assert o.cell in state.empty_cells()
+            assert o.launch in state.legal_launches(tile, o.cell)
+
+
+@pytest.mark.parametrize("name, ships", [("oliver-simple", "simple"),
+                                         ("hannah-advanced", "advanced")])
+def test_last_tile_hint_takes_the_best_launch(name, ships):
+    """On the recorded games, the hint for the last tile proposes the last cell and the
+    launch that scores most (Oliver's last tile launches red and silver: ring 180)."""
+    from pathlib import Path
+
+    from models.take_it_higher.rules import Position, load_position, replay, score_sheet
+    rules = load_rules()
+    path = Path(__file__).parents[1] / "puzzles/take-it-higher" / f"{name}.json"
+    pos = load_position(rules, path)
+    variant = Variant(False, ships)
+    state = replay(Position(rules, pos.placements[:-1]), variant)
+    last = pos.placements[-1]
+    result = hint(state, rules.tile_by_id[last.tile])
+    best = result.options[0]
+    assert best.cell == last.cell
+    assert best.estimate == score_sheet(pos, variant).total
+    assert best.estimate == max(o.estimate for o in result.options)
+
+
+def test_best_launches_recover_the_recorded_bonus():
+    """Stripping the launches from the recorded games, the exhaustive launch search finds
+    a bonus at least as high as the players' (180 and 160)."""
+    from pathlib import Path
+
+    from models.take_it_higher.rules import best_launches, load_position
+    rules = load_rules()
+    for name, ships, bonus in (("oliver-simple", "simple", 180),
+                               ("hannah-advanced", "advanced", 160)):
+        pos = load_position(rules, Path(__file__).parents[1] / "puzzles/take-it-higher"
+                            / f"{name}.json")
+        found, game = best_launches(GameState(rules, Variant(False, ships)),
+                                    [(p.tile, p.cell) for p in pos.placements])
+        assert found >= bonus
+        replayed = GameState(rules, Variant(False, ships))
+        for p in game:
+            replayed.apply(p)
+        assert replayed.bonus()[0] == found

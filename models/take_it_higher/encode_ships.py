@@ -20,6 +20,7 @@ the tiles placed before.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from ortools.sat.python import cp_model
@@ -59,9 +60,11 @@ class ShipModel:
         return out
 
 
-def build(problem: MaxProblem, colour_cap: int | None = None) -> ShipModel:
+def build(problem: MaxProblem, colour_cap: int | None = None,
+          prefix: Sequence[Placement] = ()) -> ShipModel:
     """The model; colour_cap bounds the row points without bonus (a proven maximum of
-    the same tiles without spaceships), which tightens the bound a lot."""
+    the same tiles without spaceships), which tightens the bound a lot. `prefix` fixes
+    the first moves (cells and launches) of the draw: a game in progress."""
     rules = problem.rules
     variant = problem.variant
     if variant.ships is None:
@@ -154,6 +157,12 @@ def build(problem: MaxProblem, colour_cap: int | None = None) -> ShipModel:
             m.add(var == sum(launch_terms[s, i]))
             launch[s, i] = var
         m.add_at_most_one(launch[s, i] for i in times)
+    for i, p in enumerate(prefix):
+        if not problem.draw or problem.draw[i].id != p.tile:
+            raise BadInput(f"move {i + 1} ({p.tile}) does not match the call order")
+        m.add(a[i, p.cell] == 1)
+        for s in ships:
+            m.add(launch[s, i] == int(s in p.launch))
     launched = {}
     for s in ships:
         launched[s] = m.new_bool_var(f"launched[{s}]")

@@ -17,10 +17,18 @@ from __future__ import annotations
 import random
 import time
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from models.take_it_higher.encode import MaxProblem
-from models.take_it_higher.rules import GameState, Placement, Tile, board_score
+from models.take_it_higher.rules import (
+    GameState,
+    Placement,
+    Position,
+    Tile,
+    best_launches,
+    board_score,
+    score_sheet,
+)
 from solver.backends import SolverOptions
 from solver.errors import BadInput
 
@@ -57,16 +65,15 @@ def hint(state: GameState, tile: Tile, samples: int = 0, seed: int = 0,
     empty = state.empty_cells()
     if not empty:
         raise BadInput("the board is full")
-    if state.variant.ships is not None:
-        raise BadInput("hints with spaceships are not built yet (issue #3); "
-                       "use --variant basic or gold-silver")
     gold_silver = state.variant.gold_silver
-    if len(empty) == 1:
-        board = dict(state.board)
-        board[empty[0]] = tile
-        value = board_score(state.rules, board, gold_silver)
-        return HintResult(tile.id, [HintOption(empty[0], (), value, 1)], 1,
-                          time.perf_counter() - start, True)
+    if len(empty) == 1:  # the last tile: every legal launch scored exactly
+        last = []
+        for launch in state.legal_launches(tile, empty[0]):
+            game = [*state.placements, Placement(tile.id, empty[0], launch)]
+            total = score_sheet(Position(state.rules, game), state.variant).total
+            last.append(HintOption(empty[0], launch, total, 1))
+        last.sort(key=lambda o: (-o.estimate, len(o.launch)))
+        return HintResult(tile.id, last, 1, time.perf_counter() - start, True)
 
     unseen = [t for t in state.available_tiles() if t.id != tile.id]
     rng = random.Random(seed)
@@ -79,50 +86,102 @@ def hint(state: GameState, tile: Tile, samples: int = 0, seed: int = 0,
     def left() -> float:
         return deadline - time.perf_counter()
 
-    def solve(fixed: dict[str, Tile], draw: list[Tile]) -> tuple[dict[str, Tile] | None, int, bool]:
-        budget = max(0.05, per_solve if samples == 0 else min(per_solve, left()))
-        problem = MaxProblem(state.rules, state.variant, tuple(draw), tuple(fixed.items()))
-        board, outcome = solve_completion(problem, SolverOptions(time_limit=budget, workers=2))
-        value = board_score(state.rules, board, gold_silver) if board else -1
-        return board, value, outcome.status == "optimal"
+    def budget() -> SolverOptions:
+        return SolverOptions(time_limit=max(0.05, per_solve if samples == 0
+                                            else min(per_solve, left())), workers=2)
 
-    values: dict[str, dict[int, int]] = {c: {} for c in empty}
-    chosen: Counter[str] = Counter()
+    def solve(move: Placement | None, future: list[Tile]) -> tuple[Placement | None, int, bool]:
+        """Best final score with `move` made (or the called tile free) and then `future`
+        called in this order; returns the move the completion made for the called tile.
+        With spaceships: the board with the best rows (exact), then the best launches
+        for that board in this call order (exact); together a lower bound."""
+        fixed = dict(state.board)
+        draw = [tile, *future]
+        if move is not None:
+            fixed[move.cell] = tile
+            draw = future
+        problem = MaxProblem(state.rules, replace(state.variant, ships=None), tuple(draw),
+                             tuple(fixed.items()))
+        board, outcome = solve_completion(problem, budget())
+        if board is None:
+            return None, -1, False
+        rows = board_score(state.rules, board, gold_silver)
+        proven = outcome.status == "optimal"
+        cell_of = {t.id: c for c, t in board.items()}
+        if state.variant.ships is None:
+            return Placement(tile.id, cell_of[tile.id]), rows, proven
+        moves = [(t.id, cell_of[t.id]) for t in [tile, *future]]
+        if move is not None:
+            bonus, rest = best_launches(_after(state, move), moves[1:])
+            return move, rows + bonus, False
+        bonus, game = best_launches(state, moves)
+        return game[0], rows + bonus, False
+
+    values: dict[Placement, dict[int, int]] = {}
+    chosen: Counter[Placement] = Counter()
     exact = True
-    # step 1: the best cell of a few futures, found with the called tile free
+    # step 1: the best move of a few futures, found with the called tile free
     for s in range(first):
-        board, value, proven = solve(dict(state.board), [tile, *futures[s]])
+        move, value, proven = solve(None, futures[s])
         exact &= proven
-        if board is not None:
-            cell = next(c for c in empty if board[c].id == tile.id)
-            values[cell][s] = value
-            chosen[cell] += 1
-    # step 2: the chosen cells and the most promising others, valued future by future
+        if move is not None:
+            values.setdefault(move, {})[s] = value
+            chosen[move] += 1
+    # step 2: the chosen moves and the most promising others, valued future by future
     # (the same futures for every candidate), until the time or the samples run out
-    ranked = sorted(empty, key=lambda c: (-chosen[c], -potential(state, tile, c), c))
-    candidates = ranked[:max(MIN_CANDIDATES, len(chosen))]
+    others = sorted((Placement(tile.id, c, _eager_launch(state, tile, c)) for c in empty),
+                    key=lambda p: (-potential(state, tile, p.cell), p.cell))
+    candidates = [m for m, _ in chosen.most_common()]
+    for p in others:
+        if len(candidates) >= MIN_CANDIDATES:
+            break
+        if p not in candidates:
+            candidates.append(p)
     complete = 0
     for s in range(max_samples):
         if samples == 0 and s >= first and left() < 0.5 * per_solve * len(candidates):
             break
-        for cell in candidates:
-            if s not in values[cell]:
-                fixed = dict(state.board)
-                fixed[cell] = tile
-                _, value, proven = solve(fixed, futures[s])
+        for move in candidates:
+            if s not in values.setdefault(move, {}):
+                _, value, proven = solve(move, futures[s])
                 exact &= proven
-                values[cell][s] = value
+                values[move][s] = value
         complete = s + 1
     options = []
-    for c in candidates:
-        vals = [values[c][s] for s in range(complete)]
-        options.append(HintOption(c, (), sum(vals) / len(vals), len(vals)))
+    for move in candidates:
+        vals = [values[move][s] for s in range(complete)]
+        options.append(HintOption(move.cell, move.launch, sum(vals) / len(vals), len(vals)))
     options.sort(key=lambda o: (-o.estimate, o.cell))
     return HintResult(tile.id, options, complete, round(time.perf_counter() - start, 3), exact)
 
 
 FIRST_FUTURES = 3
 MIN_CANDIDATES = 3
+
+
+def _after(state: GameState, move: Placement) -> GameState:
+    """A copy of the state with one more move made."""
+    nxt = GameState(state.rules, state.variant, list(state.placements), dict(state.board),
+                    {c: list(s) for c, s in state.ships_on.items()})
+    nxt.apply(move)
+    return nxt
+
+
+def _eager_launch(state: GameState, tile: Tile, cell: str) -> tuple[str, ...]:
+    """The legal launch that raises the ring most now (fewest ships on ties)."""
+    best: tuple[str, ...] = ()
+    best_key = (-1, 0)
+    for launch in state.legal_launches(tile, cell):
+        launched = state.launched | set(launch)
+        height = 0
+        for ship in state.rules.spaceships:
+            if ship not in launched:
+                break
+            height += 1
+        key = (height, -len(launch))
+        if key > best_key:
+            best, best_key = launch, key
+    return best
 
 
 def potential(state: GameState, tile: Tile, cell: str) -> float:

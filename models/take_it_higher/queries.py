@@ -150,6 +150,15 @@ def solve_completion(problem: MaxProblem, options: SolverOptions
     return _solve_one(problem, "cpsat", options)
 
 
+def solve_ship_completion(problem: MaxProblem, prefix: list[Placement],
+                          options: SolverOptions) -> tuple[list[Placement] | None, SolveOutcome]:
+    """The best way to finish a spaceship game whose first moves are `prefix` and whose
+    call order is the whole draw (one CP-SAT solve, best found within the budget)."""
+    sm = encode_ships.build(problem, prefix=prefix)
+    solver, outcome = cpsat.solve(sm.model, options)
+    return (sm.placements(solver, problem) if outcome.has_solution else None), outcome
+
+
 def _solve(problem: MaxProblem, backend: str, options: SolverOptions
            ) -> tuple[dict[str, Tile] | None, SolveOutcome]:
     if problem.variant.gold_silver and problem.rules.stud_bonus:

@@ -591,6 +591,43 @@ def _advanced_launches(rows: list[tuple[int, ScoringRow]], on_pad: list[str],
     return [()] + [(s,) for s in on_pad if s in allowed]
 
 
+def best_launches(state: GameState, moves: Sequence[tuple[str, str]]) -> tuple[int, list[Placement]]:
+    """Given a game in progress and the remaining (tile, cell) moves in order, the
+    launches that maximise the final Take it Higher! bonus (exhaustive search over the
+    legal launch sets, memoised on the ships' state). Returns (bonus, placements)."""
+    rules = state.rules
+    memo: dict[tuple, tuple[int, list[tuple[str, ...]]]] = {}
+    work = GameState(rules, state.variant, list(state.placements), dict(state.board),
+                     {c: list(s) for c, s in state.ships_on.items()})
+
+    def search(i: int) -> tuple[int, list[tuple[str, ...]]]:
+        if i == len(moves):
+            return work.bonus()[0], []
+        key = (i, frozenset(work.launched), frozenset(work.ships_on))
+        if key in memo:
+            return memo[key]
+        tile_id, cell = moves[i]
+        tile = rules.tile_by_id[tile_id]
+        best: tuple[int, list[tuple[str, ...]]] = (-1, [])
+        for launch in work.legal_launches(tile, cell):
+            work.placements.append(Placement(tile_id, cell, launch))
+            work.board[cell] = tile
+            if launch:
+                work.ships_on[cell] = list(launch)
+            value, rest = search(i + 1)
+            work.placements.pop()
+            del work.board[cell]
+            work.ships_on.pop(cell, None)
+            if value > best[0]:
+                best = (value, [launch, *rest])
+        memo[key] = best
+        return best
+
+    bonus, launches = search(0)
+    return bonus, [Placement(t, c, launch) for (t, c), launch
+                   in zip(moves, launches, strict=True)]
+
+
 def replay(position: Position, variant: Variant) -> GameState:
     """Play the recorded placements in order, checking every launch."""
     state = GameState(position.rules, variant)
