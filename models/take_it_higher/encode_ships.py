@@ -61,9 +61,10 @@ class ShipModel:
 
 
 def build(problem: MaxProblem, colour_cap: int | None = None,
-          prefix: Sequence[Placement] = ()) -> ShipModel:
+          prefix: Sequence[Placement] = (), points_cap: int | None = None) -> ShipModel:
     """The model; colour_cap bounds the row points without bonus (a proven maximum of
-    the same tiles without spaceships), which tightens the bound a lot. `prefix` fixes
+    the same tiles without spaceships), which tightens the bound a lot; points_cap does
+    the same for rows plus gold/silver bonus rows. `prefix` fixes
     the first moves (cells and launches) of the draw: a game in progress."""
     rules = problem.rules
     variant = problem.variant
@@ -123,6 +124,8 @@ def build(problem: MaxProblem, colour_cap: int | None = None,
     capacity_cuts(problem, classes, m, y, options)
     if colour_cap is not None:
         m.add(sum(colour_part) <= colour_cap)
+    if points_cap is not None:  # rows and bonus rows, without the ring
+        m.add(sum(objective) <= points_cap)
 
     # completion of lines and the ships each completed row may launch
     ships = list(rules.spaceships)

@@ -118,9 +118,14 @@ def _maximise_with_ships(problem: MaxProblem, backend: str, options: SolverOptio
     colour_problem = replace(problem, variant=Variant())
     _, colour = _solve_one(colour_problem, "cpsat", options)
     cap = colour.objective if colour.status == "optimal" else colour.bound
+    points_cap = None
+    if problem.variant.gold_silver and problem.rules.stud_bonus:
+        _, points = _solve(replace(problem, variant=replace(problem.variant, ships=None)),
+                           "cpsat", options)
+        points_cap = points.objective if points.status == "optimal" else points.bound
     left = None if options.time_limit is None else max(
         0.01, options.time_limit - (time.perf_counter() - start))
-    sm = encode_ships.build(problem, colour_cap=cap)
+    sm = encode_ships.build(problem, colour_cap=cap, points_cap=points_cap)
     solver, outcome = cpsat.solve(sm.model, replace(options, time_limit=left))
     if not outcome.has_solution:
         if outcome.status == "infeasible":
