@@ -2,25 +2,38 @@
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
+from typing import Any
 
 import click
+from rich.markup import escape
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 from rich.table import Table
 from rich.text import Text
 
 from models.take_it_higher import queries
+from models.take_it_higher.play import game_draw, hindsight_optimum
+from models.take_it_higher.play import simulate as run_simulation
 from models.take_it_higher.render import board_svg, board_text, sheet_table
 from models.take_it_higher.rules import (
+    GameState,
+    Placement,
+    Position,
     Rules,
+    Tile,
+    format_placement,
     load_position,
     load_rules,
     parse_draw,
     parse_variant,
     replay,
+    score_sheet,
 )
 from solver.backends import SolverOptions
+from solver.errors import ToppiError
 from solver.options import json_option, rules_option, solver_options, svg_option
-from solver.render import print_json, stdout
+from solver.render import print_json, stderr, stdout, text_on
 from solver.results import dumps
 
 variant_option = click.option(
@@ -190,4 +203,197 @@ def tiles(rules_path: str | None, as_json: bool) -> None:
         table.add_column(d.name)
     for t in rules.tiles:
         table.add_row(t.id, *[Text(s, style=rules.colour_rgb[s]) for s in t.stripes])
+    stdout.print(table)
+
+
+# --------------------------------------------------------------------------- play, simulate
+
+def _tile_line(rules: Rules, tile: Tile, turn: int, turns: int) -> Text:
+    """`Turn 3/24: GJ (gold)  vertical | white  horizontal - blue ...`, stripes coloured."""
+    line = Text(f"Turn {turn}/{turns}: called tile ")
+    bg = rules.stud_rgb.get(tile.stud or "", "#444444")
+    line.append(f" {tile.id} ", style=f"bold {text_on(bg)} on {bg}")
+    if tile.stud:
+        line.append(f" ({tile.stud})")
+    for d, direction in enumerate(rules.directions):
+        colour = tile.stripes[d]
+        line.append(f"  {direction.name} ")
+        line.append(f"{direction.glyph} {colour}", style=f"bold {rules.colour_rgb[colour]}")
+    return line
+
+
+def _hint_options_table(result: Any) -> Table:
+    table = Table(title=f"Where to put {result.tile} ({result.samples} sampled futures, "
+                        f"{result.seconds:.2f} s)")
+    table.add_column("rank", justify="right")
+    table.add_column("cell")
+    table.add_column("launch")
+    table.add_column("estimated final score", justify="right")
+    table.add_column("futures", justify="right")
+    for i, o in enumerate(result.options, 1):
+        table.add_row(str(i), o.cell, "+".join(o.launch) or "-", f"{o.estimate:.1f}",
+                      str(o.samples))
+    return table
+
+
+def _ask_launch(options: list[tuple[str, ...]]) -> tuple[str, ...]:
+    stdout.print("This tile completes rows that can launch spaceships:")
+    for i, launch in enumerate(options):
+        stdout.print(f"  {i}: {'+'.join(launch) if launch else 'no launch'}")
+    choice = click.prompt("Launch", type=click.IntRange(0, len(options) - 1), default=0)
+    return options[choice]
+
+
+def _ask_move(rules: Rules, state: GameState, tile: Tile, hint_samples: int,
+              hint_time: float, turn: int) -> Placement | None:
+    """Ask until a legal move is given; None if the player quits. click.Abort on EOF."""
+    while True:
+        answer = click.prompt("Cell (or 'hint', 'quit')", default="", show_default=False)
+        key = answer.strip().lower()
+        if not key:
+            continue
+        if key in ("quit", "q", "exit"):
+            return None
+        if key in ("hint", "h", "?"):
+            try:
+                from models.take_it_higher.hint import hint as run_hint
+
+                result = run_hint(state, tile, samples=hint_samples, seed=turn,
+                                  time_limit=hint_time)
+            except ImportError:
+                stdout.print("[yellow]Hints are not available.[/yellow]")
+            except ToppiError as exc:
+                stdout.print(f"[yellow]No hint: {escape(str(exc))}[/yellow]")
+            else:
+                stdout.print(_hint_options_table(result))
+            continue
+        if key not in rules.cell_by_id:
+            stdout.print(f"[red]'{escape(answer.strip())}' is not a cell of this board[/red] "
+                         f"(empty cells: {', '.join(state.empty_cells())})")
+            continue
+        if key in state.board:
+            stdout.print(f"[red]Cell {key} is occupied by {state.board[key].id}[/red] "
+                         f"(empty cells: {', '.join(state.empty_cells())})")
+            continue
+        options = state.legal_launches(tile, key)
+        launch = options[0] if len(options) == 1 else _ask_launch(options)
+        return Placement(tile.id, key, launch)
+
+
+@group.command()
+@click.option("--seed", type=int, default=None,
+              help="Seed of the draw (random if omitted; printed so the game can be replayed).")
+@variant_option
+@gold_silver_option
+@click.option("--samples", "hint_samples", type=click.IntRange(min=0), default=0,
+              show_default=True, help="Sampled futures per hint (0: as many as fit in time).")
+@click.option("--hint-time", type=click.FloatRange(min=0.01), default=2.0, show_default=True,
+              help="Seconds per hint.")
+@click.option("--optimum-time", type=click.FloatRange(min=0.01), default=30.0,
+              show_default=True, help="Seconds for the hindsight optimum at the end.")
+@rules_option
+def play(seed: int | None, variant: str, gold_silver: bool, hint_samples: int,
+         hint_time: float, optimum_time: float, rules_path: str | None) -> None:
+    """Play a game in the terminal: each turn a tile is called and you type the cell to
+    put it on ('hint' ranks the cells, 'quit' stops). At the end: your score sheet and
+    the best score anyone could have reached with the same tiles."""
+    rules = _rules(rules_path)
+    v = parse_variant(variant, gold_silver)
+    if seed is None:
+        seed = random.SystemRandom().randrange(10 ** 6)
+    draw = game_draw(rules, seed)
+    state = GameState(rules, v)
+    stdout.print(f"[bold]Take it Higher![/bold] ({v.name}, seed {seed}): type a cell name "
+                 "to place the called tile, 'hint' for advice, 'quit' to stop.")
+    try:
+        for turn, tile in enumerate(draw, 1):
+            stdout.print(board_text(rules, state.board, state.ships_on))
+            stdout.print(_tile_line(rules, tile, turn, len(draw)))
+            move = _ask_move(rules, state, tile, hint_samples, hint_time, turn)
+            if move is None:
+                stdout.print(f"Game stopped after {len(state.placements)} of {len(draw)} tiles.")
+                break
+            state.apply(move)
+    except click.Abort:
+        stderr.print(f"\nEnd of input: game stopped after {len(state.placements)} of "
+                     f"{len(draw)} tiles.")
+        return
+    stdout.print(board_text(rules, state.board, state.ships_on))
+    sheet = score_sheet(Position(rules, list(state.placements)), v)
+    stdout.print(sheet_table(sheet))
+    stdout.print("Placements: " + " ".join(format_placement(p) for p in state.placements))
+    if not state.is_terminal():
+        return
+    optimum, proven = hindsight_optimum(rules, v, draw, optimum_time)
+    if optimum is None:
+        stdout.print("[yellow]The hindsight optimum was not found in time.[/yellow]")
+        return
+    how = "proven optimal" if proven else f"best found in {optimum_time:g} s"
+    share = f" ({100 * sheet.total / optimum:.0f}%)" if optimum else ""
+    stdout.print(f"You scored [bold]{sheet.total}[/bold]{share}; knowing every tile in "
+                 f"advance, the best possible with this draw is [bold]{optimum}[/bold] ({how}).")
+
+
+@group.command()
+@click.option("--games", type=click.IntRange(min=1), default=10, show_default=True,
+              help="Games to play.")
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="Game g draws its tiles with seed + g (runs are reproducible).")
+@click.option("--policy", type=click.Choice(["hint", "greedy", "random"]), default="greedy",
+              show_default=True,
+              help="hint: hint's best option; greedy: one-step heuristic; random.")
+@variant_option
+@gold_silver_option
+@click.option("--samples", "hint_samples", type=click.IntRange(min=0), default=0,
+              show_default=True,
+              help="Sampled futures per hint (0: as many as fit in --hint-time; fixed "
+                   "samples make the hint policy reproducible).")
+@click.option("--hint-time", type=click.FloatRange(min=0.01), default=2.0, show_default=True,
+              help="Seconds per hint (hint policy).")
+@click.option("--optimum-time", type=click.FloatRange(min=0.01), default=10.0,
+              show_default=True, help="Seconds for each game's hindsight optimum.")
+@click.option("--no-optimum", is_flag=True, help="Skip the hindsight optima.")
+@rules_option
+@json_option
+def simulate(games: int, seed: int, policy: str, variant: str, gold_silver: bool,
+             hint_samples: int, hint_time: float, optimum_time: float, no_optimum: bool,
+             rules_path: str | None, as_json: bool) -> None:
+    """Play seeded games with a policy; report its scores against the hindsight optimum
+    of each draw (the best board with the same tiles, in call order for spaceships)."""
+    rules = _rules(rules_path)
+    v = parse_variant(variant, gold_silver)
+    with Progress("[progress.description]{task.description}", BarColumn(),
+                  MofNCompleteColumn(), TimeElapsedColumn(), console=stderr,
+                  transient=True) as bar:
+        task = bar.add_task(f"{games} games, {policy}", total=None)
+
+        def progress(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
+
+        result = run_simulation(rules, v, games, seed, policy, hint_samples, hint_time,
+                                progress, None if no_optimum else optimum_time)
+    if as_json:
+        print_json(dumps(result))
+        return
+    if result.games <= 20:
+        per_game = Table(title="Games", caption="? = best found in --optimum-time, not proven")
+        for name in ("game", "seed", "score", "hindsight optimum"):
+            per_game.add_column(name, justify="right")
+        for r in result.records:
+            opt = "-" if r.optimum is None else f"{r.optimum}{'' if r.optimum_proven else '?'}"
+            per_game.add_row(str(r.game), str(r.seed), str(r.score), opt)
+        stdout.print(per_game)
+    table = Table(title=f"{result.policy} policy, {result.games} games",
+                  caption=f"{result.variant}, seed {result.seed}, {result.seconds:.1f} s")
+    table.add_column("")
+    table.add_column("value", justify="right")
+    q1, _, q3 = result.quartiles
+    for name, value in (("mean score", f"{result.mean:.1f}"), ("median", f"{result.median:g}"),
+                        ("quartiles (Q1-Q3)", f"{q1:g} - {q3:g}"), ("min", str(result.min)),
+                        ("max", str(result.max))):
+        table.add_row(name, value)
+    if result.optimum_mean is not None:
+        proven = "" if result.optimum_all_proven else " (some not proven)"
+        table.add_row("mean hindsight optimum" + proven, f"{result.optimum_mean:.1f}")
+        table.add_row("mean / mean optimum", f"{100 * (result.ratio or 0):.1f}%")
     stdout.print(table)
