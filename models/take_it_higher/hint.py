@@ -20,6 +20,7 @@ from collections import Counter
 from dataclasses import dataclass, replace
 
 from models.take_it_higher.encode import MaxProblem
+from models.take_it_higher.heuristics import cell_value, greedy_launch
 from models.take_it_higher.rules import (
     GameState,
     Placement,
@@ -112,7 +113,7 @@ def hint(state: GameState, tile: Tile, samples: int = 0, seed: int = 0,
             return Placement(tile.id, cell_of[tile.id]), rows, proven
         moves = [(t.id, cell_of[t.id]) for t in [tile, *future]]
         if move is not None:
-            bonus, rest = best_launches(_after(state, move), moves[1:])
+            bonus, rest = best_launches(_with(state, move), moves[1:])
             return move, rows + bonus, False
         bonus, game = best_launches(state, moves)
         return game[0], rows + bonus, False
@@ -129,8 +130,8 @@ def hint(state: GameState, tile: Tile, samples: int = 0, seed: int = 0,
             chosen[move] += 1
     # step 2: the chosen moves and the most promising others, valued future by future
     # (the same futures for every candidate), until the time or the samples run out
-    others = sorted((Placement(tile.id, c, _eager_launch(state, tile, c)) for c in empty),
-                    key=lambda p: (-potential(state, tile, p.cell), p.cell))
+    others = sorted((Placement(tile.id, c, greedy_launch(state, tile, c)) for c in empty),
+                    key=lambda p: (-cell_value(state, tile, p.cell), p.cell))
     candidates = [m for m, _ in chosen.most_common()]
     for p in others:
         if len(candidates) >= MIN_CANDIDATES:
@@ -159,49 +160,11 @@ FIRST_FUTURES = 3
 MIN_CANDIDATES = 3
 
 
-def _after(state: GameState, move: Placement) -> GameState:
+def _with(state: GameState, move: Placement) -> GameState:
     """A copy of the state with one more move made."""
-    nxt = GameState(state.rules, state.variant, list(state.placements), dict(state.board),
-                    {c: list(s) for c, s in state.ships_on.items()})
-    nxt.apply(move)
-    return nxt
-
-
-def _eager_launch(state: GameState, tile: Tile, cell: str) -> tuple[str, ...]:
-    """The legal launch that raises the ring most now (fewest ships on ties)."""
-    best: tuple[str, ...] = ()
-    best_key = (-1, 0)
-    for launch in state.legal_launches(tile, cell):
-        launched = state.launched | set(launch)
-        height = 0
-        for ship in state.rules.spaceships:
-            if ship not in launched:
-                break
-            height += 1
-        key = (height, -len(launch))
-        if key > best_key:
-            best, best_key = launch, key
-    return best
-
-
-def potential(state: GameState, tile: Tile, cell: str) -> float:
-    """A one-step heuristic: points of the rows through `cell` that can still score with
-    this tile there (every tile already on the row has the same stripe), plus their stud
-    bonus under gold/silver while the studs still agree."""
-    rules = state.rules
-    total = 0.0
-    for d in range(len(rules.directions)):
-        line = rules.lines[rules.line_of[cell, d]][1]
-        others = [state.board[c] for c in line if c in state.board]
-        colour = tile.stripes[d]
-        if any(t.stripes[d] != colour for t in others):
-            continue
-        filled = (len(others) + 1) / len(line)
-        value = rules.colour_values[colour]
-        if state.variant.gold_silver and tile.stud and all(t.stud == tile.stud for t in others):
-            value += rules.stud_bonus[tile.stud]
-        total += len(line) * value * filled
-    return total
+    after = state.copy()
+    after.apply(move)
+    return after
 
 
 def advice(state: GameState, tile: Tile, **kw: float) -> Placement:

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from models.take_it_higher import queries
+from models.take_it_higher.heuristics import cell_value, greedy_launch
 from models.take_it_higher.rules import (
     GameState,
     Placement,
@@ -39,22 +40,9 @@ def game_draw(rules: Rules, seed: int) -> list[Tile]:
     return random.Random(seed).sample(rules.tiles, rules.board_size)
 
 
-def copy_state(state: GameState) -> GameState:
-    """An independent copy of a game state (placements, board and ships)."""
-    return GameState(state.rules, state.variant, list(state.placements), dict(state.board),
-                     {c: list(s) for c, s in state.ships_on.items()})
-
-
 def final_score(state: GameState) -> int:
     """The score sheet total of the state's board (rows, gold/silver, ring bonus)."""
     return score_sheet(Position(state.rules, list(state.placements)), state.variant).total
-
-
-def bonus_after(state: GameState, p: Placement) -> int:
-    """The Take it Higher! bonus (ring position) right after the move `p`."""
-    after = copy_state(state)
-    after.apply(p)
-    return after.bonus()[0]
 
 
 # --------------------------------------------------------------------------- policies
@@ -64,42 +52,6 @@ def random_policy(state: GameState, tile: Tile, rng: random.Random) -> Placement
     cell = rng.choice(state.empty_cells())
     launch = rng.choice(state.legal_launches(tile, cell))
     return Placement(tile.id, cell, launch)
-
-
-def cell_value(state: GameState, tile: Tile, cell: str) -> float:
-    """One-step heuristic value of putting `tile` on `cell`: every line through the cell
-    that can still become a scoring row of the tile's colour (every tile already on it
-    has the tile's stripe colour in that direction) counts length x colour value, with
-    the stud bonus added when all tiles on the line share the tile's stud under the
-    gold/silver rules. A line the tile spoils (its tiles all shared another colour)
-    subtracts the points already building there (tiles x their colour value)."""
-    rules = state.rules
-    value = 0.0
-    for d in range(len(rules.directions)):
-        _, line = rules.lines[rules.line_of[(cell, d)]]
-        placed = [state.board[c] for c in line if c in state.board]
-        n = len(line)
-        colour = tile.stripes[d]
-        if all(t.stripes[d] == colour for t in placed):
-            per_tile = rules.colour_values[colour]
-            if (state.variant.gold_silver and tile.stud is not None
-                    and all(t.stud == tile.stud for t in placed)):
-                per_tile += rules.stud_bonus[tile.stud]
-            value += n * per_tile
-        else:
-            colours = {t.stripes[d] for t in placed}
-            if len(colours) == 1:  # a row was building here, and this tile spoils it
-                value -= rules.colour_values[colours.pop()] * len(placed)
-    return value
-
-
-def greedy_launch(state: GameState, tile: Tile, cell: str) -> tuple[str, ...]:
-    """The legal launch set giving the highest immediate ring bonus; ties to fewer ships."""
-    options = state.legal_launches(tile, cell)
-    if len(options) == 1:
-        return options[0]
-    return max(options, key=lambda launch: (bonus_after(state, Placement(tile.id, cell, launch)),
-                                            -len(launch)))
 
 
 def greedy_policy(state: GameState, tile: Tile, rng: random.Random) -> Placement:

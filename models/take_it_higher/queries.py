@@ -17,7 +17,6 @@ from models.take_it_higher.rules import (
     board_score,
     board_symmetries,
     format_placement,
-    replay,
     score_sheet,
 )
 from solver.backends import SolveOutcome, SolverOptions, cpsat
@@ -57,15 +56,6 @@ class MaxResult:
     placements: list[str]
     board: dict[str, str]
     sheet: ScoreSheet
-
-
-def show(position: Position, variant: Variant) -> ShowResult:
-    state = replay(position, variant)
-    return ShowResult([f"{p.tile}@{p.cell}" + "".join("+" + s for s in p.launch)
-                       for p in position.placements],
-                      {c: t.id for c, t in state.board.items()},
-                      {c: list(s) for c, s in state.ships_on.items()},
-                      state.empty_cells())
 
 
 def score(position: Position, variant: Variant) -> ScoreSheet:

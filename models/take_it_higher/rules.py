@@ -8,7 +8,7 @@ spaceships all come from a rules file (`data/default.json` unless `--rules FILE`
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from importlib import resources
@@ -476,6 +476,11 @@ class GameState:
     def is_terminal(self) -> bool:
         return len(self.board) == self.rules.board_size
 
+    def copy(self) -> GameState:
+        """An independent copy (placements, board and ships)."""
+        return GameState(self.rules, self.variant, list(self.placements), dict(self.board),
+                         {c: list(s) for c, s in self.ships_on.items()})
+
     def empty_cells(self) -> list[str]:
         return [c for c in self.rules.cell_ids if c not in self.board]
 
@@ -597,8 +602,7 @@ def best_launches(state: GameState, moves: Sequence[tuple[str, str]]) -> tuple[i
     legal launch sets, memoised on the ships' state). Returns (bonus, placements)."""
     rules = state.rules
     memo: dict[tuple, tuple[int, list[tuple[str, ...]]]] = {}
-    work = GameState(rules, state.variant, list(state.placements), dict(state.board),
-                     {c: list(s) for c, s in state.ships_on.items()})
+    work = state.copy()
 
     def search(i: int) -> tuple[int, list[tuple[str, ...]]]:
         if i == len(moves):
@@ -685,11 +689,6 @@ def score_sheet(position: Position, variant: Variant) -> ScoreSheet:
     total = sum(x.points for x in colours) + sum(x.points for x in studs) + (bonus or 0)
     return ScoreSheet(variant.name, position.complete, bonus, ring, studs, colours, total,
                       rows, [format_placement(p) for p in position.placements if p.launch])
-
-
-def tiles_with(rules: Rules, tiles: Iterable[Tile], d: int, colour: str) -> int:
-    """How many of `tiles` have `colour` in direction d."""
-    return sum(1 for t in tiles if t.stripes[d] == colour)
 
 
 def board_symmetries(rules: Rules) -> list[dict[str, str]]:
