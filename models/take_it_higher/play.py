@@ -65,11 +65,7 @@ def greedy_policy(state: GameState, tile: Tile, rng: random.Random) -> Placement
 def hint_policy(samples: int = 0, time_limit: float = 2.0) -> Policy:
     """A policy that plays the first (best) option of `hint.hint`; the hint's random
     seed comes from the policy's `rng`, so games stay reproducible with fixed samples."""
-    try:
-        from models.take_it_higher import hint as hint_module
-    except ImportError:
-        raise BadInput("the hint policy is not available (models/take_it_higher/hint.py "
-                       "is missing)") from None
+    from models.take_it_higher import hint as hint_module
 
     def policy(state: GameState, tile: Tile, rng: random.Random) -> Placement:
         result = hint_module.hint(state, tile, samples=samples, seed=rng.randrange(2 ** 31),

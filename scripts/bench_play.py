@@ -1,0 +1,92 @@
+"""Benchmark of hints and policies (issue #3): strength over seeded games and hint speed.
+
+    python scripts/bench_play.py --games 200 --hint-games 20 [--variant basic|simple|advanced]
+                                 [--gold-silver] [--optimum-time 10]
+
+Game g calls random.Random(seed + g).sample(tiles, 24), the same draws for every policy.
+Prints per policy the mean, median and quartiles over its games, the mean hindsight
+optimum of the same draws (`max --draw`, proven for basic/gold-silver, best found within
+--optimum-time with spaceships), and the median time of a hint decision.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+
+from models.take_it_higher import play
+from models.take_it_higher.hint import hint
+from models.take_it_higher.rules import GameState, Placement, Tile, load_rules, parse_variant
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--games", type=int, default=200)
+    ap.add_argument("--hint-games", type=int, default=20)
+    ap.add_argument("--variant", default="basic")
+    ap.add_argument("--gold-silver", action="store_true")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--optimum-time", type=float, default=10.0)
+    ap.add_argument("--hint-time", type=float, default=2.0)
+    args = ap.parse_args()
+    rules = load_rules()
+    variant = parse_variant(args.variant, args.gold_silver)
+
+    def progress(name: str):
+        def show(done: int, total: int) -> None:
+            print(f"\r{name}: {done}/{total}", end="", file=sys.stderr, flush=True)
+        return show
+
+    optima = []
+    proven = 0
+    for g in range(args.games):
+        draw = play.game_draw(rules, args.seed + g)
+        value, is_proven = play.hindsight_optimum(rules, variant, draw, args.optimum_time)
+        optima.append(value)
+        proven += bool(is_proven)
+        progress("optima")(g + 1, args.games)
+    print(file=sys.stderr)
+    report("hindsight optimum", optima, f"{proven}/{args.games} proven")
+
+    for name in ("greedy", "random"):
+        res = play.simulate(rules, variant, args.games, args.seed, name,
+                            progress=progress(name), optimum_time=None)
+        print(file=sys.stderr)
+        report(name, [r.score for r in res.records], "")
+
+    times: list[float] = []
+
+    def timed_hint(state: GameState, tile: Tile, rng: random.Random) -> Placement:
+        start = time.perf_counter()
+        result = hint(state, tile, seed=rng.randrange(2 ** 31), time_limit=args.hint_time)
+        times.append(time.perf_counter() - start)
+        best = result.options[0]
+        return Placement(tile.id, best.cell, best.launch)
+
+    scores = []
+    for g in range(args.hint_games):
+        draw = play.game_draw(rules, args.seed + g)
+        state = play.play_game(rules, variant, draw, timed_hint, random.Random(f"policy-{g}"))
+        scores.append(play.final_score(state))
+        progress("hint")(g + 1, args.hint_games)
+    print(file=sys.stderr)
+    ref = statistics.mean(optima[:args.hint_games])
+    report("hint", scores, f"= {statistics.mean(scores) / ref:.1%} of the mean optimum of "
+                           f"the same {args.hint_games} draws ({ref:.1f})")
+    print(f"hint decision time: median {statistics.median(times):.2f} s, "
+          f"p90 {sorted(times)[int(0.9 * len(times))]:.2f} s over {len(times)} decisions")
+
+
+def report(name: str, values: list, note: str) -> None:
+    values = [v for v in values if v is not None]
+    q = statistics.quantiles(values, n=4) if len(values) > 1 else [values[0]] * 3
+    print(f"{name:18s} n={len(values):3d} mean {statistics.mean(values):7.1f} median "
+          f"{statistics.median(values):6.1f} quartiles {q[0]:.0f}/{q[1]:.0f}/{q[2]:.0f} {note}",
+          flush=True)
+
+
+if __name__ == "__main__":
+    main()
