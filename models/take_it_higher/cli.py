@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
-from typing import Any
 
 import click
 from rich.markup import escape
@@ -15,7 +14,7 @@ from rich.text import Text
 from models.take_it_higher import queries
 from models.take_it_higher.play import game_draw, hindsight_optimum
 from models.take_it_higher.play import simulate as run_simulation
-from models.take_it_higher.render import board_svg, board_text, sheet_table
+from models.take_it_higher.render import board_svg, board_text, hint_table, sheet_table
 from models.take_it_higher.rules import (
     GameState,
     Placement,
@@ -172,17 +171,7 @@ def hint(file: str, tile_text: str, variant: str, gold_silver: bool, samples: in
         print_json(dumps(result))
         return
     stdout.print(board_text(rules, state.board, state.ships_on))
-    table = Table(title=f"Where to put {tile.id} ({result.samples} sampled futures, "
-                        f"{result.seconds:.2f} s)")
-    table.add_column("rank", justify="right")
-    table.add_column("cell")
-    table.add_column("launch")
-    table.add_column("estimated final score", justify="right")
-    table.add_column("futures", justify="right")
-    for i, o in enumerate(result.options, 1):
-        table.add_row(str(i), o.cell, "+".join(o.launch) or "-", f"{o.estimate:.1f}",
-                      str(o.samples))
-    stdout.print(table)
+    stdout.print(hint_table(result))
 
 
 @group.command()
@@ -222,20 +211,6 @@ def _tile_line(rules: Rules, tile: Tile, turn: int, turns: int) -> Text:
     return line
 
 
-def _hint_options_table(result: Any) -> Table:
-    table = Table(title=f"Where to put {result.tile} ({result.samples} sampled futures, "
-                        f"{result.seconds:.2f} s)")
-    table.add_column("rank", justify="right")
-    table.add_column("cell")
-    table.add_column("launch")
-    table.add_column("estimated final score", justify="right")
-    table.add_column("futures", justify="right")
-    for i, o in enumerate(result.options, 1):
-        table.add_row(str(i), o.cell, "+".join(o.launch) or "-", f"{o.estimate:.1f}",
-                      str(o.samples))
-    return table
-
-
 def _ask_launch(options: list[tuple[str, ...]]) -> tuple[str, ...]:
     stdout.print("This tile completes rows that can launch spaceships:")
     for i, launch in enumerate(options):
@@ -265,7 +240,7 @@ def _ask_move(rules: Rules, state: GameState, tile: Tile, hint_samples: int,
             except ToppiError as exc:
                 stdout.print(f"[yellow]No hint: {escape(str(exc))}[/yellow]")
             else:
-                stdout.print(_hint_options_table(result))
+                stdout.print(hint_table(result))
             continue
         if key not in rules.cell_by_id:
             stdout.print(f"[red]'{escape(answer.strip())}' is not a cell of this board[/red] "

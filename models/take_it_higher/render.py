@@ -7,6 +7,7 @@ import math
 from rich.table import Table
 from rich.text import Text
 
+from models.take_it_higher.hint import HintResult
 from models.take_it_higher.rules import Rules, ScoreSheet, Tile
 from solver.render import Svg, text_on
 
@@ -83,6 +84,21 @@ def sheet_table(sheet: ScoreSheet) -> Table:
         table.add_row(line.name.capitalize() + "s", str(line.tiles), str(line.value),
                       str(line.points))
     table.add_row("[bold]Total[/bold]", "", "", f"[bold]{sheet.total}[/bold]")
+    return table
+
+
+def hint_table(result: HintResult) -> Table:
+    """Ranked hint options with their estimated final scores."""
+    table = Table(title=f"Where to put {result.tile} ({result.samples} sampled futures, "
+                        f"{result.seconds:.2f} s)")
+    table.add_column("rank", justify="right")
+    table.add_column("cell")
+    table.add_column("launch")
+    table.add_column("estimated final score", justify="right")
+    table.add_column("futures", justify="right")
+    for i, o in enumerate(result.options, 1):
+        table.add_row(str(i), o.cell, "+".join(o.launch) or "-", f"{o.estimate:.1f}",
+                      str(o.samples))
     return table
 
 
