@@ -140,7 +140,7 @@ def hint(state: GameState, tile: Tile, samples: int = 0, seed: int = 0,
             candidates.append(p)
     complete = 0
     for s in range(max_samples):
-        if samples == 0 and s >= first and left() < 0.5 * per_solve * len(candidates):
+        if samples == 0 and s >= first and left() < 0.8 * per_solve * len(candidates):
             break
         for move in candidates:
             if s not in values.setdefault(move, {}):
