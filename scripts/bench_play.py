@@ -57,6 +57,8 @@ def main() -> None:
         print(file=sys.stderr)
         report(name, [r.score for r in res.records], "")
 
+    if args.hint_games == 0:
+        return
     times: list[float] = []
 
     def timed_hint(state: GameState, tile: Tile, rng: random.Random) -> Placement:

@@ -41,6 +41,19 @@ class ShipModel:
     score: cp_model.LinearExpr
     options: dict[int, list[LineOption]] = field(default_factory=dict)
 
+    def hint_game(self, game: Sequence[Placement], problem: MaxProblem) -> None:
+        """Start the search from a known legal game (same call order as the model)."""
+        cell_at = {i: p.cell for i, p in enumerate(game)}
+        for (i, c), var in self.a.items():
+            self.model.add_hint(var, int(cell_at.get(i) == c))
+        for (s, i), var in self.launch.items():
+            self.model.add_hint(var, int(i < len(game) and s in game[i].launch))
+        if not problem.draw:
+            tiles = {p.cell: problem.rules.tile_by_id[p.tile] for p in game}
+            for (c, k), var in self.x.items():
+                cls = self.classes[k]
+                self.model.add_hint(var, int(any(t.id == tiles[c].id for t in cls.tiles)))
+
     def placements(self, solver: cp_model.CpSolver, problem: MaxProblem) -> list[Placement]:
         """The solution as placements in call order, with their launches."""
         rules = problem.rules

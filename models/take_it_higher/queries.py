@@ -8,12 +8,14 @@ from dataclasses import dataclass, replace
 from models.take_it_higher import encode_cpsat, encode_maxsat, encode_ships
 from models.take_it_higher.encode import MaxProblem
 from models.take_it_higher.rules import (
+    GameState,
     Placement,
     Position,
     Rules,
     ScoreSheet,
     Tile,
     Variant,
+    best_launches,
     board_score,
     board_symmetries,
     format_placement,
@@ -112,21 +114,44 @@ def _maximise_with_ships(problem: MaxProblem, backend: str, options: SolverOptio
         return replace(options, time_limit=max(
             0.01, options.time_limit - (time.perf_counter() - start)))
 
-    # proven maxima without the ring cap the row points and tighten the bound
-    _, colour = _solve_one(replace(problem, variant=Variant()), "cpsat", remaining())
+    # proven maxima without the ring cap the row points and tighten the bound; their
+    # best board, with the best launches for it, is a legal game to start from
+    board, colour = _solve_one(replace(problem, variant=Variant()), "cpsat", remaining())
     cap = colour.objective if colour.status == "optimal" else colour.bound
     points_cap = None
     if problem.variant.gold_silver and problem.rules.stud_bonus:
-        _, points = _solve(replace(problem, variant=replace(problem.variant, ships=None)),
-                           "cpsat", remaining())
+        gs_board, points = _solve(replace(problem, variant=replace(problem.variant, ships=None)),
+                                  "cpsat", remaining())
         points_cap = points.objective if points.status == "optimal" else points.bound
+        board = gs_board or board
+    start_game: list[Placement] | None = None
+    if board is not None:
+        cell_of = {t.id: c for c, t in board.items()}
+        order = [t.id for t in problem.draw] or [board[c].id for c in problem.rules.cell_ids]
+        _, start_game = best_launches(GameState(problem.rules, problem.variant),
+                                      [(tid, cell_of[tid]) for tid in order])
     sm = encode_ships.build(problem, colour_cap=cap, points_cap=points_cap)
+    if start_game is not None:
+        sm.hint_game(start_game, problem)
     solver, outcome = cpsat.solve(sm.model, remaining())
-    if not outcome.has_solution:
-        if outcome.status == "infeasible":
-            raise BadInput("no board can be filled with these tiles")
+    if outcome.has_solution:
+        placements = sm.placements(solver, problem)
+    elif start_game is not None and outcome.status != "infeasible":
+        placements = start_game  # the solver ran out of time before improving on it
+        outcome = replace(outcome, status="feasible",
+                          objective=score_sheet(Position(problem.rules, start_game),
+                                                problem.variant).total)
+    elif outcome.status == "infeasible":
+        raise BadInput("no board can be filled with these tiles")
+    else:
         raise TimeLimitReached("time limit reached before any board was found")
-    placements = sm.placements(solver, problem)
+    if outcome.bound is None:  # no bound from the ship model: the caps + the top button
+        rows = points_cap if points_cap is not None else cap
+        if rows is None:  # nothing proven at all: every line scoring its best colour
+            rules = problem.rules
+            rows = sum(len(cells) * max(rules.colour_values[c] for c in rules.directions[d].colours)
+                       for d, cells in rules.lines) + _max_bonus(problem)
+        outcome = replace(outcome, bound=rows + max(problem.rules.buttons, default=0))
     position = Position(problem.rules, placements)
     try:
         sheet = score_sheet(position, problem.variant)
