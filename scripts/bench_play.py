@@ -75,9 +75,11 @@ def main() -> None:
         scores.append(play.final_score(state))
         progress("hint")(g + 1, args.hint_games)
     print(file=sys.stderr)
-    ref = statistics.mean(optima[:args.hint_games])
-    report("hint", scores, f"= {statistics.mean(scores) / ref:.1%} of the mean optimum of "
-                           f"the same {args.hint_games} draws ({ref:.1f})")
+    known = [(v, s) for v, s in zip(optima, scores, strict=False) if v is not None]
+    ref = statistics.mean(v for v, _ in known)
+    mine = statistics.mean(s for _, s in known)
+    report("hint", scores, f"= {mine / ref:.1%} of the mean optimum of the same "
+                           f"{len(known)} draws ({ref:.1f})")
     print(f"hint decision time: median {statistics.median(times):.2f} s, "
           f"p90 {sorted(times)[int(0.9 * len(times))]:.2f} s over {len(times)} decisions")
 
