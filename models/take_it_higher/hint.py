@@ -91,7 +91,8 @@ def hint(state: GameState, tile: Tile, samples: int = 0, seed: int = 0,
         return SolverOptions(time_limit=max(0.05, per_solve if samples == 0
                                             else min(per_solve, left())), workers=2)
 
-    def solve(move: Placement | None, future: list[Tile]) -> tuple[Placement | None, int, bool]:
+    def solve(move: Placement | None, future: list[Tile]
+              ) -> tuple[Placement | None, int | None, bool]:
         """Best final score with `move` made (or the called tile free) and then `future`
         called in this order; returns the move the completion made for the called tile.
         With spaceships: the board with the best rows (exact), then the best launches
@@ -104,8 +105,8 @@ def hint(state: GameState, tile: Tile, samples: int = 0, seed: int = 0,
         problem = MaxProblem(state.rules, replace(state.variant, ships=None), tuple(draw),
                              tuple(fixed.items()))
         board, outcome = solve_completion(problem, budget())
-        if board is None:
-            return None, -1, False
+        if board is None:  # nothing found within the budget: this future is dropped
+            return None, None, False
         rows = board_score(state.rules, board, gold_silver)
         proven = outcome.status == "optimal"
         cell_of = {t.id: c for c, t in board.items()}
@@ -118,7 +119,7 @@ def hint(state: GameState, tile: Tile, samples: int = 0, seed: int = 0,
         bonus, game = best_launches(state, moves)
         return game[0], rows + bonus, False
 
-    values: dict[Placement, dict[int, int]] = {}
+    values: dict[Placement, dict[int, int | None]] = {}
     chosen: Counter[Placement] = Counter()
     exact = True
     # step 1: the best move of a few futures, found with the called tile free
@@ -148,12 +149,16 @@ def hint(state: GameState, tile: Tile, samples: int = 0, seed: int = 0,
                 exact &= proven
                 values[move][s] = value
         complete = s + 1
+    # compare on the futures where every candidate got a completion
+    common = [s for s in range(complete) if all(values[m][s] is not None for m in candidates)]
     options = []
     for move in candidates:
-        vals = [values[move][s] for s in range(complete)]
+        vals = [values[move][s] for s in common] or [
+            v for v in values[move].values() if v is not None] or [0]
         options.append(HintOption(move.cell, move.launch, sum(vals) / len(vals), len(vals)))
     options.sort(key=lambda o: (-o.estimate, o.cell))
-    return HintResult(tile.id, options, complete, round(time.perf_counter() - start, 3), exact)
+    return HintResult(tile.id, options, len(common), round(time.perf_counter() - start, 3),
+                      exact)
 
 
 FIRST_FUTURES = 3
