@@ -114,9 +114,9 @@ def hint(state: GameState, tile: Tile, samples: int = 0, seed: int = 0,
             return Placement(tile.id, cell_of[tile.id]), rows, proven
         moves = [(t.id, cell_of[t.id]) for t in [tile, *future]]
         if move is not None:
-            bonus, _ = best_launches(_with(state, move), moves[1:], deadline)
+            bonus, rest = best_launches(_with(state, move), moves[1:])
             return move, rows + bonus, False
-        bonus, game = best_launches(state, moves, deadline)
+        bonus, game = best_launches(state, moves)
         return game[0], rows + bonus, False
 
     values: dict[Placement, dict[int, int | None]] = {}

@@ -8,7 +8,6 @@ spaceships all come from a rules file (`data/default.json` unless `--rules FILE`
 from __future__ import annotations
 
 import itertools
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -597,13 +596,10 @@ def _advanced_launches(rows: list[tuple[int, ScoringRow]], on_pad: list[str],
     return [()] + [(s,) for s in on_pad if s in allowed]
 
 
-def best_launches(state: GameState, moves: Sequence[tuple[str, str]],
-                  deadline: float | None = None) -> tuple[int, list[Placement]]:
+def best_launches(state: GameState, moves: Sequence[tuple[str, str]]) -> tuple[int, list[Placement]]:
     """Given a game in progress and the remaining (tile, cell) moves in order, the
     launches that maximise the final Take it Higher! bonus (exhaustive search over the
-    legal launch sets, memoised on the ships' state). Past `deadline` (a
-    time.perf_counter() value) each remaining turn only tries the launch that raises
-    the ring most at once, so the answer is then a lower bound. Returns (bonus, moves)."""
+    legal launch sets, memoised on the ships' state). Returns (bonus, placements)."""
     rules = state.rules
     memo: dict[tuple, tuple[int, list[tuple[str, ...]]]] = {}
     work = state.copy()
@@ -617,11 +613,7 @@ def best_launches(state: GameState, moves: Sequence[tuple[str, str]],
         tile_id, cell = moves[i]
         tile = rules.tile_by_id[tile_id]
         best: tuple[int, list[tuple[str, ...]]] = (-1, [])
-        options = work.legal_launches(tile, cell)
-        if deadline is not None and len(options) > 1 and time.perf_counter() > deadline:
-            options = [max(options, key=lambda launch: (
-                _ring_height(rules, work.launched | set(launch)), -len(launch)))]
-        for launch in options:
+        for launch in work.legal_launches(tile, cell):
             work.placements.append(Placement(tile_id, cell, launch))
             work.board[cell] = tile
             if launch:
@@ -638,16 +630,6 @@ def best_launches(state: GameState, moves: Sequence[tuple[str, str]],
     bonus, launches = search(0)
     return bonus, [Placement(t, c, launch) for (t, c), launch
                    in zip(moves, launches, strict=True)]
-
-
-def _ring_height(rules: Rules, launched: set[str]) -> int:
-    """How many ships from the bottom of the pad are launched."""
-    height = 0
-    for ship in rules.spaceships:
-        if ship not in launched:
-            break
-        height += 1
-    return height
 
 
 def replay(position: Position, variant: Variant) -> GameState:
