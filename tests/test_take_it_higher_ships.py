@@ -235,3 +235,23 @@ def test_ship_free_max_equals_brute_force(seed, ships, gold_silver, stud_ships):
     variant = Variant(gold_silver, ships)
     want = brute_force_ship_max_free(rules, variant)
     check_result(rules, variant, maximise(rules, variant, None, "cpsat", OPTS), want, None)
+
+
+@settings(max_examples=8, deadline=None)
+@given(seed=st.integers(0, 10_000), ships=st.sampled_from(["simple", "advanced"]),
+       k=st.integers(0, 4))
+def test_ship_completion_from_a_game_in_progress(seed, ships, k):
+    """Fixing the first k moves of a best game (brute force over the rules engine), the
+    completion model keeps them and still reaches the best total."""
+    from models.take_it_higher.encode import MaxProblem
+    from models.take_it_higher.queries import solve_ship_completion
+    from tests.tih_small import brute_force_ship_best, small_ship_rules
+
+    rules = small_ship_rules(seed, n_cells=5, n_tiles=6)
+    variant = Variant(False, ships)
+    draw = random.Random(seed).sample(list(rules.tiles), rules.board_size)
+    best, game = brute_force_ship_best(rules, variant, draw)
+    problem = MaxProblem(rules, variant, tuple(draw))
+    done, outcome = solve_ship_completion(problem, game[:k], SolverOptions(time_limit=20))
+    assert outcome.status == "optimal" and outcome.objective == best
+    assert done[:k] == game[:k]
