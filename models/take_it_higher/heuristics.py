@@ -7,9 +7,7 @@ from models.take_it_higher.rules import GameState, Placement, Tile
 
 def bonus_after(state: GameState, p: Placement) -> int:
     """The Take it Higher! bonus (ring position) right after the move `p`."""
-    after = state.copy()
-    after.apply(p)
-    return after.bonus()[0]
+    return state.after(p).bonus()[0]
 
 
 def cell_value(state: GameState, tile: Tile, cell: str) -> float:

@@ -114,7 +114,7 @@ def hint(state: GameState, tile: Tile, samples: int = 0, seed: int = 0,
             return Placement(tile.id, cell_of[tile.id]), rows, proven
         moves = [(t.id, cell_of[t.id]) for t in [tile, *future]]
         if move is not None:
-            bonus, rest = best_launches(_with(state, move), moves[1:])
+            bonus, rest = best_launches(state.after(move), moves[1:])
             return move, rows + bonus, False
         bonus, game = best_launches(state, moves)
         return game[0], rows + bonus, False
@@ -163,13 +163,6 @@ def hint(state: GameState, tile: Tile, samples: int = 0, seed: int = 0,
 
 FIRST_FUTURES = 3
 MIN_CANDIDATES = 3
-
-
-def _with(state: GameState, move: Placement) -> GameState:
-    """A copy of the state with one more move made."""
-    after = state.copy()
-    after.apply(move)
-    return after
 
 
 def advice(state: GameState, tile: Tile, **kw: float) -> Placement:

@@ -481,6 +481,12 @@ class GameState:
         return GameState(self.rules, self.variant, list(self.placements), dict(self.board),
                          {c: list(s) for c, s in self.ships_on.items()})
 
+    def after(self, move: Placement) -> GameState:
+        """A copy with one more move made (this state is left as it is)."""
+        nxt = self.copy()
+        nxt.apply(move)
+        return nxt
+
     def empty_cells(self) -> list[str]:
         return [c for c in self.rules.cell_ids if c not in self.board]
 
