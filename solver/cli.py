@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
 import os
 import sys
 from typing import Any
@@ -11,11 +13,14 @@ import click
 from solver import __version__
 from solver.errors import NotBuiltYet, ToppiError
 
-GAMES_NOT_BUILT = {
-    "hoch-hinaus": ("Tippi Toppi – Hoch Hinaus!", 4),
-    "tippi-toppi": ("Tippi Toppi (card game)", 5),
-    "topito": ("Topito", 6),
-    "hippo": ("Hippo", 7),
+# game id -> (title, package under models/, issue that builds it). A game is built
+# when its package has a `cli` module with a click group named `group`.
+GAMES = {
+    "take-it-higher": ("Take it Higher!", "take_it_higher", 2),
+    "hoch-hinaus": ("Tippi Toppi – Hoch Hinaus!", "hoch_hinaus", 4),
+    "tippi-toppi": ("Tippi Toppi (card game)", "tippi_toppi", 5),
+    "topito": ("Topito", "topito", 6),
+    "hippo": ("Hippo", "hippo", 7),
 }
 
 
@@ -76,11 +81,13 @@ def _unshadow_models() -> None:
 
 def _register() -> None:
     _unshadow_models()
-    from models.take_it_higher.cli import group as take_it_higher
-
-    cli.add_command(take_it_higher, "take-it-higher")
-    for game, (title, issue) in GAMES_NOT_BUILT.items():
-        cli.add_command(_not_built(game, title, issue))
+    for game, (title, package, issue) in GAMES.items():
+        name = f"models.{package}.cli"
+        if importlib.util.find_spec(f"models.{package}") is None or \
+                importlib.util.find_spec(name) is None:
+            cli.add_command(_not_built(game, title, issue))
+        else:
+            cli.add_command(importlib.import_module(name).group, game)
 
 
 _register()

@@ -85,3 +85,62 @@ def test_json_of_dataclasses():
     _, out = cpsat.solve(_knapsack(5)[0], SolverOptions(time_limit=5))
     text = dumps(out)
     assert '"status": "optimal"' in text and '"backend": "cpsat"' in text
+
+
+def _core_instance(seed: int) -> tuple[int, list[tuple[list[int], int]]]:
+    """n Booleans; each 'task' demands that at least k of its variables hold, and a
+    global cap says at most n // 2 hold: some task sets are jointly impossible."""
+    import random
+    rng = random.Random(seed)
+    n = 6
+    tasks = []
+    for _ in range(5):
+        vs = rng.sample(range(n), rng.randint(1, 4))
+        tasks.append((vs, rng.randint(1, len(vs))))
+    return n, tasks
+
+
+def _feasible(n: int, tasks: list[tuple[list[int], int]], chosen: list[int]) -> bool:
+    for bits in itertools.product((0, 1), repeat=n):
+        if sum(bits) <= n // 2 and all(sum(bits[v] for v in tasks[t][0]) >= tasks[t][1]
+                                       for t in chosen):
+            return True
+    return False
+
+
+def test_minimal_cores_are_unsatisfiable_and_minimal_in_both_backends():
+    checked = 0
+    for seed in range(40):
+        n, tasks = _core_instance(seed)
+        everything = _feasible(n, tasks, list(range(len(tasks))))
+        # SAT: one switch literal per task, assumed true
+        b = CnfBuilder()
+        xs = [b.var(("x", i)) for i in range(n)]
+        b.at_most(xs, n // 2)
+        switches = [b.var(("task", t)) for t in range(len(tasks))]
+        for t, (vs, k) in enumerate(tasks):
+            # s_t -> not (more than len-k of vs false): at most len-k of (s_t -> not x)
+            lits = [b.var(("miss", t, v)) for v in vs]
+            for m_, v in zip(lits, vs, strict=True):
+                b.clause([m_, xs[v], -switches[t]])  # s_t and not x_v -> miss
+            b.at_most(lits, len(vs) - k)
+        with IncrementalSat(b) as sat:
+            core = sat.minimal_core(switches)
+        # CP-SAT
+        m = cp_model.CpModel()
+        cx = [m.new_bool_var(f"x{i}") for i in range(n)]
+        m.add(sum(cx) <= n // 2)
+        cs = [m.new_bool_var(f"s{t}") for t in range(len(tasks))]
+        for t, (vs, k) in enumerate(tasks):
+            m.add(sum(cx[v] for v in vs) >= k).only_enforce_if(cs[t])
+        ccore = cpsat.minimal_core(m, cs, SolverOptions(time_limit=10))
+        if everything:
+            assert core is None and ccore is None
+            continue
+        checked += 1
+        sat_core = [switches.index(s) for s in core]
+        for found in (sat_core, ccore):
+            assert not _feasible(n, tasks, found)
+            for drop in found:
+                assert _feasible(n, tasks, [t for t in found if t != drop])
+    assert checked >= 5

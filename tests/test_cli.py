@@ -31,7 +31,16 @@ def test_help_lists_the_five_games():
         assert game in out
 
 
-@pytest.mark.parametrize("game", ["hoch-hinaus", "tippi-toppi", "topito", "hippo"])
+def _unbuilt() -> list[str]:
+    import importlib.util
+
+    from solver.cli import GAMES
+    return [g for g, (_, package, _) in GAMES.items()
+            if importlib.util.find_spec(f"models.{package}") is None
+            or importlib.util.find_spec(f"models.{package}.cli") is None]
+
+
+@pytest.mark.parametrize("game", _unbuilt())
 def test_unbuilt_games_say_so(game):
     assert_one_line_error(run(game, "achievable", "x.json"), "not built yet")
 

@@ -88,3 +88,42 @@ def enumerate_solutions(model: cp_model.CpModel, variables: Iterable[cp_model.In
     code = solver.solve(model, _Collector())
     complete = code in (cp_model.OPTIMAL, cp_model.INFEASIBLE) and len(found) < limit
     return found, complete
+
+
+def minimal_core(model: cp_model.CpModel, switches: Sequence[cp_model.IntVar],
+                 options: SolverOptions) -> list[int] | None:
+    """A subset-minimal set of the Boolean `switches` (indices into the list) that
+    cannot all be true together, or None when they can.
+
+    Each switch is assumed true in turn; CP-SAT's own core (sufficient assumptions for
+    infeasibility) is shrunk by deletion. Raises TimeoutError when a check runs out of
+    time, since a core that was not proven minimal must not be reported as one.
+    """
+    switches = list(switches)
+
+    def infeasible(indices: list[int]) -> list[int] | None:
+        model.clear_assumptions()
+        model.add_assumptions([switches[i] for i in indices])
+        solver = make_solver(SolverOptions(options.time_limit, options.seed, 1, options.log))
+        code = solver.solve(model)
+        if code == cp_model.INFEASIBLE:
+            found = set(solver.sufficient_assumptions_for_infeasibility())
+            return [i for i in indices if switches[i].index in found]
+        if code in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            return None
+        raise TimeoutError("CP-SAT ran out of time while minimising the core")
+
+    try:
+        core = infeasible(list(range(len(switches))))
+        if core is None:
+            return None
+        i = 0
+        while i < len(core):
+            smaller = infeasible(core[:i] + core[i + 1:])
+            if smaller is None:
+                i += 1
+            else:
+                core = smaller
+        return core
+    finally:
+        model.clear_assumptions()

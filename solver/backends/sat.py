@@ -138,6 +138,27 @@ class IncrementalSat:
             return {lit for lit in self.solver.get_model() if lit > 0}
         return None
 
+    def minimal_core(self, assumptions: Sequence[int]) -> list[int] | None:
+        """A subset-minimal unsatisfiable subset of `assumptions`, or None when the
+        formula is satisfiable under all of them.
+
+        The solver's core is shrunk by deletion: drop one assumption, and if the rest is
+        still unsatisfiable keep the (smaller) core the solver reports for it.
+        """
+        self.sync()
+        if self.solver.solve(assumptions=list(assumptions)):
+            return None
+        core = [a for a in assumptions if a in set(self.solver.get_core() or ())]
+        i = 0
+        while i < len(core):
+            trial = core[:i] + core[i + 1:]
+            if not self.solver.solve(assumptions=trial):
+                reported = set(self.solver.get_core() or ())
+                core = [a for a in trial if a in reported]
+            else:
+                i += 1
+        return core
+
     def close(self) -> None:
         self.solver.delete()
 
