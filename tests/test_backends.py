@@ -144,3 +144,14 @@ def test_minimal_cores_are_unsatisfiable_and_minimal_in_both_backends():
             for drop in found:
                 assert _feasible(n, tasks, [t for t in found if t != drop])
     assert checked >= 5
+
+
+def test_summary_and_wilson_interval():
+    from solver.stats import summarise, wilson
+    s = summarise([1, 2, 3, 4, 10])
+    assert (s.n, s.mean, s.median, s.min, s.max) == (5, 4.0, 3.0, 1, 10)
+    assert s.quartiles == [1.5, 3.0, 7.0]
+    r = wilson(8, 10)
+    # textbook Wilson 95% interval for 8/10: 0.490 .. 0.943
+    assert (round(r.low, 3), round(r.high, 3)) == (0.49, 0.943)
+    assert wilson(0, 5).low == 0.0 and wilson(5, 5).high == 1.0

@@ -7,7 +7,6 @@ from pathlib import Path
 
 import click
 from rich.markup import escape
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 from rich.table import Table
 from rich.text import Text
 
@@ -32,6 +31,7 @@ from models.take_it_higher.rules import (
 from solver.backends import SolverOptions
 from solver.errors import ToppiError
 from solver.options import json_option, rules_option, solver_options, svg_option
+from solver.progress import progress_bar
 from solver.render import print_json, stderr, stdout, text_on
 from solver.results import dumps
 
@@ -337,14 +337,7 @@ def simulate(games: int, seed: int, policy: str, variant: str, gold_silver: bool
     of each draw (the best board with the same tiles, in call order for spaceships)."""
     rules = _rules(rules_path)
     v = parse_variant(variant, gold_silver)
-    with Progress("[progress.description]{task.description}", BarColumn(),
-                  MofNCompleteColumn(), TimeElapsedColumn(), console=stderr,
-                  transient=True) as bar:
-        task = bar.add_task(f"{games} games, {policy}", total=None)
-
-        def progress(done: int, total: int) -> None:
-            bar.update(task, completed=done, total=total)
-
+    with progress_bar(f"{games} games, {policy}") as progress:
         result = run_simulation(rules, v, games, seed, policy, hint_samples, hint_time,
                                 progress, None if no_optimum else optimum_time)
     if as_json:

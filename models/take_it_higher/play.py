@@ -28,6 +28,7 @@ from models.take_it_higher.rules import (
 )
 from solver.backends import SolverOptions
 from solver.errors import BadInput, TimeLimitReached
+from solver.stats import summarise as summarise_values
 
 Policy = Callable[[GameState, Tile, random.Random], Placement]
 POLICIES = ("hint", "greedy", "random")
@@ -194,19 +195,15 @@ def hindsight_optimum(rules: Rules, variant: Variant, draw: list[Tile], time_lim
 def summarise(rules: Rules, variant: Variant, policy_name: str, seed: int,
               records: list[GameRecord], hint_samples: int | None, seconds: float
               ) -> SimulationResult:
-    scores = [r.score for r in records]
-    if len(scores) >= 2:
-        quartiles = [float(q) for q in statistics.quantiles(scores, n=4)]
-    else:
-        quartiles = [float(scores[0])] * 3
+    scores = summarise_values([r.score for r in records])
     optima = [r.optimum for r in records if r.optimum is not None]
-    mean = statistics.fmean(scores)
+    mean = scores.mean
     optimum_mean = statistics.fmean(optima) if len(optima) == len(records) else None
     ratio = round(mean / optimum_mean, 4) if optimum_mean else None
     all_proven = (all(bool(r.optimum_proven) for r in records)
                   if optimum_mean is not None else None)
     return SimulationResult(rules.name, variant.name, policy_name, seed, len(records),
-                            hint_samples, round(mean, 3), float(statistics.median(scores)),
-                            quartiles, min(scores), max(scores),
+                            hint_samples, mean, scores.median, scores.quartiles,
+                            int(scores.min), int(scores.max),
                             round(optimum_mean, 3) if optimum_mean is not None else None,
                             all_proven, ratio, records, seconds)

@@ -1,0 +1,56 @@
+"""Summaries of simulated games: score distributions and win-rate intervals."""
+
+from __future__ import annotations
+
+import math
+import statistics
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Summary:
+    """Distribution of numbers (scores, game lengths): quartiles from
+    statistics.quantiles(n=4) (Q1, median, Q3)."""
+
+    n: int
+    mean: float
+    median: float
+    quartiles: list[float]
+    min: float
+    max: float
+
+
+def summarise(values: Sequence[float]) -> Summary:
+    """Mean, median, quartiles, min and max of at least one value."""
+    if not values:
+        raise ValueError("nothing to summarise")
+    quartiles = ([float(q) for q in statistics.quantiles(values, n=4)] if len(values) >= 2
+                 else [float(values[0])] * 3)
+    return Summary(len(values), round(statistics.fmean(values), 3),
+                   float(statistics.median(values)), quartiles, min(values), max(values))
+
+
+@dataclass(frozen=True)
+class Rate:
+    """Successes out of trials with a Wilson score interval (confidence `level`)."""
+
+    successes: int
+    trials: int
+    rate: float
+    low: float
+    high: float
+    level: float
+
+
+def wilson(successes: int, trials: int, level: float = 0.95) -> Rate:
+    """The Wilson score interval: sound also for rates near 0 or 1 and few trials."""
+    if trials <= 0 or not 0 <= successes <= trials:
+        raise ValueError("need 0 <= successes <= trials and trials > 0")
+    z = statistics.NormalDist().inv_cdf(0.5 + level / 2)
+    p = successes / trials
+    denom = 1 + z * z / trials
+    centre = (p + z * z / (2 * trials)) / denom
+    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denom
+    return Rate(successes, trials, round(p, 4), round(max(0.0, centre - half), 4),
+                round(min(1.0, centre + half), 4), level)
