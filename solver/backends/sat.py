@@ -32,6 +32,11 @@ class CnfBuilder:
         """The variable named `name` (created on first use)."""
         return self.pool.id(name)
 
+    def fresh(self) -> int:
+        """A new auxiliary variable with no name."""
+        self._fresh = getattr(self, "_fresh", 0) + 1
+        return self.pool.id(("fresh", self._fresh))
+
     def clause(self, lits: Iterable[int]) -> None:
         self.hard.append(list(lits))
 
