@@ -1,7 +1,7 @@
 """Benchmark of hints and policies (issue #3): strength over seeded games and hint speed.
 
     python scripts/bench_play.py --games 200 --hint-games 20 [--variant basic|simple|advanced]
-                                 [--gold-silver] [--optimum-time 10]
+                                 [--gold-silver] [--optimum-time 10] [--log FILE.jsonl]
 
 Game g calls random.Random(seed + g).sample(tiles, 24), the same draws for every policy.
 Prints per policy the mean, median and quartiles over its games, the mean hindsight
@@ -12,6 +12,8 @@ optimum of the same draws (`max --draw`, proven for basic/gold-silver, best foun
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import random
 import statistics
 import sys
@@ -31,9 +33,19 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--optimum-time", type=float, default=10.0)
     ap.add_argument("--hint-time", type=float, default=2.0)
+    ap.add_argument("--log", help="JSON-lines file of finished games (resumable)")
     args = ap.parse_args()
     rules = load_rules()
     variant = parse_variant(args.variant, args.gold_silver)
+    done = read_log(args.log, variant.name, args.seed)
+
+    def record(kind: str, g: int, **values: object) -> None:
+        done[(kind, g)] = values
+        if args.log:
+            with open(args.log, "a", encoding="utf-8") as f:
+                f.write(json.dumps({"kind": kind, "variant": variant.name,
+                                    "seed": args.seed, "game": g,
+                                    "load": round(os.getloadavg()[0], 2), **values}) + "\n")
 
     def progress(name: str):
         def show(done: int, total: int) -> None:
@@ -43,10 +55,12 @@ def main() -> None:
     optima = []
     proven = 0
     for g in range(args.games):
-        draw = play.game_draw(rules, args.seed + g)
-        value, is_proven = play.hindsight_optimum(rules, variant, draw, args.optimum_time)
-        optima.append(value)
-        proven += bool(is_proven)
+        if ("optimum", g) not in done:
+            draw = play.game_draw(rules, args.seed + g)
+            value, is_proven = play.hindsight_optimum(rules, variant, draw, args.optimum_time)
+            record("optimum", g, value=value, proven=is_proven)
+        optima.append(done[("optimum", g)]["value"])
+        proven += bool(done[("optimum", g)]["proven"])
         progress("optima")(g + 1, args.games)
     print(file=sys.stderr)
     report("hindsight optimum", optima, f"{proven}/{args.games} proven")
@@ -60,6 +74,8 @@ def main() -> None:
     if args.hint_games == 0:
         return
     times: list[float] = []
+    for g in range(args.hint_games):
+        times.extend(done.get(("hint", g), {}).get("times", []))
 
     def timed_hint(state: GameState, tile: Tile, rng: random.Random) -> Placement:
         start = time.perf_counter()
@@ -70,9 +86,14 @@ def main() -> None:
 
     scores = []
     for g in range(args.hint_games):
-        draw = play.game_draw(rules, args.seed + g)
-        state = play.play_game(rules, variant, draw, timed_hint, random.Random(f"policy-{g}"))
-        scores.append(play.final_score(state))
+        if ("hint", g) not in done:
+            before = len(times)
+            draw = play.game_draw(rules, args.seed + g)
+            state = play.play_game(rules, variant, draw, timed_hint,
+                                   random.Random(f"policy-{g}"))
+            record("hint", g, score=play.final_score(state),
+                   times=[round(t, 3) for t in times[before:]])
+        scores.append(done[("hint", g)]["score"])
         progress("hint")(g + 1, args.hint_games)
     print(file=sys.stderr)
     known = [(v, s) for v, s in zip(optima, scores, strict=False) if v is not None]
@@ -82,6 +103,18 @@ def main() -> None:
                            f"{len(known)} draws ({ref:.1f})")
     print(f"hint decision time: median {statistics.median(times):.2f} s, "
           f"p90 {sorted(times)[int(0.9 * len(times))]:.2f} s over {len(times)} decisions")
+
+
+def read_log(path: str | None, variant: str, seed: int) -> dict:
+    """(kind, game) -> logged values, for the games of this variant and seed."""
+    done: dict = {}
+    if path and os.path.exists(path):
+        with open(path, encoding="utf-8") as f:
+            for line in f:
+                row = json.loads(line)
+                if row["variant"] == variant and row["seed"] == seed:
+                    done[(row["kind"], row["game"])] = row
+    return done
 
 
 def report(name: str, values: list, note: str) -> None:
