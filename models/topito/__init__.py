@@ -1,0 +1,1 @@
+"""Topito: stacking character blocks on three podiums to meet objective cards."""

@@ -1,0 +1,312 @@
+"""SAT planning encoding of Topito: time-indexed, horizon grown one move at a time,
+queried incrementally under assumptions (PySAT via solver.backends.sat).
+
+State at step t ("blocks world" style): on(b, s, t) — block b rests directly on
+support s, which is another block, a podium, or OUT (out of play); exactly one per
+block. Derived (defined both ways, unique because the on-relation is acyclic):
+clear(x, t) — nothing rests on block/podium x; pod(b, p, t) — b is in the stack on
+podium p; top(y, p, t) — y is the top block of podium p.
+
+Action at step t (t -> t+1): exactly one mv(b, q, t) — put out-of-play block b, or
+lift b with everything above it, onto podium q. Preconditions: b is not already in
+the stack on q; no-reversal: a lift of b from p bans mv(b, p, t+1) (and the
+position's last move bans the first move). Effects: b rests on the top of q (or on
+q itself when empty); frame: every other block keeps its support, so the blocks
+above b travel with it without any clause of their own.
+
+Goals are literals that imply a card at step t (only one direction is needed: the
+solver may set them true only when the card holds). Order and rank cards use
+above(x, y, t) and height h(x, k, t), created on demand per step.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Sequence
+
+from models.topito.rules import Card, Goal, Move, Stacks, State
+from solver.backends.sat import CnfBuilder, IncrementalSat
+
+SAT_SOLVER = "g4"  # Glucose 4: interruptible (CaDiCaL in PySAT cannot be interrupted)
+
+
+class Interrupted(Exception):
+    """The deadline passed during a SAT call."""
+
+
+class SatPlanner:
+    """One incremental SAT solver for plans from a fixed start state."""
+
+    def __init__(self, state: State) -> None:
+        self.state = state
+        self.n = state.rules.n_blocks
+        self.m = state.rules.n_podiums
+        self.OUT = self.n + self.m  # supports: blocks 0..n-1, podiums n..n+m-1, OUT
+        self.cnf = CnfBuilder()
+        self.v = self.cnf.var
+        self.horizon = 0
+        self._goal_lits: dict[tuple, int] = {}
+        self._defined: set[tuple] = set()
+        self._state_vars(0)
+        self._fix_start()
+        self.sat = IncrementalSat(self.cnf, SAT_SOLVER)
+
+    # ---------------------------------------------------------------- variables
+    def on(self, b: int, s: int, t: int) -> int:
+        return self.v(("on", b, s, t))
+
+    def mv(self, b: int, q: int, t: int) -> int:
+        return self.v(("mv", b, q, t))
+
+    def pod(self, b: int, p: int, t: int) -> int:
+        return self.v(("pod", b, p, t))
+
+    def clear(self, x: int, t: int) -> int:
+        return self.v(("clear", x, t))
+
+    def top(self, y: int, p: int, t: int) -> int:
+        return self.v(("top", y, p, t))
+
+    def supports(self, b: int) -> list[int]:
+        return [s for s in range(self.OUT + 1) if s != b]
+
+    # ---------------------------------------------------------------- state layer
+    def _state_vars(self, t: int) -> None:
+        c, n, m = self.cnf, self.n, self.m
+        for b in range(n):
+            c.exactly_one([self.on(b, s, t) for s in self.supports(b)])
+        for x in range(n + m):  # clear(x) <-> nothing on x
+            below = [self.on(b, x, t) for b in range(n) if b != x]
+            for lit in below:
+                c.clause([-lit, -self.clear(x, t)])
+            c.clause([self.clear(x, t)] + below)
+            c.at_most(below, 1)
+        for p in range(m):
+            P = n + p
+            for b in range(n):
+                # pod(b,p) <-> on(b,P) or OR_y (on(b,y) and pod(y,p))
+                alts = [self.on(b, P, t)]
+                c.implies(self.on(b, P, t), self.pod(b, p, t))
+                for y in range(n):
+                    if y == b:
+                        continue
+                    a = self.v(("onpod", b, y, p, t))
+                    c.implies(a, self.on(b, y, t))
+                    c.implies(a, self.pod(y, p, t))
+                    c.clause([-self.on(b, y, t), -self.pod(y, p, t), a])
+                    c.implies(a, self.pod(b, p, t))
+                    alts.append(a)
+                c.clause([-self.pod(b, p, t)] + alts)
+                # top(b,p) <-> pod(b,p) and clear(b)
+                c.implies(self.top(b, p, t), self.pod(b, p, t))
+                c.implies(self.top(b, p, t), self.clear(b, t))
+                c.clause([-self.pod(b, p, t), -self.clear(b, t), self.top(b, p, t)])
+            for b in range(n):  # a block is in at most one stack
+                for q in range(p + 1, m):
+                    c.clause([-self.pod(b, p, t), -self.pod(b, q, t)])
+
+    def _fix_start(self) -> None:
+        st = self.state
+        support = {b: self.OUT for b in range(self.n)}
+        for p, s in enumerate(st.stacks):
+            for i, b in enumerate(s):
+                support[b] = self.n + p if i == 0 else s[i - 1]
+        for b, s in support.items():
+            self.cnf.clause([self.on(b, s, 0)])
+        if st.ban is not None:
+            b, q = st.ban
+            self.cnf.clause([-self.mv(b, q, 0)])
+
+    # ---------------------------------------------------------------- transitions
+    def _step(self, t: int) -> None:
+        """Actions at t and the state at t+1."""
+        c, n, m = self.cnf, self.n, self.m
+        self._state_vars(t + 1)
+        moves = [self.mv(b, q, t) for b in range(n) for q in range(m)]
+        c.exactly_one(moves)
+        for b in range(n):
+            for q in range(m):
+                a = self.mv(b, q, t)
+                c.implies(a, -self.pod(b, q, t))
+                for y in range(n):
+                    if y != b:
+                        c.clause([-a, -self.top(y, q, t), self.on(b, y, t + 1)])
+                c.clause([-a, -self.clear(n + q, t), self.on(b, n + q, t + 1)])
+                for p in range(m):  # no-reversal: a lift from p bans the way back
+                    if p != q:
+                        c.clause([-a, -self.pod(b, p, t), -self.mv(b, p, t + 1)])
+            moved = [self.mv(b, q, t) for q in range(m)]
+            for s in self.supports(b):  # frame: an unmoved block keeps its support
+                c.clause([-self.on(b, s, t), self.on(b, s, t + 1)] + moved)
+                c.clause([self.on(b, s, t), -self.on(b, s, t + 1)] + moved)
+
+    def extend(self, horizon: int) -> None:
+        while self.horizon < horizon:
+            self._step(self.horizon)
+            self.horizon += 1
+
+    # ---------------------------------------------------------------- goals
+    def _above(self, x: int, y: int, t: int) -> int:
+        """A literal implying that x is somewhere above y in the same stack."""
+        key = ("above", y, t)
+        if key not in self._defined:
+            self._defined.add(key)
+            for z in range(self.n):
+                if z == y:
+                    continue
+                alts = [self.on(z, y, t)]
+                for w in range(self.n):
+                    if w in (y, z):
+                        continue
+                    a = self.v(("abv-via", z, w, y, t))
+                    self.cnf.implies(a, self.on(z, w, t))
+                    self.cnf.implies(a, self.v(("above", w, y, t)))
+                    alts.append(a)
+                self.cnf.clause([-self.v(("above", z, y, t))] + alts)
+        return self.v(("above", x, y, t))
+
+    def _height(self, x: int, k: int, t: int) -> int:
+        """A literal implying that x is the k-th block from the bottom (1 = on a podium)."""
+        key = ("h", k, t)
+        if key not in self._defined:
+            self._defined.add(key)
+            for b in range(self.n):
+                h = self.v(("h", b, k, t))
+                if k == 1:
+                    self.cnf.clause([-h] + [self.on(b, self.n + p, t) for p in range(self.m)])
+                    continue
+                alts = []
+                for y in range(self.n):
+                    if y != b:
+                        a = self.v(("h-via", b, y, k, t))
+                        self.cnf.implies(a, self.on(b, y, t))
+                        self.cnf.implies(a, self._height(y, k - 1, t))
+                        alts.append(a)
+                self.cnf.clause([-h] + alts)
+        return self.v(("h", x, k, t))
+
+    def card_lit(self, card: Card, t: int) -> int:
+        """A literal that forces `card` to be met at step t."""
+        key = (card, t)
+        if key in self._goal_lits:
+            return self._goal_lits[key]
+        g = self.v(("card", card, t))
+        c = self.cnf
+        if card.kind == "podium":
+            for b in card.blocks:
+                c.implies(g, self.pod(b, card.podium, t))
+        elif card.kind == "pair":
+            lower, upper = card.blocks
+            c.implies(g, self.on(upper, lower, t))
+        elif card.kind == "order":
+            a, b, d = card.blocks
+            c.implies(g, self._above(b, a, t))
+            c.implies(g, self._above(d, b, t))
+        else:
+            x = card.blocks[0]
+            c.implies(g, self._height(x, card.rank, t))
+            c.implies(g, -self.clear(x, t))
+        self._goal_lits[key] = g
+        return g
+
+    def goal_lit(self, goal: Goal, t: int) -> int:
+        key = (goal, t)
+        if key in self._goal_lits:
+            return self._goal_lits[key]
+        g = self.v(("goal", goal, t))
+        lits = [self.card_lit(card, t) for card in goal.cards]
+        if goal.mode == "all":
+            for lit in lits:
+                self.cnf.implies(g, lit)
+        else:
+            self.cnf.clause([-g] + lits)
+        self._goal_lits[key] = g
+        return g
+
+    # ---------------------------------------------------------------- solving
+    def solve(self, assumptions: Sequence[int], deadline: float | None = None
+              ) -> set[int] | None:
+        """A model (true literals) or None (unsatisfiable); Interrupted at the deadline."""
+        self.sat.sync()
+        solver = self.sat.solver
+        if deadline is None:
+            ok = solver.solve(assumptions=list(assumptions))
+        else:
+            left = deadline - time.perf_counter()
+            if left <= 0:
+                raise Interrupted
+            timer = threading.Timer(left, solver.interrupt)
+            timer.start()
+            try:
+                ok = solver.solve_limited(assumptions=list(assumptions), expect_interrupt=True)
+            finally:
+                timer.cancel()
+                solver.clear_interrupt()
+            if ok is None:
+                raise Interrupted
+        return {lit for lit in solver.get_model() if lit > 0} if ok else None
+
+    def moves_of(self, model: set[int], length: int) -> list[Move]:
+        """The move sequence of a model, read with the rules engine's vocabulary."""
+        moves = []
+        for t in range(length):
+            stacks = self.stacks_at(model, t)
+            (b, q), = [(b, q) for b in range(self.n) for q in range(self.m)
+                       if self.mv(b, q, t) in model]
+            src = next((p for p, s in enumerate(stacks) if b in s), None)
+            moves.append(Move(b, src, q))
+        return moves
+
+    def stacks_at(self, model: set[int], t: int) -> Stacks:
+        """Decode the stacks at step t from the on-variables."""
+        above = {}
+        for b in range(self.n):
+            for s in self.supports(b):
+                if self.on(b, s, t) in model and s != self.OUT:
+                    above[s] = b
+        stacks = []
+        for p in range(self.m):
+            s, x = [], self.n + p
+            while x in above and len(s) <= self.n:
+                x = above[x]
+                s.append(x)
+            stacks.append(tuple(s))
+        return tuple(stacks)
+
+    def close(self) -> None:
+        self.sat.close()
+
+    def __enter__(self) -> SatPlanner:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def sat_plan(state: State, goal: Goal, max_depth: int, deadline: float | None = None,
+             planner: SatPlanner | None = None, first: Move | None = None
+             ) -> tuple[str, int | None, list[Move], int]:
+    """Growing horizon: the first step t at which the goal is satisfiable is the
+    shortest plan; unsatisfiability at every smaller t is the proof.
+
+    Returns (status, length, moves, depth_done) like search.SearchOutcome: status
+    optimal | infeasible | unknown; depth_done = plans of at most this length ruled out
+    (or examined)."""
+    own = planner is None
+    pl = planner or SatPlanner(state)
+    try:
+        start = 1 if first is not None else 0
+        assume = [] if first is None else [pl.mv(first.block, first.target, 0)]
+        for t in range(start, max_depth + 1):
+            pl.extend(t)
+            try:
+                model = pl.solve(assume + [pl.goal_lit(goal, t)], deadline)
+            except Interrupted:
+                return "unknown", None, [], t - 1
+            if model is not None:
+                return "optimal", t, pl.moves_of(model, t), t - 1
+        return "infeasible", None, [], max_depth
+    finally:
+        if own:
+            pl.close()

@@ -1,0 +1,511 @@
+"""Topito rules engine: podiums, character blocks, the two kinds of move, the
+no-reversal rule, and the four kinds of objective card (pure Python, the reference).
+
+A position is one stack per podium (bottom to top) plus the previous player's last
+move; blocks not on a podium are out of play. Blocks are numbered 0..n-1 in the order
+of the rules file and podiums 0..m-1; names only appear at the edges (files, text).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from solver.errors import BadInput
+from solver.io import expect, load_json
+from solver.io import field as jfield
+
+Stacks = tuple[tuple[int, ...], ...]
+# The move the next player may not make: (block, podium) = "lift block onto podium".
+Ban = tuple[int, int] | None
+
+
+# --------------------------------------------------------------------------- rules data
+
+@dataclass(frozen=True)
+class Rules:
+    """Podium colours and character names (the rulebook prints neither)."""
+
+    name: str
+    podiums: tuple[str, ...]
+    podium_rgb: tuple[str, ...]
+    characters: tuple[str, ...]
+    character_rgb: tuple[str, ...]
+
+    @property
+    def n_blocks(self) -> int:
+        return len(self.characters)
+
+    @property
+    def n_podiums(self) -> int:
+        return len(self.podiums)
+
+    def block(self, text: str, where: str = "block") -> int:
+        """A character by name, case-insensitive; a unique prefix is accepted."""
+        t = text.strip().lower()
+        exact = [i for i, c in enumerate(self.characters) if c.lower() == t]
+        if exact:
+            return exact[0]
+        hits = [i for i, c in enumerate(self.characters) if t and c.lower().startswith(t)]
+        if len(hits) == 1:
+            return hits[0]
+        if len(hits) > 1:
+            names = ", ".join(self.characters[i] for i in hits)
+            raise BadInput(f"{where}: '{text}' is ambiguous ({names})")
+        raise BadInput(f"{where}: unknown character '{text}' "
+                       f"(characters: {', '.join(self.characters)})")
+
+    def podium(self, text: str, where: str = "podium") -> int:
+        """A podium by colour name, case-insensitive."""
+        t = text.strip().lower()
+        for i, p in enumerate(self.podiums):
+            if p.lower() == t:
+                return i
+        raise BadInput(f"{where}: unknown podium '{text}' (podiums: {', '.join(self.podiums)})")
+
+
+def default_rules_path() -> Path:
+    return Path(str(resources.files("models.topito") / "data" / "rules.json"))
+
+
+def default_deck_path() -> Path:
+    return Path(str(resources.files("models.topito") / "data" / "deck.json"))
+
+
+_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_'-]*$")
+_RULES_CACHE: dict[str, Rules] = {}
+
+
+def load_rules(path: str | Path | None = None) -> Rules:
+    """The built-in rules or a rules file (`--rules`); problems are one-line BadInput."""
+    p = Path(path) if path is not None else default_rules_path()
+    key = str(p.resolve())
+    if key not in _RULES_CACHE:
+        _RULES_CACHE[key] = rules_from_dict(load_json(p, "rules file"), f"rules file {p}")
+    return _RULES_CACHE[key]
+
+
+def rules_from_dict(data: Any, where: str = "rules") -> Rules:
+    """Build and check Rules from parsed JSON."""
+    expect(data, dict, where)
+    lists = {}
+    for key in ("podiums", "characters"):
+        names, rgbs = [], []
+        for i, item in enumerate(jfield(data, key, list, where)):
+            w = f"{where}: {key}[{i}]"
+            expect(item, dict, w)
+            name = jfield(item, "name", str, w)
+            if not _NAME.match(name) or name.lower() in ("on", "order", "rank", "podium", "out"):
+                raise BadInput(f"{w}: '{name}' is not usable as a name (one word of letters, "
+                               "not a card keyword)")
+            if name.lower() in (n.lower() for n in names):
+                raise BadInput(f"{where}: {key[:-1]} '{name}' is defined twice")
+            names.append(name)
+            rgbs.append(jfield(item, "rgb", str, w, "#999999"))
+        lists[key] = (tuple(names), tuple(rgbs))
+    podiums, characters = lists["podiums"], lists["characters"]
+    if len(podiums[0]) < 2:
+        raise BadInput(f"{where}: at least 2 podiums are needed")
+    if len(characters[0]) < 3:
+        raise BadInput(f"{where}: at least 3 characters are needed")
+    clash = {n.lower() for n in podiums[0]} & {n.lower() for n in characters[0]}
+    if clash:
+        raise BadInput(f"{where}: '{sorted(clash)[0]}' is both a podium and a character")
+    return Rules(jfield(data, "name", str, where, "custom rules"), podiums[0], podiums[1],
+                 characters[0], characters[1])
+
+
+# --------------------------------------------------------------------------- cards
+
+CARD_KINDS = ("podium", "pair", "order", "rank")
+CARD_FORMS = ("'podium red: Bear Cat Duck', 'Cat on Bear', 'order Bear < Cat < Duck' "
+              "or 'rank 2: Cat'")
+
+
+@dataclass(frozen=True)
+class Card:
+    """An objective card.
+
+    podium: the three `blocks` all in the stack on `podium` (any order, others between).
+    pair:   blocks = (lower, upper): upper directly on lower, nothing between.
+    order:  blocks = (a, b, c) bottom to top in one stack, others between allowed.
+    rank:   blocks = (x,): x is the rank-th block from the bottom of a stack (1 = on the
+            podium) with at least one block above it.
+    """
+
+    kind: str
+    blocks: tuple[int, ...]
+    podium: int | None = None
+    rank: int | None = None
+
+    def met(self, stacks: Stacks) -> bool:
+        """Does some stack meet this card?"""
+        if self.kind == "podium":
+            s = stacks[self.podium]
+            return all(b in s for b in self.blocks)
+        if self.kind == "pair":
+            lower, upper = self.blocks
+            for s in stacks:
+                if lower in s:
+                    i = s.index(lower)
+                    return i + 1 < len(s) and s[i + 1] == upper
+            return False
+        if self.kind == "order":
+            a, b, c = self.blocks
+            for s in stacks:
+                if a in s:
+                    return b in s and c in s and s.index(a) < s.index(b) < s.index(c)
+            return False
+        x = self.blocks[0]
+        r = self.rank
+        return any(len(s) > r and s[r - 1] == x for s in stacks)
+
+    def text(self, rules: Rules) -> str:
+        """The card in its text form (parse_card reads it back)."""
+        n = [rules.characters[b] for b in self.blocks]
+        if self.kind == "podium":
+            return f"podium {rules.podiums[self.podium]}: {' '.join(n)}"
+        if self.kind == "pair":
+            return f"{n[1]} on {n[0]}"
+        if self.kind == "order":
+            return "order " + " < ".join(n)
+        return f"rank {self.rank}: {n[0]}"
+
+
+_PODIUM = re.compile(r"^podium\s+([^\s:]+)\s*:\s*(.*)$", re.I)
+_ORDER = re.compile(r"^order\s*:?\s*(.*)$", re.I)
+_RANK = re.compile(r"^rank\s+(\S+?)\s*:\s*(.*)$", re.I)
+_PAIR = re.compile(r"^(\S+)\s+on\s+(\S+)$", re.I)
+
+
+def _names(rules: Rules, text: str, n: int, where: str, sep: str = r"[\s,]+") -> tuple[int, ...]:
+    parts = [p for p in re.split(sep, text.strip()) if p.strip()]
+    if len(parts) != n:
+        raise BadInput(f"{where}: needs {n} characters, got {len(parts)}")
+    blocks = tuple(rules.block(p, where) for p in parts)
+    if len(set(blocks)) != n:
+        dup = next(b for b in blocks if blocks.count(b) > 1)
+        raise BadInput(f"{where}: character '{rules.characters[dup]}' named twice")
+    return blocks
+
+
+def parse_card(rules: Rules, text: str, where: str = "card") -> Card:
+    """Read a card from its text form; anything else is a one-line BadInput."""
+    t = " ".join(text.split())
+    w = f"{where} '{t}'"
+    if m := _PODIUM.match(t):
+        p = rules.podium(m.group(1), w)
+        return Card("podium", tuple(sorted(_names(rules, m.group(2), 3, w))), podium=p)
+    if m := _ORDER.match(t):
+        sep = r"\s*<\s*" if "<" in m.group(1) else r"[\s,]+"
+        return Card("order", _names(rules, m.group(1), 3, w, sep))
+    if m := _RANK.match(t):
+        try:
+            r = int(m.group(1))
+        except ValueError:
+            raise BadInput(f"{w}: rank '{m.group(1)}' is not a number") from None
+        if not 1 <= r <= rules.n_blocks - 1:
+            raise BadInput(f"{w}: rank must be 1 to {rules.n_blocks - 1} (a block must be "
+                           "above it)")
+        return Card("rank", _names(rules, m.group(2), 1, w), rank=r)
+    if m := _PAIR.match(t):
+        upper, lower = rules.block(m.group(1), w), rules.block(m.group(2), w)
+        if upper == lower:
+            raise BadInput(f"{w}: a character cannot be on itself")
+        return Card("pair", (lower, upper))
+    raise BadInput(f"{w}: not a card; write {CARD_FORMS}")
+
+
+def parse_cards(rules: Rules, texts: Sequence[str], where: str = "card") -> list[Card]:
+    """Several cards; each text may hold several separated by ';'."""
+    cards = []
+    for text in texts:
+        for part in text.split(";"):
+            if part.strip():
+                cards.append(parse_card(rules, part, where))
+    return cards
+
+
+@dataclass(frozen=True)
+class Goal:
+    """Cards to meet at the same moment: any one of them, or all of them."""
+
+    cards: tuple[Card, ...]
+    mode: str = "any"  # "any" | "all"
+
+    def met(self, stacks: Stacks) -> bool:
+        if self.mode == "all":
+            return all(c.met(stacks) for c in self.cards)
+        return any(c.met(stacks) for c in self.cards)
+
+
+def load_deck(rules: Rules, path: str | Path | None = None) -> list[Card]:
+    """The deck (`data/deck.json` or `--deck FILE`): {"cards": ["card text", ...]}."""
+    p = Path(path) if path is not None else default_deck_path()
+    data = load_json(p, "deck file")
+    where = f"deck file {p}"
+    expect(data, dict, where)
+    texts = jfield(data, "cards", list, where)
+    if not texts:
+        raise BadInput(f"{where}: no cards")
+    return [parse_card(rules, expect(t, str, f"{where}: cards[{i}]"), f"{where}: cards[{i}]")
+            for i, t in enumerate(texts)]
+
+
+# --------------------------------------------------------------------------- moves, state
+
+@dataclass(frozen=True)
+class Move:
+    """Put an out-of-play block (source None) or lift a block with everything above it
+    (source = its podium) onto the top of the stack on `target` (or the empty podium)."""
+
+    block: int
+    source: int | None
+    target: int
+
+    @property
+    def is_put(self) -> bool:
+        return self.source is None
+
+
+def ban_after(move: Move) -> Ban:
+    """The move the next player may not make: lifting the same block back. A put cannot
+    be reversed by any move (blocks never leave play), so it bans nothing."""
+    return None if move.source is None else (move.block, move.source)
+
+
+def locate(stacks: Stacks, block: int) -> tuple[int, int] | None:
+    """(podium, index from the bottom) of a block, or None when out of play."""
+    for p, s in enumerate(stacks):
+        if block in s:
+            return p, s.index(block)
+    return None
+
+
+def successors(stacks: Stacks, ban: Ban, n_blocks: int
+               ) -> Iterator[tuple[int, int | None, int, Stacks]]:
+    """Every legal move as (block, source, target, stacks after) — the fast core that
+    State.legal_actions, the search and the tests share."""
+    n = len(stacks)
+    placed = set()
+    for p, s in enumerate(stacks):
+        placed.update(s)
+        for i, b in enumerate(s):
+            moving, staying = s[i:], s[:i]
+            for q in range(n):
+                if q == p or (b, q) == ban:
+                    continue
+                new = list(stacks)
+                new[p] = staying
+                new[q] = stacks[q] + moving
+                yield b, p, q, tuple(new)
+    for b in range(n_blocks):
+        if b not in placed:
+            for q in range(n):
+                new = list(stacks)
+                new[q] = stacks[q] + (b,)
+                yield b, None, q, tuple(new)
+
+
+@dataclass(frozen=True)
+class State:
+    """The blocks on the podiums and the previous player's last move."""
+
+    rules: Rules = field(repr=False, compare=False, hash=False)
+    stacks: Stacks
+    last: Move | None = None
+
+    @property
+    def ban(self) -> Ban:
+        return None if self.last is None else ban_after(self.last)
+
+    def out_of_play(self) -> list[int]:
+        placed = {b for s in self.stacks for b in s}
+        return [b for b in range(self.rules.n_blocks) if b not in placed]
+
+    def legal_actions(self) -> list[Move]:
+        return [Move(b, src, dst) for b, src, dst, _ in
+                successors(self.stacks, self.ban, self.rules.n_blocks)]
+
+    def why_illegal(self, move: Move) -> str | None:
+        """None if legal, else the reason in words."""
+        r = self.rules
+        if not (0 <= move.block < r.n_blocks and 0 <= move.target < r.n_podiums):
+            return "no such block or podium"
+        at = locate(self.stacks, move.block)
+        name = r.characters[move.block]
+        if move.source is None:
+            if at is not None:
+                return f"{name} is in play on {r.podiums[at[0]]}, not out of play"
+            return None
+        if at is None or at[0] != move.source:
+            return f"{name} is not on {r.podiums[move.source]}"
+        if move.target == move.source:
+            return f"{name} is already on {r.podiums[move.target]}"
+        if (move.block, move.target) == self.ban:
+            return "it would reverse the previous player's last move"
+        return None
+
+    def apply_action(self, move: Move) -> State:
+        """The state after a legal move (BadInput naming the reason otherwise)."""
+        why = self.why_illegal(move)
+        if why:
+            raise BadInput(f"illegal move {format_move(self.rules, move, self.stacks)}: {why}")
+        new = list(self.stacks)
+        if move.source is None:
+            new[move.target] = new[move.target] + (move.block,)
+        else:
+            s = new[move.source]
+            i = s.index(move.block)
+            new[move.source] = s[:i]
+            new[move.target] = new[move.target] + s[i:]
+        return State(self.rules, tuple(new), move)
+
+    def is_terminal(self, goal: Goal | None = None) -> bool:
+        """Moving blocks never ends the game by itself (a player wins with 7 played
+        cards); in planning, a state is terminal when it meets the goal."""
+        return goal is not None and goal.met(self.stacks)
+
+    def key(self) -> tuple[Stacks, Ban]:
+        """Everything that decides the future: the stacks and the banned move."""
+        return self.stacks, self.ban
+
+
+def format_move(rules: Rules, move: Move, stacks: Stacks | None = None) -> str:
+    """'put Cat on red', or 'move Cat+Duck blue -> red' (the blocks carried along)."""
+    name = rules.characters[move.block]
+    to = rules.podiums[move.target]
+    if move.source is None:
+        return f"put {name} on {to}"
+    carried = name
+    if stacks is not None and move.block in stacks[move.source]:
+        s = stacks[move.source]
+        carried = "+".join(rules.characters[b] for b in s[s.index(move.block):])
+    return f"move {carried} {rules.podiums[move.source]} -> {to}"
+
+
+def move_dict(rules: Rules, move: Move) -> dict[str, str]:
+    """The position-file form of a move."""
+    return {"block": rules.characters[move.block],
+            "from": "out" if move.source is None else rules.podiums[move.source],
+            "to": rules.podiums[move.target]}
+
+
+# --------------------------------------------------------------------------- positions
+
+POSITION_FIELDS = {"game", "title", "note", "podiums", "out_of_play", "last_move", "hands",
+                   "turn", "puzzle"}
+HAND_SIZE = 4
+
+
+@dataclass
+class Position:
+    """A position file: the state, the players' hands (may be empty) and who is on turn."""
+
+    state: State
+    hands: list[list[Card]]
+    turn: int = 0
+    puzzle: dict[str, Any] | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        r = self.state.rules
+        return position_dict(self.state, [[c.text(r) for c in h] for h in self.hands],
+                             self.turn)
+
+
+def position_dict(state: State, hands: list[list[str]] | None = None, turn: int = 0
+                  ) -> dict[str, Any]:
+    r = state.rules
+    d: dict[str, Any] = {"game": "topito",
+                         "podiums": {r.podiums[p]: [r.characters[b] for b in s]
+                                     for p, s in enumerate(state.stacks)},
+                         "last_move": None if state.last is None else move_dict(r, state.last)}
+    if hands:
+        d["hands"] = hands
+        d["turn"] = turn
+    return d
+
+
+def parse_move(rules: Rules, data: Any, where: str) -> Move:
+    expect(data, dict, where)
+    block = rules.block(jfield(data, "block", str, where), f"{where}.block")
+    src_text = jfield(data, "from", str, where)
+    src = None if src_text.strip().lower() == "out" else rules.podium(src_text, f"{where}.from")
+    dst = rules.podium(jfield(data, "to", str, where), f"{where}.to")
+    if src == dst:
+        raise BadInput(f"{where}: 'from' and 'to' are the same podium")
+    return Move(block, src, dst)
+
+
+def position_from_dict(rules: Rules, data: Any, where: str = "position") -> Position:
+    """Parse and check a position: unknown names, a block twice, a last move that does
+    not match the stacks — each a one-line BadInput."""
+    expect(data, dict, where)
+    game = data.get("game", "topito")
+    if game != "topito":
+        raise BadInput(f"{where}: this is a '{game}' file, not a topito position")
+    unknown = sorted(set(data) - POSITION_FIELDS)
+    if unknown:
+        raise BadInput(f"{where}: unknown field '{unknown[0]}' "
+                       f"(fields: {', '.join(sorted(POSITION_FIELDS))})")
+    podiums_in = jfield(data, "podiums", dict, where)
+    stacks: list[tuple[int, ...]] = [()] * rules.n_podiums
+    seen: dict[int, str] = {}
+    given: set[int] = set()
+    for name, blocks in podiums_in.items():
+        p = rules.podium(name, f"{where}.podiums")
+        if p in given:
+            raise BadInput(f"{where}.podiums: podium '{rules.podiums[p]}' is given twice")
+        given.add(p)
+        expect(blocks, list, f"{where}.podiums.{name}")
+        stack = []
+        for i, text in enumerate(blocks):
+            w = f"{where}.podiums.{name}[{i}]"
+            b = rules.block(expect(text, str, w), w)
+            if b in seen:
+                raise BadInput(f"{where}: block '{rules.characters[b]}' is placed twice "
+                               f"({seen[b]} and {rules.podiums[p]})")
+            seen[b] = rules.podiums[p]
+            stack.append(b)
+        stacks[p] = tuple(stack)
+    for i, text in enumerate(jfield(data, "out_of_play", list, where, [])):
+        w = f"{where}.out_of_play[{i}]"
+        b = rules.block(expect(text, str, w), w)
+        if b in seen:
+            raise BadInput(f"{where}: block '{rules.characters[b]}' is both on "
+                           f"{seen[b]} and out of play")
+        seen[b] = "out of play"
+    st = tuple(stacks)
+    last = None
+    if data.get("last_move") is not None:
+        last = parse_move(rules, data["last_move"], f"{where}.last_move")
+        at = locate(st, last.block)
+        name = rules.characters[last.block]
+        if at is None or at[0] != last.target:
+            raise BadInput(f"{where}.last_move: {name} was moved to "
+                           f"{rules.podiums[last.target]} but is not there now")
+        if last.source is None and at[1] != len(st[last.target]) - 1:
+            raise BadInput(f"{where}.last_move: {name} was put on "
+                           f"{rules.podiums[last.target]} last, so it must be on top")
+    hands = []
+    for i, hand in enumerate(jfield(data, "hands", list, where, [])):
+        w = f"{where}.hands[{i}]"
+        expect(hand, list, w)
+        if len(hand) > HAND_SIZE:
+            raise BadInput(f"{w}: a hand holds at most {HAND_SIZE} cards, got {len(hand)}")
+        hands.append([parse_card(rules, expect(c, str, f"{w}[{j}]"), f"{w}[{j}]")
+                      for j, c in enumerate(hand)])
+    turn = jfield(data, "turn", int, where, 0)
+    if hands and not 0 <= turn < len(hands):
+        raise BadInput(f"{where}.turn: player {turn} has no hand (players 0 to {len(hands) - 1})")
+    puzzle = jfield(data, "puzzle", dict, where, None)
+    return Position(State(rules, st, last), hands, turn, puzzle)
+
+
+def load_position(rules: Rules, path: str | Path) -> Position:
+    """Read and check a position file."""
+    return position_from_dict(rules, load_json(path, "position"), f"position {path}")
