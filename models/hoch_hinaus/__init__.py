@@ -1,0 +1,1 @@
+"""Tippi Toppi – Hoch Hinaus!: rules engine, task language, achievability, hints."""
