@@ -1,0 +1,1 @@
+"""Hippo: rules engine, optimal chip placement, plans over known rolls, finishing chances."""

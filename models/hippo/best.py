@@ -1,0 +1,322 @@
+"""The best placement for a roll: most chips shed this turn (a bonus roll counted by its
+exact expectation over all outcomes of the dice), ties broken by least exposure.
+
+Values are exact integers over fixed denominators so that ties are exact:
+- `value` (chips shed this turn) is over D = faces**dice (216): the chips of the roll
+  times D, plus for a bonus roll the sum over the 216 dice outcomes of the chips the best
+  answer to each sheds;
+- `exposure` is over D*D: for every own chip outside Mr. Hippo's lane and every other
+  player, the number of the D outcomes of that player's roll that can put enough chips
+  into the chip's lane to push it out at the top (a chip k fields below the top needs k+1
+  chips in that lane; the player's stock must hold that many). After a bonus roll the
+  exposure is the expectation over the bonus roll's best answers.
+
+`best_options` is the fast evaluation (memoised lane sums, a shortcut for the bonus roll
+that is exact, see `_terminal_roll`); `brute_force` recomputes everything from the
+rules engine's `outcomes` over all 216 ordered rolls with Fractions, for the tests.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cache, lru_cache
+
+from models.hippo.rules import (
+    GameState,
+    Lanes,
+    Move,
+    Rules,
+    Stocks,
+    all_rolls,
+    colour_choices,
+    outcomes,
+    place,
+    roll_sequences,
+)
+
+
+@cache
+def reach_counts(rules: Rules) -> tuple[tuple[int, ...], ...]:
+    """reach[L][k]: how many of the D ordered rolls can put at least k chips into lane L
+    (k = 0..dice; reach[L][0] = D)."""
+    table = [[0] * (rules.dice + 1) for _ in range(rules.lanes + 1)]
+    for dice, count in all_rolls(rules):
+        most = [0] * (rules.lanes + 1)
+        for seq in roll_sequences(rules, dice):
+            for lane in set(seq):
+                most[lane] = max(most[lane], seq.count(lane))
+        for lane in range(1, rules.lanes + 1):
+            for k in range(most[lane] + 1):
+                table[lane][k] += count
+    return tuple(tuple(row) for row in table)
+
+
+def denominator(rules: Rules) -> int:
+    return rules.faces ** rules.dice
+
+
+@lru_cache(maxsize=200_000)
+def _lane_exposure(rules: Rules, lane: int, content: tuple[int, ...], me: int,
+                   reachers: tuple[int, ...]) -> int:
+    """Exposure (over D) of `me`'s chips in one lane; reachers[k] = how many other
+    players hold at least k chips."""
+    reach = reach_counts(rules)[lane]
+    total = 0
+    for i, c in enumerate(content):
+        if c == me:
+            k = rules.capacity - i  # chips needed to push it out
+            if k <= rules.dice:
+                total += reach[k] * reachers[k]
+    return total
+
+
+def exposure(rules: Rules, lanes: Lanes, stocks: Stocks, me: int) -> int:
+    """Own chips the other players can kick out with their next roll, weighed by the
+    chance of that roll (numerator over D)."""
+    reachers = _reachers(rules, stocks, me)
+    total = 0
+    for lane in range(1, rules.lanes + 1):
+        content = lanes[lane]
+        if me in content:
+            total += _lane_exposure(rules, lane, content, me, reachers)
+    return total
+
+
+def _expand(rules: Rules, lanes: Lanes, hippo: tuple[int, ...], stocks: Stocks, me: int,
+            seq: tuple[int, ...], out: list) -> None:
+    """All results of placing a lane sequence (every allowed colour per chip), as
+    (lanes, hippo, stocks, move); stops when the stock runs out."""
+    def go(lanes: Lanes, hippo: tuple[int, ...], stocks: Stocks, i: int, move: Move) -> None:
+        if i == len(seq) or not any(stocks[me]):
+            out.append((lanes, hippo, stocks, move))
+            return
+        for c in colour_choices(stocks[me], me):
+            nl, nh, ns, _, _ = place(rules, lanes, hippo, stocks, me, seq[i], c)
+            go(nl, nh, ns, i + 1, move + ((seq[i], c),))
+
+    go(lanes, hippo, stocks, 0, ())
+
+
+@cache
+def _singles(rules: Rules, dice: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    return tuple(s for s in roll_sequences(rules, dice) if len(s) == rules.dice)
+
+
+def _terminal_roll(rules: Rules, lanes: Lanes, stocks: Stocks, me: int,
+                   dice: tuple[int, ...]) -> tuple[int, int]:
+    """(chips shed, exposure over D) of the best answer to a roll that earns no further
+    roll (a bonus roll). Winning outright has exposure 0.
+
+    Shortcut (exact): with more chips in stock than dice, shedding one chip per die is
+    the most a roll can shed and only the all-singles split can do it (any other split
+    places fewer chips; a penalty only gives chips back). So if some order/colouring of
+    the singles sheds that many, the best answer is among them; else all are searched.
+    """
+    size = sum(stocks[me])
+    hippo = (0,) * len(stocks)
+    if size > rules.dice:
+        results: list = []
+        for seq in _singles(rules, dice):
+            _expand(rules, lanes, hippo, stocks, me, seq, results)
+        best = None
+        for nl, _, ns, _ in results:
+            if sum(ns[me]) == size - rules.dice:
+                e = exposure(rules, nl, ns, me)
+                if best is None or e < best:
+                    best = e
+        if best is not None:
+            return rules.dice, best
+    results = []
+    for seq in roll_sequences(rules, dice):
+        _expand(rules, lanes, hippo, stocks, me, seq, results)
+    top: tuple[int, int] | None = None
+    for nl, _, ns, _ in results:
+        left = sum(ns[me])
+        cand = (size, 0) if left == 0 else (size - left, exposure(rules, nl, ns, me))
+        if top is None or (cand[0], -cand[1]) > (top[0], -top[1]):
+            top = cand
+    assert top is not None
+    return top
+
+
+def _reachers(rules: Rules, stocks: Stocks, me: int) -> tuple[int, ...]:
+    sizes = [sum(row) for p, row in enumerate(stocks) if p != me]
+    return tuple(sum(1 for s in sizes if s >= k) for k in range(rules.dice + 1))
+
+
+def _own_singles(rules: Rules, lanes: Lanes, stocks: Stocks, me: int, dice: tuple[int, ...],
+                 reachers: tuple[int, ...], base: list[int], base_total: int) -> int | None:
+    """Exposure after placing one own chip per die, or None if that causes a penalty.
+    Only for a stock of own chips larger than the dice: then every order gives the same
+    result (identical chips, lanes independent) and that result is the best answer
+    whenever it has no penalty (see _terminal_roll)."""
+    cap = rules.capacity
+    new: dict[int, tuple[int, ...]] = {}
+    kicked: list[int] = []
+    for lane in dice:
+        content = (me,) + new.get(lane, lanes[lane])
+        if len(content) > cap:
+            if content[-1] == me:
+                return None
+            kicked.append(content[-1])
+            content = content[:-1]
+        new[lane] = content
+    if kicked:  # other players' stocks grew: recount from the full state
+        rows = [list(r) for r in stocks]
+        rows[me][me] -= len(dice)
+        for c in kicked:
+            rows[c][c] += 1
+        after = list(lanes)
+        for lane, content in new.items():
+            after[lane] = content
+        return exposure(rules, tuple(after), tuple(tuple(r) for r in rows), me)
+    total = base_total
+    for lane, content in new.items():
+        total -= base[lane]
+        total += _lane_exposure(rules, lane, content, me, reachers)
+    return total
+
+
+def bonus_roll_value(rules: Rules, lanes: Lanes, stocks: Stocks, me: int) -> tuple[int, int]:
+    """(sum over the D ordered rolls of the chips the best answer sheds,
+    sum of its exposures over D): the bonus roll's expectation times D (and D*D)."""
+    size = sum(stocks[me])
+    simple = size > rules.dice and size == stocks[me][me]
+    if simple:
+        reachers = _reachers(rules, stocks, me)
+        base = [_lane_exposure(rules, lane, lanes[lane], me, reachers) if me in lanes[lane]
+                else 0 for lane in range(rules.lanes + 1)]
+        base_total = sum(base)
+    shed = expo = 0
+    for dice, count in all_rolls(rules):
+        e = (_own_singles(rules, lanes, stocks, me, dice, reachers, base, base_total)
+             if simple else None)
+        if e is None:
+            s, e = _terminal_roll(rules, lanes, stocks, me, dice)
+        else:
+            s = rules.dice
+        shed += count * s
+        expo += count * e
+    return shed, expo
+
+
+@dataclass
+class Option:
+    """One distinct result of the roll, ranked."""
+
+    move: Move
+    shed_now: int  # chips shed by this roll's placements
+    bonus: bool  # a bonus roll follows
+    won: bool
+    value: Fraction  # expected chips shed this turn (bonus roll included)
+    exposure: Fraction  # expected exposure after the turn
+    value_num: int  # value * D
+    exposure_num: int  # exposure * D * D
+    after: tuple  # (lanes, hippo, stocks) after this roll's placements
+
+
+def roll_results(rules: Rules, state: GameState, dice: tuple[int, ...]) -> list[tuple]:
+    """Distinct (lanes, hippo, stocks, move) results of a roll, first move in sorted
+    order kept (the same set as rules.outcomes, faster)."""
+    me = state.to_move
+    results: list = []
+    for seq in roll_sequences(rules, tuple(sorted(dice))):
+        _expand(rules, state.lanes, state.hippo, state.stocks, me, seq, results)
+    results.sort(key=lambda r: r[3])
+    seen: dict = {}
+    for lanes, hippo, stocks, move in results:
+        seen.setdefault((lanes, hippo, stocks), move)
+    return [(k[0], k[1], k[2], m) for k, m in seen.items()]
+
+
+def best_options(state: GameState, dice: tuple[int, ...]) -> list[Option]:
+    """Every distinct result of the roll, best first: most chips shed this turn
+    (exact expectation of a bonus roll), then least exposure, then the move's order."""
+    rules = state.rules
+    me = state.to_move
+    d = denominator(rules)
+    size = state.stock_size(me)
+    options = []
+    for lanes, hippo, stocks, move in roll_results(rules, state, dice):
+        left = sum(stocks[me])
+        shed = size - left
+        used = any(lane == rules.hippo for lane, _ in move)
+        won = left == 0
+        bonus = used and not state.bonus and not won
+        if won:
+            value, expo = shed * d, 0
+        elif bonus:
+            s2, e2 = bonus_roll_value(rules, lanes, stocks, me)
+            value, expo = shed * d + s2, e2
+        else:
+            value, expo = shed * d, exposure(rules, lanes, stocks, me) * d
+        options.append(Option(move, shed, bonus, won, Fraction(value, d),
+                              Fraction(expo, d * d), value, expo, (lanes, hippo, stocks)))
+    options.sort(key=lambda o: (-o.value_num, o.exposure_num, o.move))
+    return options
+
+
+# --------------------------------------------------------------------------- reference
+
+def reference_exposure(state: GameState, me: int) -> Fraction:
+    """Exposure straight from the definition: for each other player and each own chip,
+    the share of that player's 216 ordered rolls having a split with enough chips for
+    the chip's lane to push it out (and a stock holding that many chips)."""
+    rules = state.rules
+    rolls = list(itertools.product(range(1, rules.faces + 1), repeat=rules.dice))
+    total = Fraction(0)
+    for p in range(state.players):
+        if p == me:
+            continue
+        for lane in range(1, rules.lanes + 1):
+            if lane == rules.hippo:
+                continue
+            for i, c in enumerate(state.lanes[lane]):
+                if c != me:
+                    continue
+                need = rules.capacity - i
+                if need > state.stock_size(p):
+                    continue
+                total += Fraction(_reference_hits(rules, lane, need), len(rolls))
+    return total
+
+
+@cache
+def _reference_hits(rules: Rules, lane: int, need: int) -> int:
+    rolls = itertools.product(range(1, rules.faces + 1), repeat=rules.dice)
+    return sum(1 for r in rolls
+               if any(seq.count(lane) >= need for seq in roll_sequences(rules, tuple(sorted(r)))))
+
+
+def brute_force(state: GameState, dice: tuple[int, ...]) -> list[tuple[Move, Fraction, Fraction]]:
+    """(move, expected shed, expected exposure) of every distinct result, best first,
+    from the rules engine alone: a bonus roll is averaged over all 216 ordered rolls."""
+    me = state.to_move
+    size = state.stock_size(me)
+    rules = state.rules
+    rolls = list(itertools.product(range(1, rules.faces + 1), repeat=rules.dice))
+    rows = []
+    for o in outcomes(state, dice):
+        if o.won:
+            rows.append((o.move, Fraction(size), Fraction(0)))
+            continue
+        if not o.bonus:
+            rows.append((o.move, Fraction(o.shed), reference_exposure(o.state, me)))
+            continue
+        shed_sum = Fraction(0)
+        expo_sum = Fraction(0)
+        for r in rolls:
+            best = None
+            for o2 in outcomes(o.state, r):
+                cand = ((Fraction(o.shed + o2.shed), Fraction(0)) if o2.won else
+                        (Fraction(o.shed + o2.shed), reference_exposure(o2.state, me)))
+                if best is None or (cand[0], -cand[1]) > (best[0], -best[1]):
+                    best = cand
+            assert best is not None
+            shed_sum += best[0]
+            expo_sum += best[1]
+        rows.append((o.move, shed_sum / len(rolls), expo_sum / len(rolls)))
+    rows.sort(key=lambda r: (-r[1], r[2], r[0]))
+    return rows

@@ -1,0 +1,523 @@
+"""Hippo: rules data, game states, rolls and their options, placing chips.
+
+This module is the reference every other part is checked against (the fast `best`
+evaluation, the CP-SAT plan model, the finishing-chance DP). The state follows the
+OpenSpiel pattern: `legal_actions(roll)`, `apply_action(move)`, `is_terminal()`.
+
+Representation (plain tuples, so states hash and copy cheaply):
+- colours are indices into `GameState.colours` (seat order); player i plays colour i;
+- `lanes[L]` is lane L's chips from the bottom field up (index 0 and the hippo lane
+  stay empty; the hippo lane only counts chips per colour in `hippo`);
+- `stocks[p][c]` is how many chips of colour c player p holds;
+- a move is the sequence of placements of one roll: ((lane, colour), ...).
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections import Counter
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from solver.errors import BadInput
+from solver.io import expect, load_json
+from solver.io import field as jfield
+
+Lanes = tuple[tuple[int, ...], ...]
+Stocks = tuple[tuple[int, ...], ...]
+Move = tuple[tuple[int, int], ...]
+
+
+@dataclass(frozen=True)
+class Rules:
+    """The game's numbers: lanes, Mr. Hippo's lane, capacity, chips, dice, colours."""
+
+    name: str
+    lanes: int  # lanes are numbered 1..lanes
+    hippo: int  # Mr. Hippo's lane: unlimited, never kicked out of, earns the bonus roll
+    capacity: int  # chips a normal lane holds
+    chips: int  # chips of each colour
+    dice: int
+    faces: int
+    min_players: int
+    max_players: int
+    penalty_takes_placed: bool  # the penalty also takes the chip just placed
+    colours: tuple[tuple[str, str], ...]  # (name, rgb) in the order players pick them
+
+    def __post_init__(self) -> None:
+        # Rules key many caches: hash the fields once.
+        object.__setattr__(self, "_hash", hash((
+            self.name, self.lanes, self.hippo, self.capacity, self.chips, self.dice,
+            self.faces, self.min_players, self.max_players, self.penalty_takes_placed,
+            self.colours)))
+
+    def __hash__(self) -> int:
+        return self._hash  # type: ignore[attr-defined]
+
+    @property
+    def colour_names(self) -> tuple[str, ...]:
+        return tuple(name for name, _ in self.colours)
+
+    def rgb(self, name: str) -> str:
+        return dict(self.colours)[name]
+
+
+def rules_from_dict(data: Any, where: str = "rules") -> Rules:
+    """Rules from a JSON object (see docs/hippo.md); each problem is one BadInput."""
+    expect(data, dict, where)
+
+    def integer(key: str, low: int, high: int) -> int:
+        value = jfield(data, key, int, where)
+        if not low <= value <= high:
+            raise BadInput(f"{where}.{key}: {value} is outside {low}..{high}")
+        return value
+
+    lanes = integer("lanes", 2, 60)
+    hippo = integer("hippo_lane", 1, lanes)
+    dice = integer("dice", 1, 5)
+    faces = integer("faces", 2, 20)
+    if faces >= hippo:
+        raise BadInput(f"{where}: a single die must not reach the hippo lane "
+                       f"(faces {faces} >= hippo_lane {hippo})")
+    colours = jfield(data, "colours", dict, where)
+    for name, rgb in colours.items():
+        if not isinstance(rgb, str) or not re.fullmatch(r"#[0-9a-fA-F]{6}", rgb):
+            raise BadInput(f"{where}.colours.{name}: expected a colour like '#d62828'")
+    min_players = integer("min_players", 1, 12)
+    max_players = integer("max_players", min_players, 12)
+    if len(colours) < max_players:
+        raise BadInput(f"{where}: {len(colours)} colours for up to {max_players} players")
+    return Rules(
+        name=jfield(data, "name", str, where, "custom rules"),
+        lanes=lanes, hippo=hippo,
+        capacity=integer("lane_capacity", 1, 10),
+        chips=integer("chips_per_colour", 1, 100),
+        dice=dice, faces=faces, min_players=min_players, max_players=max_players,
+        penalty_takes_placed=jfield(data, "penalty_takes_placed_chip", bool, where, True),
+        colours=tuple((str(k), v.lower()) for k, v in colours.items()))
+
+
+def load_rules(path: str | Path | None = None) -> Rules:
+    """The built-in rules (data/default.json) or a rules file given with --rules."""
+    if path is None:
+        text = resources.files("models.hippo").joinpath("data/default.json").read_text()
+        import json
+        return rules_from_dict(json.loads(text), "built-in rules")
+    return rules_from_dict(load_json(path, "rules file"), f"rules file {path}")
+
+
+# --------------------------------------------------------------------------- rolls
+
+def parse_roll(rules: Rules, text: str, where: str = "--roll") -> tuple[int, ...]:
+    """'6,4,2' (or '6 4 2', '642') -> (6, 4, 2); every die 1..faces."""
+    t = text.strip()
+    parts = re.split(r"[,\s+/-]+", t) if re.search(r"[,\s+/-]", t) else list(t)
+    parts = [p for p in parts if p]
+    if len(parts) != rules.dice:
+        raise BadInput(f"{where}: '{text}' is not a roll of {rules.dice} dice (e.g. 6,4,2)")
+    roll = []
+    for p in parts:
+        if not p.isdigit() or not 1 <= int(p) <= rules.faces:
+            raise BadInput(f"{where}: die '{p}' in '{text}' is not a number 1-{rules.faces}")
+        roll.append(int(p))
+    return tuple(roll)
+
+
+def parse_rolls(rules: Rules, text: str, where: str = "--rolls") -> list[tuple[int, ...]]:
+    """'6,4,2 5,5,1' -> [(6, 4, 2), (5, 5, 1)] (rolls separated by spaces or ';')."""
+    chunks = [c for c in re.split(r"[;\s]+", text.strip()) if c]
+    if not chunks:
+        raise BadInput(f"{where}: no rolls given (e.g. \"6,4,2 5,5,1\")")
+    return [parse_roll(rules, c, f"{where} roll {i}") for i, c in enumerate(chunks, 1)]
+
+
+def _set_partitions(items: list[int]) -> list[list[list[int]]]:
+    if not items:
+        return [[]]
+    first, rest = items[0], items[1:]
+    out = []
+    for part in _set_partitions(rest):
+        for i in range(len(part)):
+            out.append(part[:i] + [[first, *part[i]]] + part[i + 1:])
+        out.append([[first], *part])
+    return out
+
+
+@cache
+def roll_splits(rules: Rules, dice: tuple[int, ...]) -> tuple[tuple[tuple[int, ...], ...], ...]:
+    """Every way to add up the dice in groups, as groups of dice (largest sums first);
+    splits with a sum above the highest lane are no option. Distinct by their sums."""
+    seen: dict[tuple[int, ...], tuple[tuple[int, ...], ...]] = {}
+    for part in _set_partitions(list(range(len(dice)))):
+        groups = sorted((tuple(sorted((dice[i] for i in g), reverse=True)) for g in part),
+                        key=lambda g: (-sum(g), g))
+        sums = tuple(sum(g) for g in groups)
+        if max(sums) <= rules.lanes and sums not in seen:
+            seen[sums] = tuple(groups)
+    return tuple(sorted(seen.values(), key=lambda gs: (-len(gs), [sum(g) for g in gs])))
+
+
+@cache
+def roll_sequences(rules: Rules, dice: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    """Every distinct order of lanes in which a roll's chips can be placed."""
+    out: set[tuple[int, ...]] = set()
+    for groups in roll_splits(rules, tuple(sorted(dice))):
+        out.update(itertools.permutations([sum(g) for g in groups]))
+    return tuple(sorted(out, key=lambda s: (-len(s), s)))
+
+
+@cache
+def all_rolls(rules: Rules) -> tuple[tuple[tuple[int, ...], int], ...]:
+    """The distinct rolls (dice sorted) with how many of the faces**dice ordered
+    outcomes show them: 56 rolls, counts summing to 216, for three dice."""
+    counts = Counter(tuple(sorted(r)) for r in
+                     itertools.product(range(1, rules.faces + 1), repeat=rules.dice))
+    return tuple(sorted(counts.items()))
+
+
+# --------------------------------------------------------------------------- placing chips
+
+def place(rules: Rules, lanes: Lanes, hippo: tuple[int, ...], stocks: Stocks, me: int,
+          lane: int, colour: int) -> tuple[Lanes, tuple[int, ...], Stocks, int | None,
+                                           tuple[int, ...]]:
+    """Player `me` places a chip of `colour` from their stock at the bottom of `lane`.
+
+    Returns (lanes, hippo, stocks, kicked, taken): `kicked` is the colour of a chip
+    pushed out at the top (returned to its owner), `taken` the chips the penalty made
+    `me` take (kicking out one's own chip takes the whole lane), else ().
+    """
+    row = list(stocks[me])
+    row[colour] -= 1
+    if lane == rules.hippo:
+        h = list(hippo)
+        h[colour] += 1
+        return lanes, tuple(h), stocks[:me] + (tuple(row),) + stocks[me + 1:], None, ()
+    content = (colour,) + lanes[lane]
+    if len(content) <= rules.capacity:
+        return (lanes[:lane] + (content,) + lanes[lane + 1:], hippo,
+                stocks[:me] + (tuple(row),) + stocks[me + 1:], None, ())
+    top = content[-1]
+    content = content[:-1]
+    if top == me:
+        # Penalty: the player takes every chip of the lane, whatever its colour.
+        if rules.penalty_takes_placed:
+            taken, left = content + (top,), ()
+        else:
+            taken, left = content[1:] + (top,), content[:1]
+        for c in taken:
+            row[c] += 1
+        return (lanes[:lane] + (left,) + lanes[lane + 1:], hippo,
+                stocks[:me] + (tuple(row),) + stocks[me + 1:], top, taken)
+    new_stocks = list(stocks)
+    new_stocks[me] = tuple(row)
+    owner = list(new_stocks[top])
+    owner[top] += 1
+    new_stocks[top] = tuple(owner)
+    return lanes[:lane] + (content,) + lanes[lane + 1:], hippo, tuple(new_stocks), top, ()
+
+
+def colour_choices(stock: tuple[int, ...], me: int) -> list[int]:
+    """Colours the next chip may have: other players' colours first, then one's own."""
+    foreign = [c for c, n in enumerate(stock) if n and c != me]
+    if foreign:
+        return foreign
+    return [me] if stock[me] else []
+
+
+# --------------------------------------------------------------------------- state
+
+@dataclass(frozen=True)
+class GameState:
+    """A position: lanes, Mr. Hippo's lane, every stock, who rolls next and whether
+    that roll is the turn's bonus roll."""
+
+    rules: Rules
+    colours: tuple[str, ...]  # seat (turn) order; player i plays colours[i]
+    lanes: Lanes
+    hippo: tuple[int, ...]
+    stocks: Stocks
+    to_move: int = 0
+    bonus: bool = False
+
+    @property
+    def players(self) -> int:
+        return len(self.colours)
+
+    def stock_size(self, player: int) -> int:
+        return sum(self.stocks[player])
+
+    def winner(self) -> int | None:
+        """The player whose stock is empty (only the mover's stock can shrink)."""
+        for p in range(self.players):
+            if not any(self.stocks[p]):
+                return p
+        return None
+
+    def is_terminal(self) -> bool:
+        return self.winner() is not None
+
+    def legal_actions(self, roll: tuple[int, ...]) -> list[Move]:
+        """Every distinct placement sequence for this roll: each split of the dice,
+        each order of its chips, each allowed colour per chip. A sequence stops early
+        when the stock runs out (the player has won)."""
+        if self.is_terminal():
+            return []
+        me = self.to_move
+        moves: set[Move] = set()
+
+        def expand(lanes: Lanes, stocks: Stocks, seq: tuple[int, ...], i: int,
+                   placed: tuple[tuple[int, int], ...]) -> None:
+            if i == len(seq) or not any(stocks[me]):
+                moves.add(placed)
+                return
+            for c in colour_choices(stocks[me], me):
+                nl, _, ns, _, _ = place(self.rules, lanes, self.hippo, stocks, me, seq[i], c)
+                expand(nl, ns, seq, i + 1, placed + ((seq[i], c),))
+
+        for seq in roll_sequences(self.rules, tuple(sorted(roll))):
+            expand(self.lanes, self.stocks, seq, 0, ())
+        return sorted(moves)
+
+    def apply_action(self, move: Move) -> GameState:
+        """The state after a move (no legality check: use legal_actions)."""
+        return self.play(move)[0]
+
+    def play(self, move: Move) -> tuple[GameState, list[tuple[int, int | None, tuple[int, ...]]]]:
+        """Apply a move; also returns per placement (lane, kicked colour, taken chips)."""
+        me = self.to_move
+        lanes, hippo, stocks = self.lanes, self.hippo, self.stocks
+        events = []
+        for lane, colour in move:
+            if stocks[me][colour] <= 0:
+                raise BadInput(f"{self.colours[me]} has no {self.colours[colour]} chip to place")
+            lanes, hippo, stocks, kicked, taken = place(self.rules, lanes, hippo, stocks, me,
+                                                        lane, colour)
+            events.append((lane, kicked, taken))
+        used_hippo = any(lane == self.rules.hippo for lane, _ in move)
+        if not any(stocks[me]):
+            to_move, bonus = me, False
+        elif used_hippo and not self.bonus:
+            to_move, bonus = me, True
+        else:
+            to_move, bonus = (me + 1) % self.players, False
+        return GameState(self.rules, self.colours, lanes, hippo, stocks, to_move, bonus), events
+
+    def key(self) -> tuple:
+        return (self.lanes, self.hippo, self.stocks, self.to_move, self.bonus)
+
+
+def new_game(rules: Rules, colours: list[str] | tuple[str, ...]) -> GameState:
+    """The start: empty pool, every player holds their own chips."""
+    n = len(colours)
+    stocks = tuple(tuple(rules.chips if c == p else 0 for c in range(n)) for p in range(n))
+    return GameState(rules, tuple(colours), ((),) * (rules.lanes + 1), (0,) * n, stocks)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """A distinct result of one roll: one placement order reaching it (and how many
+    orders do), the chips shed by the mover, and what happened on the way."""
+
+    move: Move
+    orders: int
+    state: GameState
+    shed: int
+    bonus: bool  # a bonus roll follows
+    won: bool
+    kicked: tuple[int, ...]  # colours pushed out at the top and returned to their owners
+    taken: tuple[int, ...]  # chips the mover took as a penalty
+
+
+def outcomes(state: GameState, roll: tuple[int, ...]) -> list[Outcome]:
+    """The distinct results of a roll (resulting states), each with its first move in
+    sorted order; the reference enumeration of the rules engine."""
+    me = state.to_move
+    before = state.stock_size(me)
+    found: dict[tuple, Outcome] = {}
+    for move in state.legal_actions(roll):
+        after, events = state.play(move)
+        key = after.key()
+        if key in found:
+            o = found[key]
+            found[key] = Outcome(o.move, o.orders + 1, o.state, o.shed, o.bonus, o.won,
+                                 o.kicked, o.taken)
+            continue
+        kicked = tuple(k for _, k, t in events if k is not None and not t)
+        taken = tuple(c for _, _, t in events for c in t)
+        found[key] = Outcome(move, 1, after, before - after.stock_size(me),
+                             after.bonus and after.to_move == me, after.is_terminal(),
+                             kicked, taken)
+    return list(found.values())
+
+
+# --------------------------------------------------------------------------- files
+
+def _colour(state_colours: list[str], rules: Rules, value: Any, where: str) -> int:
+    name = expect(value, str, where).strip().lower()
+    if name not in state_colours:
+        if name in rules.colour_names:
+            raise BadInput(f"{where}: colour '{name}' is not playing "
+                           f"(players: {', '.join(state_colours)})")
+        raise BadInput(f"{where}: unknown colour '{name}' "
+                       f"(colours: {', '.join(rules.colour_names)})")
+    return state_colours.index(name)
+
+
+def _counts(colours: list[str], rules: Rules, value: Any, where: str) -> list[int]:
+    """A list of colour names or an object colour -> count, as counts per colour."""
+    out = [0] * len(colours)
+    if isinstance(value, list):
+        for i, v in enumerate(value):
+            out[_colour(colours, rules, v, f"{where}[{i}]")] += 1
+        return out
+    expect(value, (dict, list), where)
+    for k, v in value.items():
+        n = expect(v, int, f"{where}.{k}")
+        if n < 0:
+            raise BadInput(f"{where}.{k}: negative count {n}")
+        out[_colour(colours, rules, k, f"{where}.{k}")] += n
+    return out
+
+
+def state_from_dict(rules: Rules, data: Any, where: str = "position") -> GameState:
+    """A game state from its JSON object, checked: known colours, lanes within capacity,
+    every colour's chips adding up to the rules' count."""
+    expect(data, dict, where)
+    game = jfield(data, "game", str, where, "hippo")
+    if game != "hippo":
+        raise BadInput(f"{where}: this is a '{game}' file, not a hippo position")
+    names = jfield(data, "players", list, where)
+    colours = []
+    for i, v in enumerate(names):
+        name = expect(v, str, f"{where}.players[{i}]").strip().lower()
+        if name not in rules.colour_names:
+            raise BadInput(f"{where}.players[{i}]: unknown colour '{name}' "
+                           f"(colours: {', '.join(rules.colour_names)})")
+        if name in colours:
+            raise BadInput(f"{where}.players: colour '{name}' plays twice")
+        colours.append(name)
+    if not rules.min_players <= len(colours) <= rules.max_players:
+        raise BadInput(f"{where}.players: {len(colours)} players; Hippo is for "
+                       f"{rules.min_players}-{rules.max_players}")
+    n = len(colours)
+    to_move = _colour(colours, rules, jfield(data, "to_move", str, where, colours[0]),
+                      f"{where}.to_move")
+    bonus = jfield(data, "bonus_roll", bool, where, False)
+    lanes: list[tuple[int, ...]] = [()] * (rules.lanes + 1)
+    hippo = [0] * n
+    for key, value in jfield(data, "lanes", dict, where, {}).items():
+        w = f"{where}.lanes.{key}"
+        if not str(key).isdigit() or not 1 <= int(key) <= rules.lanes:
+            raise BadInput(f"{w}: '{key}' is not a lane (lanes are 1-{rules.lanes})")
+        lane = int(key)
+        if lane == rules.hippo:
+            hippo = [a + b for a, b in zip(hippo, _counts(colours, rules, value, w),
+                                           strict=True)]
+            continue
+        chips = expect(value, list, w)
+        if len(chips) > rules.capacity:
+            raise BadInput(f"{w}: {len(chips)} chips, but a lane holds {rules.capacity}")
+        lanes[lane] = tuple(_colour(colours, rules, c, f"{w}[{i}]") for i, c in enumerate(chips))
+    on_board = [sum(lane.count(c) for lane in lanes) + hippo[c] for c in range(n)]
+    stocks_data = jfield(data, "stocks", dict, where, None)
+    stocks = []
+    if stocks_data is None:
+        stocks = [tuple(rules.chips - on_board[p] if c == p else 0 for c in range(n))
+                  for p in range(n)]
+        for p in range(n):
+            if stocks[p][p] < 0:
+                raise BadInput(f"{where}: {on_board[p]} {colours[p]} chips in the pool, but "
+                               f"each colour has {rules.chips}")
+    else:
+        rows: dict[int, tuple[int, ...]] = {}
+        for key, value in stocks_data.items():
+            w = f"{where}.stocks.{key}"
+            p = _colour(colours, rules, key, w)
+            if isinstance(value, int) and not isinstance(value, bool):
+                if value < 0:
+                    raise BadInput(f"{w}: negative count {value}")
+                rows[p] = tuple(value if c == p else 0 for c in range(n))
+            else:
+                rows[p] = tuple(_counts(colours, rules, value, w))
+        for p in range(n):
+            if p not in rows:
+                raise BadInput(f"{where}.stocks: no stock given for {colours[p]}")
+            stocks.append(rows[p])
+        for c in range(n):
+            held = sum(row[c] for row in stocks)
+            if held + on_board[c] != rules.chips:
+                raise BadInput(
+                    f"{where}: {held + on_board[c]} {colours[c]} chips counted "
+                    f"({on_board[c]} in the pool, {held} in stocks); each colour has "
+                    f"{rules.chips}")
+    state = GameState(rules, tuple(colours), tuple(lanes), tuple(hippo), tuple(stocks),
+                      to_move, bonus)
+    won = state.winner()
+    if won is not None and won != to_move:
+        raise BadInput(f"{where}: {colours[won]} has no chips left: the game is over")
+    return state
+
+
+def load_state(rules: Rules, path: str | Path) -> GameState:
+    """Read a position file (see docs/hippo.md)."""
+    return state_from_dict(rules, load_json(path, "position file"), f"position file {path}")
+
+
+def state_to_dict(state: GameState) -> dict[str, Any]:
+    """The JSON object of a state (round-trips through state_from_dict)."""
+    names = state.colours
+    lanes: dict[str, Any] = {str(lane): [names[c] for c in state.lanes[lane]]
+                             for lane in range(1, state.rules.lanes + 1)
+                             if lane != state.rules.hippo and state.lanes[lane]}
+    if any(state.hippo):
+        lanes[str(state.rules.hippo)] = {names[c]: n for c, n in enumerate(state.hippo) if n}
+    stocks: dict[str, Any] = {}
+    for p, row in enumerate(state.stocks):
+        if all(n == 0 for c, n in enumerate(row) if c != p):
+            stocks[names[p]] = row[p]
+        else:
+            stocks[names[p]] = {names[c]: n for c, n in enumerate(row) if n}
+    return {"game": "hippo", "players": list(names), "to_move": names[state.to_move],
+            "bonus_roll": state.bonus, "lanes": lanes, "stocks": stocks}
+
+
+def format_move(state: GameState, move: Move) -> str:
+    """'2 red, 10 red' — lanes in placement order with the chip's colour."""
+    return ", ".join(f"{lane} {state.colours[c]}" for lane, c in move)
+
+
+def random_state(rules: Rules, players: int, rng: Any, fill: float = 0.6,
+                 foreign: float = 0.3) -> GameState:
+    """A random legal mid-game state (tests, benchmarks): lanes filled with random
+    colours, some chips with Mr. Hippo, the rest in stocks, some stocks holding other
+    players' colours. Every player keeps at least one chip."""
+    n = players
+    colours = rules.colour_names[:n]
+    pool = [c for c in range(n) for _ in range(rules.chips)]
+    rng.shuffle(pool)
+    lanes: list[tuple[int, ...]] = [()] * (rules.lanes + 1)
+    hippo = [0] * n
+    for lane in range(1, rules.lanes + 1):
+        if lane == rules.hippo:
+            for _ in range(rng.randrange(4)):
+                hippo[pool.pop()] += 1
+            continue
+        if rng.random() < fill:
+            k = rng.randint(1, rules.capacity)
+            lanes[lane] = tuple(pool.pop() for _ in range(k))
+    stocks = [[0] * n for _ in range(n)]
+    for c in pool:
+        owner = c if rng.random() >= foreign else rng.randrange(n)
+        stocks[owner][c] += 1
+    for p in range(n):  # nobody has won yet
+        if not any(stocks[p]):
+            q = max(range(n), key=lambda q: sum(stocks[q]))
+            c = max(range(n), key=lambda c: stocks[q][c])
+            stocks[q][c] -= 1
+            stocks[p][c] += 1
+    return GameState(rules, tuple(colours), tuple(lanes), tuple(hippo),
+                     tuple(tuple(r) for r in stocks), rng.randrange(n), rng.random() < 0.2)
