@@ -1,0 +1,153 @@
+"""The questions users ask about a Tippi Toppi game, answered as plain dataclasses."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from ortools.sat.python import cp_model
+
+from models.tippi_toppi import encode_cpsat, encode_sat
+from models.tippi_toppi.encode import CARD_MODES, PlanProblem, plan_problem, replay_check
+from models.tippi_toppi.rules import Card, GameState, format_play
+from models.tippi_toppi.tasks import Task
+from solver.backends import SolverOptions, cpsat
+from solver.backends.sat import CnfBuilder, IncrementalSat
+from solver.errors import BadInput, TimeLimitReached
+
+BACKENDS = ("sat", "cpsat")
+
+
+@dataclass
+class ShowResult:
+    """A game state as read from its file."""
+
+    state: dict
+    tops: list[str]
+    draw_pile_cards: int
+    draw_pile_known: bool
+    tasks_left: int
+    legal_plays: int
+    status: str  # playing, won, lost
+
+
+@dataclass
+class MoveInfo:
+    play: str
+    fulfils: list[str]
+
+
+@dataclass
+class MovesResult:
+    player: int
+    moves: list[MoveInfo]
+    status: str
+
+
+@dataclass
+class AchievableResult:
+    """yes: `plays` fulfil every target within `within` plays (re-checked by the rules
+    engine; fulfilled_after[k] = the play after which target k holds). no: proven by
+    the solver; `core` is a smallest-by-inclusion set of targets that cannot all be
+    fulfilled within `within` plays (every proper subset can)."""
+
+    answer: str
+    proven: bool
+    targets: list[str]
+    within: int
+    cards: str
+    backend: str
+    plays: list[str]
+    fulfilled_after: list[int | None]
+    core: list[str]
+    seconds: float
+
+
+def status_of(state: GameState) -> str:
+    return "won" if state.is_won() else "lost" if state.is_lost() else "playing"
+
+
+def show(state: GameState) -> ShowResult:
+    r = state.rules
+    return ShowResult(state.to_dict(), [r.card_name(c) for c in state.tops], state.draw_count,
+                      state.draw_pile is not None, state.tasks_left(),
+                      len(state.legal_actions()), status_of(state))
+
+
+def moves(state: GameState) -> MovesResult:
+    """Every legal play now and the open tasks (and turned-up tasks) each fulfils."""
+    r = state.rules
+    out = []
+    for play in state.legal_actions():
+        done = state.after(play).fulfilled[len(state.fulfilled):]
+        out.append(MoveInfo(format_play(r, play, state.players), [t.text(r) for t in done]))
+    out.sort(key=lambda m: -len(m.fulfils))
+    return MovesResult(state.turn + 1, out, status_of(state))
+
+
+def achievable(state: GameState, tasks: list[Task] | None = None, within: int = 6,
+               cards: str = "known", backend: str = "sat",
+               options: SolverOptions | None = None) -> AchievableResult:
+    """Can the tasks (default: all open tasks) all be fulfilled within `within` plays?"""
+    options = options or SolverOptions()
+    if backend not in BACKENDS:
+        raise BadInput(f"unknown backend '{backend}' ({', '.join(BACKENDS)})")
+    if cards not in CARD_MODES:
+        raise BadInput(f"--cards must be one of {', '.join(CARD_MODES)}")
+    start = time.perf_counter()
+    rules = state.rules
+    if tasks:
+        targets, n_open = list(tasks), 0
+    else:
+        targets, n_open = list(state.open_tasks), len(state.open_tasks)
+    if not targets:
+        raise BadInput("no open tasks and no --task given: nothing to fulfil")
+    problem = plan_problem(state, targets, within, cards, n_open)
+    if backend == "sat":
+        moves_found, core = _solve_sat(problem, state)
+    else:
+        moves_found, core = _solve_cpsat(problem, state, options)
+    texts = [t.text(rules) for t in targets]
+    seconds = round(time.perf_counter() - start, 4)
+    if core is not None:
+        return AchievableResult("no", True, texts, within, cards, backend, [], [],
+                                [texts[k] for k in core], seconds)
+    plays, first = replay_check(state, problem, moves_found, cards)
+    if any(f is None for f in first):  # the engine disagrees with the encoding: a bug
+        raise AssertionError(f"witness {plays} does not fulfil every target: {first}")
+    used = max((f for f in first if f is not None), default=0)
+    plays = plays[:used]  # plays after the last fulfilment are not needed
+    return AchievableResult("yes", True, texts, within, cards, backend,
+                            [format_play(rules, p, state.players) for p in plays], first, [],
+                            seconds)
+
+
+def _solve_sat(problem: PlanProblem, state: GameState
+               ) -> tuple[list[tuple[Card, int]], list[int] | None]:
+    b = CnfBuilder()
+    pv = encode_sat.encode_plan(b, problem, state.rules)
+    with IncrementalSat(b) as sat:
+        core = sat.minimal_core(pv.switches)
+        if core is not None:
+            return [], [pv.switches.index(s) for s in core]
+        model = sat.solve(pv.switches)
+        assert model is not None
+        return encode_sat.decode_moves(model, pv, problem), None
+
+
+def _solve_cpsat(problem: PlanProblem, state: GameState, options: SolverOptions
+                 ) -> tuple[list[tuple[Card, int]], list[int] | None]:
+    m = cp_model.CpModel()
+    plan = encode_cpsat.encode_plan(m, problem, state.rules)
+    try:
+        core = cpsat.minimal_core(m, plan.switches, options)
+    except TimeoutError:
+        raise TimeLimitReached("CP-SAT reached the time limit before an answer") from None
+    if core is not None:
+        return [], core
+    for s in plan.switches:
+        m.add(s == 1)
+    solver, outcome = cpsat.solve(m, options)
+    if not outcome.has_solution:
+        raise TimeLimitReached("CP-SAT reached the time limit before a witness")
+    return encode_cpsat.decode_moves(solver, plan, problem), None

@@ -1,0 +1,107 @@
+"""Pictures of a Tippi Toppi game: the four piles as coloured cards (terminal and SVG),
+the open tasks, the hands and what is left to draw."""
+
+from __future__ import annotations
+
+from rich.table import Table
+from rich.text import Text
+
+from models.tippi_toppi.rules import Card, GameState, Rules
+from solver.render import Svg, text_on
+
+CARD_W = 8
+
+
+def card_text(rules: Rules, card: Card | None) -> Text:
+    """A card as a small coloured label (' G3 '); '?' for a hidden card."""
+    if card is None:
+        return Text(" ?? ", style="bold white on grey30")
+    bg = rules.colours[card[0]].rgb
+    return Text(f" {rules.card_name(card)} ", style=f"bold {text_on(bg)} on {bg}")
+
+
+def table_text(state: GameState) -> Text:
+    """The piles (top card big, pile height below), then tasks, hands and piles left."""
+    r = state.rules
+    out = Text()
+    out.append("  ".join(f"pile {p + 1}".center(CARD_W) for p in range(r.piles)) + "\n")
+    for row in range(3):
+        for p, top in enumerate(state.tops):
+            bg = r.colours[top[0]].rgb
+            label = str(top[1]) if row == 1 else ""
+            out.append(label.center(CARD_W), style=f"bold {text_on(bg)} on {bg}")
+            if p < r.piles - 1:
+                out.append("  ")
+        out.append("\n")
+    out.append("  ".join(f"{r.colours[t[0]].name} ({len(pl)})".center(CARD_W)
+                         for t, pl in zip(state.tops, state.piles, strict=True)) + "\n")
+    out.append("\nOpen tasks:\n", style="bold")
+    for t in state.open_tasks:
+        out.append(f"  • {t.text(r)}\n")
+    if not state.open_tasks:
+        out.append("  (none)\n")
+    hidden = f" + {state.hidden_tasks} unknown" if state.hidden_tasks else ""
+    out.append(f"Task pile: {len(state.task_pile)}{hidden}; fulfilled: "
+               f"{len(state.fulfilled)}\n")
+    out.append("\n")
+    for p, hand in enumerate(state.hands):
+        on_turn = p == state.turn and not state.variant.high_speed
+        out.append(f"{'▶' if on_turn else ' '} player {p + 1}: ",
+                   style="bold" if on_turn else "")
+        for c in hand:
+            out.append_text(card_text(r, c))
+            out.append(" ")
+        out.append("\n")
+    known = "known order" if state.draw_pile is not None else "unknown"
+    out.append(f"Draw pile: {state.draw_count} cards ({known})")
+    switches = [n for n, on in (("High Speed", state.variant.high_speed),
+                                ("open hands", state.variant.open_hands)) if on]
+    if switches:
+        out.append(f"; variant: {', '.join(switches)}")
+    out.append("\n")
+    return out
+
+
+def table_svg(state: GameState, title: str = "") -> Svg:
+    """An SVG picture of the piles, the open tasks and the hands."""
+    r = state.rules
+    w, h, gap = 90.0, 130.0, 20.0
+    width = r.piles * (w + gap) + gap
+    n_lines = len(state.open_tasks) + len(state.hands) + 3
+    svg = Svg(max(width, 520), 70 + h + 30 + 18 * n_lines + 20, "#f7f3ea")
+    if title:
+        svg.text(gap, 18, title, size=14, anchor="start", bold=True)
+    for p, (top, pile) in enumerate(zip(state.tops, state.piles, strict=True)):
+        x, y = gap + p * (w + gap), 40.0
+        for k in range(min(len(pile) - 1, 4)):  # cards below, shifted
+            off = 4 * (min(len(pile) - 1, 4) - k)
+            svg.polygon([(x + off, y - off), (x + w + off, y - off), (x + w + off, y + h - off),
+                         (x + off, y + h - off)], "#dddddd")
+        rgb = r.colours[top[0]].rgb
+        svg.polygon([(x, y), (x + w, y), (x + w, y + h), (x, y + h)], rgb, width=2)
+        svg.text(x + w / 2, y + h / 2, str(top[1]), size=54, fill=text_on(rgb), bold=True)
+        svg.text(x + w / 2, y + h + 14, f"pile {p + 1} · {len(pile)} cards", size=11)
+    y = 40 + h + 40
+    svg.text(gap, y, "Open tasks", size=13, anchor="start", bold=True)
+    for t in state.open_tasks:
+        y += 18
+        svg.text(gap + 10, y, "• " + t.text(r), size=12, anchor="start")
+    for p, hand in enumerate(state.hands):
+        y += 22
+        svg.text(gap, y, f"player {p + 1}:", size=12, anchor="start",
+                 bold=p == state.turn)
+        for i, c in enumerate(hand):
+            cx = gap + 80 + i * 40
+            rgb = "#777777" if c is None else r.colours[c[0]].rgb
+            svg.polygon([(cx, y - 9), (cx + 34, y - 9), (cx + 34, y + 9), (cx, y + 9)], rgb)
+            svg.text(cx + 17, y, r.card_name(c), size=11, fill=text_on(rgb), bold=True)
+    return svg
+
+
+def plays_table(title: str, rows: list[tuple[str, ...]], columns: tuple[str, ...]) -> Table:
+    t = Table(title=title)
+    for c in columns:
+        t.add_column(c)
+    for row in rows:
+        t.add_row(*row)
+    return t
