@@ -179,11 +179,9 @@ def _number_of(w: str) -> int | None:
     m = re.fullmatch(r"(\d+)(?:s|'s)?", w)
     if m:
         return int(m.group(1))
-    for word, n in WORD_OF.items():
+    for n, word in WORD_OF.items():
         if w in (word + "s", word + "es"):
             return n
-    if w in ("sixes",):
-        return 6
     return None
 
 
@@ -229,6 +227,11 @@ def _parse_pred(rules: Any, words: list[str], where: str) -> Pred:
             height, or_more = h, True
             i += 3
             continue
+        elif w in ("in", "on", "at", "along", "across"):
+            raise BadInput(f"{where}: cannot read the region '{' '.join(words[i:])}' "
+                           f"(regions: the EDGE, the CENTRE, the CORNERS, ROW 1-{rules.rows}, "
+                           f"COLUMN A-{chr(64 + rules.columns)}, a ROW, a COLUMN, a ROW or "
+                           "COLUMN, EVERY ROW, EVERY COLUMN)")
         elif _colour_of(rules, w) is not None:
             if colour is not None:
                 raise BadInput(f"{where}: two colours in one condition ('{w}')")

@@ -1,0 +1,170 @@
+"""Can these tasks be fulfilled within K placements? Yes with a witness (re-checked by
+the rules engine), or no with proof (the model is infeasible), and then the smallest set
+of tasks that block each other (a subset-minimal unsatisfiable core of task switches)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from models.hoch_hinaus.encode import CnfLogic, CpLogic, StepModel
+from models.hoch_hinaus.rules import Action, Game, action_json
+from models.hoch_hinaus.tasks import Task, holds
+from solver.backends import cpsat
+from solver.backends.common import SolverOptions
+from solver.backends.sat import IncrementalSat
+from solver.errors import BadInput, TimeLimitReached
+
+TILE_MODES = ("hand", "known", "any")
+BACKENDS = ("sat", "cpsat")
+
+
+def allowed_tiles(game: Game, k: int, mode: str) -> list[list[str]]:
+    """The tiles each of the next k placements may use.
+
+    hand: the hand of the player on turn at that step (tiles drawn meanwhile not used);
+    known: the same plus the tiles that player draws from the reserve in its known order;
+    any: every tile not on the board (hands and reserve, whoever holds them)."""
+    used = set(game.board.tiles_used())
+    if mode == "any" or not game.hands:
+        free = [t.id for t in game.rules.tiles if t.id not in used]
+        return [free] * k
+    if mode == "known" and not game.reserve_known:
+        raise BadInput("--tiles known needs the reserve in its order ('reserve' in the file)")
+    players = len(game.hands)
+    hands = [list(h) for h in game.hands]
+    out = []
+    for step in range(k):
+        p = (game.on_turn + step) % players
+        out.append(list(hands[p]))
+        if mode == "known" and step < len(game.reserve):
+            hands[p].append(game.reserve[step])
+    return out
+
+
+def max_height(game: Game, k: int, fillers: bool) -> int:
+    top = max(game.board.height(s) for s in range(game.rules.n_spaces))
+    return top + k * (2 if fillers else 1)
+
+
+@dataclass
+class WitnessStep:
+    placement: dict
+    fulfils: list[str]
+
+
+@dataclass
+class AchievableResult:
+    """answer yes (witness) | no (proven infeasible; core names the blocking tasks)."""
+
+    answer: str
+    proven: bool
+    within: int
+    tiles: str
+    backend: str
+    tasks: list[str]
+    witness: list[WitnessStep] = field(default_factory=list)
+    core: list[str] | None = None
+    note: str = ""
+    seconds: float = 0.0
+
+
+def check_witness(game: Game, tasks: Sequence[Task], acts: Sequence[Action]
+                  ) -> list[list[int]]:
+    """Replay placements with the rules engine; returns per step the indices of the tasks
+    that hold then. Raises RuntimeError if a placement is illegal (an encoding bug)."""
+    board = game.board.copy()
+    out = []
+    for a in acts:
+        if a.filler is not None:
+            board.place_filler(a.filler)
+        tile = game.rules.tile_by_id[a.tile]
+        why = board.why_not(a.first, a.second, tile.faces, game.pros)
+        if why is not None:
+            raise RuntimeError(f"witness placement refused by the rules engine: {why}")
+        board.place_tile(tile, a.first, a.second)
+        vis = board.visible()
+        out.append([i for i, t in enumerate(tasks) if holds(game.rules, t, vis)])
+    return out
+
+
+def build(game: Game, tasks: Sequence[Task], k: int, mode: str, logic: object
+          ) -> tuple[StepModel, list, list]:
+    fillers = game.fillers_left > 0
+    allowed = allowed_tiles(game, k, mode)
+    model = StepModel(game.rules, logic, k, allowed, game.pros,
+                      max_height(game, k, fillers), fillers)
+    free = sorted({t for step in allowed for t in step})
+    fixed = model.init_lits(game.board, free) + [model.fillers_at_most(
+        min(game.fillers_left, k))]
+    switches = []
+    for task in tasks:
+        sw = logic.var()
+        logic.clause([logic.neg(sw), model.fulfilled_within(task)])
+        switches.append(sw)
+    return model, fixed, switches
+
+
+def achievable(game: Game, tasks: Sequence[Task], k: int, mode: str = "hand",
+               backend: str = "sat", options: SolverOptions | None = None
+               ) -> AchievableResult:
+    """Can every task in `tasks` be fulfilled (each after some placement) within k?"""
+    if k < 1:
+        raise BadInput("--within must be at least 1")
+    if mode not in TILE_MODES:
+        raise BadInput(f"--tiles must be one of {', '.join(TILE_MODES)}")
+    if not tasks:
+        raise BadInput("no task to check: the file has no open tasks and no --task given")
+    options = options or SolverOptions(time_limit=60)
+    start = time.perf_counter()
+    texts = [t.text(game.rules) for t in tasks]
+    result = AchievableResult("no", True, k, mode, backend, texts)
+    if backend == "sat":
+        logic = CnfLogic()
+        model, fixed, switches = build(game, tasks, k, mode, logic)
+        for lit in fixed:
+            logic.clause([lit])
+        with IncrementalSat(logic.b) as solver:
+            sol = solver.solve(switches)
+            if sol is not None:
+                acts = model.decode(lambda x: (x in sol) if x > 0 else (-x not in sol))
+            else:
+                core = solver.minimal_core(switches)
+                result.core = [texts[switches.index(c)] for c in core]
+    elif backend == "cpsat":
+        logic = CpLogic()
+        model, fixed, switches = build(game, tasks, k, mode, logic)
+        for lit in fixed:
+            logic.clause([lit])
+        logic.m.add_assumptions(switches)
+        solver, outcome = cpsat.solve(logic.m, options)
+        logic.m.clear_assumptions()
+        if outcome.status in ("optimal", "feasible"):
+            acts = model.decode(lambda x: bool(solver.boolean_value(x)))
+        elif outcome.status == "infeasible":
+            try:
+                core = cpsat.minimal_core(logic.m, switches, options)
+            except TimeoutError:
+                raise TimeLimitReached("CP-SAT ran out of time minimising the core") from None
+            result.core = [texts[i] for i in (core or [])]
+        else:
+            raise TimeLimitReached(f"CP-SAT found no answer within {options.time_limit} s")
+    else:
+        raise BadInput(f"--backend must be one of {', '.join(BACKENDS)}")
+    if result.core is None:
+        fulfilled = check_witness(game, tasks, acts)
+        if not all(any(i in step for step in fulfilled) for i in range(len(tasks))):
+            raise RuntimeError("witness does not fulfil every task (encoding bug)")
+        result.answer = "yes"
+        done: set[int] = set()
+        for a, step in zip(acts, fulfilled, strict=True):
+            new = [texts[i] for i in step if i not in done]
+            done.update(step)
+            result.witness.append(WitnessStep(action_json(game.rules, a), new))
+    elif not result.core:
+        result.note = (f"no {k} placements are possible at all with these tiles (too few "
+                       "tiles, or no legal placement)")
+    result.seconds = round(time.perf_counter() - start, 3)
+    return result
+
