@@ -33,6 +33,9 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--optimum-time", type=float, default=10.0)
     ap.add_argument("--hint-time", type=float, default=2.0)
+    ap.add_argument("--hint-samples", type=int, default=0,
+                    help="fixed futures per hint: reproducible and independent of the "
+                         "machine's load (0: the default, as many as fit in --hint-time)")
     ap.add_argument("--log", help="JSON-lines file of finished games (resumable)")
     args = ap.parse_args()
     rules = load_rules()
@@ -73,27 +76,29 @@ def main() -> None:
 
     if args.hint_games == 0:
         return
+    kind = f"hint-samples-{args.hint_samples}" if args.hint_samples else "hint"
     times: list[float] = []
     for g in range(args.hint_games):
-        times.extend(done.get(("hint", g), {}).get("times", []))
+        times.extend(done.get((kind, g), {}).get("times", []))
 
     def timed_hint(state: GameState, tile: Tile, rng: random.Random) -> Placement:
         start = time.perf_counter()
-        result = hint(state, tile, seed=rng.randrange(2 ** 31), time_limit=args.hint_time)
+        result = hint(state, tile, samples=args.hint_samples, seed=rng.randrange(2 ** 31),
+                      time_limit=args.hint_time)
         times.append(time.perf_counter() - start)
         best = result.options[0]
         return Placement(tile.id, best.cell, best.launch)
 
     scores = []
     for g in range(args.hint_games):
-        if ("hint", g) not in done:
+        if (kind, g) not in done:
             before = len(times)
             draw = play.game_draw(rules, args.seed + g)
             state = play.play_game(rules, variant, draw, timed_hint,
                                    random.Random(f"policy-{g}"))
-            record("hint", g, score=play.final_score(state),
+            record(kind, g, score=play.final_score(state),
                    times=[round(t, 3) for t in times[before:]])
-        scores.append(done[("hint", g)]["score"])
+        scores.append(done[(kind, g)]["score"])
         progress("hint")(g + 1, args.hint_games)
     print(file=sys.stderr)
     known = [(v, s) for v, s in zip(optima, scores, strict=False) if v is not None]

@@ -212,3 +212,12 @@ def test_play_on_builtin_rules():
     r = run("play", "--seed", "0", input="\n".join(rules.cell_ids) + "\n")
     assert r.exit_code == 0, r.output
     assert "Score sheet" in r.output and "best possible" in r.output
+
+
+def test_hint_simulation_with_fixed_samples_is_reproducible():
+    # fixed samples = fixed solver work per completion, so the wall clock plays no part
+    rules = rules_from_dict(small_ship_rules_dict(3, n_cells=6, n_tiles=10))
+    runs = [play.simulate(rules, Variant(), 3, seed=5, policy_name="hint", hint_samples=2,
+                          optimum_time=None) for _ in range(2)]
+    assert scores(runs[0]) == scores(runs[1])
+    assert len({tuple(r.placements) for r in runs[0].records}) > 1

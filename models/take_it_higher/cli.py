@@ -150,7 +150,8 @@ def max_(variant: str, gold_silver: bool, draw: str | None, backend: str,
 @variant_option
 @gold_silver_option
 @click.option("--samples", type=click.IntRange(0, 1000), default=0, show_default=True,
-              help="Sampled futures (0: as many as the time limit allows).")
+              help="Sampled futures (0: as many as the time limit allows; K > 0: exactly "
+                   "K futures and fixed solver work, reproducible, --time-limit unused).")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the futures.")
 @click.option("--time-limit", type=click.FloatRange(min=0.05), default=2.0, show_default=True,
               help="Seconds for the whole hint.")
@@ -321,8 +322,8 @@ def play(seed: int | None, variant: str, gold_silver: bool, hint_samples: int,
 @gold_silver_option
 @click.option("--samples", "hint_samples", type=click.IntRange(min=0), default=0,
               show_default=True,
-              help="Sampled futures per hint (0: as many as fit in --hint-time; fixed "
-                   "samples make the hint policy reproducible).")
+              help="Sampled futures per hint (0: as many as fit in --hint-time; K > 0: "
+                   "fixed work per hint, so games replay exactly from --seed).")
 @click.option("--hint-time", type=click.FloatRange(min=0.01), default=2.0, show_default=True,
               help="Seconds per hint (hint policy).")
 @click.option("--optimum-time", type=click.FloatRange(min=0.01), default=10.0,

@@ -57,7 +57,13 @@ class HintResult:
 
 def hint(state: GameState, tile: Tile, samples: int = 0, seed: int = 0,
          time_limit: float = 2.0) -> HintResult:
-    """Rank the cells for the called tile. samples=0: as many futures as time allows."""
+    """Rank the cells for the called tile.
+
+    samples=0: as many futures as `time_limit` allows (the default, for players).
+    samples>0: exactly that many futures and a fixed amount of solver work per
+    completion (CP-SAT deterministic time, one worker), so the answer depends only on
+    the position and the seed, not on the machine's load; time_limit is then unused.
+    """
     from models.take_it_higher.queries import solve_completion
 
     start = time.perf_counter()
@@ -88,8 +94,10 @@ def hint(state: GameState, tile: Tile, samples: int = 0, seed: int = 0,
         return deadline - time.perf_counter()
 
     def budget() -> SolverOptions:
-        return SolverOptions(time_limit=max(0.05, per_solve if samples == 0
-                                            else min(per_solve, left())), workers=2)
+        if samples > 0:  # fixed work per solve: the same answer whatever the load
+            return SolverOptions(time_limit=None, deterministic_time=DETERMINISTIC_SOLVE,
+                                 workers=1)
+        return SolverOptions(time_limit=max(0.05, per_solve), workers=2)
 
     def solve(move: Placement | None, future: list[Tile]
               ) -> tuple[Placement | None, int | None, bool]:
@@ -163,6 +171,9 @@ def hint(state: GameState, tile: Tile, samples: int = 0, seed: int = 0,
 
 FIRST_FUTURES = 3
 MIN_CANDIDATES = 3
+# CP-SAT deterministic seconds per completion with --samples: one worker then solves
+# nearly all basic completions to optimality (median 0.05 s of CPU, scripts/ notes)
+DETERMINISTIC_SOLVE = 0.5
 
 
 def advice(state: GameState, tile: Tile, **kw: float) -> Placement:

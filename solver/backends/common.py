@@ -13,12 +13,16 @@ class SolverOptions:
     seed: random seed, so runs are reproducible.
     workers: parallel workers (CP-SAT); ignored by single-threaded back-ends.
     log: print the solver's own log on stderr.
+    deterministic_time: CP-SAT's load-independent work limit (its "deterministic
+    seconds"); with one worker the result then does not depend on the machine's load,
+    which reproducible simulations need.
     """
 
     time_limit: float | None = None
     seed: int = 0
     workers: int = 2
     log: bool = False
+    deterministic_time: float | None = None
 
 
 @dataclass

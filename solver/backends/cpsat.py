@@ -32,6 +32,8 @@ def make_solver(options: SolverOptions, subsolvers: Sequence[str] = (),
     p = solver.parameters
     if options.time_limit is not None:
         p.max_time_in_seconds = float(options.time_limit)
+    if options.deterministic_time is not None:
+        p.max_deterministic_time = float(options.deterministic_time)
     p.random_seed = int(options.seed)
     p.num_workers = max(1, int(options.workers))
     for name in subsolvers:
