@@ -503,12 +503,12 @@ def random_state(rules: Rules, players: int, rng: Any, fill: float = 0.6,
     hippo = [0] * n
     for lane in range(1, rules.lanes + 1):
         if lane == rules.hippo:
-            for _ in range(rng.randrange(4)):
+            for _ in range(min(rng.randrange(4), len(pool) - n)):
                 hippo[pool.pop()] += 1
             continue
         if rng.random() < fill:
-            k = rng.randint(1, rules.capacity)
-            lanes[lane] = tuple(pool.pop() for _ in range(k))
+            k = min(rng.randint(1, rules.capacity), len(pool) - n)
+            lanes[lane] = tuple(pool.pop() for _ in range(max(0, k)))
     stocks = [[0] * n for _ in range(n)]
     for c in pool:
         owner = c if rng.random() >= foreign else rng.randrange(n)
@@ -521,3 +521,16 @@ def random_state(rules: Rules, players: int, rng: Any, fill: float = 0.6,
             stocks[p][c] += 1
     return GameState(rules, tuple(colours), tuple(lanes), tuple(hippo),
                      tuple(tuple(r) for r in stocks), rng.randrange(n), rng.random() < 0.2)
+
+
+def parse_move(state: GameState, placements: list[str] | str) -> Move:
+    """Placements like ["2 red", "10 red"] (or "2 red, 10 red") as a move."""
+    items = placements.split(",") if isinstance(placements, str) else placements
+    move = []
+    for item in items:
+        parts = item.split()
+        if len(parts) != 2 or not parts[0].isdigit():
+            raise BadInput(f"placement '{item}': expected 'LANE COLOUR', e.g. '10 red'")
+        move.append((int(parts[0]), _colour(list(state.colours), state.rules, parts[1],
+                                             f"placement '{item}'")))
+    return tuple(move)

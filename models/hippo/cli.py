@@ -1,0 +1,204 @@
+"""`toppi hippo ...`: a thin layer over queries.py."""
+
+from __future__ import annotations
+
+import click
+from rich.table import Table
+from rich.text import Text
+
+from models.hippo import queries
+from models.hippo.play import POLICIES
+from models.hippo.play import simulate as run_simulation
+from models.hippo.render import pool_svg, pool_text
+from models.hippo.rules import GameState, Rules, load_rules, load_state, parse_roll
+from solver.errors import BadInput
+from solver.options import json_option, rules_option, svg_option
+from solver.progress import progress_bar
+from solver.render import print_json, stdout
+from solver.results import dumps
+
+roll_option = click.option("--roll", "roll_text", required=True,
+                           help="The dice, e.g. 6,4,2.")
+
+
+@click.group()
+def group() -> None:
+    """Hippo: options of a roll, the best placement, plans for known rolls, finishing
+    chances, simulated games."""
+
+
+def _load(file: str, rules_path: str | None) -> tuple[Rules, GameState]:
+    rules = load_rules(rules_path)
+    return rules, load_state(rules, file)
+
+
+def _who(state: GameState) -> Text:
+    colour = state.colours[state.to_move]
+    t = Text()
+    t.append(colour, style=f"bold {state.rules.rgb(colour)}")
+    return t
+
+
+@group.command()
+@click.argument("file", type=click.Path(dir_okay=False))
+@rules_option
+@json_option
+@svg_option
+def show(file: str, rules_path: str | None, as_json: bool, svg_path: str | None) -> None:
+    """Draw the pool of the position FILE: lanes, Mr. Hippo's lane, stocks."""
+    _, state = _load(file, rules_path)
+    if svg_path:
+        pool_svg(state, title=file.split("/")[-1]).save(svg_path)
+    if as_json:
+        print_json(dumps(queries.show(state)))
+        return
+    stdout.print(pool_text(state))
+
+
+@group.command()
+@click.argument("file", type=click.Path(dir_okay=False))
+@roll_option
+@rules_option
+@json_option
+def moves(file: str, roll_text: str, rules_path: str | None, as_json: bool) -> None:
+    """Every distinct result of a roll for the player on turn (each split of the dice,
+    each order of the chips, each colour allowed)."""
+    rules, state = _load(file, rules_path)
+    roll = parse_roll(rules, roll_text)
+    result = queries.moves(state, roll)
+    if as_json:
+        print_json(dumps(result))
+        return
+    stdout.print(pool_text(state))
+    line = Text("Roll " + "+".join(map(str, roll)) + " for ")
+    line.append_text(_who(state))
+    line.append(f": {len(result.outcomes)} distinct results"
+                + (" (bonus roll: no further roll)" if state.bonus else ""))
+    stdout.print(line)
+    table = Table()
+    for h in ("#", "placements (in order)", "shed", "bonus roll", "events", "orders"):
+        table.add_column(h, justify="right" if h in ("#", "shed", "orders") else "left")
+    for i, o in enumerate(result.outcomes, 1):
+        events = []
+        if o.kicked_out:
+            events.append("kicks out " + ", ".join(o.kicked_out))
+        if o.penalty_taken:
+            events.append(f"penalty: takes {len(o.penalty_taken)} chips")
+        if o.won:
+            events.append("wins")
+        table.add_row(str(i), ", ".join(o.placements), str(o.shed),
+                      "yes" if o.bonus_roll else "", "; ".join(events), str(o.orders))
+    stdout.print(table)
+
+
+@group.command()
+@click.argument("file", type=click.Path(dir_okay=False))
+@roll_option
+@click.option("--top", type=click.IntRange(min=1), default=10, show_default=True,
+              help="Alternatives shown (JSON lists all).")
+@rules_option
+@json_option
+@svg_option
+def best(file: str, roll_text: str, top: int, rules_path: str | None, as_json: bool,
+         svg_path: str | None) -> None:
+    """The best placement for the roll: most chips shed this turn (a bonus roll counted
+    by its exact expectation over all 216 outcomes), ties broken by least exposure (own
+    chips the other players can kick out next, weighed by the chance of their rolls)."""
+    rules, state = _load(file, rules_path)
+    roll = parse_roll(rules, roll_text)
+    result = queries.best(state, roll)
+    if svg_path:
+        from models.hippo.rules import parse_move
+        after = state.apply_action(parse_move(state, result.best))
+        pool_svg(after, title=f"after {', '.join(result.best)}").save(svg_path)
+    if as_json:
+        print_json(dumps(result))
+        return
+    stdout.print(pool_text(state))
+    line = Text("Roll " + "+".join(map(str, roll)) + " for ")
+    line.append_text(_who(state))
+    line.append(": best ")
+    line.append(", ".join(result.best), style="bold green")
+    line.append(f"  (expected {result.expected_shed:.3f} chips shed this turn, exposure "
+                f"{result.exposure:.3f}; proven over all results, {result.seconds*1000:.1f} ms)")
+    stdout.print(line)
+    table = Table(caption="exposure: own chips the other players can kick out next, "
+                          "weighed by the chance of their rolls")
+    for h in ("rank", "placements (in order)", "shed now", "bonus roll", "expected shed",
+              "exposure"):
+        table.add_column(h, justify="left" if h.startswith("placements") else "right")
+    for o in result.options[:top]:
+        table.add_row(str(o.rank), ", ".join(o.placements), str(o.shed_now),
+                      "won" if o.won else ("yes" if o.bonus_roll else ""),
+                      f"{o.expected_shed:.4f}", f"{o.exposure:.4f}")
+    stdout.print(table)
+    if len(result.options) > top:
+        stdout.print(f"... {len(result.options) - top} more (--top, --json)")
+
+
+def _policies(text: str, players: int) -> list[str]:
+    names = [p.strip().lower() for p in text.split(",") if p.strip()]
+    if not names:
+        raise BadInput("--policy: give best, greedy or random (or one per seat, comma-separated)")
+    for n in names:
+        if n not in POLICIES:
+            raise BadInput(f"--policy: unknown policy '{n}' ({', '.join(POLICIES)})")
+    if len(names) == 1:
+        return names * players
+    if len(names) != players:
+        raise BadInput(f"--policy: {len(names)} policies for {players} players "
+                       "(give one, or one per seat)")
+    return names
+
+
+@group.command()
+@click.option("--games", type=click.IntRange(min=1), default=100, show_default=True)
+@click.option("--players", type=click.IntRange(min=1), default=4, show_default=True)
+@click.option("--policy", "policy_text", default="best", show_default=True,
+              help="best, greedy or random; or one per seat, e.g. best,greedy,random,random.")
+@click.option("--rotate", is_flag=True,
+              help="Rotate the seats' policies from game to game (fair comparison).")
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="Game g uses the seed seed*1000003+g (reproducible for any --workers).")
+@click.option("--workers", type=click.IntRange(1, 64), default=1, show_default=True,
+              help="Processes playing games in parallel.")
+@rules_option
+@json_option
+def simulate(games: int, players: int, policy_text: str, rotate: bool, seed: int,
+             workers: int, rules_path: str | None, as_json: bool) -> None:
+    """Play seeded games from the start: win rates by seat and by policy (Wilson 95%
+    intervals) and game lengths."""
+    rules = load_rules(rules_path)
+    if not rules.min_players <= players <= rules.max_players:
+        raise BadInput(f"--players: {players}; Hippo is for "
+                       f"{rules.min_players}-{rules.max_players} players")
+    policies = _policies(policy_text, players)
+    with progress_bar(f"{games} games") as progress:
+        result = run_simulation(rules, games, policies, seed, rotate, workers, progress)
+    if as_json:
+        print_json(dumps(result))
+        return
+    table = Table(title=f"{games} games, {players} players, seed {seed}"
+                        + (" (policies rotated)" if rotate else ""),
+                  caption=f"{result.seconds:.1f} s, {workers} worker(s); 95% Wilson intervals")
+    for h in ("seat", "colour", "policy", "wins", "win rate", "95% interval"):
+        table.add_column(h, justify="right" if h in ("wins", "win rate") else "left")
+    for s, rate in enumerate(result.win_rate_by_seat):
+        table.add_row(str(s + 1), rules.colour_names[s],
+                      "rotating" if rotate else policies[s], str(rate.successes),
+                      f"{100 * rate.rate:.1f}%", f"{100 * rate.low:.1f}-{100 * rate.high:.1f}%")
+    stdout.print(table)
+    if len(set(policies)) > 1:
+        pt = Table(title="by policy (wins / seats played)")
+        for h in ("policy", "wins", "seats", "win rate", "95% interval"):
+            pt.add_column(h)
+        for name, rate in result.win_rate_by_policy.items():
+            pt.add_row(name, str(rate.successes), str(rate.trials), f"{100 * rate.rate:.1f}%",
+                       f"{100 * rate.low:.1f}-{100 * rate.high:.1f}%")
+        stdout.print(pt)
+    t = result.turns
+    stdout.print(f"Game length: mean {t.mean:.1f} turns ({result.rounds_mean:.1f} rounds), "
+                 f"median {t.median:g}, quartiles {t.quartiles[0]:g}-{t.quartiles[2]:g}, "
+                 f"min {t.min}, max {t.max}"
+                 + (f"; {result.unfinished} games unfinished after 2000 turns"
+                    if result.unfinished else ""))

@@ -1,0 +1,221 @@
+"""Hippo rules engine: the rulebook's 6+4+2 example, doubles, kick-outs, the penalty,
+foreign colours first, the bonus roll once and not twice, chip conservation."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+
+import pytest
+
+from models.hippo.rules import (
+    GameState,
+    all_rolls,
+    load_rules,
+    new_game,
+    outcomes,
+    parse_roll,
+    random_state,
+    roll_splits,
+    state_from_dict,
+    state_to_dict,
+)
+from solver.errors import BadInput
+
+RULES = load_rules()
+RED, GREEN, VIOLET, YELLOW = range(4)
+
+
+def position(lanes: dict | None = None, stocks: dict | None = None, players=("red", "green"),
+             to_move: str = "red", bonus: bool = False) -> GameState:
+    data = {"game": "hippo", "players": list(players), "to_move": to_move,
+            "bonus_roll": bonus, "lanes": lanes or {}}
+    if stocks is not None:
+        data["stocks"] = stocks
+    return state_from_dict(RULES, data)
+
+
+def lane_sets(state: GameState, roll) -> list[tuple[int, ...]]:
+    return sorted(tuple(sorted(lane for lane, _ in o.move)) for o in outcomes(state, roll))
+
+
+def test_rulebook_642_example_exactly():
+    state = new_game(RULES, ["red", "green"])
+    # 2,4,6 / 2 and 10 / 4 and 8 / two chips in 6 / 12 -- the rulebook's five options.
+    assert lane_sets(state, (6, 4, 2)) == sorted([(2, 4, 6), (2, 10), (4, 8), (6, 6), (12,)])
+    sheds = {tuple(sorted(lane for lane, _ in o.move)): o.shed
+             for o in outcomes(state, (6, 4, 2))}
+    assert sheds == {(2, 4, 6): 3, (2, 10): 2, (4, 8): 2, (6, 6): 2, (12,): 1}
+    assert not any(o.bonus for o in outcomes(state, (6, 4, 2)))
+    assert [[sum(g) for g in s] for s in roll_splits(RULES, (2, 4, 6))] == [
+        [6, 4, 2], [6, 6], [8, 4], [10, 2], [12]]
+
+
+def test_roll_order_does_not_matter_and_sums_over_12_are_no_lane():
+    state = new_game(RULES, ["red", "green"])
+    assert lane_sets(state, (2, 6, 4)) == lane_sets(state, (6, 4, 2))
+    # 6+6+5 = 17 is no lane: that split is no option.
+    assert (17,) not in lane_sets(state, (6, 6, 5))
+    assert lane_sets(state, (6, 6, 5)) == sorted([(5, 6, 6), (5, 12), (6, 11)])
+
+
+def test_doubles_go_into_one_lane():
+    state = new_game(RULES, ["red", "green"])
+    assert lane_sets(state, (3, 3, 3)) == sorted([(3, 3, 3), (3, 6), (9,)])
+    o = next(o for o in outcomes(state, (3, 3, 3)) if len(o.move) == 3)
+    assert o.state.lanes[3] == (RED, RED, RED)
+    assert o.orders == 1  # three identical chips: one order
+    assert lane_sets(state, (6, 3, 3)) == sorted([(3, 3, 6), (6, 6), (3, 9), (12,)])
+
+
+def test_full_lane_kicks_out_the_top_chip_to_its_owner():
+    state = position({"5": ["green", "violet", "yellow"]}, players=("red", "green", "violet",
+                                                                     "yellow"))
+    o = next(o for o in outcomes(state, (5, 1, 1)) if sorted(lane for lane, _ in o.move) == [2, 5])
+    assert o.state.lanes[5] == (RED, GREEN, VIOLET)
+    assert o.kicked == (YELLOW,)
+    assert o.state.stock_size(YELLOW) == state.stock_size(YELLOW) + 1
+    assert o.shed == 2
+
+
+def test_kicking_out_an_own_chip_takes_the_whole_lane():
+    state = position({"4": ["green", "yellow", "red"]}, players=("red", "green", "violet",
+                                                                 "yellow"))
+    move = ((12, RED), (4, RED))
+    assert move in state.legal_actions((4, 6, 6))
+    after, events = state.play(move)
+    assert after.lanes[4] == ()
+    assert sorted(events[1][2]) == [RED, RED, GREEN, YELLOW]  # placed, green, yellow, own
+    # placed 2, took 4 back; red now holds a green and a yellow chip
+    assert after.stock_size(RED) == state.stock_size(RED) + 2
+    assert after.stocks[RED][GREEN] == 1 and after.stocks[RED][YELLOW] == 1
+    assert after.stock_size(GREEN) == state.stock_size(GREEN)  # not returned to green
+    o = next(o for o in outcomes(state, (4, 6, 6)) if o.state.key() == after.key())
+    assert o.shed == -2 and sorted(o.taken) == [RED, RED, GREEN, YELLOW]
+
+
+def test_penalty_switch_leaves_the_placed_chip():
+    rules = dataclasses.replace(RULES, penalty_takes_placed=False)
+    state = state_from_dict(rules, {"players": ["red", "green"],
+                                    "lanes": {"4": ["green", "green", "red"]}})
+    o = next(o for o in outcomes(state, (4, 6, 6)) if sorted(lane for lane, _ in o.move) == [4, 12])
+    assert o.state.lanes[4] == (RED,)
+    assert sorted(o.taken) == [RED, GREEN, GREEN]
+
+
+def test_foreign_colours_are_placed_first_and_order_matters():
+    state = position({"9": ["red"]}, stocks={"red": {"red": 11, "green": 1}, "green": 11})
+    for o in outcomes(state, (2, 5, 6)):
+        assert o.move[0][1] == GREEN
+        assert all(c == RED for _, c in o.move[1:])
+    # green into lane 2 then red into 5 differs from green into 5 then red into 2
+    moves = {o.move for o in outcomes(state, (2, 5, 6))}
+    assert ((2, GREEN), (5, RED), (6, RED)) in moves
+    assert ((5, GREEN), (2, RED), (6, RED)) in moves
+    # singles: green in 2, 5 or 6; each of the three pairs: green first or second (13: none)
+    assert len(outcomes(state, (2, 5, 6))) == 3 + 3 * 2
+
+
+def test_several_foreign_colours_any_order_among_them():
+    state = position({"9": ["red", "red"]},
+                     stocks={"red": {"red": 10, "green": 1, "violet": 1}, "green": 11,
+                             "violet": 11}, players=("red", "green", "violet"))
+    firsts = {tuple(c for _, c in o.move[:2]) for o in outcomes(state, (1, 2, 6))
+              if len(o.move) == 3}
+    assert firsts == {(GREEN, VIOLET), (VIOLET, GREEN)}
+
+
+def test_penalty_mid_roll_makes_the_taken_colours_come_first():
+    state = position({"3": ["green", "red", "red"]}, stocks={"red": 10, "green": 11})
+    o = next(o for o in outcomes(state, (3, 5, 1)) if o.move[0][0] == 3 and len(o.move) == 3)
+    assert o.move[1][1] == GREEN  # the green chip just taken goes next
+
+
+def test_bonus_roll_once_and_not_twice():
+    state = new_game(RULES, ["red", "green"])
+    with_hippo = [o for o in outcomes(state, (3, 4, 5)) if any(lane == 7 for lane, _ in o.move)]
+    assert {tuple(sorted(lane for lane, _ in o.move)) for o in with_hippo} == {(5, 7)}
+    o = with_hippo[0]
+    assert o.bonus and o.state.bonus and o.state.to_move == RED
+    assert o.state.hippo == (1, 0)
+    # on the bonus roll lane 7 may be used again, but no third roll follows
+    again = [o2 for o2 in outcomes(o.state, (1, 2, 4)) if any(lane == 7 for lane, _ in o2.move)]
+    assert again and all(not o2.bonus for o2 in again)
+    assert all(o2.state.to_move == GREEN and not o2.state.bonus for o2 in again)
+    # a single die never makes 7; not using lane 7 earns nothing
+    plain = [o for o in outcomes(state, (3, 4, 5)) if 7 not in [lane for lane, _ in o.move]]
+    assert plain and not any(o.bonus for o in plain)
+
+
+def test_the_stock_running_out_ends_the_game_mid_roll():
+    state = position({"7": {"red": 10}}, stocks={"red": 2, "green": 12})
+    outs = outcomes(state, (1, 2, 3))
+    won = [o for o in outs if o.won]
+    assert won and all(len(o.move) == 2 and o.shed == 2 for o in won)
+    assert any(o.won for o in outs if len(o.move) == 2)
+    assert won[0].state.is_terminal() and won[0].state.winner() == RED
+    assert won[0].state.legal_actions((1, 1, 1)) == []
+
+
+def test_every_roll_has_an_option():
+    rng = random.Random(3)
+    for _ in range(30):
+        state = random_state(RULES, rng.randint(2, 4), rng)
+        for dice, _ in all_rolls(RULES):
+            assert outcomes(state, dice)
+
+
+def test_chips_are_conserved_in_random_playouts():
+    rng = random.Random(7)
+    for _ in range(20):
+        state = random_state(RULES, rng.randint(2, 4), rng)
+        for _ in range(30):
+            if state.is_terminal():
+                break
+            roll = tuple(rng.randint(1, 6) for _ in range(3))
+            moves = state.legal_actions(roll)
+            state = state.apply_action(rng.choice(moves))
+            for c in range(state.players):
+                total = (sum(lane.count(c) for lane in state.lanes) + state.hippo[c]
+                         + sum(row[c] for row in state.stocks))
+                assert total == RULES.chips
+            assert all(len(lane) <= RULES.capacity for lane in state.lanes)
+        again = state_from_dict(RULES, state_to_dict(state))
+        assert again.key() == state.key()
+
+
+def test_56_rolls_with_216_outcomes():
+    rolls = all_rolls(RULES)
+    assert len(rolls) == 56 and sum(c for _, c in rolls) == 216
+
+
+@pytest.mark.parametrize("text, words", [
+    ("6,4,7", "not a number 1-6"), ("0,1,2", "not a number 1-6"), ("6,4", "3 dice"),
+    ("a,b,c", "not a number"), ("6,4,2,1", "3 dice")])
+def test_bad_rolls(text, words):
+    with pytest.raises(BadInput, match=words):
+        parse_roll(RULES, text)
+
+
+@pytest.mark.parametrize("data, words", [
+    ({"players": ["red", "green"], "lanes": {"4": ["red", "red", "green", "green"]}},
+     "a lane holds 3"),
+    ({"players": ["red", "green"], "stocks": {"red": 12, "green": 11}},
+     "11 green chips counted"),
+    ({"players": ["red", "green"], "lanes": {"4": ["red"]}, "stocks": {"red": 12,
+                                                                        "green": 12}},
+     "13 red chips counted"),
+    ({"players": ["red", "blue"]}, "unknown colour 'blue'"),
+    ({"players": ["red", "green"], "lanes": {"3": ["violet"]}}, "'violet' is not playing"),
+    ({"players": ["red"]}, "Hippo is for 2-4"),
+    ({"players": ["red", "red"]}, "plays twice"),
+    ({"players": ["red", "green"], "lanes": {"13": ["red"]}}, "not a lane"),
+    ({"players": ["red", "green"], "stocks": {"red": 0, "green": 12},
+      "lanes": {"7": {"red": 12}}, "to_move": "green"}, "the game is over"),
+    ({"players": ["red", "green"], "lanes": {"1": ["red"] * 3, "2": ["red"] * 3,
+                                             "3": ["red"] * 3, "4": ["red"] * 3,
+                                             "5": ["red"]}}, "13 red chips in the pool"),
+])
+def test_bad_positions(data, words):
+    with pytest.raises(BadInput, match=words):
+        state_from_dict(RULES, data)
