@@ -125,3 +125,145 @@ def tasks_(rules_path: str | None, as_json: bool) -> None:
     for row in rows:
         table.add_row(row["id"], str(row["level"]), escape(row["text"]))
     stdout.print(table)
+
+
+@group.command()
+@file_argument
+@rules_option
+@json_option
+def hint(file: str, rules_path: str | None, as_json: bool) -> None:
+    """Which card on which pile: every legal play ranked, with its reasons (tasks
+    fulfilled now, tasks kept within reach, piles kept playable for the others)."""
+    from models.tippi_toppi.play import hint as run_hint
+
+    rules, state = _load(file, rules_path)
+    result = run_hint(state)
+    if as_json:
+        print_json(dumps(result))
+        return
+    stdout.print(table_text(state))
+    table = Table(title=f"Hint for player {result.player} ({result.seconds * 1000:.0f} ms)",
+                  caption="fulfils: open tasks done by the play; in reach: open tasks your "
+                          "other cards can do next; playable: share of the cards others may "
+                          "hold that still fit a pile")
+    for c in ("#", "play", "score", "fulfils now", "in reach", "playable", "own fit"):
+        table.add_column(c)
+    for i, o in enumerate(result.options, 1):
+        warn = " [red](next player stuck)[/red]" if o.next_stuck else ""
+        table.add_row(str(i), o.play + warn, f"{o.score:.1f}", escape("; ".join(o.fulfils)) or "-",
+                      escape("; ".join(o.in_reach)) or "-", f"{100 * o.playable_share:.0f}%",
+                      str(o.own_playable))
+    stdout.print(table)
+
+
+@group.command()
+@file_argument
+@click.option("--samples", type=click.IntRange(1, 100000), default=200, show_default=True,
+              help="Deals of the hidden cards (when not everything is known).")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the deals.")
+@click.option("--time-limit", type=click.FloatRange(min=0.01), default=10.0,
+              show_default=True, help="Seconds for the exact search (full information).")
+@rules_option
+@json_option
+def reachable(file: str, samples: int, seed: int, time_limit: float, rules_path: str | None,
+              as_json: bool) -> None:
+    """Can the game still be won? Exact with full information (all hands, the draw pile
+    and the task pile known), otherwise the hint policy's win rate over sampled hidden
+    cards with a 95 % Wilson interval."""
+    from models.tippi_toppi.play import reachable as run_reachable
+
+    rules, state = _load(file, rules_path)
+    result = run_reachable(state, samples, seed, time_limit)
+    if as_json:
+        print_json(dumps(result))
+        return
+    if result.method == "exact":
+        if result.answer == "yes":
+            stdout.print(f"[bold green]Yes[/bold green], the game can still be won "
+                         f"({len(result.line)} plays, checked by the rules engine):")
+            stdout.print(" ".join(result.line) or "(already won)")
+        elif result.answer == "no":
+            stdout.print(f"[bold red]No[/bold red]: every line of play was searched "
+                         f"({result.nodes} positions, {result.seconds:.1f} s)")
+        else:
+            stdout.print(f"[yellow]Unknown[/yellow]: no winning line found and the search "
+                         f"was not finished in {time_limit:g} s ({result.nodes} positions)")
+        return
+    rate = result.rate
+    assert rate is not None
+    stdout.print(f"Not everything is known: the hint policy won {rate.successes} of "
+                 f"{rate.trials} sampled deals = {100 * rate.rate:.1f}% "
+                 f"(95% interval {100 * rate.low:.1f}-{100 * rate.high:.1f}%)")
+
+
+def _int_list(text: str, what: str) -> list[int]:
+    try:
+        return [int(x) for x in text.split(",") if x.strip()]
+    except ValueError:
+        raise click.BadParameter(f"expected numbers separated by commas, got '{text}'",
+                                 param_hint=what) from None
+
+
+@group.command()
+@click.option("--games", type=click.IntRange(min=1), default=100, show_default=True,
+              help="Games per player count, difficulty and policy.")
+@click.option("--players", default="1,2,3,4", show_default=True,
+              help="Player counts, comma separated.")
+@click.option("--difficulty", "difficulty_text", default="all", show_default=True,
+              help="Difficulties (beginner,normal,advanced,expert,champion or 1-5), comma "
+                   "separated, or 'all'.")
+@click.option("--policy", "policies", multiple=True, type=click.Choice(["hint", "random"]),
+              help="Policies to compare (repeatable; default both).")
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="Game g is dealt with seed + g (the same deals for every policy).")
+@click.option("--high-speed", is_flag=True, help="High Speed: anyone may play (no timer).")
+@click.option("--open-hands", is_flag=True, help="Open hands (Kids): hints see every hand.")
+@click.option("--workers", type=click.IntRange(1, 64), default=2, show_default=True,
+              help="Parallel processes.")
+@rules_option
+@json_option
+def simulate(games: int, players: str, difficulty_text: str, policies: tuple[str, ...],
+             seed: int, high_speed: bool, open_hands: bool, workers: int,
+             rules_path: str | None, as_json: bool) -> None:
+    """Win rates of the hint policy and of random legal play, by players and difficulty
+    (95 % Wilson intervals)."""
+    from models.tippi_toppi.play import simulate as run_simulation
+    from models.tippi_toppi.rules import Variant
+    from solver.errors import BadInput
+    from solver.progress import progress_bar
+
+    rules = load_rules(rules_path)
+    counts = _int_list(players, "--players")
+    for p in counts:
+        if p not in rules.task_counts:
+            raise BadInput(f"--players: {p} players are not in the rules' task table")
+    if difficulty_text.strip().lower() == "all":
+        levels = list(range(len(rules.difficulties)))
+    else:
+        levels = [rules.parse_difficulty(d, "--difficulty")
+                  for d in difficulty_text.split(",") if d.strip()]
+    pols = list(policies) or ["hint", "random"]
+    with progress_bar(f"{games} games x {len(counts) * len(levels) * len(pols)}") as progress:
+        result = run_simulation(rules, games, counts, levels, pols, seed,
+                                Variant(high_speed, open_hands), workers, progress, rules_path)
+    if as_json:
+        print_json(dumps(result))
+        return
+    table = Table(title=f"Win rates, {games} games each (seed {seed})",
+                  caption=f"95% Wilson intervals; {result.seconds:.1f} s")
+    table.add_column("players", justify="right")
+    table.add_column("difficulty")
+    table.add_column("tasks", justify="right")
+    for pol in pols:
+        table.add_column(f"{pol} policy", justify="right")
+    for p in counts:
+        for d in levels:
+            cells = [c for c in result.cells if c.players == p
+                     and c.difficulty == rules.difficulties[d]]
+            row = [str(p), rules.difficulties[d], str(cells[0].tasks)]
+            for pol in pols:
+                c = next(c for c in cells if c.policy == pol)
+                row.append(f"{100 * c.rate.rate:.1f}% ({100 * c.rate.low:.0f}-"
+                           f"{100 * c.rate.high:.0f})")
+            table.add_row(*row)
+    stdout.print(table)

@@ -1,0 +1,360 @@
+"""Hints, the hint policy, simulated games and "can we still win".
+
+The hint only uses what the player may know: the piles (all cards in them, the rulebook
+lets players look through them), the open tasks, the own hand — and the other hands when
+playing with open hands (Kids variant). Each legal play is scored by
+- tasks fulfilled now (open tasks that hold after the play)            x 100
+- tasks kept within reach: open tasks the own remaining cards can fulfil
+  with one more play                                                    x 10
+- piles kept playable: the share of the cards the others may hold that
+  fit some pile afterwards (so the next player is not stuck)            x 30
+- the own remaining cards that still fit some pile                      x 5
+- the next player stuck for sure (open hands, known cards)              -1000
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from models.tippi_toppi.rules import (
+    Card,
+    GameState,
+    Play,
+    Rules,
+    Variant,
+    format_play,
+    new_game,
+    sample_hidden,
+)
+from models.tippi_toppi.tasks import Task, Tops
+from solver.errors import BadInput
+from solver.stats import Rate, wilson
+
+W_NOW, W_REACH, W_PLAYABLE, W_OWN, W_STUCK = 100, 10, 30, 5, 1000
+
+
+@dataclass
+class HintOption:
+    """One play and why it scores what it scores."""
+
+    play: str
+    score: float
+    fulfils: list[str]
+    in_reach: list[str]
+    playable_share: float
+    own_playable: int
+    next_stuck: bool
+
+
+@dataclass
+class HintResult:
+    player: int
+    options: list[HintOption]
+    seconds: float
+
+
+def _fits(card: Card, tops: Tops) -> bool:
+    return any(card[0] == t[0] or card[1] == t[1] for t in tops)
+
+
+def _place(tops: Tops, card: Card, pile: int) -> Tops:
+    return tops[:pile] + (card,) + tops[pile + 1:]
+
+
+def _view_unseen(state: GameState, player: int) -> list[Card]:
+    """Cards the player cannot see: the deck minus piles, own hand and (open hands)
+    the other hands."""
+    left = Counter(state.rules.deck)
+    left.subtract(c for p in state.piles for c in p)
+    for q, hand in enumerate(state.hands):
+        if q == player or state.variant.open_hands:
+            left.subtract(c for c in hand if c is not None)
+    return [c for c, n in left.items() if n > 0 for _ in range(n)]
+
+
+def score_play(state: GameState, play: Play, unseen: list[Card] | None = None
+               ) -> HintOption:
+    """The hint's score of one legal play, with its reasons."""
+    r = state.rules
+    tops = _place(state.tops, play.card, play.pile)
+    open_tasks = state.open_tasks
+    now = [t for t in open_tasks if t.holds(tops, r)]
+    rest = [t for t in open_tasks if t not in now]
+    hand = list(state.hands[play.player])
+    hand.remove(play.card)
+    known = [c for c in hand if c is not None]
+    reach = []
+    for t in rest:
+        if any(t.holds(_place(tops, c, p), r) for c in set(known)
+               for p, top in enumerate(tops) if c[0] == top[0] or c[1] == top[1]):
+            reach.append(t)
+    if unseen is None:
+        unseen = _view_unseen(state, play.player)
+    share = sum(1 for c in unseen if _fits(c, tops)) / len(unseen) if unseen else 1.0
+    own = sum(1 for c in known if _fits(c, tops))
+    stuck = False
+    if state.players > 1 and not state.variant.high_speed:
+        nxt = (play.player + 1) % state.players
+        other = [c for c in state.hands[nxt] if c is not None]
+        if (state.variant.open_hands and len(other) == len(state.hands[nxt])
+                and not any(_fits(c, tops) for c in other)):
+            stuck = True
+    elif state.draw_count == 0 and hand and not own:
+        stuck = True  # alone (or High Speed), nothing left to draw and no own card fits
+    won_now = len(now) == len(open_tasks) and not state.task_pile and not state.hidden_tasks
+    score = (W_NOW * len(now) + W_REACH * len(reach) + W_PLAYABLE * share + W_OWN * own
+             - (0 if won_now else W_STUCK * stuck) + (10 * W_STUCK if won_now else 0))
+    return HintOption(format_play(r, play, state.players), round(score, 3),
+                      [t.text(r) for t in now], [t.text(r) for t in reach], round(share, 3),
+                      own, stuck)
+
+
+def ranked_plays(state: GameState) -> list[tuple[Play, HintOption]]:
+    """Every legal play, best first (ties: the order of legal_actions)."""
+    unseen_by: dict[int, list[Card]] = {}
+    out = []
+    for play in state.legal_actions():
+        if play.player not in unseen_by:
+            unseen_by[play.player] = _view_unseen(state, play.player)
+        out.append((play, score_play(state, play, unseen_by[play.player])))
+    out.sort(key=lambda x: -x[1].score)
+    return out
+
+
+def hint(state: GameState) -> HintResult:
+    """Which card on which pile: every legal play ranked, with its reasons."""
+    start = time.perf_counter()
+    if state.is_won():
+        raise BadInput("the game is already won: no play needed")
+    if all(c is None for p in state.movers() for c in state.hands[p]):
+        raise BadInput(f"the hand of player {state.turn + 1} is hidden ('?'): "
+                       "a hint needs the cards of the player on turn")
+    options = [o for _, o in ranked_plays(state)]
+    return HintResult(state.turn + 1, options, round(time.perf_counter() - start, 4))
+
+
+Policy = Callable[[GameState, random.Random], Play]
+
+
+def hint_policy(state: GameState, rng: random.Random) -> Play:
+    return ranked_plays(state)[0][0]
+
+
+def random_policy(state: GameState, rng: random.Random) -> Play:
+    return rng.choice(state.legal_actions())
+
+
+POLICIES: dict[str, Policy] = {"hint": hint_policy, "random": random_policy}
+
+
+def play_out(state: GameState, policy: Policy, rng: random.Random, max_plays: int = 1000
+             ) -> GameState:
+    """Play a full-information state to its end with a policy."""
+    s = state.copy()
+    for _ in range(max_plays):
+        if s.is_terminal():
+            break
+        s.apply_action(policy(s, rng))
+    return s
+
+
+# --------------------------------------------------------------------------- simulate
+
+@dataclass
+class SimulationCell:
+    """Win rate of one policy at one player count and difficulty."""
+
+    policy: str
+    players: int
+    difficulty: str
+    tasks: int
+    rate: Rate
+    mean_plays: float
+    mean_fulfilled: float
+
+
+@dataclass
+class SimulationResult:
+    games: int
+    seed: int
+    variant: dict
+    cells: list[SimulationCell]
+    seconds: float
+
+
+def simulate_one(rules: Rules, players: int, difficulty: int, seed: int, policy: str,
+                 variant: Variant) -> tuple[bool, int, int]:
+    """One seeded game: (won, plays, tasks fulfilled)."""
+    s = new_game(rules, players, difficulty, seed, variant)
+    end = play_out(s, POLICIES[policy], random.Random(seed))
+    return end.is_won(), len(end.history), len(end.fulfilled)
+
+
+def _job(args: tuple) -> tuple[bool, int, int]:
+    from models.tippi_toppi.rules import load_rules
+    rules_path, players, difficulty, seed, policy, variant = args
+    return simulate_one(load_rules(rules_path), players, difficulty, seed, policy, variant)
+
+
+def simulate(rules: Rules, games: int, players: list[int], difficulties: list[int],
+             policies: list[str], seed: int = 0, variant: Variant | None = None,
+             workers: int = 1, progress: Callable[[int, int], None] | None = None,
+             rules_path: str | None = None) -> SimulationResult:
+    """Seeded games for every (policy, players, difficulty): game g uses seed + g, so
+    policies are compared on the same deals."""
+    start = time.perf_counter()
+    variant = variant or Variant()
+    jobs = [(rules_path, p, d, seed + g, pol, variant)
+            for pol in policies for p in players for d in difficulties for g in range(games)]
+    total = len(jobs)
+    results: list[tuple[bool, int, int]] = []
+    if workers > 1 and total > 1:
+        import multiprocessing as mp
+        with mp.get_context("fork").Pool(workers) as pool:
+            for res in pool.imap(_job, jobs, chunksize=max(1, total // (workers * 20))):
+                results.append(res)
+                if progress:
+                    progress(len(results), total)
+    else:
+        for job in jobs:
+            results.append(simulate_one(rules, *job[1:]))
+            if progress:
+                progress(len(results), total)
+    cells = []
+    i = 0
+    for pol in policies:
+        for p in players:
+            for d in difficulties:
+                chunk = results[i:i + games]
+                i += games
+                wins = sum(1 for w, _, _ in chunk if w)
+                cells.append(SimulationCell(
+                    pol, p, rules.difficulties[d], rules.task_count(p, d), wilson(wins, games),
+                    round(sum(n for _, n, _ in chunk) / games, 2),
+                    round(sum(f for _, _, f in chunk) / games, 2)))
+    return SimulationResult(games, seed, {"high_speed": variant.high_speed,
+                                          "open_hands": variant.open_hands},
+                            cells, round(time.perf_counter() - start, 2))
+
+
+# --------------------------------------------------------------------------- reachable
+
+@dataclass
+class ReachableResult:
+    """method exact: `answer` yes (a winning line, re-played by the engine) / no (every
+    line searched) / unknown (search limit); method sampling: the hint policy's win rate
+    over sampled hidden cards, with a Wilson interval."""
+
+    method: str
+    answer: str
+    proven: bool
+    line: list[str]
+    nodes: int
+    rate: Rate | None
+    samples: int
+    seconds: float
+
+
+def _key(s: GameState) -> tuple:
+    hands = tuple(tuple(sorted(h)) for h in s.hands)  # type: ignore[type-var]
+    if s.variant.high_speed or s.players == 1:
+        hands = tuple(sorted(hands))
+    return (s.tops, hands, len(s.draw_pile or ()), len(s.task_pile),
+            frozenset(s.open_tasks), 0 if s.variant.high_speed else s.turn)
+
+
+def reachable(state: GameState, samples: int = 200, seed: int = 0,
+              time_limit: float = 10.0, pool: list[Task] | None = None) -> ReachableResult:
+    """Can the game still be won? Exact (depth-first search over every line of play,
+    failed positions remembered) when everything is known; otherwise the hint policy's
+    win rate over `samples` deals of the hidden cards and tasks."""
+    start = time.perf_counter()
+    r = state.rules
+    if state.is_won():
+        return ReachableResult("exact", "yes", True, [], 0, None, 0, 0.0)
+    if state.fully_known():
+        # noisy hint-policy rollouts find most winning lines fast; the search proves
+        line, nodes = _rollouts(state, random.Random(seed), start + time_limit / 2)
+        complete = True
+        if line is None:
+            line, more, complete = _search(state, start + time_limit)
+            nodes += more
+        secs = round(time.perf_counter() - start, 3)
+        if line is not None:
+            check = state.copy()
+            for play in line:
+                check.apply_action(play)
+            assert check.is_won(), "winning line not confirmed by the engine"
+            return ReachableResult("exact", "yes", True,
+                                   [format_play(r, p, state.players) for p in line], nodes,
+                                   None, 0, secs)
+        return ReachableResult("exact", "no" if complete else "unknown", complete, [], nodes,
+                               None, 0, secs)
+    if samples < 1:
+        raise BadInput("--samples must be at least 1")
+    rng = random.Random(seed)
+    pool = pool if pool is not None else [t.task for t in r.catalogue]
+    wins = 0
+    for k in range(samples):
+        s = sample_hidden(state, rng, pool)
+        wins += play_out(s, hint_policy, random.Random(seed + k)).is_won()
+    return ReachableResult("sampling", "estimate", False, [], 0, wilson(wins, samples),
+                           samples, round(time.perf_counter() - start, 3))
+
+
+def _noisy(s: GameState, rng: random.Random) -> Play:
+    ranked = ranked_plays(s)
+    if len(ranked) > 1 and rng.random() < 0.3:
+        return ranked[rng.randrange(min(3, len(ranked)))][0]
+    return ranked[0][0]
+
+
+def _rollouts(state: GameState, rng: random.Random, deadline: float
+              ) -> tuple[list[Play] | None, int]:
+    """Games played out with the hint policy, sometimes taking its second or third
+    choice, until one is won or the deadline passes."""
+    nodes = 0
+    first = True
+    while first or time.perf_counter() < deadline:
+        end = play_out(state, hint_policy if first else _noisy, rng)
+        first = False
+        nodes += len(end.history) - len(state.history)
+        if end.is_won():
+            return end.history[len(state.history):], nodes
+    return None, nodes
+
+
+def _search(state: GameState, deadline: float) -> tuple[list[Play] | None, int, bool]:
+    """Depth-first search for a winning line, plays tried in hint order."""
+    failed: set[tuple] = set()
+    nodes = 0
+    out_of_time = False
+
+    def dfs(s: GameState) -> list[Play] | None:
+        nonlocal nodes, out_of_time
+        if s.is_won():
+            return []
+        if out_of_time:
+            return None
+        key = _key(s)
+        if key in failed:
+            return None
+        nodes += 1
+        if nodes % 256 == 0 and time.perf_counter() > deadline:
+            out_of_time = True
+            return None
+        for play, _ in ranked_plays(s):
+            child = s.after(play)
+            line = dfs(child)
+            if line is not None:
+                return [play, *line]
+        if not out_of_time:
+            failed.add(key)
+        return None
+
+    line = dfs(state)
+    return line, nodes, not out_of_time
