@@ -1,0 +1,103 @@
+"""Hippo `best`: the fast evaluation equals brute force over every result and all 216
+outcomes of a bonus roll; exposure equals its definition; simulations are seeded."""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+
+import pytest
+
+from models.hippo.best import (
+    best_options,
+    brute_force,
+    exposure,
+    reach_counts,
+    reference_exposure,
+)
+from models.hippo.play import play_game, simulate
+from models.hippo.rules import GameState, load_rules, new_game, random_state
+
+RULES = load_rules()
+
+
+def _random(seed: int, foreign: float) -> GameState:
+    rng = random.Random(seed)
+    s = random_state(RULES, rng.randint(2, 4), rng, fill=rng.choice([0.4, 0.8]),
+                     foreign=foreign)
+    return GameState(RULES, s.colours, s.lanes, s.hippo, s.stocks, s.to_move,
+                     rng.random() < 0.2)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_best_equals_brute_force_on_random_states(seed):
+    rng = random.Random(100 + seed)
+    state = _random(seed, foreign=[0.0, 0.3][seed % 2])
+    # half of the rolls can make 7 (bonus roll), half are random
+    dice = ((3, 4, rng.randint(1, 6)) if seed % 3 == 0 else (1, 2, 4) if seed % 3 == 1
+            else tuple(rng.randint(1, 6) for _ in range(3)))
+    fast = [(o.move, o.value, o.exposure) for o in best_options(state, dice)]
+    assert fast == brute_force(state, dice)
+
+
+def test_best_equals_brute_force_when_the_bonus_roll_can_win():
+    state = GameState(RULES, ("red", "green"), ((),) * 13, (9, 0),
+                      ((3, 0), (0, 12)), 0, False)
+    fast = [(o.move, o.value, o.exposure) for o in best_options(state, (2, 5, 1))]
+    assert fast == brute_force(state, (2, 5, 1))
+    # 7 and 1 then a bonus roll that always places the last chip: 3 chips for sure
+    assert fast[0][1] == 3 or fast[0][1] == Fraction(3)
+
+
+def test_the_bonus_roll_is_worth_its_exact_expectation():
+    state = new_game(RULES, ["red", "green"])
+    ranked = best_options(state, (3, 4, 5))
+    top = ranked[0]
+    assert sorted(lane for lane, _ in top.move) == [5, 7] and top.bonus
+    # then every bonus roll sheds 3 (singles) except 5+5+5: the third chip in lane 5
+    # (holding the red chip just placed) would kick it out, so 5 and 10 shed 2
+    assert top.value == 5 - Fraction(1, 216)
+    singles = next(o for o in ranked if len(o.move) == 3)
+    assert singles.value == 3
+
+
+def test_ties_are_broken_by_least_exposure():
+    rng = random.Random(9)
+    for seed in range(15):
+        state = _random(seed, 0.3)
+        ranked = best_options(state, tuple(rng.randint(1, 6) for _ in range(3)))
+        for a, b in zip(ranked, ranked[1:], strict=False):
+            assert (a.value, -a.exposure) >= (b.value, -b.exposure)
+
+
+def test_exposure_equals_its_definition():
+    for seed in range(25):
+        state = _random(seed, 0.2)
+        for me in range(state.players):
+            fast = Fraction(exposure(RULES, state.lanes, state.stocks, me), 216)
+            assert fast == reference_exposure(state, me)
+
+
+def test_reach_counts():
+    reach = reach_counts(RULES)
+    assert all(row[0] == 216 for row in reach[1:])
+    assert reach[7][1] == 105  # a group of two or three dice makes 7 in 105 of 216
+    assert reach[1][3] == 1 and reach[1][2] == 16  # three ones; at least two ones
+    assert reach[12][2] == 0
+    assert reach[7][2] == 0
+
+
+def test_simulation_is_reproducible_from_the_seed():
+    a = simulate(RULES, 6, ["best", "greedy", "random"], seed=5, rotate=True)
+    b = simulate(RULES, 6, ["best", "greedy", "random"], seed=5, rotate=True, workers=2)
+    assert a.win_rate_by_seat == b.win_rate_by_seat
+    assert a.turns == b.turns
+    assert play_game(RULES, ["best", "random"], 77) == play_game(RULES, ["best", "random"], 77)
+    c = simulate(RULES, 6, ["best", "greedy", "random"], seed=6, rotate=True)
+    assert (c.turns, c.win_rate_by_seat) != (a.turns, a.win_rate_by_seat)
+
+
+def test_simulation_counts_every_game():
+    res = simulate(RULES, 10, ["greedy", "random"], seed=1)
+    assert sum(r.successes for r in res.win_rate_by_seat) + res.unfinished == 10
+    assert sum(r.trials for r in res.win_rate_by_policy.values()) == 20
