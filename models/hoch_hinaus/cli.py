@@ -10,9 +10,16 @@ from rich.table import Table
 from models.hoch_hinaus import queries
 from models.hoch_hinaus.achieve import BACKENDS, TILE_MODES
 from models.hoch_hinaus.achieve import achievable as run_achievable
+from models.hoch_hinaus.play import POLICIES
+from models.hoch_hinaus.play import reachable as run_reachable
+from models.hoch_hinaus.play import simulate as run_simulate
 from models.hoch_hinaus.render import board_svg, board_text
+from models.hoch_hinaus.rules import load_rules
+from models.hoch_hinaus.tasks import load_catalogue
 from solver.backends.common import SolverOptions
+from solver.errors import BadInput
 from solver.options import json_option, rules_option, solver_options, svg_option
+from solver.progress import progress_bar
 from solver.render import print_json, stdout
 from solver.results import dumps
 
@@ -143,3 +150,135 @@ def achievable(file: str, task_texts: tuple[str, ...], k: int, mode: str, backen
                          "core): " + "; ".join(result.core))
         if result.note:
             stdout.print(result.note)
+
+
+@group.command()
+@file_argument
+@click.option("--horizon", type=click.IntRange(0, 4), default=2, show_default=True,
+              help="Placements the SAT look-ahead checks the other open tasks over (0: off).")
+@click.option("--top", type=click.IntRange(1, 100), default=8, show_default=True,
+              help="Candidates checked by the SAT look-ahead.")
+@click.option("--show", "shown", type=click.IntRange(1, 1000), default=8, show_default=True,
+              help="Alternatives listed.")
+@click.option("--time-limit", type=click.FloatRange(min=0.1), default=1.6, show_default=True,
+              help="Seconds for the look-ahead.")
+@rules_option
+@tasks_option
+@pros_option
+@json_option
+@svg_option
+def hint(file: str, horizon: int, top: int, shown: int, time_limit: float,
+         rules_path: str | None, tasks_path: str | None, pros: bool | None, as_json: bool,
+         svg_path: str | None) -> None:
+    """The best placement for the player on turn in FILE, with ranked alternatives."""
+    from models.hoch_hinaus.hint import hint as run_hint
+
+    ctx = _ctx(file, rules_path, tasks_path, pros)
+    if not ctx.game.hands:
+        raise BadInput("hint needs a game state with hands (the player on turn)")
+    result = run_hint(ctx.game, horizon=horizon, top=top, time_limit=time_limit)
+    result.options = result.options[:shown]
+    if svg_path and result.options:
+        b = ctx.game.board.copy()
+        b.apply(result.options[0].action)
+        board_svg(b, "after: " + result.options[0].placement["text"]).save(svg_path)
+    if as_json:
+        print_json(dumps(result))
+        return
+    stdout.print(board_text(ctx.game.board))
+    if not result.options:
+        stdout.print(f"[bold red]{result.note}[/bold red]")
+        return
+    table = Table(title=f"Player {result.player}: best placements ({result.legal} legal, "
+                        f"{result.checked} checked {horizon} placements ahead, "
+                        f"{result.seconds:.2f} s)")
+    table.add_column("#", justify="right")
+    table.add_column("placement")
+    table.add_column("score", justify="right")
+    table.add_column("why")
+    for i, o in enumerate(result.options, 1):
+        table.add_row(str(i), o.placement["text"], f"{o.score:.1f}", o.reason)
+    stdout.print(table)
+
+
+@group.command()
+@file_argument
+@click.option("--samples", type=click.IntRange(1, 100000), default=40, show_default=True,
+              help="Sampled completions of the unknown information.")
+@click.option("--policy", type=click.Choice(POLICIES), default="hint", show_default=True,
+              help="How the sampled games are played (greedy: the hint without its SAT "
+                   "look-ahead).")
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--time-limit", type=click.FloatRange(min=0.1), default=60.0,
+              show_default=True, help="Seconds for the search or the sampling.")
+@rules_option
+@tasks_option
+@pros_option
+@json_option
+def reachable(file: str, samples: int, policy: str, seed: int, time_limit: float,
+              rules_path: str | None, tasks_path: str | None, pros: bool | None,
+              as_json: bool) -> None:
+    """Can the game in FILE still be won? Everything known (reserve order, every task):
+    an exact search with a winning line; otherwise the win probability of a policy over
+    sampled completions, with its 95% Wilson interval."""
+    ctx = _ctx(file, rules_path, tasks_path, pros)
+    with progress_bar("sampling games") as update:
+        result = run_reachable(ctx.game, ctx.catalogue.tasks, samples, policy, seed,
+                               time_limit, update)
+    if as_json:
+        print_json(dumps(result))
+        return
+    stdout.print(board_text(ctx.game.board))
+    if result.method == "exact":
+        colour = {"won": "green", "lost": "red"}.get(result.answer, "yellow")
+        stdout.print(f"[bold {colour}]{result.answer.upper()}[/bold {colour}] "
+                     f"({'proven' if result.proven else 'not proven'} by exhaustive search, "
+                     f"{result.nodes} positions, {result.seconds:.2f} s)")
+        for i, s in enumerate(result.line, 1):
+            done = f"  → fulfils {'; '.join(s.fulfils)}" if s.fulfils else ""
+            stdout.print(f"  {i}. player {s.player}: {s.placement['text']}{done}")
+    else:
+        r = result.rate
+        stdout.print(f"Win probability under the {result.policy} policy: "
+                     f"[bold]{r.rate:.1%}[/bold] (95% interval {r.low:.1%}-{r.high:.1%}; "
+                     f"{r.successes} of {r.trials} sampled games won, {result.seconds:.1f} s)")
+    if result.note:
+        stdout.print(result.note)
+
+
+@group.command()
+@click.option("--games", type=click.IntRange(1, 100000), default=20, show_default=True)
+@click.option("--difficulty", type=click.Choice(["first", "normal", "advanced", "pros",
+                                                 "champions"]), default="normal",
+              show_default=True, help="Size of the draw pile (rules data).")
+@click.option("--players", type=click.IntRange(1, 4), default=2, show_default=True)
+@click.option("--policy", "policies", multiple=True, type=click.Choice(POLICIES),
+              help="Policies to compare (default: hint and random).")
+@click.option("--pros", is_flag=True, help="Play with the Pros placement rule.")
+@click.option("--side", type=click.Choice(["blue", "purple"]), default="blue",
+              show_default=True)
+@click.option("--seed", type=int, default=0, show_default=True)
+@rules_option
+@tasks_option
+@json_option
+def simulate(games: int, difficulty: str, players: int, policies: tuple[str, ...],
+             pros: bool, side: str, seed: int, rules_path: str | None,
+             tasks_path: str | None, as_json: bool) -> None:
+    """Win rates of the hint policy and of random legal play on the same seeded deals."""
+    rules = load_rules(rules_path)
+    cat = load_catalogue(rules, tasks_path)
+    with progress_bar("simulating games") as update:
+        result = run_simulate(rules, cat.tasks, games, difficulty, players,
+                              list(policies) or ["hint", "random"], seed, pros, side, update)
+    if as_json:
+        print_json(dumps(result))
+        return
+    table = Table(title=f"{games} games, {difficulty}, {players} player(s)"
+                        f"{', Pros' if pros else ''}, {side} side ({result.seconds:.1f} s)")
+    for col in ("policy", "won", "win rate", "95% interval", "tasks done", "turns"):
+        table.add_column(col)
+    for p in result.policies:
+        table.add_row(p.policy, f"{p.rate.successes}/{p.rate.trials}", f"{p.rate.rate:.1%}",
+                      f"{p.rate.low:.1%}-{p.rate.high:.1%}", f"{p.mean_tasks_completed}",
+                      f"{p.mean_turns}")
+    stdout.print(table)

@@ -1,0 +1,233 @@
+"""The best placement for the player on turn, with ranked alternatives and reasons.
+
+Every legal placement (hand tile, spaces, which way round, gap filler or not) is played
+on a copy with the rules engine: tasks fulfilled now (newly turned-up known tasks too),
+whether the next player could still place a tile (a dead end loses the game), and how
+far each other open task is from holding. The best candidates are then checked with the
+SAT model: which of the remaining open tasks stay achievable within a few placements
+(with any tile not on the board), one incremental solver for all candidates.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from models.hoch_hinaus.encode import CnfLogic, StepModel
+from models.hoch_hinaus.rules import Action, Board, Game, action_json
+from models.hoch_hinaus.tasks import Task, _count_in
+from solver.backends.sat import IncrementalSat
+
+
+def distance(rules: Any, task: Task, visible: Sequence) -> int:
+    """How many spaces would at least have to change for the task to hold (0: holds);
+    a cheap guide, not a proof."""
+    def one(line: Sequence[int]) -> int:
+        if task.kind == "count":
+            n, c = _count_in(task.pred, line, visible), task.count
+        elif task.kind == "distinct":
+            i = 0 if task.what == "colours" else 1
+            n = len({visible[s][0][i] for s in line if visible[s][0] is not None})
+            c = task.count
+        elif task.kind == "more":
+            a = _count_in(task.pred, line, visible)
+            b = _count_in(task.pred2, line, visible)
+            return max(0, b - a + 1)
+        else:
+            n = len({visible[s][1] for s in line
+                     if task.pred.matches(visible[s][0], visible[s][1])})
+            c = task.count
+        if c.op == "exactly":
+            return abs(n - c.k)
+        if c.op == "at least":
+            return max(0, c.k - n)
+        return max(0, n - c.k)
+
+    ds = [one(line) for line in task.region.lines(rules)]
+    return sum(ds) if task.region.quant == "every" else min(ds)
+
+
+def can_place(board: Board, tiles: Sequence[str], pros: bool, fillers: bool) -> bool:
+    """Is there any legal placement (early exit; gap filler options only if needed)?"""
+    r = board.rules
+    for s1, s2 in r.pairs:
+        for t in tiles:
+            faces = r.tile_by_id[t].faces
+            if board.why_not(s1, s2, faces, pros) is None or \
+                    (pros and board.why_not(s2, s1, faces, pros) is None):
+                return True
+    if fillers and tiles:
+        return bool(board.placements(tiles, pros, True))
+    return False
+
+
+@dataclass
+class HintOption:
+    placement: dict
+    fulfils: list[str]
+    dead_end: bool
+    uses_filler: bool
+    releases_task: bool
+    distance: int
+    achievable: int | None = None  # remaining open tasks achievable one by one
+    together: bool | None = None  # all remaining open tasks achievable together
+    remaining: int = 0
+    score: float = 0.0
+    reason: str = ""
+    wins: bool = False
+    action: Any = field(default=None, metadata={"json_skip": True})
+
+
+@dataclass
+class HintResult:
+    player: int
+    options: list[HintOption]
+    legal: int
+    checked: int
+    horizon: int
+    seconds: float
+    note: str = ""
+
+
+def _evaluate(game: Game, a: Action) -> tuple[HintOption, Game]:
+    g = game.copy()
+    bonus_before = sum(1 for b in g.bonus if b.fillers > 0)
+    g.place(a)
+    released = sum(1 for b in g.bonus if b.fillers > 0) < bonus_before
+    done = g.fulfil()
+    r = game.rules
+    nxt = (g.on_turn + 1) % g.players if g.players else 0
+    hand = list(g.hands[nxt]) if g.hands else []
+    if g.players == 1 and g.reserve_known and g.reserve:
+        hand.append(g.reserve[0])
+    dead = g.status != "won" and not can_place(g.board, hand, g.pros, g.fillers_left > 0)
+    vis = g.board.visible()
+    dist = sum(distance(r, t, vis) for t in g.open if t is not None)
+    opt = HintOption(action_json(r, a), [t.text(r) for t in done], dead, a.filler is not None,
+                     released, dist, remaining=sum(1 for t in g.open if t is not None),
+                     wins=g.status == "won", action=a)
+    return opt, g
+
+
+def _cheap_score(o: HintOption) -> float:
+    return (1000 * o.wins + 10 * len(o.fulfils) - 100 * o.dead_end - 0.5 * o.distance
+            - 0.3 * o.uses_filler - 4 * o.releases_task)
+
+
+class Lookahead:
+    """One incremental SAT model of `horizon` placements with any free tile, started from
+    any board by assumptions; task literals are built once per task."""
+
+    def __init__(self, game: Game, horizon: int) -> None:
+        self.game, self.horizon = game, horizon
+        r = game.rules
+        self.logic = CnfLogic()
+        top = max(game.board.height(s) for s in range(r.n_spaces))
+        free = [t.id for t in r.tiles]
+        self.model = StepModel(r, self.logic, horizon, [free] * horizon, game.pros,
+                               top + 2 + 2 * horizon, True)
+        self.task_lit: dict[Task, int] = {}
+        self.solver = IncrementalSat(self.logic.b)
+
+    def lit(self, task: Task) -> int:
+        if task not in self.task_lit:
+            self.task_lit[task] = self.model.fulfilled_within(task)
+        return self.task_lit[task]
+
+    def check(self, g: Game) -> tuple[int, bool]:
+        tasks = [t for t in g.open if t is not None]
+        base = self.model.init_lits(g.board) + [
+            self.model.fillers_at_most(min(g.fillers_left, self.horizon))]
+        lits = [self.lit(t) for t in tasks]
+        together = self.solver.solve(base + lits) is not None
+        if together:
+            return len(tasks), True
+        n = sum(1 for x in lits if self.solver.solve(base + [x]) is not None)
+        return n, False
+
+    def close(self) -> None:
+        self.solver.close()
+
+
+def hint(game: Game, horizon: int = 2, top: int = 8, time_limit: float = 1.6,
+         lookahead: bool = True, rng: random.Random | None = None) -> HintResult:
+    """Rank the legal placements of the player on turn (best first)."""
+    start = time.perf_counter()
+    acts = game.legal_actions()
+    if not acts:
+        return HintResult(game.on_turn + 1, [], 0, 0, horizon, 0.0,
+                          "no tile can be placed: the game is lost" if game.hands else
+                          "no legal placement")
+    plain = [a for a in acts if a.filler is None]
+    with_filler = [a for a in acts if a.filler is not None]
+    seen: dict[tuple, HintOption] = {}
+    games: dict[int, Game] = {}
+    for a in plain + with_filler:
+        opt, g = _evaluate(game, a)
+        key = (g.board.key(), a.tile, a.filler is not None)
+        if key in seen:
+            continue
+        opt.score = _cheap_score(opt)
+        seen[key] = opt
+        games[id(opt)] = g
+    options = list(seen.values())
+    if rng is not None:
+        rng.shuffle(options)  # ties broken at random (stable sort keeps it)
+    options.sort(key=lambda o: -o.score)
+    checked = 0
+    if lookahead and horizon > 0:
+        la = Lookahead(game, horizon)
+        try:
+            for o in options[:top]:
+                if time.perf_counter() - start > time_limit:
+                    break
+                g = games[id(o)]
+                if o.wins or not o.remaining:
+                    o.achievable, o.together = 0, True
+                else:
+                    o.achievable, o.together = la.check(g)
+                o.score += 3 * o.achievable + 2 * o.together
+                checked += 1
+        finally:
+            la.close()
+        head = sorted(options[:checked], key=lambda o: -o.score)
+        options = head + options[checked:]
+    for o in options:
+        o.reason = _reason(o, game, horizon)
+    return HintResult(game.on_turn + 1, options, len(acts), checked, horizon,
+                      round(time.perf_counter() - start, 3))
+
+
+def _reason(o: HintOption, game: Game, horizon: int) -> str:
+    parts = []
+    if o.wins:
+        parts.append("wins the game")
+    if o.fulfils:
+        parts.append(f"fulfils {len(o.fulfils)}: " + "; ".join(o.fulfils))
+    if o.dead_end:
+        parts.append("DEAD END: the next player could not place a tile")
+    if o.achievable is not None and o.remaining:
+        if o.together:
+            parts.append(f"all {o.remaining} other open task(s) stay achievable together "
+                         f"within {horizon} placements")
+        else:
+            parts.append(f"{o.achievable} of {o.remaining} other open task(s) stay "
+                         f"achievable within {horizon} placements")
+    if o.uses_filler:
+        parts.append("uses a gap filler" + (" (releases a bonus task)" if o.releases_task
+                                            else ""))
+    parts.append(f"distance to the open tasks {o.distance}")
+    return "; ".join(parts)
+
+
+def policy_action(game: Game, rng: random.Random, policy: str) -> Action | None:
+    """The action a policy plays: random (a legal placement at random), greedy (the
+    hint's ranking without the SAT look-ahead) or hint (with it)."""
+    if policy == "random":
+        acts = game.legal_actions()
+        return rng.choice(acts) if acts else None
+    res = hint(game, lookahead=policy == "hint", rng=rng, time_limit=0.8, top=4)
+    return res.options[0].action if res.options else None

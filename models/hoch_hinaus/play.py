@@ -1,0 +1,214 @@
+"""Can the game still be won (exact search when everything is known, else sampling
+under a policy), and simulated games: win rates of the hint policy and random play."""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from models.hoch_hinaus.achieve import achievable
+from models.hoch_hinaus.hint import hint, policy_action
+from models.hoch_hinaus.rules import Game, Rules, action_json, new_game
+from models.hoch_hinaus.tasks import Task
+from solver.backends.common import SolverOptions
+from solver.errors import BadInput
+from solver.stats import Rate, wilson
+
+POLICIES = ("hint", "greedy", "random")
+
+
+@dataclass
+class LineStep:
+    player: int
+    placement: dict
+    fulfils: list[str]
+
+
+@dataclass
+class ReachableResult:
+    """exact: answer won/lost proven by exhaustive search (or unknown at the time
+    limit); sampled: win rate of a policy over completions of the unknown information."""
+
+    method: str
+    answer: str
+    proven: bool
+    line: list[LineStep] = field(default_factory=list)
+    nodes: int = 0
+    rate: Rate | None = None
+    policy: str | None = None
+    seconds: float = 0.0
+    note: str = ""
+
+
+def _state_key(g: Game) -> tuple:
+    return (g.board.key(), tuple(tuple(sorted(h)) for h in g.hands), g.on_turn,
+            tuple(t.text() for t in g.open), len(g.draw_pile),
+            tuple(b.fillers for b in g.bonus), len(g.reserve))
+
+
+def _prune(g: Game) -> bool:
+    """True when the open tasks provably cannot all be fulfilled with the tiles left
+    (checked by the SAT model only when few placements remain: it is cheap then)."""
+    left = sum(len(h) for h in g.hands) + len(g.reserve)
+    if left == 0 or left > 3:
+        return False
+    tasks = [t for t in g.open if t is not None]
+    if not tasks:
+        return False
+    return achievable(g, tasks, left, "known", "sat").answer == "no"
+
+
+def exact(game: Game, time_limit: float) -> ReachableResult:
+    """Depth-first search over every turn (placements ordered by the hint's ranking,
+    equal successor boards merged, lost states remembered)."""
+    start = time.perf_counter()
+    failed: set[tuple] = set()
+    nodes = 0
+    out_of_time = False
+
+    def search(g: Game) -> list | None:
+        nonlocal nodes, out_of_time
+        if g.status == "won":
+            return []
+        if g.status == "lost":
+            return None
+        key = _state_key(g)
+        if key in failed:
+            return None
+        if time.perf_counter() - start > time_limit:
+            out_of_time = True
+            return None
+        nodes += 1
+        if _prune(g):
+            failed.add(key)
+            return None
+        ranked = hint(g, lookahead=False)
+        for o in ranked.options:
+            g2 = g.copy()
+            player = g2.on_turn + 1
+            done = g2.apply_action(o.action)
+            rest = search(g2)
+            if rest is not None:
+                return [LineStep(player, action_json(g.rules, o.action),
+                                 [t.text() for t in done])] + rest
+            if out_of_time:
+                return None
+        failed.add(key)
+        return None
+
+    if not game.hands:
+        raise BadInput("reachable needs a whole game state (hands, tasks), not a board")
+    line = search(game.copy())
+    res = ReachableResult("exact", "won" if line is not None else
+                          ("unknown" if out_of_time else "lost"),
+                          line is not None or not out_of_time, line or [], nodes)
+    if out_of_time and line is None:
+        res.note = (f"time limit {time_limit} s reached after {nodes} positions without a "
+                    "winning line: not proven either way")
+    res.seconds = round(time.perf_counter() - start, 3)
+    return res
+
+
+def play_out(game: Game, rng: random.Random, policy: str) -> Game:
+    g = game
+    while not g.is_terminal():
+        a = policy_action(g, rng, policy)
+        if a is None:
+            g.status = "lost"
+            break
+        g.apply_action(a)
+    return g
+
+
+def sampled(game: Game, catalogue: list[Task], samples: int, policy: str, seed: int,
+            time_limit: float, progress: Callable[[int, int], None] | None = None
+            ) -> ReachableResult:
+    """Play the game to its end `samples` times, each time with the unknowns (reserve
+    order, unseen tasks) drawn at random, under a policy; the win rate with its Wilson
+    95% interval."""
+    if policy not in POLICIES:
+        raise BadInput(f"--policy must be one of {', '.join(POLICIES)}")
+    start = time.perf_counter()
+    wins = n = 0
+    for i in range(samples):
+        if n and time.perf_counter() - start > time_limit:
+            break
+        rng = random.Random(seed * 100003 + i)
+        g = play_out(game.determinise(rng, catalogue), rng, policy)
+        wins += g.status == "won"
+        n += 1
+        if progress:
+            progress(n, samples)
+    rate = wilson(wins, n)
+    res = ReachableResult("sampled", "estimate", False, rate=rate, policy=policy,
+                          nodes=n)
+    if n < samples:
+        res.note = f"time limit reached: {n} of {samples} samples played"
+    res.seconds = round(time.perf_counter() - start, 3)
+    return res
+
+
+def reachable(game: Game, catalogue: list[Task], samples: int = 40, policy: str = "hint",
+              seed: int = 0, time_limit: float = 60.0,
+              progress: Callable[[int, int], None] | None = None) -> ReachableResult:
+    if not game.hands:
+        raise BadInput("reachable needs a whole game state (hands, tasks), not a board")
+    if game.status != "playing":
+        return ReachableResult("exact", game.status, True,
+                               note=f"the game in the file is already {game.status}")
+    if game.everything_known:
+        return exact(game, time_limit)
+    return sampled(game, catalogue, samples, policy, seed, time_limit, progress)
+
+
+@dataclass
+class PolicyStats:
+    policy: str
+    rate: Rate
+    mean_tasks_completed: float
+    mean_turns: float
+
+
+@dataclass
+class SimulateResult:
+    games: int
+    difficulty: str
+    players: int
+    pros: bool
+    side: str
+    seed: int
+    policies: list[PolicyStats]
+    seconds: float
+
+
+def simulate(rules: Rules, catalogue: list[Task], games: int, difficulty: str, players: int,
+             policies: list[str], seed: int = 0, pros: bool = False, side: str = "blue",
+             progress: Callable[[int, int], None] | None = None,
+             options: SolverOptions | None = None) -> SimulateResult:
+    """The same seeded deals played by each policy; win rates with Wilson intervals."""
+    if games < 1:
+        raise BadInput("--games must be at least 1")
+    for p in policies:
+        if p not in POLICIES:
+            raise BadInput(f"unknown policy '{p}' (one of {', '.join(POLICIES)})")
+    start = time.perf_counter()
+    out = []
+    done = 0
+    for policy in policies:
+        wins, tasks, turns = 0, 0, 0
+        for i in range(games):
+            rng = random.Random(seed * 7919 + i)
+            g = new_game(rules, catalogue, players, difficulty, rng, side, pros)
+            g = play_out(g, random.Random(seed * 104729 + i), policy)
+            wins += g.status == "won"
+            tasks += len(g.completed)
+            turns += g.turns
+            done += 1
+            if progress:
+                progress(done, games * len(policies))
+        out.append(PolicyStats(policy, wilson(wins, games), round(tasks / games, 2),
+                               round(turns / games, 2)))
+    return SimulateResult(games, difficulty, players, pros, side, seed, out,
+                          round(time.perf_counter() - start, 2))
