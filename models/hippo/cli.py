@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import click
 from rich.table import Table
 from rich.text import Text
@@ -10,9 +12,17 @@ from models.hippo import queries
 from models.hippo.play import POLICIES
 from models.hippo.play import simulate as run_simulation
 from models.hippo.render import pool_svg, pool_text
-from models.hippo.rules import GameState, Rules, load_rules, load_state, parse_roll
+from models.hippo.rules import (
+    GameState,
+    Rules,
+    load_rules,
+    load_state,
+    parse_roll,
+    parse_rolls,
+)
+from solver.backends import SolverOptions
 from solver.errors import BadInput
-from solver.options import json_option, rules_option, svg_option
+from solver.options import json_option, rules_option, solver_options, svg_option
 from solver.progress import progress_bar
 from solver.render import print_json, stdout
 from solver.results import dumps
@@ -134,6 +144,62 @@ def best(file: str, roll_text: str, top: int, rules_path: str | None, as_json: b
     stdout.print(table)
     if len(result.options) > top:
         stdout.print(f"... {len(result.options) - top} more (--top, --json)")
+
+
+@group.command()
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--rolls", "rolls_text", required=True,
+              help='The rolls in the order thrown, bonus rolls included: "6,4,2 5,5,1 ...".')
+@click.option("--check", is_flag=True,
+              help="Also solve by brute force (short sequences) and compare.")
+@solver_options(default_time=60.0)
+@rules_option
+@json_option
+def plan(file: str, rolls_text: str, check: bool, solver: SolverOptions,
+         rules_path: str | None, as_json: bool) -> None:
+    """Solo puzzle: the placements for a known sequence of rolls (the board stays as you
+    leave it) that empty the stock in the fewest own turns, or shed the most chips if it
+    cannot be emptied. CP-SAT over all the rolls; the plan is replayed by the rules
+    engine."""
+    from models.hippo.plan import brute_force, solve_plan
+
+    rules, state = _load(file, rules_path)
+    rolls = parse_rolls(rules, rolls_text)
+    result = solve_plan(state, rolls, solver)
+    checked = None
+    if check:
+        if len(rolls) > 8:
+            raise BadInput("--check: brute force is for at most 8 rolls")
+        value, _ = brute_force(state, rolls)
+        checked = value[0] * (rules.chips * state.players + 1) + value[1]
+        if result.proven and checked != result.objective:
+            raise RuntimeError(f"CP-SAT {result.objective} != brute force {checked}")
+    if as_json:
+        data = json.loads(dumps(result))
+        if check:
+            data["brute_force_objective"] = checked
+        print_json(json.dumps(data, indent=2, ensure_ascii=False))
+        return
+    stdout.print(pool_text(state))
+    table = Table(title=f"Plan for {result.player}: {len(rolls)} rolls")
+    for h in ("roll", "turn", "dice", "placements (in order)", "stock after", "events"):
+        table.add_column(h, justify="right" if h in ("roll", "turn", "stock after") else "left")
+    for i, st in enumerate(result.steps, 1):
+        table.add_row(str(i), str(st.turn) + (" (bonus)" if st.bonus_roll else ""),
+                      "+".join(map(str, st.roll)), ", ".join(st.placements),
+                      str(st.stock_after), "; ".join(st.events))
+    stdout.print(table)
+    how = ("[bold green]proven optimal[/bold green]" if result.proven else
+           f"[bold yellow]best found, not proven[/bold yellow] (bound {result.bound})")
+    if result.emptied:
+        stdout.print(f"Stock emptied in {result.turns} turn(s): {how} "
+                     f"(CP-SAT, {result.seconds:.2f} s)")
+    else:
+        stdout.print(f"The stock cannot be emptied with these rolls; at most "
+                     f"{result.chips_shed} chips shed, {result.chips_left} left: {how} "
+                     f"(CP-SAT, {result.seconds:.2f} s)")
+    if check:
+        stdout.print(f"Brute force agrees: objective {checked}.")
 
 
 def _policies(text: str, players: int) -> list[str]:

@@ -1,0 +1,166 @@
+"""Solo plans over a known sequence of rolls: CP-SAT (encode_cpsat) and brute force.
+
+The board stays as the player leaves it (nobody else moves). The answer is the plan
+that empties the stock in the fewest own turns, or, if no plan can, leaves the fewest
+chips. The CP-SAT plan is replayed by the rules engine, which must reach the value the
+solver claims; brute force (every distinct result of every roll, memoised) is the
+reference in the tests.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from models.hippo.encode_cpsat import build
+from models.hippo.rules import GameState, Move, colour_choices, outcomes, place
+from solver.backends import SolverOptions, cpsat
+from solver.errors import BadInput, TimeLimitReached
+
+
+def solo_step(state: GameState, move: Move) -> GameState:
+    """The mover's placements, then the mover rolls again (solo): a bonus roll follows
+    a roll that used lane 7 unless it was itself the bonus roll."""
+    after = state.apply_action(move)
+    used = any(lane == state.rules.hippo for lane, _ in move)
+    return GameState(state.rules, state.colours, after.lanes, after.hippo, after.stocks,
+                     state.to_move, used and not state.bonus and not after.is_terminal())
+
+
+def plan_value(state: GameState, moves: list[Move]) -> tuple[int, int]:
+    """(turns until the stock is empty or rolls+1 if never, chips left) of a plan."""
+    turns = 1 if state.bonus else 0
+    s = state
+    for move in moves:
+        if not s.bonus:
+            turns += 1
+        s = solo_step(s, move)
+        if s.is_terminal():
+            return turns, 0
+    return len(moves) + 1, s.stock_size(state.to_move)
+
+
+def brute_force(state: GameState, rolls: list[tuple[int, ...]]) -> tuple[tuple[int, int],
+                                                                         list[Move]]:
+    """The best plan by exhausting every distinct result of every roll (memoised on
+    the position): ((finish turns or rolls+1, chips left), moves)."""
+    me = state.to_move
+    n = len(rolls)
+    memo: dict = {}
+
+    def go(k: int, s: GameState, turns: int) -> tuple[tuple[int, int], list[Move]]:
+        if s.is_terminal():
+            return (turns, 0), []
+        if k == n:
+            return (n + 1, s.stock_size(me)), []
+        key = (k, s.key(), turns)
+        if key in memo:
+            return memo[key]
+        t = turns if s.bonus else turns + 1
+        best: tuple[tuple[int, int], list[Move]] | None = None
+        for o in outcomes(s, rolls[k]):
+            nxt = solo_step(s, o.move)
+            value, rest = go(k + 1, nxt, t)
+            if best is None or value < best[0]:
+                best = (value, [o.move, *rest])
+        assert best is not None
+        memo[key] = best
+        return best
+
+    return go(0, state, 1 if state.bonus else 0)
+
+
+@dataclass
+class PlanStep:
+    """One roll of the plan."""
+
+    roll: list[int]
+    turn: int
+    bonus_roll: bool
+    placements: list[str]
+    stock_after: int
+    events: list[str]
+
+
+@dataclass
+class PlanResult:
+    """The plan and how good it is, honestly: `status` optimal (proven by CP-SAT) or
+    feasible (best found, `bound` on the objective)."""
+
+    player: str
+    rolls: int
+    emptied: bool
+    turns: int | None  # own turns to empty the stock
+    chips_left: int
+    chips_shed: int
+    status: str
+    proven: bool
+    objective: int  # turns * big + chips left (turns = rolls + 1 when not emptied)
+    bound: int | None
+    seconds: float
+    steps: list[PlanStep]
+
+
+def _colour_move(state: GameState, seq: tuple[int, ...]) -> Move:
+    """The lane sequence with colours: other players' colours first (the first one
+    held, any would do: they are alike for the player's stock), then own chips."""
+    me = state.to_move
+    lanes, hippo, stocks = state.lanes, state.hippo, state.stocks
+    move = []
+    for lane in seq:
+        choices = colour_choices(stocks[me], me)
+        if not choices:
+            break
+        c = choices[0]
+        lanes, hippo, stocks, _, _ = place(state.rules, lanes, hippo, stocks, me, lane, c)
+        move.append((lane, c))
+    return tuple(move)
+
+
+def solve_plan(state: GameState, rolls: list[tuple[int, ...]],
+               options: SolverOptions | None = None) -> PlanResult:
+    """The CP-SAT plan, replayed and checked by the rules engine."""
+    options = options or SolverOptions()
+    if state.is_terminal():
+        raise BadInput("the game is over: nothing to plan")
+    pm = build(state, rolls)
+    solver, outcome = cpsat.solve(pm.model, options)
+    if not outcome.has_solution:
+        if outcome.status == "infeasible":  # never: a roll always has an option
+            raise RuntimeError("the plan model is infeasible")
+        raise TimeLimitReached(f"no plan found within {options.time_limit} s")
+    me = state.to_move
+    s = state
+    moves: list[Move] = []
+    steps: list[PlanStep] = []
+    turn = 1 if state.bonus else 0
+    for k, roll in enumerate(rolls):
+        if s.is_terminal():
+            break
+        chosen = [q for q, v in enumerate(pm.select[k]) if solver.value(v)]
+        assert len(chosen) == 1
+        move = _colour_move(s, pm.sequences[k][chosen[0]])
+        if not s.bonus:
+            turn += 1
+        after, events = s.play(move)
+        text = []
+        for lane, kicked, taken in events:
+            if taken:
+                text.append(f"penalty in lane {lane}: takes {len(taken)} chips")
+            elif kicked is not None:
+                text.append(f"kicks {s.colours[kicked]} out of lane {lane}")
+        nxt = solo_step(s, move)
+        steps.append(PlanStep(list(roll), turn, s.bonus, [f"{lane} {s.colours[c]}"
+                                                          for lane, c in move],
+                              nxt.stock_size(me), text))
+        moves.append(move)
+        s = nxt
+    value = plan_value(state, moves)
+    objective = value[0] * pm.big + value[1]
+    if objective != outcome.objective:
+        raise RuntimeError(f"plan replay gives {value}, the model claimed "
+                           f"{outcome.objective}")
+    emptied = value[0] <= len(rolls)
+    return PlanResult(state.colours[me], len(rolls), emptied, value[0] if emptied else None,
+                      value[1], state.stock_size(me) - value[1], outcome.status,
+                      outcome.status == "optimal", objective, outcome.bound,
+                      round(outcome.wall_time, 3), steps)
