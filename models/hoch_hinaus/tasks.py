@@ -339,7 +339,7 @@ def parse_task(rules: Any, text: str, where: str = "task") -> Task:
                 return Task("heights", count, _parse_pred(rules, pred_words, where),
                             source=text.strip())
         raise BadInput(f"{where}: expected '<colour> is in <count> different HEIGHTS'")
-    if words[0] == "more":
+    if words[0] == "more" and words[1:2] != ["than"]:
         if "than" not in words:
             raise BadInput(f"{where}: 'More A than B' needs 'than'")
         t = words.index("than")
