@@ -463,9 +463,14 @@ def _adjacent(r: _Reader, w: list[str]) -> Task:
         pair = _split_and(left)
         if pair is not None:
             return AdjacentTask(r.filter(pair[0]), r.filter(pair[1]), mode)
-    if not right or right == ["each", "other"] or right == ["one", "another"]:
-        left = [x for x in left if x not in ("two",)]
+    left = [x for x in left if x not in ("two",)]
+    if not right:
+        raise r.fail("next to what? (write 'next to each other' or 'next to a ... pile')")
+    if right == ["each", "other"] or right == ["one", "another"]:
         f = r.filter(left)
+        return AdjacentTask(f, f, mode)
+    if not left:  # "two adjacent green piles"
+        f = r.filter(right)
         return AdjacentTask(f, f, mode)
     return AdjacentTask(r.filter(left), r.filter(right), mode)
 

@@ -1,0 +1,191 @@
+"""Tippi Toppi rules engine checked against the rulebook
+(/work/shared/rulebooks/tippi-toppi-cards.de.txt): legal plays, tasks fulfilled and
+replaced, turned-up tasks that hold at once, drawing, winning and losing, the task table,
+game files and their errors."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from models.tippi_toppi.rules import (
+    GameState,
+    Play,
+    Variant,
+    load_rules,
+    new_game,
+    parse_play,
+    sample_hidden,
+    state_from_dict,
+)
+from solver.errors import BadInput
+
+R = load_rules()
+GREEN, PINK, ORANGE, PURPLE = range(4)
+
+
+def state(piles, hands, open_tasks=(), task_pile=(), empty_draw=False, turn=1, **variant):
+    """A state from a game file (draw pile unknown; empty_draw: nothing left to draw)."""
+    s = state_from_dict(R, {"piles": piles, "hands": hands, "turn": turn,
+                            "open_tasks": list(open_tasks), "task_pile": list(task_pile),
+                            "variant": variant})
+    if empty_draw:
+        s.draw_pile, s.draw_count = [], 0
+    return s
+
+
+def full_state(piles, hands, open_tasks=(), task_pile=(), turn=1, **variant) -> GameState:
+    """A state whose draw pile holds every remaining card (in deck order)."""
+    s = state(piles, hands, open_tasks, task_pile, False, turn, **variant)
+    s.draw_pile = s.unseen_cards()
+    s.draw_count = len(s.draw_pile)
+    return s
+
+
+def test_deck_has_56_cards_two_of_each():
+    assert len(R.deck) == 56
+    assert len(R.cards) == 28
+    assert all(R.deck.count(c) == 2 for c in R.cards)
+
+
+def test_task_table_is_the_rulebooks():
+    # 1 Spieler 12-20, 2-3 Spieler 14-22, 4 Spieler 12-20
+    assert [R.task_count(1, d) for d in range(5)] == [12, 14, 16, 18, 20]
+    assert [R.task_count(2, d) for d in range(5)] == [14, 16, 18, 20, 22]
+    assert [R.task_count(3, d) for d in range(5)] == [14, 16, 18, 20, 22]
+    assert [R.task_count(4, d) for d in range(5)] == [12, 14, 16, 18, 20]
+    assert R.parse_difficulty("Fortgeschritten") == 2
+    assert R.parse_difficulty("champion") == 4
+    with pytest.raises(BadInput):
+        R.task_count(5, 0)
+
+
+def test_new_game_deals_per_rules():
+    s = new_game(R, 3, 1, seed=5)
+    assert [len(p) for p in s.piles] == [1, 1, 1, 1]
+    assert [len(h) for h in s.hands] == [4, 4, 4]
+    assert s.draw_count == 56 - 4 - 12 == len(s.draw_pile)
+    assert len(s.open_tasks) == 4
+    assert len(s.open_tasks) + len(s.task_pile) + len(s.fulfilled) == 16
+    assert not any(s.holds(t) for t in s.open_tasks)  # those holding were fulfilled
+
+
+def test_a_card_matches_by_colour_or_number_or_both():
+    s = state(["G3", "P5", "O7", "V1"], [["G5", "O1", "P5", "V7"]], ["a run of 4"])
+    legal = {(R.card_name(a.card), a.pile) for a in s.legal_actions()}
+    assert ("G5", 0) in legal  # colour
+    assert ("G5", 1) in legal  # number
+    assert ("P5", 1) in legal  # both
+    assert ("O1", 3) in legal  # number 1 on V1
+    assert ("O1", 0) not in legal
+    assert ("V7", 2) in legal and ("V7", 3) in legal
+    assert ("V7", 0) not in legal
+    with pytest.raises(BadInput, match="matches neither"):
+        s.apply_action(Play(0, (ORANGE, 1), 0))
+
+
+def test_one_card_fulfils_several_tasks_all_are_replaced():
+    s = full_state(["G3", "G5", "P7", "V1"], [["G7", "O4", "P6", "V6"]],
+                   open_tasks=["exactly 3 green piles", "the sum of the green piles is 15",
+                               "at least 2 piles showing 6", "a run of 4"],
+                   task_pile=["no orange piles", "all piles are odd", "a run of 3"])
+    done = s.apply_action(parse_play(s, "G7>3"))  # G3 G5 G7 V1
+    # two open tasks hold; of the turned-up ones "no orange piles" and "all piles are
+    # odd" hold at once, so they are fulfilled and replaced as well (rulebook)
+    assert [t.text(R) for t in done] == [
+        "exactly 3 green piles", "the sum of the green piles is 15", "no orange piles",
+        "all piles are odd"]
+    assert [t.text(R) for t in s.open_tasks] == [
+        "at least 2 piles showing 6", "a run of 4", "a run of 3"]
+    assert s.task_pile == [] and len(s.fulfilled) == 4
+    assert len(s.hands[0]) == 4  # drew a card
+
+
+def test_fulfilled_replacement_task_counts_and_is_replaced():
+    s = full_state(["G3", "P5", "O7", "V1"], [["P1", "O4", "P6", "V6"]],
+                   open_tasks=["exactly 2 pink piles", "a run of 4", "exactly 3 pink piles",
+                               "all piles are even"],
+                   task_pile=["all piles are odd", "exactly 2 piles showing 4"])
+    done = s.apply_action(parse_play(s, "P1>4"))  # G3 P5 O7 P1: two pink, all odd
+    assert [t.text(R) for t in done] == ["exactly 2 pink piles", "all piles are odd"]
+    assert [t.text(R) for t in s.open_tasks] == [
+        "a run of 4", "exactly 3 pink piles", "all piles are even",
+        "exactly 2 piles showing 4"]
+    assert len(s.fulfilled) == 2
+
+
+def test_win_when_all_tasks_fulfilled_and_loss_when_stuck():
+    s = full_state(["G3", "P5", "O7", "V1"], [["G5", "O4", "P6", "V6"]],
+                   open_tasks=["exactly 2 green piles"])
+    s.apply_action(parse_play(s, "G5>2"))
+    assert s.is_won() and s.is_terminal() and s.legal_actions() == []
+    stuck = state(["G3", "G5", "G7", "G1"], [["P2", "O4", "V6", "P6"]],
+                  open_tasks=["no green piles"], empty_draw=True)
+    assert stuck.legal_actions() == []
+    assert stuck.is_lost()
+
+
+def test_after_the_draw_pile_runs_out_play_goes_on_without_drawing():
+    s = state(["G3", "P5", "O7", "V1"], [["G5", "O4"], ["P6", "V6"]],
+              open_tasks=["exactly 3 green piles", "a run of 4"], empty_draw=True)
+    s.apply_action(parse_play(s, "G5>2"))
+    assert s.hands[0] == [(ORANGE, 4)] and s.turn == 1
+    s.apply_action(parse_play(s, "V6>4"))
+    assert s.hands[1] == [(PINK, 6)]
+    assert s.turn == 0
+
+
+def test_high_speed_lets_anyone_play():
+    s = state(["G3", "P5", "O7", "V1"], [["O4"], ["P6"]], open_tasks=["a run of 4"],
+              empty_draw=True, high_speed=True)
+    players = {a.player for a in s.legal_actions()}
+    assert players == {0, 1}
+    normal = state(["G3", "P5", "O7", "V1"], [["O4"], ["P6"]], open_tasks=["a run of 4"],
+                   empty_draw=True)
+    assert {a.player for a in normal.legal_actions()} == {0}
+    with pytest.raises(BadInput, match="not on turn"):
+        normal.apply_action(Play(1, (PINK, 6), 1))
+
+
+def test_hidden_cards_are_sampled_consistently():
+    s = state(["G3", "P5", "O7", "V1"], [["G5", "O4", "P6", "V6"], ["?", "?", "?", "?"]],
+              open_tasks=["exactly 3 green piles"])
+    assert s.draw_count == 56 - 8 - 4
+    import random
+    full = sample_hidden(s, random.Random(1))
+    assert full.fully_known()
+    assert sorted(full.known_cards().elements()) == sorted(R.deck)
+
+
+BAD = [
+    ({"hands": [["G8"]]}, "unknown card 'G8'"),
+    ({"hands": [["X3"]]}, "unknown card 'X3'"),
+    ({"hands": [["G3", "G3"]]}, "G3 appears 3 times"),
+    ({"hands": [["G1", "G2", "G4", "G5", "G6"]]}, "at most 4"),
+    ({"open_tasks": ["exactly 3 blue piles"]}, "cannot read task"),
+    ({"open_tasks": ["exactly 1 green pile"]}, "already holds"),
+    ({"piles": ["G3", "P5", "O7"]}, "4 piles expected"),
+    ({"turn": 3}, "does not exist"),
+    ({"players": 3}, "3 players but 1 hands"),
+    ({"task_pile": ["a run of 3"]}, "only 1 open tasks"),
+]
+
+
+@pytest.mark.parametrize("change, words", BAD)
+def test_bad_game_files(change, words):
+    data = {"piles": ["G3", "P5", "O7", "V1"], "hands": [["G1"]], "turn": 1,
+            "open_tasks": ["a run of 4"]}
+    data.update(change)
+    with pytest.raises(BadInput, match=words):
+        state_from_dict(R, json.loads(json.dumps(data)))
+
+
+def test_round_trip_of_a_game_file():
+    s = new_game(R, 2, 2, seed=3)
+    s.apply_action(s.legal_actions()[0])
+    again = state_from_dict(R, s.to_dict())
+    assert again.tops == s.tops and again.hands == s.hands and again.turn == s.turn
+    assert again.open_tasks == s.open_tasks and again.task_pile == s.task_pile
+    assert again.draw_pile == s.draw_pile
+    assert Variant() == again.variant

@@ -1,0 +1,187 @@
+"""The Tippi Toppi task language: the rulebook's readings, text round trips, the
+catalogue, and the SAT / CP-SAT task encodings held equal to the engine's evaluation."""
+
+from __future__ import annotations
+
+import json
+import random
+from importlib import resources
+
+import pytest
+from ortools.sat.python import cp_model
+
+from models.tippi_toppi import encode_cpsat, encode_sat
+from models.tippi_toppi.rules import load_rules
+from models.tippi_toppi.tasks import (
+    AdjacentTask,
+    AllTask,
+    CompareTask,
+    CountTask,
+    DistinctTask,
+    Filter,
+    RunTask,
+    SameAdjacentTask,
+    SumTask,
+)
+from solver.backends.sat import CnfBuilder, IncrementalSat
+from solver.counting import Count
+from solver.errors import BadInput
+
+R = load_rules()
+GREEN, PINK, ORANGE, PURPLE = range(4)
+
+
+def tops(*cards: str):
+    return tuple(R.parse_card(c) for c in cards)
+
+
+def holds(text: str, *cards: str) -> bool:
+    return R.parse_task(text).holds(tops(*cards), R)
+
+
+def test_drei_gruene_stapel_means_exactly_three():
+    t = R.parse_task("Drei grüne Stapel")
+    assert t == CountTask(Filter(frozenset({GREEN})), Count("exactly", 3))
+    assert t.text(R) == "exactly 3 green piles"
+    assert holds("Drei grüne Stapel", "G1", "G2", "G3", "P4")
+    # "vier grüne Stapel erfüllen die Aufgabe nicht"
+    assert not holds("Drei grüne Stapel", "G1", "G2", "G3", "G4")
+    assert not holds("Drei grüne Stapel", "G1", "G2", "O3", "P4")
+
+
+def test_sum_of_green_piles_holds_with_a_single_green_seven():
+    t = R.parse_task("Die Summe aller grünen Stapel ist 7")
+    assert t == SumTask(Filter(frozenset({GREEN})), Count("exactly", 7))
+    assert holds("Die Summe aller grünen Stapel ist 7", "G7", "P1", "O2", "V3")
+    assert holds("the sum of the green piles is 7", "G3", "P1", "G4", "V3")
+    assert not holds("the sum of the green piles is 7", "G3", "P7", "G5", "V3")
+    assert not holds("the sum of the green piles is 7", "P7", "P1", "O2", "V3")
+    # the sum of all piles always exists
+    assert holds("the sum of all piles is 10", "P1", "P2", "O3", "V4")
+
+
+def test_two_colours_for_all_piles_is_met_by_one_of_them():
+    t = R.parse_task("Alle Stapel sind pink oder grün")
+    assert t == R.parse_task("all piles are pink or green") == AllTask(Filter(frozenset({GREEN, PINK})))
+    assert holds("all piles are pink or green", "P1", "P2", "P3", "P4")  # only pink
+    assert holds("all piles are pink or green", "P1", "G2", "P3", "G4")
+    assert not holds("all piles are pink or green", "P1", "G2", "O3", "G4")
+
+
+@pytest.mark.parametrize("text, cards, expected", [
+    ("at least 2 pink piles", ("P1", "P2", "P3", "O4"), True),
+    ("mindestens zwei lila Stapel", ("V1", "P2", "P3", "O4"), False),
+    ("no orange piles", ("P1", "P2", "P3", "V4"), True),
+    ("exactly 2 piles showing 7", ("P7", "G7", "O7", "V4"), False),
+    ("at least 3 piles that are above 4", ("P5", "G6", "O7", "V4"), True),
+    ("exactly 2 green piles that are even", ("G2", "G4", "G3", "P4"), True),
+    ("all piles are even", ("P2", "G4", "O6", "V2"), True),
+    ("all piles are below 5", ("P2", "G4", "O6", "V2"), False),
+    ("the sum of all piles is at least 22", ("P7", "G7", "O7", "V1"), True),
+    ("the sum of the piles that are odd is 9", ("P7", "G2", "O1", "V1"), True),
+    ("the sum of the green piles equals the sum of the pink piles", ("G3", "G4", "P7", "O1"), True),
+    ("the sum of the green piles equals the sum of the pink piles", ("G3", "V4", "O7", "O1"), False),
+    ("the sum of the green piles is double the sum of the orange piles", ("G6", "O3", "P7", "V1"), True),
+    ("the sum of the orange piles is greater than the sum of the green piles", ("G6", "O7", "P7", "V1"), True),
+    ("as many green piles as purple piles", ("G6", "V3", "P7", "O1"), True),
+    ("as many green piles as purple piles", ("P6", "O3", "P7", "O1"), False),  # neither lies
+    ("more pink piles than orange piles", ("P6", "O3", "P7", "G1"), True),
+    ("twice as many orange piles as pink piles", ("O6", "O3", "P7", "G1"), True),
+    ("two green piles next to each other", ("P6", "G3", "G7", "O1"), True),
+    ("two green piles next to each other", ("G6", "P3", "G7", "O1"), False),
+    ("two adjacent green piles", ("P6", "G3", "G7", "O1"), True),
+    ("two green piles not next to each other", ("G6", "P3", "G7", "O1"), True),
+    ("a pink pile next to an orange pile", ("O6", "G3", "P7", "O1"), True),
+    ("no pink pile next to a green pile", ("P6", "O3", "G7", "O1"), True),
+    ("no pink pile next to a green pile", ("P6", "G3", "O7", "O1"), False),
+    ("a pile showing 7 next to a pile showing 1", ("P7", "G1", "O5", "O1"), True),
+    ("a purple pile and a pink pile not next to each other", ("V7", "G1", "P5", "O1"), True),
+    ("a purple pile and a pink pile not next to each other", ("V7", "P1", "G5", "O1"), False),
+    ("two adjacent piles of the same number", ("V7", "P1", "G1", "O3"), True),
+    ("no two adjacent piles of the same colour", ("V7", "P1", "V1", "P3"), True),
+    ("no colour is repeated", ("V7", "P1", "G1", "O3"), True),
+    ("no number is repeated", ("V7", "P1", "G1", "O3"), False),
+    ("all piles have the same colour", ("V7", "V1", "V2", "V3"), True),
+    ("a run of 3", ("V7", "P5", "G6", "O1"), True),
+    ("a run of 4", ("V7", "P5", "G6", "O1"), False),
+    ("a run of 4", ("V4", "P2", "G3", "O1"), True),
+    ("the piles rise from left to right", ("V1", "P2", "G5", "O7"), True),
+    ("the piles rise from left to right", ("V1", "P2", "G2", "O7"), False),
+])
+def test_task_readings(text, cards, expected):
+    assert holds(text, *cards) is expected
+
+
+@pytest.mark.parametrize("text", ["exactly 3 blue piles", "the sum of the green piles",
+                                  "a run of 9", "at least 2 piles showing 8", "",
+                                  "exactly 5 green piles", "green piles next"])
+def test_unreadable_tasks_are_clear_errors(text):
+    with pytest.raises(BadInput, match="cannot read task|run needs|no card number|only 4"):
+        R.parse_task(text)
+
+
+def test_catalogue_has_at_least_50_tasks_marked_as_modelled():
+    doc = json.loads((resources.files("models.tippi_toppi") / "data" / "tasks.json")
+                     .read_text(encoding="utf-8"))
+    assert "not published" in doc["source"]
+    assert len(R.catalogue) >= 50
+    assert len({t.task for t in R.catalogue}) == len(R.catalogue)  # no duplicates
+    assert {t.level for t in R.catalogue} == {1, 2, 3}
+    kinds = {type(t.task) for t in R.catalogue}
+    assert kinds == {CountTask, AllTask, SumTask, CompareTask, AdjacentTask,
+                     SameAdjacentTask, DistinctTask, RunTask}
+    for t in R.catalogue:  # canonical text reads back to the same task
+        assert R.parse_task(t.task.text(R)) == t.task
+
+
+def _random_tops(rng: random.Random):
+    return tuple(rng.sample(R.deck, 4))
+
+
+def test_sat_task_encoding_equals_engine_on_random_tops():
+    rng = random.Random(11)
+    tasks = [t.task for t in R.catalogue]
+    seen = {True: 0, False: 0}
+    for _ in range(12):
+        tp = _random_tops(rng)
+        b = CnfBuilder()
+        tv = encode_sat.new_tops(b, R, "t")
+        encode_sat.fix_tops(b, tv, tp)
+        lits = [encode_sat.task_lit(b, t, tv, R) for t in tasks]
+        with IncrementalSat(b) as sat:
+            for t, h in zip(tasks, lits, strict=True):
+                expected = t.holds(tp, R)
+                assert (sat.solve([h]) is not None) is expected, (t.text(R), tp)
+                seen[expected] += 1
+    assert seen[True] > 30 and seen[False] > 30
+
+
+def test_cpsat_task_encoding_equals_engine_on_random_tops():
+    rng = random.Random(12)
+    tasks = [t.task for t in R.catalogue]
+    for _ in range(6):
+        tp = _random_tops(rng)
+        m = cp_model.CpModel()
+        tv = encode_cpsat.new_tops(m, R, "t")
+        encode_cpsat.fix_tops(m, tv, tp)
+        lits = [encode_cpsat.task_lit(m, t, tv, R) for t in tasks]
+        m.maximize(sum(lits))  # each literal is free to be true exactly when its task holds
+        solver = cp_model.CpSolver()
+        solver.parameters.num_workers = 1
+        assert solver.solve(m) == cp_model.OPTIMAL
+        for t, h in zip(tasks, lits, strict=True):
+            assert bool(solver.value(h)) is t.holds(tp, R), (t.text(R), tp)
+
+
+def test_every_catalogue_task_can_hold():
+    b = CnfBuilder()
+    tv = encode_sat.new_tops(b, R, "t")
+    lits = [encode_sat.task_lit(b, t.task, tv, R) for t in R.catalogue]
+    with IncrementalSat(b) as sat:
+        for t, h in zip(R.catalogue, lits, strict=True):
+            model = sat.solve([h])
+            assert model is not None, t.task.text(R)
+            found = tuple((next(c for c in range(4) if tv.col[p][c] in model),
+                           next(n for n in R.numbers if tv.num[p][n] in model))
+                          for p in range(4))
+            assert t.task.holds(found, R)
