@@ -1,0 +1,158 @@
+"""`achievable`: one play step of both encodings equals the rules engine on random
+states; the answers equal a brute-force search over the engine's plays on small
+horizons; SAT and CP-SAT agree; a "no" core is minimal (checked by brute force)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from ortools.sat.python import cp_model
+
+from models.tippi_toppi import encode_cpsat, encode_sat
+from models.tippi_toppi.encode import plan_problem
+from models.tippi_toppi.queries import achievable
+from models.tippi_toppi.rules import GameState, Variant, load_rules, new_game
+from solver.backends.sat import CnfBuilder, IncrementalSat
+from solver.errors import BadInput
+
+R = load_rules()
+
+
+def random_state(seed: int, players: int = 2, plays: int = 6, **variant) -> GameState:
+    """A game some random plays in, so the tops vary."""
+    s = new_game(R, players, 1, seed, Variant(**variant))
+    rng = random.Random(seed)
+    for _ in range(plays):
+        actions = s.legal_actions()
+        if not actions or s.is_terminal():
+            break
+        s.apply_action(rng.choice(actions))
+    return s
+
+
+def brute(state: GameState, targets, may_hold, steps: int, cards: str) -> bool:
+    """Depth-first search over the engine's legal plays: do all targets hold after some
+    play within `steps` plays (or now, where allowed)?"""
+    s = state.copy()
+    if cards == "hand":
+        s.variant = Variant(high_speed=True)
+        s.hands = [h if p == state.turn else [] for p, h in enumerate(s.hands)]
+    if cards in ("hand", "hands"):
+        s.draw_pile = None  # drawn cards are unknown: they cannot be planned with
+    s.open_tasks, s.task_pile, s.hidden_tasks = [], [], 1
+
+    def hit(x: GameState) -> frozenset[int]:
+        return frozenset(k for k, t in enumerate(targets) if t.holds(x.tops, R))
+
+    def dfs(x: GameState, done: frozenset[int], depth: int) -> bool:
+        if len(done) == len(targets):
+            return True
+        if depth == steps:
+            return False
+        return any(dfs(y, done | hit(y), depth + 1)
+                   for y in (x.after(a) for a in x.legal_actions()))
+
+    start = frozenset(k for k in hit(s) if may_hold[k])
+    return dfs(s, start, 0)
+
+
+def test_one_play_step_equals_the_engine():
+    checked = {True: 0, False: 0}
+    for seed in range(8):
+        s = random_state(seed, players=2, plays=seed)
+        problem = plan_problem(s, [], 1, "known")
+        b = CnfBuilder()
+        pv = encode_sat.encode_plan(b, problem, R)
+        m = cp_model.CpModel()
+        cp = encode_cpsat.encode_plan(m, problem, R)
+        with IncrementalSat(b) as sat:
+            for i, inst in enumerate(problem.instances):
+                if (1, i, 0) not in pv.x:
+                    continue  # not the mover's card: no variable at all
+                for p in range(4):
+                    top = s.tops[p]
+                    legal = inst.card[0] == top[0] or inst.card[1] == top[1]
+                    model = sat.solve([pv.x[(1, i, p)]])
+                    assert (model is not None) is legal
+                    checked[legal] += 1
+                    if legal:
+                        after = s.after(next(a for a in s.legal_actions()
+                                             if a.card == inst.card and a.pile == p))
+                        got = tuple((next(c for c in range(4) if pv.tops[1].col[q][c] in model),
+                                     next(n for n in R.numbers if pv.tops[1].num[q][n] in model))
+                                    for q in range(4))
+                        assert got == after.tops
+                    if seed < 3:  # CP-SAT: the same step on fewer states (slower)
+                        m.clear_assumptions()
+                        m.add_assumptions([cp.x[(1, i, p)]])
+                        solver = cp_model.CpSolver()
+                        solver.parameters.num_workers = 1
+                        code = solver.solve(m)
+                        assert (code in (cp_model.OPTIMAL, cp_model.FEASIBLE)) is legal
+                        if legal:
+                            got = tuple((solver.value(cp.tops[1].col[q]),
+                                         solver.value(cp.tops[1].num[q])) for q in range(4))
+                            assert got == after.tops
+    assert checked[True] > 20 and checked[False] > 20
+
+
+CASES = [  # seed, players, cards, steps, variant
+    (1, 1, "known", 3, {}), (2, 2, "known", 3, {}), (3, 3, "known", 2, {}),
+    (4, 2, "hands", 3, {}), (5, 2, "hand", 3, {}), (6, 2, "known", 3, {"high_speed": True}),
+    (7, 4, "hands", 2, {"high_speed": True}), (8, 1, "hand", 3, {}),
+    (9, 2, "known", 2, {}), (10, 3, "known", 3, {}),
+]
+
+
+@pytest.mark.parametrize("seed, players, cards, steps, variant", CASES)
+def test_achievable_equals_brute_force_and_both_backends(seed, players, cards, steps, variant):
+    s = random_state(seed, players, plays=3, **variant)
+    rng = random.Random(seed)
+    # the open tasks, then single catalogue tasks and pairs given as --task
+    pool = [t.task for t in R.catalogue]
+    queries = [None] + [rng.sample(pool, k) for k in (1, 1, 2, 2)]
+    for tasks in queries:
+        targets = tasks if tasks else s.open_tasks
+        may = [bool(tasks)] * len(targets)
+        expected = brute(s, targets, may, steps, cards)
+        got = achievable(s, tasks, steps, cards, "sat")
+        assert (got.answer == "yes") is expected, [t.text(R) for t in targets]
+        if tasks is not None or seed % 3 == 0:
+            got_cp = achievable(s, tasks, steps, cards, "cpsat")
+            assert got_cp.answer == got.answer
+        if got.answer == "no":
+            core = [t for t in targets if t.text(R) in got.core]
+            assert core and not brute(s, core, [bool(tasks)] * len(core), steps, cards)
+            for k in range(len(core)):
+                smaller = core[:k] + core[k + 1:]
+                assert brute(s, smaller, [bool(tasks)] * len(smaller), steps, cards)
+
+
+def test_both_answers_occur_in_the_cases():
+    seen = set()
+    for case in CASES[:6]:
+        s = random_state(case[0], case[1], plays=3, **case[4])
+        seen.add(achievable(s, None, case[3], case[2], "sat").answer)
+        seen.add(achievable(s, [R.parse_task("a run of 3")], case[3], case[2], "sat").answer)
+    assert seen == {"yes", "no"}
+
+
+def test_k6_all_open_tasks_from_a_known_deck_agree_across_backends():
+    for seed in range(3):
+        s = random_state(100 + seed, 2, plays=2)
+        a = achievable(s, None, 6, "known", "sat")
+        b = achievable(s, None, 6, "known", "cpsat")
+        assert a.answer == b.answer
+        if a.answer == "yes":
+            assert len(a.plays) <= 6 and all(k is not None for k in a.fulfilled_after)
+
+
+def test_known_cards_need_a_known_draw_pile():
+    s = random_state(3)
+    s.draw_pile = None
+    with pytest.raises(BadInput, match="draw pile is not known"):
+        achievable(s, None, 3, "known")
+    with pytest.raises(BadInput, match="nothing to fulfil"):
+        s.open_tasks = []
+        achievable(s, None, 3, "hands")
