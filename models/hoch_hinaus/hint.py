@@ -113,7 +113,8 @@ def _evaluate(game: Game, a: Action) -> tuple[HintOption, Game]:
 
 
 def _cheap_score(o: HintOption) -> float:
-    return (1000 * o.wins + 10 * len(o.fulfils) - 100 * o.dead_end - 0.5 * o.distance
+    # fulfilling now and avoiding dead ends come first, whatever the look-ahead adds
+    return (10000 * o.wins + 100 * len(o.fulfils) - 1000 * o.dead_end - 0.5 * o.distance
             - 0.3 * o.uses_filler - 4 * o.releases_task)
 
 

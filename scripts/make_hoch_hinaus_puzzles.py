@@ -1,0 +1,47 @@
+"""Write example positions of Hoch Hinaus! to puzzles/hoch-hinaus/ from seeded games
+played by the greedy policy (the hint without its SAT look-ahead).
+
+midgame-*.json: positions after 6-9 turns (for the benchmark and the docs);
+endgame-known.json: everything known (reserve order, tasks), few tasks left.
+"""
+
+import json
+import random
+from pathlib import Path
+
+from models.hoch_hinaus.hint import policy_action
+from models.hoch_hinaus.rules import game_json, load_rules, new_game
+from models.hoch_hinaus.tasks import load_catalogue
+
+OUT = Path(__file__).resolve().parent.parent / "puzzles" / "hoch-hinaus"
+
+
+def play(seed: int, stop) -> dict | None:
+    rules = load_rules()
+    cat = load_catalogue(rules)
+    rng = random.Random(seed)
+    g = new_game(rules, cat.tasks, 2, "normal", rng)
+    while not g.is_terminal():
+        if stop(g):
+            return game_json(g)
+        g.apply_action(policy_action(g, rng, "greedy"))
+    return None
+
+
+def main() -> None:
+    OUT.mkdir(parents=True, exist_ok=True)
+    for i, seed in enumerate((1, 2, 3, 4, 5)):
+        turns = 6 + i % 4
+        data = play(seed, lambda g, t=turns: g.turns >= t)
+        if data:
+            (OUT / f"midgame-{seed}.json").write_text(json.dumps(data, indent=1) + "\n")
+    for seed in range(10, 40):
+        data = play(seed, lambda g: not g.draw_pile and 1 <= len(g.open) <= 2)
+        if data:
+            (OUT / "endgame-known.json").write_text(json.dumps(data, indent=1) + "\n")
+            print("endgame from seed", seed)
+            break
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,98 @@
+"""`toppi hoch-hinaus ...` on the example positions; bad input is one line and exit 2."""
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from models.hoch_hinaus.rules import load_game, load_rules
+from solver.cli import cli
+
+PUZZLES = Path(__file__).resolve().parent.parent / "puzzles" / "hoch-hinaus"
+CORNER = str(PUZZLES / "corner-gap.json")
+R = load_rules()
+
+
+def run(*args):
+    return CliRunner().invoke(cli, ["hoch-hinaus", *args])
+
+
+def one_line_error(result, *words):
+    assert result.exit_code == 2, result.output
+    lines = [x for x in result.output.splitlines() if x.strip()]
+    assert len(lines) == 1 and "Traceback" not in result.output, result.output
+    for w in words:
+        assert w in lines[0], lines[0]
+
+
+def test_show_json_and_svg(tmp_path):
+    svg = tmp_path / "b.svg"
+    res = run("show", CORNER, "--json", "--svg", str(svg))
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.output)
+    assert [s["height"] for s in data["spaces"]][:3] == [0, 1, 1]
+    assert data["spaces"][0]["face"] is None and len(data["open_tasks"]) == 4
+    assert svg.read_text().startswith("<svg")
+    assert run("show", CORNER).exit_code == 0
+
+
+def test_moves_count_matches_the_engine():
+    data = json.loads(run("moves", CORNER, "--json").output)
+    g = load_game(R, CORNER)
+    assert data["count"] == len(g.legal_actions()) > data["count_without_filler"] > 0
+    data = json.loads(run("moves", CORNER, "--json", "--no-fillers", "--tile", "T32").output)
+    assert data["tiles"] == ["T32"] and all(m["filler"] is None for m in data["moves"])
+
+
+def test_achievable_yes_with_witness_and_no_with_core():
+    data = json.loads(run("achievable", CORNER, "--within", "2", "--tiles", "any",
+                          "--json").output)
+    assert data["answer"] == "yes" and len(data["witness"]) == 2
+    done = [t for w in data["witness"] for t in w["fulfils"]]
+    assert sorted(done) == sorted(data["tasks"])
+    for backend in ("sat", "cpsat"):
+        res = run("achievable", CORNER, "--within", "1", "--backend", backend, "--json")
+        data = json.loads(res.output)
+        assert data["answer"] == "no" and data["proven"]
+        assert data["core"] == ["THREE PINK in a ROW or COLUMN"]
+    # one filler per turn: two visible gap fillers need two placements
+    res = run("achievable", CORNER, "--task", "H52", "--within", "1", "--tiles", "any",
+              "--json")
+    assert res.exit_code == 0 and json.loads(res.output)["core"] == ["TWO GAP FILLERS visible"]
+    res = run("achievable", CORNER, "--task", "H52", "--within", "2", "--tiles", "any")
+    assert res.exit_code == 0 and "Yes" in res.output
+
+
+def test_hint_reachable_simulate():
+    data = json.loads(run("hint", CORNER, "--json", "--show", "3").output)
+    assert len(data["options"]) == 3 and data["player"] == 1
+    assert data["options"][0]["reason"]
+    data = json.loads(run("reachable", str(PUZZLES / "endgame-known.json"), "--json").output)
+    assert data["method"] == "exact" and data["answer"] == "won" and data["line"]
+    res = run("simulate", "--games", "1", "--difficulty", "first", "--players", "3",
+              "--policy", "random", "--json")
+    data = json.loads(res.output)
+    assert data["players"] == 3 and data["policies"][0]["rate"]["trials"] == 1
+
+
+@pytest.mark.parametrize("content,words", [
+    ('{"pieces": [{"tile": "T01", "on": ["A1", "B1"], "level": 2}]}', ["floats"]),
+    ('{"pieces": [{"tile": "O1-O2", "on": ["A1", "B1"]}, {"tile": "O1-O2", "on": '
+     '["A2", "B2"]}]}', ["more copies"]),
+    ('{"pieces": [{"tile": "T01", "on": ["A1", "B1"]}, {"tile": "T02", "on": '
+     '["B1", "C1"]}]}', ["flat"]),
+    ('{"pieces": [', ["malformed JSON"]),
+    ('{"open": ["THREE BLUE"]}', ["cannot read 'blue'"]),
+    ('{"pieces": [{"tile": "T99", "on": ["A1", "B1"]}]}', ["unknown tile"]),
+])
+def test_bad_position_files(tmp_path, content, words):
+    f = tmp_path / "bad.json"
+    f.write_text(content)
+    one_line_error(run("show", str(f)), *words)
+
+
+def test_bad_options():
+    one_line_error(run("achievable", CORNER, "--task", "Exactly FIVE"), "does not say")
+    one_line_error(run("achievable", CORNER, "--tiles", "known"), "reserve")
+    one_line_error(run("show", "/nonexistent.json"), "no such file")

@@ -1,0 +1,101 @@
+"""Hints, reachability and simulation against the rules engine and the SAT answers."""
+
+import time
+from pathlib import Path
+
+import pytest
+
+from models.hoch_hinaus.achieve import achievable
+from models.hoch_hinaus.hint import hint
+from models.hoch_hinaus.play import exact, reachable, simulate
+from models.hoch_hinaus.rules import Action, Board, Game, load_game, load_rules
+from models.hoch_hinaus.tasks import load_catalogue, parse_task
+
+R = load_rules()
+CAT = load_catalogue(R)
+PUZZLES = Path(__file__).resolve().parent.parent / "puzzles" / "hoch-hinaus"
+
+
+def game(name):
+    return load_game(R, PUZZLES / name, None, CAT)
+
+
+@pytest.mark.parametrize("name", ["midgame-1.json", "midgame-3.json", "midgame-5.json"])
+def test_hint_fulfils_most_and_avoids_dead_ends(name):
+    g = game(name)
+    start = time.perf_counter()
+    res = hint(g)
+    assert time.perf_counter() - start < 2.0
+    legal = set(g.legal_actions())
+    assert res.options and all(o.action in legal for o in res.options)
+    # brute force with the engine: most tasks fulfilled now, among non-losing turns
+    best, safe = 0, False
+    for a in legal:
+        g2 = g.copy()
+        done = g2.apply_action(a)
+        if g2.status != "lost":
+            safe = True
+            best = max(best, len(done))
+    top = g.copy()
+    done = top.apply_action(res.options[0].action)
+    assert len(done) == best and (top.status != "lost" or not safe)
+
+
+def test_hint_look_ahead_agrees_with_achievable():
+    g = game("midgame-3.json")
+    res = hint(g, horizon=2, top=3)
+    assert res.checked == 3
+    for o in res.options[:3]:
+        g2 = g.copy()
+        g2.place(o.action)
+        g2.fulfil()
+        tasks = [t for t in g2.open if t is not None]
+        n = sum(achievable(g2, [t], 2, "any").answer == "yes" for t in tasks)
+        together = achievable(g2, tasks, 2, "any").answer == "yes" if tasks else True
+        assert (o.achievable, o.together) == (n, together)
+
+
+def _replay_line(g, line):
+    g = g.copy()
+    for step in line:
+        p = step.placement
+        a = Action(p["tile"], R.space_index[p["on"][0]], R.space_index[p["on"][1]],
+                   None if p["filler"] is None else R.space_index[p["filler"]])
+        assert g.on_turn + 1 == step.player
+        g.apply_action(a)
+    return g
+
+
+def test_exact_reachable_wins_with_a_line_the_engine_confirms():
+    g = game("endgame-known.json")
+    assert g.everything_known
+    res = reachable(g, CAT.tasks, time_limit=30)
+    assert res.method == "exact" and res.answer == "won" and res.proven
+    assert _replay_line(g, res.line).status == "won"
+
+
+def test_exact_reachable_proves_a_loss():
+    # one player, two tiles, no reserve, no filler: 4 of 12 spaces can be covered
+    g = Game(R, Board(R), [parse_task(R, "NO EMPTY spaces")], [], [], [["T01", "T09"]], [])
+    res = exact(g, 10)
+    assert res.answer == "lost" and res.proven
+    # and with a task two tiles can do, it is won
+    g = Game(R, Board(R), [parse_task(R, "TWO GREEN")], [], [], [["T01", "T09"]], [])
+    res = exact(g, 10)
+    assert res.answer == "won" and _replay_line(g, res.line).status == "won"
+
+
+def test_sampled_reachable_is_reproducible_with_an_interval():
+    g = game("corner-gap.json")
+    assert not g.everything_known
+    a = reachable(g, CAT.tasks, samples=3, policy="greedy", seed=4)
+    b = reachable(g, CAT.tasks, samples=3, policy="greedy", seed=4)
+    assert a.method == "sampled" and a.rate.trials == 3 and not a.proven
+    assert a.rate == b.rate and a.rate.low <= a.rate.rate <= a.rate.high
+
+
+def test_simulate_greedy_beats_random_on_the_same_deals():
+    res = simulate(R, CAT.tasks, 3, "first", 2, ["greedy", "random"], seed=1)
+    greedy, rnd = res.policies
+    assert greedy.rate.trials == rnd.rate.trials == 3
+    assert greedy.mean_tasks_completed > rnd.mean_tasks_completed
