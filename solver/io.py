@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
+from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from solver.errors import BadInput
+
+T = TypeVar("T")
 
 
 def load_json(path: str | Path, what: str = "file") -> Any:
@@ -59,3 +63,23 @@ def field(obj: dict, key: str, kind: type | tuple[type, ...], where: str,
             raise BadInput(f"{where}: missing field '{key}'")
         return default
     return expect(obj[key], kind, f"{where}.{key}")
+
+
+_BUILT: dict[tuple[str, str], Any] = {}
+
+
+def package_data(package: str, name: str) -> Path:
+    """The path of a data file shipped in `package/data/` (e.g. a game's default rules)."""
+    return Path(str(resources.files(package) / "data" / name))
+
+
+def load_data(path: str | Path | None, package: str, default: str,
+              build: Callable[[Any, str], T], what: str = "rules file") -> T:
+    """Read a JSON data file (the package's `data/<default>` when path is None) and
+    build it with `build(data, where)`; built once per file and builder, since rules
+    are immutable and loaded by many queries."""
+    p = Path(path) if path is not None else package_data(package, default)
+    key = (str(p.resolve()), f"{build.__module__}.{build.__qualname__}")
+    if key not in _BUILT:
+        _BUILT[key] = build(load_json(p, what), f"{what} {p}")
+    return _BUILT[key]

@@ -11,12 +11,11 @@ import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
 from solver.errors import BadInput
-from solver.io import expect, load_json
+from solver.io import expect, load_data, load_json, package_data
 from solver.io import field as jfield
 
 SHIP_RULES = ("simple", "advanced")
@@ -124,19 +123,12 @@ class Rules:
 # --------------------------------------------------------------------------- loading
 
 def default_rules_path() -> Path:
-    return Path(str(resources.files("models.take_it_higher") / "data" / "default.json"))
-
-
-_RULES_CACHE: dict[str, Rules] = {}
+    return package_data("models.take_it_higher", "default.json")
 
 
 def load_rules(path: str | Path | None = None) -> Rules:
     """The built-in rules, or a rules file; every inconsistency is a BadInput."""
-    p = Path(path) if path is not None else default_rules_path()
-    key = str(p.resolve())
-    if key not in _RULES_CACHE:
-        _RULES_CACHE[key] = rules_from_dict(load_json(p, "rules file"), f"rules file {p}")
-    return _RULES_CACHE[key]
+    return load_data(path, "models.take_it_higher", "default.json", rules_from_dict)
 
 
 def rules_from_dict(data: Any, where: str = "rules") -> Rules:
