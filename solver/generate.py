@@ -1,0 +1,186 @@
+"""One generator loop for the puzzles of every game (the way cspuz serves all its puzzle
+types): propose a position, ask the solver for a solution, ask again for a second one,
+keep the puzzle only when its solution is unique, and rate it from measured features.
+
+A game supplies a `PuzzleKind`; this module owns the loop, the uniqueness verdict and
+the rating, so every game's `generate`, `solve` and `check-unique` behave alike.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Generic, Protocol, TypeVar
+
+from solver.errors import BadInput
+
+P = TypeVar("P")  # a puzzle (position + what is asked)
+S = TypeVar("S")  # a solution
+
+DIFFICULTIES = ("easy", "medium", "hard")
+
+
+@dataclass(frozen=True)
+class Search(Generic[S]):
+    """What a solver found for a puzzle: up to `limit` distinct solutions and whether
+    the search was complete (no further solution exists beyond those listed)."""
+
+    solutions: list[S]
+    complete: bool
+    effort: float  # seconds of solver time, one of the rating features
+
+
+@dataclass(frozen=True)
+class Uniqueness(Generic[S]):
+    """The verdict of check-unique: "unique", "several" (two shown), "none", or
+    "unknown" when the search ran out of time before deciding."""
+
+    status: str
+    solutions: list[S]
+    effort: float
+
+
+class PuzzleKind(Protocol[P, S]):
+    """What a game provides to the generator loop.
+
+    propose: a candidate puzzle for a difficulty from the seeded generator.
+    search: up to `limit` distinct solutions of a puzzle (the second one found by
+        blocking the first), with a completeness flag.
+    features: measured numbers of a puzzle and its solution (solution length, plausible
+        first moves, solver effort, ...), from which `rating` rates it.
+    rating: the feature weights and the thresholds between easy, medium and hard.
+    """
+
+    rating: Rating
+
+    def propose(self, rng: random.Random, difficulty: str) -> P: ...
+
+    def search(self, puzzle: P, limit: int) -> Search[S]: ...
+
+    def features(self, puzzle: P, solution: S, search: Search[S]) -> dict[str, float]: ...
+
+
+@dataclass(frozen=True)
+class Rating:
+    """Difficulty = sum of weight * feature; below `medium` easy, below `hard` medium,
+    else hard. Weights and thresholds are per game (and documented with it)."""
+
+    weights: Mapping[str, float]
+    medium: float
+    hard: float
+
+    def score(self, features: Mapping[str, float]) -> float:
+        missing = [k for k in self.weights if k not in features]
+        if missing:
+            raise ValueError(f"features missing for the rating: {', '.join(missing)}")
+        return round(sum(w * features[k] for k, w in self.weights.items()), 3)
+
+    def difficulty(self, score: float) -> str:
+        return "easy" if score < self.medium else "medium" if score < self.hard else "hard"
+
+
+@dataclass
+class Generated(Generic[P, S]):
+    """A puzzle with its unique solution, its features, rating score and difficulty."""
+
+    puzzle: P
+    solution: S
+    difficulty: str
+    score: float
+    features: dict[str, float]
+    seed: int
+    attempt: int
+    attempts_used: int
+
+
+@dataclass
+class GenerationReport(Generic[P, S]):
+    """Puzzles found and what the loop did to find them."""
+
+    puzzles: list[Generated[P, S]] = field(default_factory=list)
+    attempts: int = 0
+    not_unique: int = 0
+    no_solution: int = 0
+    undecided: int = 0
+    wrong_difficulty: int = 0
+    seconds: float = 0.0
+
+
+def check_unique(kind: PuzzleKind[P, S], puzzle: P) -> Uniqueness[S]:
+    """unique / several (two solutions shown) / none / unknown (search incomplete)."""
+    found = kind.search(puzzle, 2)
+    if len(found.solutions) >= 2:
+        return Uniqueness("several", found.solutions[:2], found.effort)
+    if not found.complete:
+        return Uniqueness("unknown", found.solutions, found.effort)
+    return Uniqueness("unique" if found.solutions else "none", found.solutions, found.effort)
+
+
+def attempt_seed(seed: int, attempt: int) -> int:
+    """Every attempt carries its own seed, so a run replays (and splits across workers)
+    identically."""
+    return random.Random(f"{seed}/{attempt}").randrange(2 ** 62)
+
+
+def generate(kind: PuzzleKind[P, S], difficulty: str, count: int, seed: int = 0,
+             max_attempts: int | None = None,
+             progress: Callable[[int, int], None] | None = None,
+             deadline: float | None = None) -> GenerationReport[P, S]:
+    """Propose puzzles until `count` unique ones of `difficulty` are found.
+
+    Attempt i proposes from random.Random(attempt_seed(seed, i)); a puzzle is kept when
+    its search is complete with exactly one solution and its rating matches. Stops after
+    `max_attempts` (default 200 per wanted puzzle) or at `deadline` (time.monotonic()).
+    """
+    if difficulty not in DIFFICULTIES:
+        raise BadInput(f"unknown difficulty '{difficulty}' ({', '.join(DIFFICULTIES)})")
+    if count < 1:
+        raise BadInput("--count must be at least 1")
+    limit = max_attempts if max_attempts is not None else 200 * count
+    report: GenerationReport[P, S] = GenerationReport()
+    start = time.monotonic()
+    attempt = 0
+    since_last = 0
+    while len(report.puzzles) < count and attempt < limit:
+        if deadline is not None and time.monotonic() > deadline:
+            break
+        s = attempt_seed(seed, attempt)
+        puzzle = kind.propose(random.Random(s), difficulty)
+        found = kind.search(puzzle, 2)
+        attempt += 1
+        since_last += 1
+        report.attempts = attempt
+        if len(found.solutions) >= 2:
+            report.not_unique += 1
+        elif not found.complete:
+            report.undecided += 1
+        elif not found.solutions:
+            report.no_solution += 1
+        else:
+            solution = found.solutions[0]
+            features = kind.features(puzzle, solution, found)
+            score = kind.rating.score(features)
+            rated = kind.rating.difficulty(score)
+            if rated != difficulty:
+                report.wrong_difficulty += 1
+            else:
+                report.puzzles.append(Generated(puzzle, solution, rated, score, features, seed,
+                                                attempt - 1, since_last))
+                since_last = 0
+        if progress is not None:
+            progress(len(report.puzzles), count)
+    report.seconds = round(time.monotonic() - start, 3)
+    return report
+
+
+def plausible(values: Sequence[float], best: float, within: float) -> int:
+    """How many first moves are 'plausible': valued within `within` of the best (a
+    rating feature that counts how many ways a solver is tempted at the start)."""
+    return sum(1 for v in values if best - v <= within)
+
+
+def as_features(**values: Any) -> dict[str, float]:
+    """Feature dictionary with float values (booleans and ints converted)."""
+    return {k: float(v) for k, v in values.items()}

@@ -1,0 +1,89 @@
+"""The shared generator loop, on a toy puzzle whose solutions a brute force counts."""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+import pytest
+
+from solver.errors import BadInput
+from solver.generate import Rating, Search, as_features, check_unique, generate
+
+
+class SubsetSum:
+    """Pick numbers (by index) that add up to the target."""
+
+    rating = Rating({"size": 1.0}, medium=3, hard=5)
+
+    def __init__(self, complete: bool = True) -> None:
+        self.complete = complete
+
+    def propose(self, rng: random.Random, difficulty: str) -> tuple[tuple[int, ...], int]:
+        numbers = tuple(rng.randint(1, 30) for _ in range(7))
+        k = {"easy": 2, "medium": 4, "hard": 6}[difficulty]
+        return numbers, sum(rng.sample(numbers, k))
+
+    def search(self, puzzle, limit: int) -> Search:
+        numbers, target = puzzle
+        found = []
+        for r in range(len(numbers) + 1):
+            for combo in itertools.combinations(range(len(numbers)), r):
+                if sum(numbers[i] for i in combo) == target:
+                    found.append(combo)
+                    if len(found) >= limit:
+                        return Search(found, False, 0.0)
+        return Search(found, self.complete, 0.0)
+
+    def features(self, puzzle, solution, search) -> dict[str, float]:
+        return as_features(size=len(solution))
+
+
+@pytest.mark.parametrize("difficulty", ["easy", "medium", "hard"])
+def test_generated_puzzles_are_unique_and_rated(difficulty):
+    kind = SubsetSum()
+    report = generate(kind, difficulty, 3, seed=4)
+    assert len(report.puzzles) == 3
+    for g in report.puzzles:
+        numbers, target = g.puzzle
+        all_solutions = [c for r in range(8) for c in itertools.combinations(range(7), r)
+                         if sum(numbers[i] for i in c) == target]
+        assert all_solutions == [g.solution]
+        assert g.difficulty == difficulty == kind.rating.difficulty(len(g.solution))
+    # the loop stops at the last find, so every attempt belongs to one found puzzle
+    assert report.attempts == sum(g.attempts_used for g in report.puzzles)
+    assert report.attempts == (report.not_unique + report.no_solution + report.undecided
+                               + report.wrong_difficulty + len(report.puzzles))
+
+
+def test_generation_replays_from_its_seed():
+    a = generate(SubsetSum(), "medium", 2, seed=9)
+    b = generate(SubsetSum(), "medium", 2, seed=9)
+    c = generate(SubsetSum(), "medium", 2, seed=10)
+    assert [g.puzzle for g in a.puzzles] == [g.puzzle for g in b.puzzles]
+    assert [g.puzzle for g in a.puzzles] != [g.puzzle for g in c.puzzles]
+
+
+def test_perturbed_puzzle_is_no_longer_unique():
+    kind = SubsetSum()
+    g = generate(kind, "easy", 1, seed=1).puzzles[0]
+    numbers, target = g.puzzle
+    assert check_unique(kind, g.puzzle).status == "unique"
+    # a copy of a number used by the solution gives a second solution
+    twin = (*numbers, numbers[g.solution[0]])
+    verdict = check_unique(kind, (twin, target))
+    assert verdict.status == "several" and len(verdict.solutions) == 2
+    assert check_unique(kind, (numbers, 10 ** 6)).status == "none"
+    assert check_unique(SubsetSum(complete=False), g.puzzle).status == "unknown"
+
+
+def test_incomplete_searches_are_never_kept():
+    report = generate(SubsetSum(complete=False), "easy", 1, max_attempts=30)
+    assert report.puzzles == [] and report.undecided > 0
+
+
+def test_bad_requests():
+    with pytest.raises(BadInput):
+        generate(SubsetSum(), "fiendish", 1)
+    with pytest.raises(BadInput):
+        generate(SubsetSum(), "easy", 0)
