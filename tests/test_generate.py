@@ -87,3 +87,30 @@ def test_bad_requests():
         generate(SubsetSum(), "fiendish", 1)
     with pytest.raises(BadInput):
         generate(SubsetSum(), "easy", 0)
+
+
+def test_sheet_pages_hold_every_card_and_solutions_follow(tmp_path):
+    import xml.etree.ElementTree as ET
+
+    from solver.render import Svg
+    from solver.sheet import Card, write_sheet
+
+    def card(i: int) -> Card:
+        s = Svg(300, 200)
+        s.text(150, 100, f"puzzle-{i}")
+        return Card(f"No. {i}", s)
+
+    files = write_sheet(tmp_path / "sheet.svg", "Toy", [card(i) for i in range(9)],
+                        [card(100 + i) for i in range(9)])
+    texts = []
+    for f in files:
+        root = ET.parse(f).getroot()  # every page is well-formed SVG
+        texts.append([t.text for t in root.iter("{http://www.w3.org/2000/svg}text")])
+    flat = [t for page in texts for t in page]
+    assert all(f"puzzle-{i}" in flat and f"puzzle-{100 + i}" in flat for i in range(9))
+    # solutions only after the last puzzle page
+    last_puzzle = max(i for i, page in enumerate(texts) if "puzzle-8" in page)
+    first_solution = min(i for i, page in enumerate(texts) if "puzzle-100" in page)
+    assert last_puzzle < first_solution
+    html_file = write_sheet(tmp_path / "sheet.html", "Toy", [card(1)], [card(2)])[0]
+    assert html_file.read_text().count('class="page"') == 2
