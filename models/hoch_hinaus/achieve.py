@@ -143,11 +143,15 @@ def achievable(game: Game, tasks: Sequence[Task], k: int, mode: str = "hand",
         if outcome.status in ("optimal", "feasible"):
             acts = model.decode(lambda x: bool(solver.boolean_value(x)))
         elif outcome.status == "infeasible":
+            # shrink within the switches CP-SAT already blamed: a subset-minimal core of
+            # those is subset-minimal among all switches too
+            blamed = set(solver.sufficient_assumptions_for_infeasibility())
+            first = [i for i, sw in enumerate(switches) if sw.index in blamed]
             try:
-                core = cpsat.minimal_core(logic.m, switches, options)
+                core = cpsat.minimal_core(logic.m, [switches[i] for i in first], options)
             except TimeoutError:
                 raise TimeLimitReached("CP-SAT ran out of time minimising the core") from None
-            result.core = [texts[i] for i in (core or [])]
+            result.core = [texts[first[i]] for i in (core or [])]
         else:
             raise TimeLimitReached(f"CP-SAT found no answer within {options.time_limit} s")
     else:
