@@ -96,3 +96,17 @@ def test_bad_options():
     one_line_error(run("achievable", CORNER, "--task", "Exactly FIVE"), "does not say")
     one_line_error(run("achievable", CORNER, "--tiles", "known"), "reserve")
     one_line_error(run("show", "/nonexistent.json"), "no such file")
+
+
+def test_pros_rule_on_the_purple_side_example():
+    """pros-purple.json: only A3-B3 is flat on two different pieces; with the Pros rule
+    (A3 shows G3, B3 shows V4) P2-P3 fits one way round only."""
+    f = str(PUZZLES / "pros-purple.json")
+    pros = json.loads(run("moves", f, "--json", "--no-fillers").output)
+    basic = json.loads(run("moves", f, "--json", "--no-fillers", "--basic").output)
+    assert sorted(m["text"] for m in pros["moves"]) == [
+        "T06 P2:B3 P3:A3", "T22 P2:A3 G4:B3", "T22 P2:B3 G4:A3", "T31 V3:A3 P1:B3",
+        "T31 V3:B3 P1:A3"]
+    assert basic["count"] == 6
+    shown = json.loads(run("show", f, "--json").output)
+    assert shown["spaces"][3] == {"space": "A2", "face": "K0", "height": 0}  # printed

@@ -48,13 +48,15 @@ def _state_key(g: Game) -> tuple:
             tuple(b.fillers for b in g.bonus), len(g.reserve))
 
 
-def _prune(g: Game) -> bool:
-    """True when the open tasks provably cannot all be fulfilled with the tiles left
-    (checked by the SAT model only when few placements remain: it is cheap then)."""
+def _prune(g: Game, max_left: int = 6) -> bool:
+    """True when the tasks provably cannot all be fulfilled with the tiles left: every
+    open task and every task of the draw pile must hold after one of the remaining
+    placements (a necessary condition, checked by the SAT model with the known tiles in
+    their order; only when few placements remain, where it is cheap)."""
     left = sum(len(h) for h in g.hands) + len(g.reserve)
-    if left == 0 or left > 3:
+    if left == 0 or left > max_left:
         return False
-    tasks = [t for t in g.open if t is not None]
+    tasks = list(dict.fromkeys(t for t in g.open + g.draw_pile if t is not None))
     if not tasks:
         return False
     return achievable(g, tasks, left, "known", "sat").answer == "no"
