@@ -202,6 +202,39 @@ def plan(file: str, rolls_text: str, check: bool, solver: SolverOptions,
         stdout.print(f"Brute force agrees: objective {checked}.")
 
 
+@group.command()
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--turns", type=click.IntRange(1, 12), default=2, show_default=True,
+              help="Own turns (this one included).")
+@click.option("--time-limit", type=click.FloatRange(min=0.1), default=120.0,
+              show_default=True, help="Seconds before giving up (exit 3).")
+@rules_option
+@json_option
+def finish(file: str, turns: int, time_limit: float, rules_path: str | None,
+           as_json: bool) -> None:
+    """The exact chance that the player on turn empties the stock within N own turns if
+    the others do not interfere (playing to maximise that chance), and the best case:
+    the fewest turns in which the dice could let it happen."""
+    from models.hippo.finish import finish as run_finish
+
+    _, state = _load(file, rules_path)
+    result = run_finish(state, turns, time_limit)
+    if as_json:
+        print_json(dumps(result))
+        return
+    stdout.print(pool_text(state))
+    table = Table(title=f"{result.player}: {result.stock} chips to shed, nobody else moving")
+    for h in ("within turns", "chance", "exact"):
+        table.add_column(h, justify="right")
+    for row in result.by_turns:
+        table.add_row(str(row.turns), f"{100 * row.chance:.4f}%", row.exact)
+    stdout.print(table)
+    best = (f"{result.best_case_turns} turn(s)" if result.best_case_turns is not None
+            else "more than 12 turns")
+    stdout.print(f"Best case (kindest dice): {best}. Exact DP over {result.states} "
+                 f"positions, {result.seconds:.2f} s.")
+
+
 def _policies(text: str, players: int) -> list[str]:
     names = [p.strip().lower() for p in text.split(",") if p.strip()]
     if not names:
