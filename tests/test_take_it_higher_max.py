@@ -147,3 +147,27 @@ def test_rules_without_studs_or_spaceships(seed, n_dirs):
         assert got.status == "optimal" and got.score == want
     sheet = score_sheet(Position(rules, []), Variant(False, "simple"))
     assert sheet.take_it_higher_bonus == 0 and sheet.total == 0
+
+
+def test_models_are_the_same_in_every_process():
+    """Seeded runs must replay exactly (simulations, puzzles, batch runs on other
+    workers): the CP-SAT model may not depend on set order, which changes per process
+    (string hashing, and hash(None) is an address in Python 3.11)."""
+    import os
+    import subprocess
+    import sys
+
+    code = ("import hashlib; from models.take_it_higher import encode_cpsat; "
+            "from models.take_it_higher.encode import MaxProblem; "
+            "from models.take_it_higher.play import game_draw; "
+            "from models.take_it_higher.rules import Variant, load_rules; r = load_rules(); "
+            "p = MaxProblem(r, Variant(gold_silver=True), tuple(game_draw(r, 3)[:20])); "
+            "print(hashlib.md5(str(encode_cpsat.build(p, pair_cuts=True).model.proto)"
+            ".encode()).hexdigest())")
+    digests = set()
+    for hash_seed in ("1", "2", "random"):
+        env = {**os.environ, "PYTHONHASHSEED": hash_seed}
+        out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                             text=True, check=True)
+        digests.add(out.stdout.strip())
+    assert len(digests) == 1

@@ -115,7 +115,9 @@ def capacity_cuts(problem: MaxProblem, classes: list[TileClass], m: cp_model.CpM
         attrs = {a for li in lines for o in options[li]
                  for a in ((o.colour, None), (o.colour, o.stud), (None, o.stud))}
         attrs.discard((None, None))
-        for colour, stud in attrs:
+        # sorted: a set of tuples with None iterates in a per-process order (hash(None)
+        # is its address in Python 3.11), and the model must be the same every run
+        for colour, stud in sorted(attrs, key=lambda a: (a[0] or "", a[1] or "")):
             capacity = sum(len(cls.tiles) for cls in classes
                            if _has(cls.stripes[d], cls.stud, colour, stud))
             capacity += sum(1 for t in fixed if _has(t.stripes[d], t.stud, colour, stud))
@@ -142,7 +144,7 @@ def _pair_cuts(problem: MaxProblem, classes: list[TileClass], m: cp_model.CpMode
     free = [c for c in rules.cell_ids if c not in fixed]
     scores: dict[tuple[int, str], cp_model.LinearExpr] = {}  # (line, colour) -> 0/1 expr
     for li, opts in options.items():
-        for colour in {o.colour for o in opts}:
+        for colour in sorted({o.colour for o in opts}):
             terms = [y[li, oi] for oi, o in enumerate(opts) if o.colour == colour and (li, oi) in y]
             if terms:
                 scores[li, colour] = sum(terms)
