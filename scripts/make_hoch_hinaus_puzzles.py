@@ -2,7 +2,9 @@
 played by the greedy policy (the hint without its SAT look-ahead).
 
 midgame-*.json: positions after 6-9 turns (for the benchmark and the docs);
-endgame-known.json: everything known (reserve order, tasks), few tasks left.
+endgame-known.json: everything known (reserve order, tasks), few tasks left;
+dead-end.json: a position (random play, seed 30) where some placements lose the game
+at once (the next player could not place a tile) and others do not.
 """
 
 import json
@@ -28,6 +30,25 @@ def play(seed: int, stop) -> dict | None:
     return None
 
 
+def dead_end(seed: int = 30) -> dict | None:
+    rules = load_rules()
+    cat = load_catalogue(rules)
+    rng = random.Random(seed)
+    g = new_game(rules, cat.tasks, 2, "champions", rng)
+    while not g.is_terminal():
+        acts = g.legal_actions()
+        if g.turns >= 9:
+            lost = []
+            for a in acts:
+                g2 = g.copy()
+                g2.apply_action(a)
+                lost.append(g2.status == "lost")
+            if any(lost) and not all(lost):
+                return game_json(g)
+        g.apply_action(rng.choice(acts))
+    return None
+
+
 def main() -> None:
     OUT.mkdir(parents=True, exist_ok=True)
     for i, seed in enumerate((1, 2, 3, 4, 5)):
@@ -35,6 +56,9 @@ def main() -> None:
         data = play(seed, lambda g, t=turns: g.turns >= t)
         if data:
             (OUT / f"midgame-{seed}.json").write_text(json.dumps(data, indent=1) + "\n")
+    data = dead_end()
+    if data:
+        (OUT / "dead-end.json").write_text(json.dumps(data, indent=1) + "\n")
     for seed in range(10, 40):
         data = play(seed, lambda g: not g.draw_pile and 1 <= len(g.open) <= 2)
         if data:

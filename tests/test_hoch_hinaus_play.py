@@ -99,3 +99,16 @@ def test_simulate_greedy_beats_random_on_the_same_deals():
     greedy, rnd = res.policies
     assert greedy.rate.trials == rnd.rate.trials == 3
     assert greedy.mean_tasks_completed > rnd.mean_tasks_completed
+
+
+def test_hint_flags_exactly_the_losing_placements_and_avoids_them():
+    g = game("dead-end.json")
+    res = hint(g, top=2)
+    lost = {}
+    for o in res.options:
+        g2 = g.copy()
+        g2.apply_action(o.action)
+        lost[o.action] = g2.status == "lost"
+    assert any(lost.values()) and not all(lost.values())
+    assert all(o.dead_end == lost[o.action] for o in res.options)
+    assert not res.options[0].dead_end
