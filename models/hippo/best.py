@@ -34,6 +34,7 @@ from models.hippo.rules import (
     outcomes,
     place,
     roll_sequences,
+    roll_splits,
 )
 
 
@@ -120,25 +121,71 @@ def _terminal_roll(rules: Rules, lanes: Lanes, stocks: Stocks, me: int,
         results: list = []
         for seq in _singles(rules, dice):
             _expand(rules, lanes, hippo, stocks, me, seq, results)
-        best = None
-        for nl, _, ns, _ in results:
-            if sum(ns[me]) == size - rules.dice:
-                e = exposure(rules, nl, ns, me)
-                if best is None or e < best:
-                    best = e
-        if best is not None:
-            return rules.dice, best
-    results = []
-    for seq in roll_sequences(rules, dice):
-        _expand(rules, lanes, hippo, stocks, me, seq, results)
-    top: tuple[int, int] | None = None
-    for nl, _, ns, _ in results:
-        left = sum(ns[me])
-        cand = (size, 0) if left == 0 else (size - left, exposure(rules, nl, ns, me))
-        if top is None or (cand[0], -cand[1]) > (top[0], -top[1]):
-            top = cand
-    assert top is not None
-    return top
+        distinct = {(nl, ns) for nl, _, ns, _ in results if sum(ns[me]) == size - rules.dice}
+        if distinct:
+            return rules.dice, min(exposure(rules, nl, ns, me) for nl, ns in distinct)
+    results: list = []
+
+    def run(seq: tuple[int, ...]) -> bool:
+        """Place seq (every colouring if needed); True when a result empties the stock."""
+        one = _own_sequence(rules, lanes, stocks, me, seq)
+        if one is None:
+            expanded: list = []
+            _expand(rules, lanes, hippo, stocks, me, seq, expanded)
+            found = [(nl, ns) for nl, _, ns, _ in expanded]
+        else:
+            found = [one]
+        results.extend(found)
+        return any(not any(ns[me]) for _, ns in found)
+
+    if size == stocks[me][me]:
+        # Own chips only: a split's chips are identical and its lanes independent, so
+        # one order stands for all unless a penalty or the stock running out makes
+        # the order matter (then every order of that split is placed). A result that
+        # empties the stock ends the search: nothing beats winning.
+        for split in _split_sums(rules, dice):
+            if run(split):
+                return size, 0
+            last = results[-1][1]
+            if len(split) > size or sum(last[me]) != size - len(split):
+                for seq in _orders(split):
+                    if run(seq):
+                        return size, 0
+    else:
+        for seq in roll_sequences(rules, dice):
+            if run(seq):
+                return size, 0
+    most = max(size - sum(ns[me]) for _, ns in results)
+    least = min(exposure(rules, nl, ns, me) for nl, ns in set(results)
+                if size - sum(ns[me]) == most)
+    return most, least
+
+
+def _own_sequence(rules: Rules, lanes: Lanes, stocks: Stocks, me: int,
+                  seq: tuple[int, ...]) -> tuple[Lanes, Stocks] | None:
+    """Chips placed in the lanes of `seq` in order while the stock holds own chips only
+    (stopping when it is empty); None when a foreign chip would have to be placed (after
+    a penalty, or foreign chips held): then the colours branch (_expand)."""
+    hippo = (0,) * len(stocks)
+    for lane in seq:
+        row = stocks[me]
+        size = sum(row)
+        if size == 0:
+            break
+        if row[me] != size:
+            return None
+        lanes, _, stocks, _, _ = place(rules, lanes, hippo, stocks, me, lane, me)
+    return lanes, stocks
+
+
+@cache
+def _split_sums(rules: Rules, dice: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    return tuple(tuple(sum(g) for g in split) for split in roll_splits(rules, dice))
+
+
+@cache
+def _orders(split: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    return tuple(sorted(set(itertools.permutations(split))))
 
 
 def _reachers(rules: Rules, stocks: Stocks, me: int) -> tuple[int, ...]:
