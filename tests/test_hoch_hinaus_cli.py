@@ -110,3 +110,24 @@ def test_pros_rule_on_the_purple_side_example():
     assert basic["count"] == 6
     shown = json.loads(run("show", f, "--json").output)
     assert shown["spaces"][3] == {"space": "A2", "face": "K0", "height": 0}  # printed
+
+
+def test_rules_and_task_catalogue_are_replaceable(tmp_path):
+    from importlib import resources
+    data = json.loads(resources.files("models.hoch_hinaus").joinpath(
+        "data/default.json").read_text())
+    data["purple_side_printed_fillers"] = ["B2"]
+    rules = tmp_path / "rules.json"
+    rules.write_text(json.dumps(data))
+    tasks = tmp_path / "tasks.json"
+    tasks.write_text(json.dumps({"tasks": [{"id": "X1", "text": "ONE BLACK in the CENTRE"}]}))
+    board = tmp_path / "b.json"
+    board.write_text(json.dumps({"side": "purple", "open": ["X1"]}))
+    out = json.loads(run("show", str(board), "--json", "--rules", str(rules), "--tasks",
+                         str(tasks)).output)
+    assert [s["space"] for s in out["spaces"] if s["face"] == "K0"] == ["B2"]
+    assert out["open_tasks"] == [{"text": "ONE BLACK in the CENTRE", "id": "X1",
+                                  "fulfilled_now": True}]
+    data["tiles"][1]["faces"] = ["O1", "Q7"]
+    rules.write_text(json.dumps(data))
+    one_line_error(run("show", str(board), "--rules", str(rules)), "not a face")
