@@ -160,7 +160,7 @@ def achievable(file: str, task_texts: tuple[str, ...], k: int, mode: str, backen
               help="Candidates checked by the SAT look-ahead.")
 @click.option("--show", "shown", type=click.IntRange(1, 1000), default=8, show_default=True,
               help="Alternatives listed.")
-@click.option("--time-limit", type=click.FloatRange(min=0.1), default=1.6, show_default=True,
+@click.option("--time-limit", type=click.FloatRange(min=0.1), default=1.3, show_default=True,
               help="Seconds for the look-ahead.")
 @rules_option
 @tasks_option

@@ -72,8 +72,10 @@ class HintOption:
     uses_filler: bool
     releases_task: bool
     distance: int
-    achievable: int | None = None  # remaining open tasks achievable one by one
-    together: bool | None = None  # all remaining open tasks achievable together
+    achievable: int | None = None  # remaining open tasks achievable one by one (any tile)
+    together: bool | None = None  # all remaining open tasks achievable together (any tile)
+    achievable_hands: int | None = None  # the same with the next players' hands
+    together_hands: bool | None = None
     remaining: int = 0
     score: float = 0.0
     reason: str = ""
@@ -138,10 +140,21 @@ class Lookahead:
             self.task_lit[task] = self.model.fulfilled_within(task)
         return self.task_lit[task]
 
-    def check(self, g: Game) -> tuple[int, bool]:
+    def check(self, g: Game, mode: str = "any") -> tuple[int, bool]:
+        """(tasks achievable one by one, all together) after a move: g is the game after
+        place and fulfil, before the draw. mode any: any tile not on the board; hand:
+        the next players' hands as they are (plus the drawn tile if the reserve order
+        is known), each placement by the player on turn then."""
         tasks = [t for t in g.open if t is not None]
         base = self.model.init_lits(g.board) + [
             self.model.fillers_at_most(min(g.fillers_left, self.horizon))]
+        if mode == "hand" and g.hands:
+            hands = [list(h) for h in g.hands]
+            if g.reserve_known and g.reserve:
+                hands[g.on_turn].append(g.reserve[0])
+            for step in range(self.horizon):
+                allowed = set(hands[(g.on_turn + 1 + step) % len(hands)])
+                base += [-u for tid, u in self.model.use[step].items() if tid not in allowed]
         lits = [self.lit(t) for t in tasks]
         together = self.solver.solve(base + lits) is not None
         if together:
@@ -153,7 +166,7 @@ class Lookahead:
         self.solver.close()
 
 
-def hint(game: Game, horizon: int = 2, top: int = 8, time_limit: float = 1.6,
+def hint(game: Game, horizon: int = 2, top: int = 8, time_limit: float = 1.3,
          lookahead: bool = True, rng: random.Random | None = None) -> HintResult:
     """Rank the legal placements of the player on turn (best first)."""
     start = time.perf_counter()
@@ -188,9 +201,12 @@ def hint(game: Game, horizon: int = 2, top: int = 8, time_limit: float = 1.6,
                 g = games[id(o)]
                 if o.wins or not o.remaining:
                     o.achievable, o.together = 0, True
+                    o.achievable_hands, o.together_hands = 0, True
                 else:
-                    o.achievable, o.together = la.check(g)
-                o.score += 3 * o.achievable + 2 * o.together
+                    o.achievable, o.together = la.check(g, "any")
+                    o.achievable_hands, o.together_hands = la.check(g, "hand")
+                o.score += (o.achievable + o.together + 3 * o.achievable_hands
+                            + 2 * o.together_hands)
                 checked += 1
         finally:
             la.close()
@@ -211,12 +227,12 @@ def _reason(o: HintOption, game: Game, horizon: int) -> str:
     if o.dead_end:
         parts.append("DEAD END: the next player could not place a tile")
     if o.achievable is not None and o.remaining:
-        if o.together:
-            parts.append(f"all {o.remaining} other open task(s) stay achievable together "
-                         f"within {horizon} placements")
-        else:
-            parts.append(f"{o.achievable} of {o.remaining} other open task(s) stay "
-                         f"achievable within {horizon} placements")
+        hands = (f"all {o.remaining} together" if o.together_hands else
+                 f"{o.achievable_hands} of {o.remaining}")
+        anyt = (f"all {o.remaining} together" if o.together else
+                f"{o.achievable} of {o.remaining}")
+        parts.append(f"other open tasks achievable within {horizon} placements: {hands} "
+                     f"with the next hands, {anyt} with any tiles")
     if o.uses_filler:
         parts.append("uses a gap filler" + (" (releases a bonus task)" if o.releases_task
                                             else ""))
