@@ -252,6 +252,19 @@ class PlanVars:
 def encode_plan(b: CnfBuilder, problem: PlanProblem, rules: Rules) -> PlanVars:
     """The plan's clauses; switch k (assumed true) demands target k hold after some play
     0..K (0 only for targets that may already hold)."""
+    pv = encode_plays(b, problem, rules)
+    for k, task in enumerate(problem.targets):
+        first = 0 if problem.may_hold_now[k] else 1
+        hs = [task_lit(b, task, pv.tops[t], rules) for t in range(first, problem.steps + 1)]
+        s = b.var(("switch", k))
+        b.clause([-s, *hs])
+        pv.holds.append(hs)
+        pv.switches.append(s)
+    return pv
+
+
+def encode_plays(b: CnfBuilder, problem: PlanProblem, rules: Rules) -> PlanVars:
+    """The K plays alone: legal plays, the tops they leave, idle steps at the end."""
     K = problem.steps
     tops = [new_tops(b, rules, ("tops", t)) for t in range(K + 1)]
     fix_tops(b, tops[0], problem.tops)
@@ -286,16 +299,49 @@ def encode_plan(b: CnfBuilder, problem: PlanProblem, rules: Rules) -> PlanVars:
                 b.clause([-prev.col[p][c], cur.col[p][c]] + ([on] if on else []))
             for n in rules.numbers:
                 b.clause([-prev.num[p][n], cur.num[p][n]] + ([on] if on else []))
-    holds = []
-    switches = []
-    for k, task in enumerate(problem.targets):
-        first = 0 if problem.may_hold_now[k] else 1
-        hs = [task_lit(b, task, tops[t], rules) for t in range(first, K + 1)]
-        s = b.var(("switch", k))
-        b.clause([-s, *hs])
-        holds.append(hs)
-        switches.append(s)
-    return PlanVars(tops, x, idle, switches, holds)
+    return PlanVars(tops, x, idle, [], [])
+
+
+def encode_game(b: CnfBuilder, problem: PlanProblem, rules: Rules, open_tasks: list[Task],
+                task_pile: list[Task]) -> tuple[PlanVars, int]:
+    """The rest of a game with everything known: returns the plays' variables and a
+    literal `won` (every task fulfilled after the last play).
+
+    done[T][t] -> T was fulfilled by play t: it was done before, or it lay open at t and
+    holds at t. The open tasks lie open from the start; task j of the pile (1-based) is
+    turned up as soon as j of the tasks before it (the open ones and pile tasks 1..j-1)
+    are fulfilled, which is what the rulebook's "draw until four lie open" amounts to,
+    cascades in one play included. One-way implications suffice: a model's `done` can
+    only claim fulfilments that really happen (tested against a search of the game)."""
+    pv = encode_plays(b, problem, rules)
+    K = problem.steps
+    tasks = list(open_tasks) + list(task_pile)
+    n_open = len(open_tasks)
+    true = b.var(("counting-true",))
+    b.clause([true])
+    done: list[list[int]] = []
+    for j, task in enumerate(tasks):
+        row = [-true]  # nothing is done before the first play (open tasks do not hold)
+        for t in range(1, K + 1):
+            d = b.fresh()
+            if j < n_open:
+                up = true
+            else:
+                earlier = [done[i][t] for i in range(j)]
+                up = count_literal(b, earlier, Count("at least", j - n_open + 1))
+            h = task_lit(b, task, pv.tops[t], rules)
+            # d -> done before, or (up and holds now)
+            now = b.fresh()
+            b.implies(now, up)
+            b.implies(now, h)
+            b.clause([-d, row[t - 1], now])
+            row.append(d)
+        done.append(row)
+        pv.holds.append(row)
+    won = b.var(("won",))
+    for row in done:
+        b.implies(won, row[K])
+    return pv, won
 
 
 def decode_moves(model: set[int], pv: PlanVars, problem: PlanProblem
@@ -307,7 +353,3 @@ def decode_moves(model: set[int], pv: PlanVars, problem: PlanProblem
             if tt == t and v in model:
                 moves.append((problem.instances[i].card, p))
     return moves
-
-
-def exact_count(k: int) -> Count:
-    return Count("exactly", k)

@@ -35,6 +35,7 @@ from solver.errors import BadInput
 from solver.stats import Rate, wilson
 
 W_NOW, W_REACH, W_PLAYABLE, W_OWN, W_STUCK = 100, 10, 30, 5, 1000
+ROLLOUTS = 100  # noisy rollouts tried before the exact SAT search
 
 
 @dataclass
@@ -277,14 +278,14 @@ def reachable(state: GameState, samples: int = 200, seed: int = 0,
     if state.is_won():
         return ReachableResult("exact", "yes", True, [], 0, None, 0, 0.0)
     if state.fully_known():
-        # noisy hint-policy rollouts find most winning lines fast; the search proves
-        line, nodes = _rollouts(state, random.Random(seed), start + time_limit / 2)
-        complete = True
+        # noisy hint-policy rollouts find most winning lines fast; SAT decides the rest
+        line, nodes = _rollouts(state, random.Random(seed),
+                                start + min(1.0, time_limit / 4))
+        answer = "yes" if line is not None else None
         if line is None:
-            line, more, complete = _search(state, start + time_limit)
-            nodes += more
+            answer, line = _sat_game(state, start + time_limit)
         secs = round(time.perf_counter() - start, 3)
-        if line is not None:
+        if answer == "yes":
             check = state.copy()
             for play in line:
                 check.apply_action(play)
@@ -292,7 +293,7 @@ def reachable(state: GameState, samples: int = 200, seed: int = 0,
             return ReachableResult("exact", "yes", True,
                                    [format_play(r, p, state.players) for p in line], nodes,
                                    None, 0, secs)
-        return ReachableResult("exact", "no" if complete else "unknown", complete, [], nodes,
+        return ReachableResult("exact", answer or "unknown", answer == "no", [], nodes,
                                None, 0, secs)
     if samples < 1:
         raise BadInput("--samples must be at least 1")
@@ -316,16 +317,59 @@ def _noisy(s: GameState, rng: random.Random) -> Play:
 def _rollouts(state: GameState, rng: random.Random, deadline: float
               ) -> tuple[list[Play] | None, int]:
     """Games played out with the hint policy, sometimes taking its second or third
-    choice, until one is won or the deadline passes."""
+    choice, until one is won, ROLLOUTS were tried or the deadline passes."""
     nodes = 0
     first = True
-    while first or time.perf_counter() < deadline:
+    for _ in range(ROLLOUTS):
+        if not first and time.perf_counter() > deadline:
+            break
         end = play_out(state, hint_policy if first else _noisy, rng)
         first = False
         nodes += len(end.history) - len(state.history)
         if end.is_won():
             return end.history[len(state.history):], nodes
     return None, nodes
+
+
+def _sat_game(state: GameState, deadline: float) -> tuple[str | None, list[Play]]:
+    """Decide with SAT whether the rest of the game can be won (every card known):
+    ("yes", plays) / ("no", []) / (None, []) when the deadline passed."""
+    import threading
+
+    from pysat.solvers import Solver
+
+    from models.tippi_toppi import encode_sat
+    from models.tippi_toppi.encode import plan_problem, replay_check
+    from solver.backends.sat import CnfBuilder
+
+    steps = sum(len(h) for h in state.hands) + state.draw_count
+    problem = plan_problem(state, [], steps, "known")
+    b = CnfBuilder()
+    pv, won = encode_sat.encode_game(b, problem, state.rules, state.open_tasks,
+                                     state.task_pile)
+    # glucose: pysat's CaDiCaL ignores interrupt(), so the deadline would not hold
+    with Solver(name="glucose4", bootstrap_with=b.hard) as sat:
+        timer = threading.Timer(max(0.0, deadline - time.perf_counter()), sat.interrupt)
+        timer.start()
+        try:
+            ok = sat.solve_limited(assumptions=[won], expect_interrupt=True)
+        finally:
+            timer.cancel()
+        if ok is None:
+            return None, []
+        if not ok:
+            return "no", []
+        model = {lit for lit in sat.get_model() if lit > 0}
+    moves = encode_sat.decode_moves(model, pv, problem)
+    plays, _ = replay_check(state, problem, moves, "known")
+    # keep the plays up to the win (the engine stops there)
+    check, line = state.copy(), []
+    for play in plays:
+        if check.is_won():
+            break
+        check.apply_action(play)
+        line.append(play)
+    return "yes", line
 
 
 def _search(state: GameState, deadline: float) -> tuple[list[Play] | None, int, bool]:
