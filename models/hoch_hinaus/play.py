@@ -44,7 +44,7 @@ class ReachableResult:
 
 def _state_key(g: Game) -> tuple:
     return (g.board.key(), tuple(tuple(sorted(h)) for h in g.hands), g.on_turn,
-            tuple(t.text() for t in g.open), len(g.draw_pile),
+            tuple(sorted(t.text() for t in g.open)), tuple(t.text() for t in g.draw_pile),
             tuple(b.fillers for b in g.bonus), len(g.reserve))
 
 
