@@ -13,6 +13,7 @@ from rich.text import Text
 from models.take_it_higher import queries
 from models.take_it_higher.play import game_draw, hindsight_optimum
 from models.take_it_higher.play import simulate as run_simulation
+from models.take_it_higher.puzzles import puzzle_game
 from models.take_it_higher.render import board_svg, board_text, hint_table, sheet_table
 from models.take_it_higher.rules import (
     GameState,
@@ -32,6 +33,7 @@ from solver.backends import SolverOptions
 from solver.errors import ToppiError
 from solver.options import json_option, rules_option, solver_options, svg_option
 from solver.progress import progress_bar
+from solver.puzzle_cli import add_puzzle_commands
 from solver.render import print_json, stderr, stdout, text_on
 from solver.results import dumps
 
@@ -366,3 +368,6 @@ def simulate(games: int, seed: int, policy: str, variant: str, gold_silver: bool
         table.add_row("mean hindsight optimum" + proven, f"{result.optimum_mean:.1f}")
         table.add_row("mean / mean optimum", f"{100 * (result.ratio or 0):.1f}%")
     stdout.print(table)
+
+
+add_puzzle_commands(group, puzzle_game())
