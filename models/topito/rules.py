@@ -509,3 +509,4 @@ def position_from_dict(rules: Rules, data: Any, where: str = "position") -> Posi
 def load_position(rules: Rules, path: str | Path) -> Position:
     """Read and check a position file."""
     return position_from_dict(rules, load_json(path, "position"), f"position {path}")
+
