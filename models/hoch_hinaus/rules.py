@@ -59,7 +59,7 @@ class Rules:
         return tuple(f"{chr(65 + c)}{r + 1}" for r in range(self.rows)
                      for c in range(self.columns))
 
-    @property
+    @cached_property
     def n_spaces(self) -> int:
         return self.rows * self.columns
 

@@ -142,19 +142,21 @@ def holds(rules: Any, task: Task, visible: Sequence) -> bool:
     """Is the task fulfilled by the board seen from above? visible[s] = (face, height)."""
     lines = task.region.lines(rules)
     quant_every = task.region.quant == "every"
+    # which spaces the predicates match, once for all lines
+    m1 = [task.pred.matches(f, h) for f, h in visible] if task.kind != "distinct" else None
+    m2 = [task.pred2.matches(f, h) for f, h in visible] if task.kind == "more" else None
 
     def line_ok(line: Sequence[int]) -> bool:
         if task.kind == "count":
-            return task.count.holds(_count_in(task.pred, line, visible))
+            return task.count.holds(sum(m1[s] for s in line))
         if task.kind == "distinct":
             faces = [visible[s][0] for s in line if visible[s][0] is not None]
             i = 0 if task.what == "colours" else 1
             return task.count.holds(len({f[i] for f in faces}))
         if task.kind == "more":
-            return _count_in(task.pred, line, visible) > _count_in(task.pred2, line, visible)
+            return sum(m1[s] for s in line) > sum(m2[s] for s in line)
         # heights: distinct heights of the spaces the predicate matches
-        hs = {visible[s][1] for s in line if task.pred.matches(visible[s][0], visible[s][1])}
-        return task.count.holds(len(hs))
+        return task.count.holds(len({visible[s][1] for s in line if m1[s]}))
 
     results = (line_ok(line) for line in lines)
     return all(results) if quant_every else any(results)
