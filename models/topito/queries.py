@@ -134,16 +134,20 @@ def shortest(state: State, goal: Goal, backend: str, max_moves: int,
         raise BadInput(f"unknown backend '{backend}' (backends: {', '.join(BACKENDS)})")
     if backend == "sat":
         status, length, moves, done = sat_plan(state, goal, max_moves, deadline)
-        how = "SAT: the goal is unsatisfiable at every horizon"
+
+        def how(k: int) -> str:
+            return f"SAT: the goal is unsatisfiable after exactly t moves for every t <= {k}"
     else:
         out = bfs_plan(state, goal, max_moves, deadline)
         status, length, moves, done = out.status, out.length, out.moves, out.depth_done
-        how = f"BFS: {out.nodes} states examined, every move sequence"
+
+        def how(k: int) -> str:
+            return (f"BFS: every move sequence of at most {k} moves examined "
+                    f"({out.nodes} states), none meets it")
     if status == "optimal":
-        proof = ("the card is met already" if length == 0 else
-                 f"{how} of at most {length - 1} moves fails")
+        proof = "the card is met already" if length == 0 else how(length - 1)
     elif status == "infeasible":
-        proof = f"{how} of at most {max_moves} moves fails"
+        proof = how(max_moves)
     else:
         proof = f"time limit: no plan of at most {done} moves; the search of {done + 1} stopped"
     return status, length, moves, done, proof

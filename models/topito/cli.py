@@ -1,0 +1,288 @@
+"""`toppi topito ...`: a thin layer over queries.py."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+from rich.table import Table
+
+from models.topito import queries
+from models.topito.render import distance_text, hint_table, stacks_svg, stacks_text
+from models.topito.rules import (
+    Goal,
+    Rules,
+    load_deck,
+    load_position,
+    load_rules,
+    parse_cards,
+)
+from solver.backends import SolverOptions
+from solver.errors import BadInput
+from solver.options import json_option, rules_option, solver_options, svg_option
+from solver.render import print_json, stdout
+from solver.results import dumps
+
+backend_option = click.option(
+    "--backend", type=click.Choice(queries.BACKENDS), default="sat", show_default=True,
+    help="SAT planning encoding (incremental, growing horizon) or breadth-first search.")
+max_moves_option = click.option(
+    "--max-moves", type=click.IntRange(0, 60), default=12, show_default=True,
+    help="Longest plan searched; beyond it the answer is 'no plan within N moves'.")
+deck_option = click.option("--deck", "deck_path", type=click.Path(dir_okay=False),
+                           help="Deck file replacing the built-in 48 cards.")
+file_argument = click.argument("file", type=click.Path(dir_okay=False))
+
+
+def _card_options(f: click.decorators.FC) -> click.decorators.FC:
+    for option in (
+        click.option("--all", "mode", flag_value="all",
+                     help="Meet all the cards at the same time."),
+        click.option("--any", "mode", flag_value="any", default=True,
+                     help="Meet any one of the cards (default)."),
+        click.option("--cards", "cards_text", multiple=True,
+                     help="Several cards separated by ';'."),
+        click.option("--card", "card_texts", multiple=True,
+                     help="A card: 'podium red: Bear Cat Duck', 'Cat on Bear', "
+                          "'order Bear < Cat < Duck', 'rank 2: Cat'. Repeatable."),
+    ):
+        f = option(f)
+    return f
+
+
+def _goal(rules: Rules, card_texts: tuple[str, ...], cards_text: tuple[str, ...],
+          mode: str) -> Goal:
+    cards = parse_cards(rules, list(card_texts) + list(cards_text), "--card")
+    if not cards:
+        raise BadInput("give at least one --card")
+    return Goal(tuple(dict.fromkeys(cards)), mode)
+
+
+@click.group()
+def group() -> None:
+    """Topito: shortest plans to a card, hints, reachability, unique puzzles."""
+
+
+@group.command()
+@file_argument
+@rules_option
+@json_option
+@svg_option
+def show(file: str, rules_path: str | None, as_json: bool, svg_path: str | None) -> None:
+    """Draw the podiums of a position FILE; list hands and the cards met now."""
+    rules = load_rules(rules_path)
+    position = load_position(rules, file)
+    result = queries.show(position)
+    if svg_path:
+        stacks_svg(rules, position.state.stacks, Path(file).name).save(svg_path)
+    if as_json:
+        print_json(dumps(result))
+        return
+    stdout.print(stacks_text(rules, position.state.stacks))
+    stdout.print(f"last move: {result.last_move or 'none'}"
+                 + (f" (so '{result.forbidden}' is not allowed now)" if result.forbidden else ""))
+    for i, hand in enumerate(result.hands):
+        mark = " (on turn)" if i == result.turn else ""
+        met = result.met_now[i]
+        stdout.print(f"player {i}{mark}: " + "; ".join(hand)
+                     + (f"  [bold green]photo time! {'; '.join(met)}[/bold green]" if met else ""))
+
+
+@group.command()
+@file_argument
+@rules_option
+@json_option
+def moves(file: str, rules_path: str | None, as_json: bool) -> None:
+    """The legal moves in the position FILE (the no-reversal rule applied)."""
+    rules = load_rules(rules_path)
+    state = load_position(rules, file).state
+    result = queries.legal_moves(state)
+    if as_json:
+        print_json(dumps(result))
+        return
+    stdout.print(stacks_text(rules, state.stacks))
+    for m in result.moves:
+        stdout.print(f"  {m.move}")
+    stdout.print(f"{result.count} legal moves"
+                 + (f"; not allowed: {result.forbidden} (reverses the last move)"
+                    if result.forbidden else ""))
+
+
+def _print_plan(rules: Rules, res: queries.PlanResult | queries.ReachableResult) -> None:
+    for i, step in enumerate(res.plan, 1):
+        stdout.print(f"[bold]{i}.[/bold] {step.move}")
+    if res.plan:
+        last = res.plan[-1].after
+        stacks = tuple(tuple(rules.block(b) for b in last[p]) for p in rules.podiums)
+        stdout.print(stacks_text(rules, stacks))
+
+
+@group.command()
+@file_argument
+@_card_options
+@backend_option
+@max_moves_option
+@rules_option
+@solver_options(default_time=60.0)
+@json_option
+@svg_option
+def plan(file: str, card_texts: tuple[str, ...], cards_text: tuple[str, ...], mode: str,
+         backend: str, max_moves: int, rules_path: str | None, solver: SolverOptions,
+         as_json: bool, svg_path: str | None) -> None:
+    """The fewest moves that make the stacks in FILE meet the card (any or all of
+    several), with the moves; proven minimal by either back-end."""
+    rules = load_rules(rules_path)
+    state = load_position(rules, file).state
+    goal = _goal(rules, card_texts, cards_text, mode)
+    res = queries.plan(state, goal, backend, max_moves, solver.time_limit)
+    if svg_path:
+        end = res.plan[-1].after if res.plan else res.start
+        stacks = tuple(tuple(rules.block(b) for b in end[p]) for p in rules.podiums)
+        stacks_svg(rules, stacks, f"after {res.moves} moves" if res.moves else "").save(svg_path)
+    if as_json:
+        print_json(dumps(res))
+        return
+    stdout.print(stacks_text(rules, state.stacks))
+    what = " and ".join(res.cards) if mode == "all" else " or ".join(res.cards)
+    if res.status == "optimal":
+        stdout.print(f"[bold green]{res.moves} moves[/bold green] to meet {what} "
+                     f"(proven minimal: {res.proof}; {res.backend}, {res.seconds:.2f} s)")
+        _print_plan(rules, res)
+    else:
+        stdout.print(f"[bold red]No plan within {max_moves} moves[/bold red] for {what} "
+                     f"(proven: {res.proof})")
+
+
+@group.command()
+@file_argument
+@_card_options
+@click.option("--within", type=click.IntRange(0, 60), required=True,
+              help="At most this many moves.")
+@backend_option
+@rules_option
+@solver_options(default_time=60.0)
+@json_option
+def reachable(file: str, card_texts: tuple[str, ...], cards_text: tuple[str, ...], mode: str,
+              within: int, backend: str, rules_path: str | None, solver: SolverOptions,
+              as_json: bool) -> None:
+    """Can the card be met within K moves from FILE? Yes with a plan, or no with proof."""
+    rules = load_rules(rules_path)
+    state = load_position(rules, file).state
+    goal = _goal(rules, card_texts, cards_text, mode)
+    res = queries.reachable(state, goal, within, backend, solver.time_limit)
+    if as_json:
+        print_json(dumps(res))
+        return
+    if res.reachable:
+        stdout.print(f"[bold green]yes[/bold green]: {res.moves} moves (fewest possible; "
+                     f"{res.proof})")
+        _print_plan(rules, res)
+    else:
+        stdout.print(f"[bold red]no[/bold red]: not within {within} moves (proven: {res.proof})")
+
+
+@group.command()
+@file_argument
+@click.option("--hand", help="The player's cards separated by ';' (default: the hand of "
+                             "the player on turn in FILE).")
+@backend_option
+@click.option("--max-moves", type=click.IntRange(1, 30), default=8, show_default=True,
+              help="Distances beyond this are shown as '>N'.")
+@rules_option
+@solver_options(default_time=60.0)
+@json_option
+def hint(file: str, hand: str | None, backend: str, max_moves: int, rules_path: str | None,
+         solver: SolverOptions, as_json: bool) -> None:
+    """The best move for the player on turn: a card met now if possible, otherwise the
+    move that brings the nearest card closest; every move ranked with its distances."""
+    rules = load_rules(rules_path)
+    position = load_position(rules, file)
+    if hand is not None:
+        cards = parse_cards(rules, [hand], "--hand")
+        if len(cards) > 4:
+            raise BadInput(f"--hand: a hand holds at most 4 cards, got {len(cards)}")
+    elif position.hands:
+        cards = position.hands[position.turn]
+    else:
+        raise BadInput(f"{file}: no hands in the file; give --hand \"card; card; ...\"")
+    res = queries.hint(position.state, cards, backend, max_moves, solver.time_limit)
+    if as_json:
+        print_json(dumps(res))
+        return
+    stdout.print(stacks_text(rules, position.state.stacks))
+    if res.met_now:
+        stdout.print(f"[bold green]Photo time![/bold green] met now: {'; '.join(res.met_now)}")
+    now = ", ".join(f"{c}: {distance_text(d, max_moves)}" for c, d in res.distances_now.items())
+    stdout.print(f"moves needed now: {now}")
+    b = res.best
+    if b is not None:
+        if b.nearest == 0:
+            stdout.print(f"[bold green]Best move: {b.move}[/bold green] — meets "
+                         f"{'; '.join(b.meets)}")
+        else:
+            stdout.print(f"[bold]Best move: {b.move}[/bold] — then {distance_text(b.nearest, max_moves)} "
+                         f"more for {b.card or 'no card within reach'}")
+    stdout.print(hint_table(res))
+    stdout.print("[dim]" + "  ".join(f"c{i + 1} = {c}" for i, c in enumerate(res.considered))
+                 + f"  ({res.backend}, {res.seconds:.2f} s)[/dim]")
+
+
+@group.command()
+@click.option("--moves", "n_moves", type=click.IntRange(1, 20), required=True,
+              help="The length of the unique shortest plan.")
+@click.option("--out", "out_path", type=click.Path(dir_okay=False),
+              help="Write the puzzle as a position file.")
+@deck_option
+@rules_option
+@solver_options(default_time=60.0)
+@json_option
+@svg_option
+def generate(n_moves: int, out_path: str | None, deck_path: str | None,
+             rules_path: str | None, solver: SolverOptions, as_json: bool,
+             svg_path: str | None) -> None:
+    """A position and a deck card whose shortest plan has exactly --moves moves and is
+    the only one (for puzzle authors); --seed makes it reproducible."""
+    rules = load_rules(rules_path)
+    deck = load_deck(rules, deck_path)
+    res = queries.generate(rules, deck, n_moves, solver.seed, solver.time_limit)
+    if out_path:
+        try:
+            Path(out_path).write_text(json.dumps(res.position, indent=1) + "\n",
+                                      encoding="utf-8")
+        except OSError as exc:
+            raise BadInput(f"--out {out_path}: cannot write ({exc.strerror})") from None
+    podiums = res.position["podiums"]
+    stacks = tuple(tuple(rules.block(b) for b in podiums[p]) for p in rules.podiums)
+    if svg_path:
+        stacks_svg(rules, stacks, f"{res.card} in {res.moves}").save(svg_path)
+    if as_json:
+        print_json(dumps(res))
+        return
+    stdout.print(stacks_text(rules, stacks))
+    last = res.position.get("last_move")
+    if last:
+        stdout.print(f"last move: {last['block']} {last['from']} -> {last['to']}")
+    stdout.print(f"[bold]Card: {res.card}[/bold] — the only plan of {res.moves} moves "
+                 f"(none shorter). {res.proof}. {res.tries} positions tried, {res.seconds:.1f} s.")
+    stdout.print("[dim]solution: " + " | ".join(s.move for s in res.plan) + "[/dim]")
+
+
+@group.command()
+@deck_option
+@rules_option
+@json_option
+def deck(deck_path: str | None, rules_path: str | None, as_json: bool) -> None:
+    """The deck in use, by kind."""
+    rules = load_rules(rules_path)
+    cards = load_deck(rules, deck_path)
+    rows = [{"kind": c.kind, "card": c.text(rules)} for c in cards]
+    if as_json:
+        print_json(dumps(rows))
+        return
+    table = Table(title=f"{len(cards)} cards")
+    table.add_column("kind")
+    table.add_column("card")
+    for r in rows:
+        table.add_row(r["kind"], r["card"])
+    stdout.print(table)

@@ -1,0 +1,111 @@
+"""Pictures of Topito positions: coloured stacks on podiums (terminal and SVG)."""
+
+from __future__ import annotations
+
+from rich.table import Table
+from rich.text import Text
+
+from models.topito.rules import Rules, Stacks
+from solver.render import Svg, text_on
+
+COL_W = 12
+
+
+def stacks_text(rules: Rules, stacks: Stacks, highlight: set[int] | None = None) -> Text:
+    """The podiums side by side, each stack drawn bottom to top as coloured blocks;
+    out-of-play blocks listed below."""
+    highlight = highlight or set()
+    height = max((len(s) for s in stacks), default=0)
+    out = Text()
+    for row in range(height - 1, -1, -1):
+        for s in stacks:
+            if row < len(s):
+                b = s[row]
+                bg = rules.character_rgb[b]
+                label = rules.characters[b][:COL_W - 2].center(COL_W - 2)
+                style = f"{'bold ' if b in highlight else ''}{text_on(bg)} on {bg}"
+                out.append(" ")
+                out.append(label, style=style)
+                out.append(" ")
+            else:
+                out.append(" " * COL_W)
+        out.append("\n")
+    for p in range(rules.n_podiums):
+        bg = rules.podium_rgb[p]
+        out.append("▀" * COL_W, style=bg)
+    out.append("\n")
+    for p in range(rules.n_podiums):
+        out.append(rules.podiums[p].center(COL_W), style=f"bold {rules.podium_rgb[p]}")
+    out.append("\n")
+    placed = {b for s in stacks for b in s}
+    rest = [b for b in range(rules.n_blocks) if b not in placed]
+    out.append("out of play: ", style="dim")
+    if not rest:
+        out.append("none", style="dim")
+    for b in rest:
+        bg = rules.character_rgb[b]
+        out.append(f" {rules.characters[b]} ", style=f"{text_on(bg)} on {bg}")
+        out.append(" ")
+    return out
+
+
+def stacks_svg(rules: Rules, stacks: Stacks, title: str = "") -> Svg:
+    """An SVG picture: the podiums as coloured bars, blocks as labelled boxes, the
+    out-of-play blocks in a row below."""
+    bw, bh, gap, margin = 110.0, 34.0, 30.0, 20.0
+    levels = max(rules.n_blocks, 1)
+    width = margin * 2 + rules.n_podiums * bw + (rules.n_podiums - 1) * gap
+    base = margin + 30 + levels * bh
+    svg = Svg(width, base + 110)
+    if title:
+        svg.text(width / 2, margin, title, size=15, bold=True)
+    for p, s in enumerate(stacks):
+        x = margin + p * (bw + gap)
+        rgb = rules.podium_rgb[p]
+        svg.polygon([(x - 6, base), (x + bw + 6, base), (x + bw + 6, base + 16),
+                     (x - 6, base + 16)], rgb)
+        svg.text(x + bw / 2, base + 30, rules.podiums[p], size=13, bold=True)
+        for i, b in enumerate(s):
+            y = base - (i + 1) * bh
+            fill = rules.character_rgb[b]
+            svg.polygon([(x, y), (x + bw, y), (x + bw, y + bh - 2), (x, y + bh - 2)], fill)
+            svg.text(x + bw / 2, y + bh / 2 - 1, rules.characters[b], size=13,
+                     fill=text_on(fill))
+    placed = {b for s in stacks for b in s}
+    rest = [b for b in range(rules.n_blocks) if b not in placed]
+    y = base + 50
+    svg.text(margin, y + 14, "out of play:" if rest else "out of play: none", size=12,
+             anchor="start")
+    x = margin + 90
+    for b in rest:
+        w = 8 + 8 * len(rules.characters[b])
+        fill = rules.character_rgb[b]
+        svg.polygon([(x, y), (x + w, y), (x + w, y + 28), (x, y + 28)], fill)
+        svg.text(x + w / 2, y + 14, rules.characters[b], size=11, fill=text_on(fill))
+        x += w + 6
+        if x > width - 60:
+            x, y = margin + 90, y + 32
+    return svg
+
+
+def distance_text(d: int | None, cap: int) -> str:
+    return f">{cap}" if d is None else str(d)
+
+
+def hint_table(result: object) -> Table:
+    """Ranked moves of a hint: moves left to the nearest card, and per card."""
+    cards = result.considered
+    table = Table(title="Moves ranked (moves still needed after this move)")
+    table.add_column("#", justify="right")
+    table.add_column("move")
+    table.add_column("nearest", justify="right")
+    table.add_column("card")
+    for i in range(len(cards)):
+        table.add_column(f"c{i + 1}", justify="right")
+    for m in result.moves:
+        style = "bold green" if m.nearest == 0 else ("bold" if m.rank == 1 else "")
+        table.add_row(str(m.rank), m.move, distance_text(m.nearest, result.max_moves),
+                      m.card or "-",
+                      *[distance_text(m.distances[c], result.max_moves) for c in cards],
+                      style=style)
+    return table
