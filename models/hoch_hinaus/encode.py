@@ -147,7 +147,7 @@ class StepModel:
                  pros: bool, max_height: int, fillers: bool = True) -> None:
         self.r, self.L, self.k, self.pros = rules, logic, k, pros
         self.hmax = max_height
-        n, L = rules.n_spaces, logic
+        L = logic
         self.faces = list(rules.all_faces)
         self.EMPTY = len(self.faces)
         self.nf = len(self.faces) + 1
@@ -168,7 +168,6 @@ class StepModel:
                 L.at_most_one(uses)
         self.all_fills = [x for row in self.fill for x in row]
         self._filler_limits: dict[int, Any] = {}
-        _ = n
 
     def _heights(self) -> list[list[Any]]:
         out = [[self.L.var() for _ in range(self.hmax + 1)] for _ in range(self.r.n_spaces)]

@@ -694,8 +694,7 @@ def parse_game(rules: Rules, data: Any, where: str, pros: bool | None = None,
     else:
         pile = _task_list(pile_raw, f"{where}.draw_pile", cat.parse, True)
     bonus = []
-    for i, b in enumerate(jfield(data, "bonus", list, where,
-                                 [{"fillers": 0}] * 0)):
+    for i, b in enumerate(jfield(data, "bonus", list, where, [])):
         w = f"{where}.bonus[{i}]"
         expect(b, dict, w)
         n = jfield(b, "fillers", int, w)
