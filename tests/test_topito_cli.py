@@ -1,0 +1,164 @@
+"""`toppi topito ...` on the example files in puzzles/topito/, JSON output, and bad
+input as one line with exit code 2."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from models.topito.rules import Goal, load_position, load_rules, parse_card
+from models.topito.search import bfs_plan, count_plans
+from solver.cli import cli
+
+PUZZLES = Path(__file__).resolve().parents[1] / "puzzles" / "topito"
+MID = str(PUZZLES / "midgame.json")
+R = load_rules()
+
+
+def run(*args: str):
+    return CliRunner().invoke(cli, ["topito", *args])
+
+
+def run_json(*args: str):
+    res = run(*args, "--json")
+    assert res.exit_code == 0, res.output
+    return json.loads(res.stdout)
+
+
+def assert_one_line_error(result, *words: str) -> None:
+    assert result.exit_code == 2, result.output
+    lines = [line for line in result.output.splitlines() if line.strip()]
+    assert len(lines) == 1, result.output
+    assert "Traceback" not in result.output
+    for w in words:
+        assert w in lines[0], lines[0]
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in PUZZLES.glob("*.json")))
+def test_show_every_example(name, tmp_path):
+    f = str(PUZZLES / name)
+    assert run("show", f).exit_code == 0
+    svg = tmp_path / "p.svg"
+    assert run("show", f, "--svg", str(svg)).exit_code == 0
+    assert svg.read_text().startswith("<svg")
+    data = run_json("show", f)
+    pos = load_position(R, f)
+    assert len(data["out_of_play"]) == len(pos.state.out_of_play())
+
+
+def test_moves_json_counts_the_engine_moves():
+    data = run_json("moves", MID)
+    assert data["count"] == len(load_position(R, MID).state.legal_actions()) == 20
+    assert data["forbidden"] == "move Bear+Cat red -> blue"
+    assert all(m["move"] != data["forbidden"] for m in data["moves"])
+
+
+@pytest.mark.parametrize("backend", ["sat", "bfs"])
+def test_plan_on_midgame(backend):
+    data = run_json("plan", MID, "--card", "order Whale < Mouse < Pig", "--card",
+                    "Duck on Owl", "--all", "--backend", backend)
+    assert data["status"] == "optimal" and data["moves"] == 4
+    assert sorted(data["met_at_end"]) == sorted(data["cards"])
+    goal = Goal((parse_card(R, "order Whale < Mouse < Pig"), parse_card(R, "Duck on Owl")),
+                "all")
+    assert bfs_plan(load_position(R, MID).state, goal, 4).length == 4
+
+
+def test_plan_any_with_cards_option():
+    data = run_json("plan", MID, "--cards", "order Whale < Mouse < Pig; rank 2: Duck")
+    assert data["moves"] == 1 and data["met_at_end"] == ["rank 2: Duck"]
+
+
+def test_plan_human_output_says_proven():
+    res = run("plan", MID, "--card", "Duck on Owl")
+    assert res.exit_code == 0 and "proven minimal" in res.output
+
+
+def test_reachable_yes_and_no():
+    yes = run_json("reachable", MID, "--card", "rank 5: Cat", "--within", "3")
+    assert yes["reachable"] and yes["moves"] == 2 and len(yes["plan"]) == 2
+    no = run_json("reachable", MID, "--card", "rank 5: Cat", "--within", "1",
+                  "--backend", "bfs")
+    assert not no["reachable"] and no["status"] == "proven" and no["plan"] == []
+
+
+def test_hint_uses_the_hand_of_the_player_on_turn():
+    data = run_json("hint", MID)
+    assert data["hand"][3] == "rank 2: Duck"
+    assert data["best"]["nearest"] == 0 and data["best"]["meets"] == ["rank 2: Duck"]
+    assert len(data["moves"]) == 20
+
+
+def test_hint_with_hand_option():
+    data = run_json("hint", str(PUZZLES / "start.json"), "--hand",
+                    "Pig on Cat; order Bear < Cat < Duck")
+    assert data["distances_now"] == {"Pig on Cat": 2, "order Bear < Cat < Duck": 3}
+    assert data["best"]["nearest"] == 1
+
+
+def test_generated_example_is_unique():
+    f = PUZZLES / "unique-3.json"
+    pos = load_position(R, f)
+    goal = Goal((parse_card(R, pos.puzzle["card"]),))
+    assert bfs_plan(pos.state, goal, 3).length == pos.puzzle["moves"] == 3
+    assert count_plans(pos.state, goal, 3) == 1
+    data = run_json("plan", str(f), "--card", pos.puzzle["card"])
+    assert data["moves"] == 3
+
+
+def test_generate_writes_a_position(tmp_path):
+    out = tmp_path / "g.json"
+    data = run_json("generate", "--moves", "2", "--seed", "4", "--out", str(out))
+    assert data["moves"] == 2 and data["unique"]
+    pos = load_position(R, out)
+    goal = Goal((parse_card(R, data["card"]),))
+    assert count_plans(pos.state, goal, 2) == 1 and bfs_plan(pos.state, goal, 1).length is None
+
+
+def test_deck_lists_48_cards():
+    assert len(run_json("deck")) == 48
+
+
+def write(tmp_path, data) -> str:
+    p = tmp_path / "p.json"
+    p.write_text(data if isinstance(data, str) else json.dumps(data))
+    return str(p)
+
+
+@pytest.mark.parametrize("podiums, words", [
+    ({"red": ["Bear", "Bear"]}, ["'Bear' is placed twice"]),
+    ({"red": ["Bear"], "blue": ["bear"]}, ["'Bear' is placed twice"]),
+    ({"red": ["Zebra"]}, ["unknown character 'Zebra'"]),
+    ({"purple": ["Bear"]}, ["unknown podium 'purple'"]),
+])
+def test_bad_positions(tmp_path, podiums, words):
+    f = write(tmp_path, {"game": "topito", "podiums": podiums})
+    assert_one_line_error(run("show", f), *words)
+    assert_one_line_error(run("plan", f, "--card", "Cat on Bear"), *words)
+
+
+def test_bad_cards_and_options(tmp_path):
+    assert_one_line_error(run("plan", MID, "--card", "Cat beside Bear"), "not a card")
+    assert_one_line_error(run("plan", MID, "--card", "rank 2: Zebra"), "unknown character")
+    assert_one_line_error(run("plan", MID), "at least one --card")
+    assert_one_line_error(run("hint", MID, "--hand", "a on b"), "unknown character")
+    assert_one_line_error(run("hint", MID, "--hand", "; ".join(["Cat on Bear"] * 5)),
+                          "at most 4")
+    assert_one_line_error(run("hint", str(PUZZLES / "start.json"), "--hand", ""), "no card")
+    f = write(tmp_path, '{"podiums": {"red": [}')
+    assert_one_line_error(run("show", f), "malformed JSON")
+    assert_one_line_error(run("show", "/nonexistent.json"), "no such file")
+    usage = run("plan", MID, "--card", "Cat on Bear", "--backend", "cp")  # click usage error
+    assert usage.exit_code == 2 and "--backend" in usage.output
+    assert "Traceback" not in usage.output
+
+
+def test_time_limit_reached_exits_3():
+    res = run("plan", MID, "--card", "order Whale < Pig < Mouse", "--all", "--card",
+              "podium blue: Bear Duck Owl", "--card", "rank 7: Fox", "--backend", "bfs",
+              "--time-limit", "0.3")
+    assert res.exit_code == 3, res.output
+    assert "time limit" in res.output
