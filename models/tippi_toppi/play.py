@@ -35,7 +35,7 @@ from solver.errors import BadInput
 from solver.stats import Rate, wilson
 
 W_NOW, W_REACH, W_PLAYABLE, W_OWN, W_STUCK = 100, 10, 30, 5, 1000
-ROLLOUTS = 100  # noisy rollouts tried before the exact SAT search
+ROLLOUTS = 2000  # at most this many noisy rollouts before the exact SAT search
 
 
 @dataclass
@@ -279,8 +279,11 @@ def reachable(state: GameState, samples: int = 200, seed: int = 0,
         return ReachableResult("exact", "yes", True, [], 0, None, 0, 0.0)
     if state.fully_known():
         # noisy hint-policy rollouts find most winning lines fast; SAT decides the rest
-        line, nodes = _rollouts(state, random.Random(seed),
-                                start + min(1.0, time_limit / 4))
+        # a long rest of the game is rarely decided by SAT in time: more rollouts then
+        plays_left = sum(len(h) for h in state.hands) + state.draw_count
+        share = (0.0 if plays_left <= 12 else min(1.0, time_limit / 4) if plays_left <= 24
+                 else time_limit / 2)
+        line, nodes = _rollouts(state, random.Random(seed), start + share)
         answer = "yes" if line is not None else None
         if line is None:
             answer, line = _sat_game(state, start + time_limit)
@@ -347,14 +350,23 @@ def _sat_game(state: GameState, deadline: float) -> tuple[str | None, list[Play]
     b = CnfBuilder()
     pv, won = encode_sat.encode_game(b, problem, state.rules, state.open_tasks,
                                      state.task_pile)
+    if time.perf_counter() > deadline:
+        return None, []
     # glucose: pysat's CaDiCaL ignores interrupt(), so the deadline would not hold
     with Solver(name="glucose4", bootstrap_with=b.hard) as sat:
-        timer = threading.Timer(max(0.0, deadline - time.perf_counter()), sat.interrupt)
-        timer.start()
+        done = threading.Event()
+
+        def watchdog() -> None:  # interrupt until the solver returns (no lost signal)
+            if not done.wait(max(0.0, deadline - time.perf_counter())):
+                while not done.wait(0.05):
+                    sat.interrupt()
+        guard = threading.Thread(target=watchdog, daemon=True)
+        guard.start()
         try:
             ok = sat.solve_limited(assumptions=[won], expect_interrupt=True)
         finally:
-            timer.cancel()
+            done.set()
+            guard.join()
         if ok is None:
             return None, []
         if not ok:
