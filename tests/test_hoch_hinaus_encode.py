@@ -7,7 +7,7 @@ import random
 import pytest
 
 from models.hoch_hinaus.achieve import achievable, allowed_tiles, max_height
-from models.hoch_hinaus.encode import CnfLogic, StepModel
+from models.hoch_hinaus.encode import CnfLogic, CpLogic, StepModel
 from models.hoch_hinaus.rules import Board, Bonus, Game, load_rules
 from models.hoch_hinaus.tasks import holds, load_catalogue, parse_task
 from solver.backends.sat import IncrementalSat
@@ -72,6 +72,27 @@ def test_one_step_on_purple_side_with_printed_fillers():
     board, tiles = random_board(7, 4, side="purple")
     hand = tiles[:1]
     assert sat_successors(board, hand, True, True) == engine_successors(board, hand, True, True)
+
+
+@pytest.mark.parametrize("seed,pros,fillers", [(11, False, False), (12, True, True)])
+def test_one_step_successors_equal_engine_with_cpsat(seed, pros, fillers):
+    from ortools.sat.python import cp_model
+    board, tiles = random_board(seed, 7, pros)
+    hand = tiles[:1]  # one tile: each CP-SAT enumeration step is a fresh solve
+    logic = CpLogic()
+    model = StepModel(RULES, logic, 1, [hand], pros,
+                      max(board.height(s) for s in range(12)) + 2, fillers)
+    for lit in model.init_lits(board, hand):
+        logic.clause([lit])
+    found = set()
+    while True:
+        solver = cp_model.CpSolver()
+        solver.parameters.num_workers = 1
+        if solver.solve(logic.m) not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            break
+        found.add(model.state_key(1, lambda x, s=solver: bool(s.boolean_value(x))))
+        logic.clause([x.Not() for x in model.state_lits(1) if solver.boolean_value(x)])
+    assert found == engine_successors(board, hand, pros, fillers) and found
 
 
 def _game(board, hands, fillers=2, reserve=None):
