@@ -1,0 +1,161 @@
+"""Benchmark of `toppi topito plan` (issue #6 speed target): SAT vs breadth-first search.
+
+    python scripts/bench_topito.py [--cases 60] [--runs 3] [--seed 0]
+                                   [--per-depth 3] [--max-depth 14] [--limit 10]
+
+Part 1 — random cases: random reachable positions (random stacks and a random legal
+last move) and a random deck card. Each case is timed `--runs` times with each
+back-end (median per case); printed: median over the cases of SAT and BFS time, the
+median of the per-case ratio BFS/SAT, and the same by plan length.
+
+Part 2 — scaling: goals of several deck cards at once ("all") give longer plans; cases
+are bucketed by their proven plan length. For each length: median SAT and BFS time
+over `--per-depth` cases. A back-end whose median passes `--limit` seconds is not run
+on longer plans; the first such length is "the depth at which it takes longer than
+the limit". Times are wall time inside the process (encoding built each time).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+
+from models.topito.encode_sat import sat_plan
+from models.topito.queries import random_state
+from models.topito.rules import Goal, load_deck, load_rules
+from models.topito.search import bfs_plan
+from solver.progress import progress_bar
+
+
+def timed_sat(state, goal, max_depth, limit):
+    t = time.perf_counter()
+    status, length, _, _ = sat_plan(state, goal, max_depth, t + limit)
+    return time.perf_counter() - t, status, length
+
+
+def timed_bfs(state, goal, max_depth, limit):
+    t = time.perf_counter()
+    out = bfs_plan(state, goal, max_depth, t + limit)
+    return time.perf_counter() - t, out.status, out.length
+
+
+def part1(args, rules, deck) -> None:
+    rng = random.Random(args.seed)
+    rows = []
+    with progress_bar("random cases") as update:
+        for i in range(args.cases):
+            state = random_state(rules, rng)
+            goal = Goal((rng.choice(deck),))
+            sat_t, bfs_t = [], []
+            bstatus = None
+            for _ in range(args.runs):
+                t, status, length = timed_sat(state, goal, args.max_depth, args.limit)
+                sat_t.append(t)
+                if bstatus != "unknown":  # one run over the limit is enough
+                    t, bstatus, blength = timed_bfs(state, goal, args.max_depth, args.limit)
+                    bfs_t.append(t)
+            if bstatus != "unknown" and status != "unknown":
+                assert length == blength, (state, goal)
+            rows.append((length, statistics.median(sat_t), statistics.median(bfs_t),
+                         bstatus == "unknown"))
+            update(i + 1, args.cases)
+    sat = [r[1] for r in rows]
+    bfs = [r[2] for r in rows]
+    ratios = [r[2] / r[1] for r in rows if r[1] > 0]
+    print(f"Part 1: {len(rows)} random cases (seed {args.seed}), median of {args.runs} runs "
+          "per case")
+    print(f"  SAT median {statistics.median(sat):.3f} s (goal <= 0.3 s: "
+          f"{'met' if statistics.median(sat) <= 0.3 else 'NOT met'}), "
+          f"p90 {statistics.quantiles(sat, n=10)[-1]:.3f} s, max {max(sat):.3f} s")
+    print(f"  BFS median {statistics.median(bfs):.3f} s, p90 "
+          f"{statistics.quantiles(bfs, n=10)[-1]:.3f} s, max {max(bfs):.3f} s, "
+          f"{sum(r[3] for r in rows)} over the {args.limit:g} s limit")
+    print(f"  BFS/SAT per-case ratio: median {statistics.median(ratios):.2f}")
+    print("  by plan length: length  cases  SAT-median  BFS-median  ratio")
+    for length in sorted({r[0] for r in rows if r[0] is not None}):
+        sub = [r for r in rows if r[0] == length]
+        s = statistics.median(r[1] for r in sub)
+        b = statistics.median(r[2] for r in sub)
+        print(f"    {length:>6}  {len(sub):>5}  {s:>10.3f}  {b:>10.3f}  {b / s:>5.2f}")
+
+
+def part2(args, rules, deck) -> None:
+    rng = random.Random(args.seed + 1)
+    buckets: dict[int, list[tuple[float, float | None]]] = {}
+    sat_slow = bfs_slow = None
+    deadline = time.perf_counter() + args.budget
+    print(f"Part 2: plan length scaling ({args.per_depth} cases per length, goals of "
+          "1-6 deck cards at once)")
+    print("  length  SAT-median  BFS-median  ratio")
+    with progress_bar("scaling") as update:
+        for depth in range(1, args.max_depth + 1):
+            cases = []
+            tries = 0
+            while len(cases) < args.per_depth and time.perf_counter() < deadline:
+                tries += 1
+                state = random_state(rules, rng, rng.randint(0, rules.n_blocks))
+                k = min(6, 1 + depth // 3 + rng.randint(0, 1))
+                goal = Goal(tuple(rng.sample(deck, k)), "all")
+                # the length from SAT; cases of the wrong length are only sampled
+                t, status, length = timed_sat(state, goal, depth, 3 * args.limit)
+                if status != "optimal" or length != depth:
+                    continue
+                sat_t = t
+                bfs_t = None
+                if bfs_slow is None:
+                    bt, bstatus, blength = timed_bfs(state, goal, depth, args.limit)
+                    bfs_t = bt if bstatus != "unknown" else float("inf")
+                    if bstatus != "unknown":
+                        assert blength == depth
+                cases.append((sat_t, bfs_t))
+            update(depth, args.max_depth)
+            if len(cases) < args.per_depth:
+                print(f"  {depth:>6}  (only {len(cases)} cases of this length found in "
+                      "the time budget; stopping)")
+                break
+            buckets[depth] = cases
+            s = statistics.median(c[0] for c in cases)
+            if bfs_slow is None:
+                b = statistics.median(c[1] for c in cases)
+                bs = f"{b:>10.3f}" if b != float("inf") else f">{args.limit:>9g}"
+                ratio = f"{b / s:>5.1f}" if b != float("inf") else "    -"
+            else:
+                bs, ratio = "   skipped", "    -"
+            print(f"  {depth:>6}  {s:>10.3f}  {bs}  {ratio}")
+            sys.stdout.flush()
+            if bfs_slow is None and statistics.median(c[1] for c in cases) > args.limit:
+                bfs_slow = depth
+            if s > args.limit:
+                sat_slow = depth
+                break
+    print(f"  BFS median first over {args.limit:g} s at plan length: {bfs_slow or 'not reached'}")
+    print(f"  SAT median first over {args.limit:g} s at plan length: {sat_slow or 'not reached'}"
+          f" (lengths up to {max(buckets) if buckets else 0} measured)")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--cases", type=int, default=60)
+    ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--per-depth", type=int, default=3)
+    ap.add_argument("--max-depth", type=int, default=14)
+    ap.add_argument("--limit", type=float, default=10.0)
+    ap.add_argument("--budget", type=float, default=600.0,
+                    help="Seconds of sampling for part 2.")
+    ap.add_argument("--skip-part1", action="store_true")
+    ap.add_argument("--skip-part2", action="store_true")
+    args = ap.parse_args()
+    rules = load_rules()
+    deck = load_deck(rules)
+    if not args.skip_part1:
+        part1(args, rules, deck)
+    if not args.skip_part2:
+        part2(args, rules, deck)
+
+
+if __name__ == "__main__":
+    main()
