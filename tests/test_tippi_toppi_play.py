@@ -104,6 +104,16 @@ def test_exact_reachable_without_task_pile_equals_achievable():
         assert r.proven and r.answer == a.answer
 
 
+def test_reachable_on_the_solo_endgame_equals_a_search():
+    from models.tippi_toppi.rules import load_state
+    s = load_state(R, PUZZLES / "solo-endgame.json")
+    r = reachable(s, time_limit=30)
+    line, _, complete = _search(s, time.perf_counter() + 30)
+    assert complete and r.proven and (r.answer == "yes") is (line is not None)
+    out = run("reachable", str(PUZZLES / "solo-endgame.json")).output
+    assert ("No" if r.answer == "no" else "Yes") in out
+
+
 def test_reachable_samples_hidden_cards():
     s = new_game(R, 2, 0, 4)
     s.hands[1] = [None] * 4

@@ -183,8 +183,8 @@ def reachable(file: str, samples: int, seed: int, time_limit: float, rules_path:
                          f"({len(result.line)} plays, checked by the rules engine):")
             stdout.print(" ".join(result.line) or "(already won)")
         elif result.answer == "no":
-            stdout.print(f"[bold red]No[/bold red]: every line of play was searched "
-                         f"({result.nodes} positions, {result.seconds:.1f} s)")
+            stdout.print(f"[bold red]No[/bold red], the game cannot be won: proven by SAT "
+                         f"over every line of the remaining plays ({result.seconds:.1f} s)")
         else:
             stdout.print(f"[yellow]Unknown[/yellow]: no winning line found and the search "
                          f"was not finished in {time_limit:g} s ({result.nodes} positions)")

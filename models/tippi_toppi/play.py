@@ -246,9 +246,10 @@ def simulate(rules: Rules, games: int, players: list[int], difficulties: list[in
 
 @dataclass
 class ReachableResult:
-    """method exact: `answer` yes (a winning line, re-played by the engine) / no (every
-    line searched) / unknown (search limit); method sampling: the hint policy's win rate
-    over sampled hidden cards, with a Wilson interval."""
+    """method exact: `answer` yes (a winning line, re-played by the engine) / no (the
+    SAT model of the rest of the game is unsatisfiable) / unknown (time limit); `nodes`
+    = plays tried in rollouts. method sampling: the hint policy's win rate over sampled
+    hidden cards, with a Wilson interval."""
 
     method: str
     answer: str
