@@ -43,9 +43,10 @@ def test_hint_fulfils_most_and_avoids_dead_ends(name):
 
 def test_hint_look_ahead_agrees_with_achievable():
     g = game("midgame-3.json")
-    res = hint(g, horizon=2, top=3)
+    res = hint(g, horizon=2, top=3, time_limit=30)
     assert res.checked == 3
     for o in res.options[:3]:
+        assert o.unproven == 0
         g2 = g.copy()
         g2.place(o.action)
         g2.fulfil()

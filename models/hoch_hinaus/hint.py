@@ -18,27 +18,27 @@ from typing import Any
 
 from models.hoch_hinaus.encode import CnfLogic, StepModel
 from models.hoch_hinaus.rules import Action, Board, Game, action_json
-from models.hoch_hinaus.tasks import Task, _count_in
+from models.hoch_hinaus.tasks import Task
 from solver.backends.sat import IncrementalSat
 
 
 def distance(rules: Any, task: Task, visible: Sequence) -> int:
     """How many spaces would at least have to change for the task to hold (0: holds);
     a cheap guide, not a proof."""
+    m1 = [task.pred.matches(f, h) for f, h in visible] if task.kind != "distinct" else None
+    m2 = [task.pred2.matches(f, h) for f, h in visible] if task.kind == "more" else None
+
     def one(line: Sequence[int]) -> int:
         if task.kind == "count":
-            n, c = _count_in(task.pred, line, visible), task.count
+            n, c = sum(m1[s] for s in line), task.count
         elif task.kind == "distinct":
             i = 0 if task.what == "colours" else 1
             n = len({visible[s][0][i] for s in line if visible[s][0] is not None})
             c = task.count
         elif task.kind == "more":
-            a = _count_in(task.pred, line, visible)
-            b = _count_in(task.pred2, line, visible)
-            return max(0, b - a + 1)
+            return max(0, sum(m2[s] for s in line) - sum(m1[s] for s in line) + 1)
         else:
-            n = len({visible[s][1] for s in line
-                     if task.pred.matches(visible[s][0], visible[s][1])})
+            n = len({visible[s][1] for s in line if m1[s]})
             c = task.count
         if c.op == "exactly":
             return abs(n - c.k)
@@ -76,6 +76,7 @@ class HintOption:
     together: bool | None = None  # all remaining open tasks achievable together (any tile)
     achievable_hands: int | None = None  # the same with the next players' hands
     together_hands: bool | None = None
+    unproven: int = 0  # look-ahead answers left open by the conflict budget
     remaining: int = 0
     score: float = 0.0
     reason: str = ""
@@ -120,6 +121,10 @@ def _cheap_score(o: HintOption) -> float:
             - 0.3 * o.uses_filler - 4 * o.releases_task)
 
 
+class OutOfTime(Exception):
+    """The hint's look-ahead reached its time limit."""
+
+
 class Lookahead:
     """One incremental SAT model of `horizon` placements with any free tile, started from
     any board by assumptions; task literals are built once per task."""
@@ -134,17 +139,28 @@ class Lookahead:
                                top + 2 + 2 * horizon, True)
         self.task_lit: dict[Task, int] = {}
         self.solver = IncrementalSat(self.logic.b)
+        self.budget = 4000  # conflicts per check: a hint must stay fast
 
     def lit(self, task: Task) -> int:
         if task not in self.task_lit:
             self.task_lit[task] = self.model.fulfilled_within(task)
         return self.task_lit[task]
 
-    def check(self, g: Game, mode: str = "any") -> tuple[int, bool]:
-        """(tasks achievable one by one, all together) after a move: g is the game after
-        place and fulfil, before the draw. mode any: any tile not on the board; hand:
-        the next players' hands as they are (plus the drawn tile if the reserve order
-        is known), each placement by the player on turn then."""
+    def _solve(self, assumptions: list[int], deadline: float) -> bool | None:
+        """Satisfiable? None when the conflict budget ran out (unproven); OutOfTime past
+        the deadline."""
+        if time.perf_counter() > deadline:
+            raise OutOfTime
+        self.solver.sync()
+        self.solver.solver.conf_budget(self.budget)
+        return self.solver.solver.solve_limited(assumptions=assumptions)
+
+    def check(self, g: Game, mode: str, deadline: float) -> tuple[int, int, bool | None]:
+        """(tasks proven achievable one by one, tasks unproven, all together: True/False
+        or None if unproven) after a move: g is the game after place and fulfil, before
+        the draw. mode any: any tile not on the board; hand: the next players' hands as
+        they are (plus the drawn tile if the reserve order is known), each placement by
+        the player on turn then."""
         tasks = [t for t in g.open if t is not None]
         base = self.model.init_lits(g.board) + [
             self.model.fillers_at_most(min(g.fillers_left, self.horizon))]
@@ -156,11 +172,11 @@ class Lookahead:
                 allowed = set(hands[(g.on_turn + 1 + step) % len(hands)])
                 base += [-u for tid, u in self.model.use[step].items() if tid not in allowed]
         lits = [self.lit(t) for t in tasks]
-        together = self.solver.solve(base + lits) is not None
+        together = self._solve(base + lits, deadline)
         if together:
-            return len(tasks), True
-        n = sum(1 for x in lits if self.solver.solve(base + [x]) is not None)
-        return n, False
+            return len(tasks), 0, True
+        answers = [self._solve(base + [x], deadline) for x in lits]
+        return answers.count(True), answers.count(None), together
 
     def close(self) -> None:
         self.solver.close()
@@ -195,18 +211,24 @@ def hint(game: Game, horizon: int = 2, top: int = 8, time_limit: float = 1.3,
     if lookahead and horizon > 0:
         la = Lookahead(game, horizon)
         try:
+            deadline = start + time_limit
             for o in options[:top]:
-                if time.perf_counter() - start > time_limit:
-                    break
                 g = games[id(o)]
                 if o.wins or not o.remaining:
                     o.achievable, o.together = 0, True
                     o.achievable_hands, o.together_hands = 0, True
                 else:
-                    o.achievable, o.together = la.check(g, "any")
-                    o.achievable_hands, o.together_hands = la.check(g, "hand")
-                o.score += (o.achievable + o.together + 3 * o.achievable_hands
-                            + 2 * o.together_hands)
+                    try:
+                        a = la.check(g, "any", deadline)
+                        h = la.check(g, "hand", deadline)
+                    except OutOfTime:
+                        break
+                    o.achievable, o.unproven, o.together = a[0], a[1], a[2]
+                    o.achievable_hands, o.together_hands = h[0], h[2]
+                    o.unproven += h[1]
+                # unproven answers count half
+                o.score += (o.achievable + 2 * bool(o.together) + 3 * o.achievable_hands
+                            + 2 * bool(o.together_hands) + 0.5 * o.unproven)
                 checked += 1
         finally:
             la.close()
@@ -232,7 +254,8 @@ def _reason(o: HintOption, game: Game, horizon: int) -> str:
         anyt = (f"all {o.remaining} together" if o.together else
                 f"{o.achievable} of {o.remaining}")
         parts.append(f"other open tasks achievable within {horizon} placements: {hands} "
-                     f"with the next hands, {anyt} with any tiles")
+                     f"with the next hands, {anyt} with any tiles" +
+                     (f" ({o.unproven} answers unproven)" if o.unproven else ""))
     if o.uses_filler:
         parts.append("uses a gap filler" + (" (releases a bonus task)" if o.releases_task
                                             else ""))

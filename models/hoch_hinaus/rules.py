@@ -303,6 +303,7 @@ class Board:
         self.stacks: list[list[tuple[int, Face]]] = [[] for _ in range(rules.n_spaces)]
         # printed gap fillers of the purple side: visible black 0 at height 0
         self.base: list[Face | None] = [None] * rules.n_spaces
+        self._vis: list | None = None  # visible() until the next piece is laid
         if side == "purple":
             for s in rules.printed_fillers:
                 self.base[rules.space_index[s]] = rules.filler_face
@@ -312,6 +313,7 @@ class Board:
         b.rules, b.side, b.base = self.rules, self.side, self.base
         b.pieces = list(self.pieces)
         b.stacks = [list(st) for st in self.stacks]
+        b._vis = self._vis
         return b
 
     def height(self, s: int) -> int:
@@ -327,8 +329,11 @@ class Board:
         return st[-1][0] if st else None
 
     def visible(self) -> list[tuple[Face | None, int]]:
-        """(face, height) of every space as seen from above."""
-        return [(self.top(s), self.height(s)) for s in range(self.rules.n_spaces)]
+        """(face, height) of every space as seen from above (do not modify the list)."""
+        if self._vis is None:
+            self._vis = [(st[-1][1] if st else base, len(st))
+                         for st, base in zip(self.stacks, self.base, strict=True)]
+        return self._vis
 
     def tiles_used(self) -> list[str]:
         return [p.tile for p in self.pieces if p.tile is not None]
@@ -365,6 +370,7 @@ class Board:
         faces = (tile.faces[1], tile.faces[0]) if flipped else tile.faces
         idx = len(self.pieces)
         self.pieces.append(Piece(tile.id, (s1, s2), faces))
+        self._vis = None
         self.stacks[s1].append((idx, faces[0]))
         self.stacks[s2].append((idx, faces[1]))
 
@@ -372,6 +378,7 @@ class Board:
         idx = len(self.pieces)
         face = self.rules.filler_face
         self.pieces.append(Piece(None, (s,), (face,)))
+        self._vis = None
         self.stacks[s].append((idx, face))
 
     def key(self) -> tuple:
