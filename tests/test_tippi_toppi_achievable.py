@@ -43,7 +43,7 @@ def brute(state: GameState, targets, may_hold, steps: int, cards: str) -> bool:
     s.open_tasks, s.task_pile, s.hidden_tasks = [], [], 1
 
     def hit(x: GameState) -> frozenset[int]:
-        return frozenset(k for k, t in enumerate(targets) if t.holds(x.tops, R))
+        return frozenset(k for k, t in enumerate(targets) if t.holds(x.tops, x.rules))
 
     def dfs(x: GameState, done: frozenset[int], depth: int) -> bool:
         if len(done) == len(targets):
@@ -156,3 +156,32 @@ def test_known_cards_need_a_known_draw_pile():
     with pytest.raises(BadInput, match="nothing to fulfil"):
         s.open_tasks = []
         achievable(s, None, 3, "hands")
+
+
+def test_a_smaller_rules_file_with_its_own_tasks(tmp_path):
+    """--rules replaces the deck, the table and the catalogue: 3 piles, numbers 1-5."""
+    import json as _json
+
+    from models.tippi_toppi.rules import default_rules_path
+    from models.tippi_toppi.rules import load_rules as _load
+    data = _json.loads(default_rules_path().read_text(encoding="utf-8"))
+    data.update({"numbers": [1, 2, 3, 4, 5], "piles": 3, "adjacent": [[0, 1], [1, 2]],
+                 "task_counts": {"1": [5, 5, 5, 5, 5], "2": [6, 6, 6, 6, 6]},
+                 "tasks": [{"id": f"S{i}", "text": t, "level": 1} for i, t in enumerate(
+                     ["exactly 2 green piles", "a run of 3", "all piles are odd",
+                      "the sum of all piles is at least 12", "no colour is repeated",
+                      "two pink piles next to each other", "the piles rise from left to right"])]})
+    path = tmp_path / "small.json"
+    path.write_text(_json.dumps(data))
+    rules = _load(str(path))
+    assert len(rules.deck) == 40 and rules.piles == 3
+    with pytest.raises(BadInput, match="unknown card"):
+        rules.parse_card("G7")
+    for seed in range(4):
+        s = new_game(rules, 2, 0, seed)
+        assert len(s.piles) == 3
+        targets = s.open_tasks
+        expected = brute(s, targets, [False] * len(targets), 3, "known")
+        got = achievable(s, None, 3, "known", "sat")
+        assert (got.answer == "yes") is expected
+        assert achievable(s, None, 3, "known", "cpsat").answer == got.answer
