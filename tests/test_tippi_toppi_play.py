@@ -208,3 +208,12 @@ def test_cli_bad_task_option_and_malformed_file(tmp_path):
     one_line_error(run("show", str(bad)), "malformed JSON")
     one_line_error(run("achievable", f), "draw pile is not known")
     one_line_error(run("simulate", "--players", "7", "--games", "1"), "7 players")
+
+
+def test_cli_hint_when_stuck_and_with_a_hidden_hand(tmp_path):
+    stuck = write(tmp_path, {"piles": ["G3", "G5", "G7", "G1"], "hands": [["P2", "O4"]],
+                             "open_tasks": ["no green piles"]})
+    out = run("hint", stuck).output
+    assert "No legal play" in out
+    hidden = write(tmp_path, {**BASE, "hands": [["?", "?"]]})
+    one_line_error(run("hint", hidden), "hidden")

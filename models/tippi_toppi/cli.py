@@ -142,6 +142,10 @@ def hint(file: str, rules_path: str | None, as_json: bool) -> None:
         print_json(dumps(result))
         return
     stdout.print(table_text(state))
+    if not result.options:
+        stdout.print(f"[bold red]No legal play[/bold red]: player {result.player} cannot "
+                     "play, the game is lost.")
+        return
     table = Table(title=f"Hint for player {result.player} ({result.seconds * 1000:.0f} ms)",
                   caption="fulfils: open tasks done by the play; in reach: open tasks your "
                           "other cards can do next; playable: share of the cards others may "
