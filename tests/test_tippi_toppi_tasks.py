@@ -114,9 +114,10 @@ def test_task_readings(text, cards, expected):
 
 @pytest.mark.parametrize("text", ["exactly 3 blue piles", "the sum of the green piles",
                                   "a run of 9", "at least 2 piles showing 8", "",
-                                  "exactly 5 green piles", "green piles next"])
+                                  "exactly 5 green piles", "green piles next",
+                                  "the sum of the green piles is double"])
 def test_unreadable_tasks_are_clear_errors(text):
-    with pytest.raises(BadInput, match="cannot read task|run needs|no card number|only 4"):
+    with pytest.raises(BadInput, match="cannot read task|run needs|no card number|only 4|compare the sum"):
         R.parse_task(text)
 
 

@@ -488,6 +488,9 @@ def _sum_task(r: _Reader, w: list[str]) -> Task:
     if sides is not None:
         relation = {"equal": "equal", "double": "double", "greater": "greater"}[
             next(x for x in w if x in ("equal", "double", "greater"))]
+        if "sum" not in sides[1]:
+            raise r.fail("compare the sum with another sum ('... equals the sum of the "
+                         "pink piles')")
         left = [x for x in sides[0] if x not in ("is", "sum", "all", "piles")]
         right = [x for x in sides[1] if x not in ("to", "than", "as", "sum", "all", "piles")]
         return CompareTask("sum", relation, r.filter(left), r.filter(right))
