@@ -8,6 +8,8 @@ import random
 from importlib import resources
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from ortools.sat.python import cp_model
 
 from models.tippi_toppi import encode_cpsat, encode_sat
@@ -186,3 +188,50 @@ def test_every_catalogue_task_can_hold():
                            next(n for n in R.numbers if tv.num[p][n] in model))
                           for p in range(4))
             assert t.task.holds(found, R)
+
+
+# --------------------------------------------------------------------------- generated tasks
+
+_colours = st.one_of(st.none(), st.frozensets(st.integers(0, 3), min_size=1, max_size=3))
+_numbers = st.one_of(st.none(), st.frozensets(st.integers(1, 7), min_size=1, max_size=6))
+_filters = st.builds(Filter, _colours, _numbers)
+_counts = st.builds(Count, st.sampled_from(["exactly", "at least", "at most"]),
+                    st.integers(0, 4))
+_sums = st.builds(Count, st.sampled_from(["exactly", "at least", "at most"]),
+                  st.integers(1, 28))
+_tasks = st.one_of(
+    st.builds(CountTask, _filters, _counts),
+    st.builds(AllTask, _filters),
+    st.builds(SumTask, _filters, _sums),
+    st.builds(CompareTask, st.sampled_from(["sum", "count"]),
+              st.sampled_from(["equal", "double", "greater"]), _filters, _filters),
+    st.builds(AdjacentTask, _filters, _filters, st.sampled_from(["next", "apart", "none"])),
+    st.builds(SameAdjacentTask, st.integers(0, 1), st.booleans()),
+    st.builds(DistinctTask, st.integers(0, 1), st.booleans()),
+    st.builds(RunTask, st.sampled_from([0, 2, 3, 4])),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_tasks, st.lists(st.sampled_from(R.deck), min_size=4, max_size=4))
+def test_generated_tasks_read_back_and_evaluate_alike(task, cards):
+    """Every task's canonical text reads back to a task that holds on the same tops
+    (texts may normalise, e.g. 'at most 0' is 'no')."""
+    again = R.parse_task(task.text(R))
+    assert again.text(R) == task.text(R)
+    tp = tuple(cards)
+    assert again.holds(tp, R) is task.holds(tp, R)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(_tasks, min_size=3, max_size=3),
+       st.lists(st.sampled_from(R.deck), min_size=4, max_size=4))
+def test_generated_tasks_sat_encoding_equals_engine(tasks, cards):
+    tp = tuple(cards)
+    b = CnfBuilder()
+    tv = encode_sat.new_tops(b, R, "t")
+    encode_sat.fix_tops(b, tv, tp)
+    lits = [encode_sat.task_lit(b, t, tv, R) for t in tasks]
+    with IncrementalSat(b) as sat:
+        for t, h in zip(tasks, lits, strict=True):
+            assert (sat.solve([h]) is not None) is t.holds(tp, R), t.text(R)

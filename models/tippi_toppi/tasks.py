@@ -456,14 +456,14 @@ def _adjacent(r: _Reader, w: list[str]) -> Task:
     if cut is None:
         raise r.fail("expected 'next to'")
     left, right = cut
-    right = [x for x in right if x not in ("to", "piles", "are")]
-    if right and right[0] == "a":
-        right = right[1:]
+    right = [x for x in right if x not in ("to", "are")]
     if mode == "apart" and (not right or right == ["each", "other"]):
         pair = _split_and(left)
         if pair is not None:
             return AdjacentTask(r.filter(pair[0]), r.filter(pair[1]), mode)
     left = [x for x in left if x not in ("two",)]
+    if right[:1] == ["a"]:
+        right = right[1:]
     if not right:
         raise r.fail("next to what? (write 'next to each other' or 'next to a ... pile')")
     if right == ["each", "other"] or right == ["one", "another"]:
