@@ -235,3 +235,20 @@ def test_generated_tasks_sat_encoding_equals_engine(tasks, cards):
     with IncrementalSat(b) as sat:
         for t, h in zip(tasks, lits, strict=True):
             assert (sat.solve([h]) is not None) is t.holds(tp, R), t.text(R)
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.lists(_tasks, min_size=4, max_size=4),
+       st.lists(st.sampled_from(R.deck), min_size=4, max_size=4))
+def test_generated_tasks_cpsat_encoding_equals_engine(tasks, cards):
+    tp = tuple(cards)
+    m = cp_model.CpModel()
+    tv = encode_cpsat.new_tops(m, R, "t")
+    encode_cpsat.fix_tops(m, tv, tp)
+    lits = [encode_cpsat.task_lit(m, t, tv, R) for t in tasks]
+    m.maximize(sum(lits))
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = 1
+    assert solver.solve(m) == cp_model.OPTIMAL
+    for t, h in zip(tasks, lits, strict=True):
+        assert bool(solver.value(h)) is t.holds(tp, R), t.text(R)
