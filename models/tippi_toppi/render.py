@@ -80,7 +80,7 @@ def table_svg(state: GameState, title: str = "") -> Svg:
         rgb = r.colours[top[0]].rgb
         svg.polygon([(x, y), (x + w, y), (x + w, y + h), (x, y + h)], rgb, width=2)
         svg.text(x + w / 2, y + h / 2, str(top[1]), size=54, fill=text_on(rgb), bold=True)
-        svg.text(x + w / 2, y + h + 14, f"pile {p + 1} · {len(pile)} cards", size=11)
+        svg.text(x + w / 2, y + h + 14, f"pile {p + 1} · {len(pile)} card{'s' if len(pile) != 1 else ''}", size=11)
     y = 40 + h + 40
     svg.text(gap, y, "Open tasks", size=13, anchor="start", bold=True)
     for t in state.open_tasks:
