@@ -34,7 +34,8 @@ S = TypeVar("S")
 class PuzzleGame(Generic[P, S]):
     """What the shared puzzle commands need to know about one game.
 
-    make_kind(rules_path, backend, time_limit): the game's PuzzleKind.
+    make_kind(rules_path, backend, time_limit, **extra): the game's PuzzleKind; `extra`
+        holds the values of the game's own `generate_options` (for `generate` only).
     read(kind, data, where): a puzzle from a parsed file, and its stated solution (or None).
     write(kind, puzzle, solution, rating): the puzzle file's JSON object.
     solution_text(kind, puzzle, solution): the solution in one readable line.
@@ -45,12 +46,13 @@ class PuzzleGame(Generic[P, S]):
 
     game: str
     backends: tuple[str, ...]
-    make_kind: Callable[[str | None, str, float], PuzzleKind[P, S]]
+    make_kind: Callable[..., PuzzleKind[P, S]]
     read: Callable[[Any, Any, str], tuple[P, S | None]]
     write: Callable[[Any, P, S | None, dict[str, Any] | None], dict[str, Any]]
     solution_text: Callable[[Any, P, S], str]
     picture: Callable[[Any, P, S, bool], Svg]
     terminal: Callable[[Any, P, S, bool], RenderableType]
+    generate_options: tuple[click.Option, ...] = ()  # e.g. Topito's --moves K
 
 
 @dataclass
@@ -104,7 +106,13 @@ def add_puzzle_commands(group: click.Group, game: PuzzleGame) -> None:
         "--time-limit", type=click.FloatRange(min=0.1), default=20.0, show_default=True,
         help="Seconds per solver call; a search cut short is never called unique.")
 
+    def game_options(f: Callable) -> Callable:
+        for option in game.generate_options:
+            f.__click_params__ = [*getattr(f, "__click_params__", []), option]
+        return f
+
     @group.command(name="generate")
+    @game_options
     @click.option("--difficulty", type=click.Choice(DIFFICULTIES), default="medium",
                   show_default=True)
     @click.option("--count", type=click.IntRange(min=1), default=1, show_default=True)
@@ -120,10 +128,10 @@ def add_puzzle_commands(group: click.Group, game: PuzzleGame) -> None:
     @json_option
     def generate_command(difficulty: str, count: int, seed: int, max_attempts: int | None,
                          out_dir: str | None, backend: str, time_limit: float,
-                         rules_path: str | None, as_json: bool) -> None:
+                         rules_path: str | None, as_json: bool, **extra: Any) -> None:
         """Generate puzzles with exactly one solution, rated easy / medium / hard from
         measured features (see the game's docs)."""
-        kind = game.make_kind(rules_path, backend, time_limit)
+        kind = game.make_kind(rules_path, backend, time_limit, **extra)
         with progress_bar(f"{count} {difficulty} puzzle(s)") as update:
             report = generate(kind, difficulty, count, seed, max_attempts, update)
         files = []

@@ -114,3 +114,46 @@ def test_sheet_pages_hold_every_card_and_solutions_follow(tmp_path):
     assert last_puzzle < first_solution
     html_file = write_sheet(tmp_path / "sheet.html", "Toy", [card(1)], [card(2)])[0]
     assert html_file.read_text().count('class="page"') == 2
+
+
+def test_shared_puzzle_commands_with_a_game_option(tmp_path):
+    """The generate / solve / check-unique commands over a toy game, with one option of
+    the game's own passed to its kind."""
+    import json
+
+    import click
+    from click.testing import CliRunner
+
+    from solver.puzzle_cli import PuzzleGame, add_puzzle_commands
+    from solver.render import Svg
+
+    seen = {}
+
+    def make_kind(rules_path, backend, time_limit, **extra):
+        seen.update(extra)
+        return SubsetSum()
+
+    game = PuzzleGame(
+        "toy", ("brute",), make_kind,
+        read=lambda kind, data, where: ((tuple(data["numbers"]), data["target"]), None),
+        write=lambda kind, p, s, r: {"numbers": list(p[0]), "target": p[1],
+                                     "solution": list(s)},
+        solution_text=lambda kind, p, s: "+".join(str(p[0][i]) for i in s),
+        picture=lambda kind, p, s, reveal: Svg(10, 10),
+        terminal=lambda kind, p, s, reveal: str(p),
+        generate_options=(click.Option(["--size"], type=int, default=3),))
+    group = click.Group("toy")
+    add_puzzle_commands(group, game)
+    out = CliRunner().invoke(group, ["generate", "--size", "5", "--difficulty", "easy",
+                                     "--out", str(tmp_path), "--json"])
+    assert out.exit_code == 0, out.output
+    assert seen == {"size": 5}
+    files = list(tmp_path.glob("toy-easy-0-*.json"))
+    assert len(files) == 1
+    verdict = CliRunner().invoke(group, ["check-unique", str(files[0]), "--json"])
+    assert json.loads(verdict.output)["status"] == "unique"
+    data = json.loads(files[0].read_text())
+    data["numbers"].append(data["numbers"][data["solution"][0]])
+    files[0].write_text(json.dumps(data))
+    verdict = CliRunner().invoke(group, ["check-unique", str(files[0]), "--json"])
+    assert json.loads(verdict.output)["status"] == "several"
