@@ -25,7 +25,7 @@ import time
 
 from models.topito.encode_sat import sat_plan
 from models.topito.queries import random_state
-from models.topito.rules import Goal, load_deck, load_rules
+from models.topito.rules import Card, Goal, State, load_deck, load_rules
 from models.topito.search import bfs_plan
 from solver.progress import progress_bar
 
@@ -136,6 +136,37 @@ def part2(args, rules, deck) -> None:
           f" (lengths up to {max(buckets) if buckets else 0} measured)")
 
 
+def part3(args, rules) -> None:
+    """A deterministic hard family: one stack of k blocks on red must end reversed (order
+    cards chaining the reversed sequence, all at once): long plans of lifts only."""
+    print("Part 3: reverse a stack of k blocks (goal: order cards, all at once)")
+    print("  k  length  SAT-time  BFS-time")
+    bfs_on = True
+    for k in range(3, rules.n_blocks + 1):
+        blocks = tuple(range(k))
+        state = State(rules, (blocks,) + ((),) * (rules.n_podiums - 1))
+        rev = blocks[::-1]
+        cards = tuple(Card("order", rev[i:i + 3]) for i in range(0, k - 2, 2))
+        if (k - 3) % 2:
+            cards += (Card("order", rev[-3:]),)
+        goal = Goal(cards, "all")
+        t, status, length = timed_sat(state, goal, args.max_depth + 6, args.sat_limit)
+        bt = None
+        if bfs_on:
+            bt, bstatus, blength = timed_bfs(state, goal, args.max_depth + 6, args.limit)
+            if bstatus == "unknown":
+                bt, bfs_on = float("inf"), False
+            elif status == "optimal":
+                assert blength == length
+        shown = "unknown (limit)" if status == "unknown" else str(length)
+        bs = "skipped" if bt is None else (f">{args.limit:g}" if bt == float("inf")
+                                           else f"{bt:.3f}")
+        print(f"  {k}  {shown:>6}  {t:8.3f}  {bs:>8}")
+        sys.stdout.flush()
+        if status == "unknown":
+            break
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--cases", type=int, default=60)
@@ -148,6 +179,9 @@ def main() -> None:
                     help="Seconds of sampling for part 2.")
     ap.add_argument("--skip-part1", action="store_true")
     ap.add_argument("--skip-part2", action="store_true")
+    ap.add_argument("--part3", action="store_true", help="Also the stack-reversal family.")
+    ap.add_argument("--sat-limit", type=float, default=60.0,
+                    help="Seconds for SAT in part 3.")
     args = ap.parse_args()
     rules = load_rules()
     deck = load_deck(rules)
@@ -155,6 +189,8 @@ def main() -> None:
         part1(args, rules, deck)
     if not args.skip_part2:
         part2(args, rules, deck)
+    if args.part3:
+        part3(args, rules)
 
 
 if __name__ == "__main__":

@@ -36,9 +36,15 @@ class Interrupted(Exception):
 
 
 class SatPlanner:
-    """One incremental SAT solver for plans from a fixed start state."""
+    """One incremental SAT solver for plans from a fixed start state.
 
-    def __init__(self, state: State) -> None:
+    `reduce_for`: a goal whose symmetries may be broken. Then only some of the shortest
+    plans stay (never all lengths change): interchangeable blocks are put in index
+    order, interchangeable empty podiums are first used in index order, and two puts in
+    a row onto different podiums come in block order. Leave it None when plans are
+    counted or a first move is assumed (hint, generate)."""
+
+    def __init__(self, state: State, reduce_for: Goal | None = None) -> None:
         self.state = state
         self.n = state.rules.n_blocks
         self.m = state.rules.n_podiums
@@ -50,7 +56,27 @@ class SatPlanner:
         self._defined: set[tuple] = set()
         self._state_vars(0)
         self._fix_start()
+        self.sym_blocks: list[int] = []
+        self.sym_podiums: list[int] = []
+        self.reduce = reduce_for is not None
+        if reduce_for is not None:
+            self._symmetries(reduce_for)
         self.sat = IncrementalSat(self.cnf, SAT_SOLVER)
+
+    def _symmetries(self, goal: Goal) -> None:
+        """Blocks out of play and named by no card are interchangeable (the position,
+        the ban and the goal do not tell them apart); so are empty podiums named by no
+        card and not in the ban. Any plan can be relabelled to use them in index order."""
+        named = {b for c in goal.cards for b in c.blocks}
+        placed = {b for s in self.state.stacks for b in s}
+        self.sym_blocks = [b for b in range(self.n) if b not in named and b not in placed]
+        used = {c.podium for c in goal.cards if c.podium is not None}
+        if self.state.ban is not None:
+            used.add(self.state.ban[1])
+        self.sym_podiums = [p for p in range(self.m) if not self.state.stacks[p]
+                            and p not in used]
+        for i in range(len(self.sym_podiums) - 1):
+            self.cnf.clause([self.v(("unused", i, 0))])
 
     # ---------------------------------------------------------------- variables
     def on(self, b: int, s: int, t: int) -> int:
@@ -140,6 +166,29 @@ class SatPlanner:
             for s in self.supports(b):  # frame: an unmoved block keeps its support
                 c.clause([-self.on(b, s, t), self.on(b, s, t + 1)] + moved)
                 c.clause([self.on(b, s, t), -self.on(b, s, t + 1)] + moved)
+        if self.reduce:
+            self._reduce_step(t)
+
+    def _reduce_step(self, t: int) -> None:
+        """Symmetry breaking and put-put ordering at step t (see _symmetries)."""
+        c, n, m, OUT = self.cnf, self.n, self.m, self.OUT
+        for x, y in zip(self.sym_blocks, self.sym_blocks[1:], strict=False):
+            for q in range(m):  # y is not put while x is still out of play
+                c.clause([-self.on(x, OUT, t), -self.mv(y, q, t)])
+        for i, (p, q) in enumerate(zip(self.sym_podiums, self.sym_podiums[1:], strict=False)):
+            u, u2 = self.v(("unused", i, t)), self.v(("unused", i, t + 1))
+            targets = [self.mv(b, r, t) for b in range(n) for r in (p, q)]
+            for b in range(n):  # while neither was used, q is not used before p
+                c.clause([-u, -self.mv(b, q, t)])
+            c.clause([-u] + targets + [u2])
+        # two puts in a row onto different podiums commute: keep block order
+        for b2 in range(n):
+            for b1 in range(b2):
+                for q2 in range(m):
+                    for q1 in range(m):
+                        if q1 != q2:
+                            c.clause([-self.mv(b2, q2, t), -self.on(b2, OUT, t),
+                                      -self.mv(b1, q1, t + 1), -self.on(b1, OUT, t + 1)])
 
     def extend(self, horizon: int) -> None:
         while self.horizon < horizon:
@@ -294,7 +343,7 @@ def sat_plan(state: State, goal: Goal, max_depth: int, deadline: float | None = 
     optimal | infeasible | unknown; depth_done = plans of at most this length ruled out
     (or examined)."""
     own = planner is None
-    pl = planner or SatPlanner(state)
+    pl = planner or SatPlanner(state, reduce_for=goal if first is None else None)
     try:
         start = 1 if first is not None else 0
         assume = [] if first is None else [pl.mv(first.block, first.target, 0)]

@@ -417,10 +417,9 @@ def _plans_starting(pl: SatPlanner, goal_lit: int, first: tuple[int, int], lengt
         if model is None:
             break
         count += 1
-        act = pl.v(("block", len(pl._goal_lits), count, first, goal_lit))
-        pl.cnf.clause([-act] + [-lit for lit in model
-                                if pl.cnf.pool.obj(lit) and pl.cnf.pool.obj(lit)[0] == "mv"
-                                and pl.cnf.pool.obj(lit)[3] < length])
+        act = pl.v(("block-plan", goal_lit, first, count))
+        pl.cnf.clause([-act] + [-pl.mv(m.block, m.target, t)
+                                for t, m in enumerate(pl.moves_of(model, length))])
         acts.append(act)
     return count
 
