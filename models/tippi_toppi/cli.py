@@ -148,14 +148,17 @@ def hint(file: str, rules_path: str | None, as_json: bool) -> None:
         return
     table = Table(title=f"Hint for player {result.player} ({result.seconds * 1000:.0f} ms)",
                   caption="fulfils: open tasks done by the play; in reach: open tasks your "
-                          "other cards can do next; playable: share of the cards others may "
-                          "hold that still fit a pile")
-    for c in ("#", "play", "score", "fulfils now", "in reach", "playable", "own fit"):
+                          "other cards can do next; others help: share of the cards others "
+                          "may hold that would fulfil an open task next; playable: share of "
+                          "those cards that still fit a pile; own fit: your cards that fit")
+    for c in ("#", "play", "score", "fulfils now", "in reach", "others help", "playable",
+              "own fit"):
         table.add_column(c)
     for i, o in enumerate(result.options, 1):
         warn = " [red](next player stuck)[/red]" if o.next_stuck else ""
         table.add_row(str(i), o.play + warn, f"{o.score:.1f}", escape("; ".join(o.fulfils)) or "-",
-                      escape("; ".join(o.in_reach)) or "-", f"{100 * o.playable_share:.0f}%",
+                      escape("; ".join(o.in_reach)) or "-", f"{100 * o.others_help_share:.0f}%",
+                      f"{100 * o.playable_share:.0f}%",
                       str(o.own_playable))
     stdout.print(table)
 

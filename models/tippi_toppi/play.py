@@ -9,7 +9,12 @@ playing with open hands (Kids variant). Each legal play is scored by
 - piles kept playable: the share of the cards the others may hold that
   fit some pile afterwards (so the next player is not stuck)            x 30
 - the own remaining cards that still fit some pile                      x 5
+- tasks the others can help with: the share of the cards they may hold
+  that would fulfil a remaining open task with their next play          x 150
 - the next player stuck for sure (open hands, known cards)              -1000
+
+The weights were compared on 300 seeded 2-player games (docs/tippi-toppi.md): the
+"others can help" term lifted the hint policy's win rate from 24 % to about 52 %.
 """
 
 from __future__ import annotations
@@ -35,6 +40,7 @@ from solver.errors import BadInput
 from solver.stats import Rate, wilson
 
 W_NOW, W_REACH, W_PLAYABLE, W_OWN, W_STUCK = 100, 10, 30, 5, 1000
+W_TEAM = 150
 ROLLOUTS = 2000  # at most this many noisy rollouts before the exact SAT search
 
 
@@ -46,6 +52,7 @@ class HintOption:
     score: float
     fulfils: list[str]
     in_reach: list[str]
+    others_help_share: float
     playable_share: float
     own_playable: int
     next_stuck: bool
@@ -96,6 +103,15 @@ def score_play(state: GameState, play: Play, unseen: list[Card] | None = None
     if unseen is None:
         unseen = _view_unseen(state, play.player)
     share = sum(1 for c in unseen if _fits(c, tops)) / len(unseen) if unseen else 1.0
+    team = 0.0
+    if rest and unseen:
+        # how many of the cards others may hold could fulfil a remaining task next
+        kinds = Counter(unseen)
+        for c, k in kinds.items():
+            if any(t.holds(_place(tops, c, p), r) for p, top in enumerate(tops)
+                   if c[0] == top[0] or c[1] == top[1] for t in rest):
+                team += k
+        team /= len(unseen)
     own = sum(1 for c in known if _fits(c, tops))
     stuck = False
     if state.players > 1 and not state.variant.high_speed:
@@ -108,9 +124,11 @@ def score_play(state: GameState, play: Play, unseen: list[Card] | None = None
         stuck = True  # alone (or High Speed), nothing left to draw and no own card fits
     won_now = len(now) == len(open_tasks) and not state.task_pile and not state.hidden_tasks
     score = (W_NOW * len(now) + W_REACH * len(reach) + W_PLAYABLE * share + W_OWN * own
+             + W_TEAM * team
              - (0 if won_now else W_STUCK * stuck) + (10 * W_STUCK if won_now else 0))
     return HintOption(format_play(r, play, state.players), round(score, 3),
-                      [t.text(r) for t in now], [t.text(r) for t in reach], round(share, 3),
+                      [t.text(r) for t in now], [t.text(r) for t in reach], round(team, 3),
+                      round(share, 3),
                       own, stuck)
 
 
