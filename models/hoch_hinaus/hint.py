@@ -188,9 +188,13 @@ def hint(game: Game, horizon: int = 2, top: int = 8, time_limit: float = 1.3,
     start = time.perf_counter()
     acts = game.legal_actions()
     if not acts:
-        return HintResult(game.on_turn + 1, [], 0, 0, horizon, 0.0,
-                          "no tile can be placed: the game is lost" if game.hands else
-                          "no legal placement")
+        if not game.hands:
+            note = "no legal placement"
+        elif game.status == "won":
+            note = "the game is already won"
+        else:
+            note = "no tile can be placed: the game is lost"
+        return HintResult(game.on_turn + 1, [], 0, 0, horizon, 0.0, note)
     plain = [a for a in acts if a.filler is None]
     with_filler = [a for a in acts if a.filler is not None]
     seen: dict[tuple, HintOption] = {}
