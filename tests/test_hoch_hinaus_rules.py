@@ -173,6 +173,9 @@ def test_placements_equal_brute_force_on_random_stacked_boards(seed):
         board.apply(a)
         tiles.remove(a.tile)
     hand = tiles[:3]
+    for fillers in (False, True):
+        assert board.can_place(hand, pros, fillers) == bool(board.placements(hand, pros,
+                                                                             fillers))
     got = {(a.tile, a.first, a.second) for a in board.placements(hand, pros, False)}
     assert got == brute_placements(board, hand, pros)
     for f in range(R.n_spaces):
@@ -302,6 +305,7 @@ def test_lost_when_player_on_turn_cannot_place():
              "open": ["Exactly TWELVE GREEN"], "hands": [["T08"]], "reserve": [],
              "bonus": []}
     assert parse_game(R, state, "f", False, CAT).status == "lost"
+    assert not parse_game(R, state, "f", False, CAT).board.can_place(["T08"], False, False)
     state["bonus"] = [{"task": "NO GREEN", "fillers": 1}]
     g = parse_game(R, state, "f", False, CAT)
     assert g.status == "playing" and all(a.filler is not None for a in g.legal_actions())

@@ -231,9 +231,10 @@ def reachable(file: str, samples: int, policy: str, seed: int, time_limit: float
     stdout.print(board_text(ctx.game.board))
     if result.method == "exact":
         colour = {"won": "green", "lost": "red"}.get(result.answer, "yellow")
-        stdout.print(f"[bold {colour}]{result.answer.upper()}[/bold {colour}] "
-                     f"({'proven' if result.proven else 'not proven'} by exhaustive search, "
-                     f"{result.nodes} positions, {result.seconds:.2f} s)")
+        how = {"won": "proven: the winning line below, replayed by the rules engine",
+               "lost": "proven by exhaustive search"}.get(result.answer, "not proven")
+        stdout.print(f"[bold {colour}]{result.answer.upper()}[/bold {colour}] ({how}; "
+                     f"{result.nodes} positions searched, {result.seconds:.2f} s)")
         for i, s in enumerate(result.line, 1):
             done = f"  → fulfils {'; '.join(s.fulfils)}" if s.fulfils else ""
             stdout.print(f"  {i}. player {s.player}: {s.placement['text']}{done}")

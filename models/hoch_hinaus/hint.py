@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from models.hoch_hinaus.encode import CnfLogic, StepModel
-from models.hoch_hinaus.rules import Action, Board, Game, action_json
+from models.hoch_hinaus.rules import Action, Game, action_json
 from models.hoch_hinaus.tasks import Task
 from solver.backends.sat import IncrementalSat
 
@@ -48,20 +48,6 @@ def distance(rules: Any, task: Task, visible: Sequence) -> int:
 
     ds = [one(line) for line in task.region.lines(rules)]
     return sum(ds) if task.region.quant == "every" else min(ds)
-
-
-def can_place(board: Board, tiles: Sequence[str], pros: bool, fillers: bool) -> bool:
-    """Is there any legal placement (early exit; gap filler options only if needed)?"""
-    r = board.rules
-    for s1, s2 in r.pairs:
-        for t in tiles:
-            faces = r.tile_by_id[t].faces
-            if board.why_not(s1, s2, faces, pros) is None or \
-                    (pros and board.why_not(s2, s1, faces, pros) is None):
-                return True
-    if fillers and tiles:
-        return bool(board.placements(tiles, pros, True))
-    return False
 
 
 @dataclass
@@ -106,7 +92,7 @@ def _evaluate(game: Game, a: Action) -> tuple[HintOption, Game]:
     hand = list(g.hands[nxt]) if g.hands else []
     if g.players == 1 and g.reserve_known and g.reserve:
         hand.append(g.reserve[0])
-    dead = g.status != "won" and not can_place(g.board, hand, g.pros, g.fillers_left > 0)
+    dead = g.status != "won" and not g.board.can_place(hand, g.pros, g.fillers_left > 0)
     vis = g.board.visible()
     dist = sum(distance(r, t, vis) for t in g.open if t is not None)
     opt = HintOption(action_json(r, a), [t.text(r) for t in done], dead, a.filler is not None,

@@ -9,8 +9,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from models.hoch_hinaus.achieve import achievable
-from models.hoch_hinaus.hint import hint, policy_action
-from models.hoch_hinaus.rules import Game, Rules, action_json, new_game
+from models.hoch_hinaus.hint import distance, policy_action
+from models.hoch_hinaus.rules import Action, Game, Rules, action_json, new_game
 from models.hoch_hinaus.tasks import Task
 from solver.backends.common import SolverOptions
 from solver.errors import BadInput
@@ -48,18 +48,45 @@ def _state_key(g: Game) -> tuple:
             tuple(b.fillers for b in g.bonus), len(g.reserve))
 
 
-def _prune(g: Game, max_left: int = 6) -> bool:
-    """True when the tasks provably cannot all be fulfilled with the tiles left: every
-    open task and every task of the draw pile must hold after one of the remaining
-    placements (a necessary condition, checked by the SAT model with the known tiles in
-    their order; only when few placements remain, where it is cheap)."""
+def _plan(g: Game, max_left: int = 6) -> tuple[bool, Action | None]:
+    """(pruned, first placement of a plan). Pruned when the tasks provably cannot all be
+    fulfilled with the tiles left: every open task and every task of the draw pile must
+    hold after one of the remaining placements (a necessary condition, checked by the
+    SAT model with the known tiles in their order, only when few placements remain,
+    where it is cheap). Otherwise the SAT witness's first placement is returned as a
+    move to try first."""
     left = sum(len(h) for h in g.hands) + len(g.reserve)
     if left == 0 or left > max_left:
-        return False
+        return False, None
     tasks = list(dict.fromkeys(t for t in g.open + g.draw_pile if t is not None))
     if not tasks:
-        return False
-    return achievable(g, tasks, left, "known", "sat").answer == "no"
+        return False, None
+    res = achievable(g, tasks, left, "known", "sat")
+    if res.answer == "no":
+        return True, None
+    p = res.witness[0].placement
+    idx = g.rules.space_index
+    return False, Action(p["tile"], idx[p["on"][0]], idx[p["on"][1]],
+                         None if p["filler"] is None else idx[p["filler"]])
+
+
+def _successors(g: Game) -> list[tuple]:
+    """Every whole turn from g as (action, next game, tasks fulfilled), equal successor
+    positions merged, best first: won, most tasks fulfilled, not lost, nearest tasks."""
+    out: dict[tuple, tuple] = {}
+    for a in g.legal_actions():
+        g2 = g.copy()
+        done = g2.apply_action(a)
+        key = _state_key(g2)
+        if key in out:
+            continue
+        vis = g2.board.visible()
+        dist = sum(distance(g.rules, t, vis) for t in g2.open if t is not None)
+        rank = (g2.status == "won", len(done), g2.status != "lost", -dist,
+                a.filler is None)
+        out[key] = (rank, a, g2, done)
+    return [(a, g2, done) for _, a, g2, done in
+            sorted(out.values(), key=lambda x: x[0], reverse=True)]
 
 
 def exact(game: Game, time_limit: float) -> ReachableResult:
@@ -83,17 +110,17 @@ def exact(game: Game, time_limit: float) -> ReachableResult:
             out_of_time = True
             return None
         nodes += 1
-        if _prune(g):
+        pruned, first = _plan(g)
+        if pruned:
             failed.add(key)
             return None
-        ranked = hint(g, lookahead=False)
-        for o in ranked.options:
-            g2 = g.copy()
-            player = g2.on_turn + 1
-            done = g2.apply_action(o.action)
+        succ = _successors(g)
+        if first is not None:  # the SAT plan's move first
+            succ.sort(key=lambda x: x[0] != first)
+        for a, g2, done in succ:
             rest = search(g2)
             if rest is not None:
-                return [LineStep(player, action_json(g.rules, o.action),
+                return [LineStep(g.on_turn + 1, action_json(g.rules, a),
                                  [t.text() for t in done])] + rest
             if out_of_time:
                 return None
@@ -103,6 +130,15 @@ def exact(game: Game, time_limit: float) -> ReachableResult:
     if not game.hands:
         raise BadInput("reachable needs a whole game state (hands, tasks), not a board")
     line = search(game.copy())
+    if line is not None:  # the line is the certificate: replay it with the engine
+        g = game.copy()
+        for step in line:
+            p = step.placement
+            idx = g.rules.space_index
+            g.apply_action(Action(p["tile"], idx[p["on"][0]], idx[p["on"][1]],
+                                  None if p["filler"] is None else idx[p["filler"]]))
+        if g.status != "won":
+            raise RuntimeError("the winning line does not win when replayed (a bug)")
     res = ReachableResult("exact", "won" if line is not None else
                           ("unknown" if out_of_time else "lost"),
                           line is not None or not out_of_time, line or [], nodes)

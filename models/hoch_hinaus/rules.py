@@ -408,6 +408,30 @@ class Board:
                             out.append(Action(t, a, c, f))
         return out
 
+    def _any_tile(self, tiles: Sequence[str], pros: bool) -> bool:
+        r = self.rules
+        for s1, s2 in r.pairs:
+            for t in tiles:
+                faces = r.tile_by_id[t].faces
+                if self.why_not(s1, s2, faces, pros) is None or \
+                        (pros and self.why_not(s2, s1, faces, pros) is None):
+                    return True
+        return False
+
+    def can_place(self, tiles: Sequence[str], pros: bool, fillers: bool) -> bool:
+        """Is there any legal action with these tiles (as `placements`, early exit)?"""
+        if not tiles:
+            return False
+        if self._any_tile(tiles, pros):
+            return True
+        if fillers:
+            for f in range(self.rules.n_spaces):
+                b = self.copy()
+                b.place_filler(f)
+                if b._any_tile(tiles, pros):
+                    return True
+        return False
+
     def apply(self, a: Action) -> None:
         if a.filler is not None:
             self.place_filler(a.filler)
@@ -605,7 +629,8 @@ class Game:
         self.check_lost()
 
     def check_lost(self) -> None:
-        if self.status == "playing" and not self.legal_actions():
+        if self.status == "playing" and not self.board.can_place(
+                self.hands[self.on_turn], self.pros, self.fillers_left > 0):
             self.status = "lost"
 
     def apply_action(self, a: Action) -> list:
