@@ -331,3 +331,41 @@ def test_floating_tile_and_copies_and_reuse_are_refused():
     with pytest.raises(BadInput, match="congruent"):
         parse_game(R, {"pieces": [{"tile": "T01", "on": ["A1", "B1"]},
                                   {"tile": "T02", "on": ["B1", "A1"]}]}, "f", False, CAT)
+
+
+# --------------------------------------------------------------------------- round trip
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from models.hoch_hinaus.tasks import Pred, Region, Task  # noqa: E402
+from solver.counting import Count  # noqa: E402
+
+preds = st.builds(
+    Pred, colour=st.one_of(st.none(), st.integers(0, 4)),
+    number=st.one_of(st.none(), st.integers(0, 4)),
+    parity=st.sampled_from([None, "even", "odd"]), empty=st.just(False),
+    height=st.one_of(st.none(), st.integers(1, 6)), height_or_more=st.booleans(),
+).filter(lambda p: (p.colour, p.number, p.parity, p.height) != (None,) * 4
+         and (p.height is not None or not p.height_or_more))
+regions = st.one_of(
+    st.sampled_from([Region(), Region("edge"), Region("centre"), Region("corners")]),
+    st.builds(Region, st.just("row"), st.integers(0, 3)),
+    st.builds(Region, st.just("column"), st.integers(0, 2)),
+    st.builds(Region, st.sampled_from(["rows", "columns", "lines"]), st.just(None),
+              st.sampled_from(["any", "every"])))
+counts = st.builds(Count, st.sampled_from(["exactly", "at least", "at most"]),
+                   st.integers(0, 12)).filter(lambda c: c.k > 0 or c.op == "exactly")
+tasks = st.one_of(
+    st.builds(Task, st.just("count"), counts, preds, regions),
+    st.builds(Task, st.just("heights"), counts, preds),
+    st.builds(lambda c, r, w: Task("distinct", c, Pred(), r, what=w), counts, regions,
+              st.sampled_from(["colours", "numbers"])),
+    st.builds(lambda a, b, r: Task("more", None, a, r, b), preds, preds, regions))
+
+
+@settings(max_examples=150, deadline=None)
+@given(tasks)
+def test_any_task_reads_back_from_its_text(task):
+    text = canonical_text(task, R)
+    assert parse_task(R, text) == task, text

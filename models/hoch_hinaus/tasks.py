@@ -310,6 +310,8 @@ def _read_count(words: list[str], i: int, where: str, default_op: str = "at leas
     if i < len(words) and words[i] == "all":  # "ALL FOUR COLOURS": every one of them
         i += 1
     got = parse_count(words, i, default_op)
+    if got is not None and got[0].op == "at most" and got[0].k == 0:
+        got = (Count("exactly", 0), got[1])  # one meaning, one form
     if got is None:
         raise BadInput(f"{where}: expected a count like 'Exactly FIVE', 'THREE', 'At most "
                        f"2' or 'NO' at '{' '.join(words[i:i + 3])}'")
@@ -330,7 +332,7 @@ def parse_task(rules: Any, text: str, where: str = "task") -> Task:
         d = words.index("different")
         head = words[:d]
         # "<pred> is in <count> different heights"
-        for j in range(len(head) - 1, -1, -1):
+        for j in range(len(head)):  # the first count that runs to "different"
             try:
                 count, end = _read_count(head, j, where)
             except BadInput:
