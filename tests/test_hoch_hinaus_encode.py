@@ -171,3 +171,51 @@ def test_max_height_covers_fillers():
     game = _game(board, [tiles[:3]])
     assert max_height(game, 2, True) == max(board.height(s) for s in range(12)) + 4
 
+
+
+def _random_task(rng):
+    from models.hoch_hinaus.tasks import Pred, Region, Task
+    from solver.counting import Count
+
+    def pred():
+        while True:
+            p = Pred(rng.choice([None, 0, 1, 2, 3, 4]), rng.choice([None, 0, 1, 2, 3, 4]),
+                     rng.choice([None, "even", "odd"]), False,
+                     rng.choice([None, None, 1, 2, 3]), rng.random() < 0.5)
+            if (p.colour, p.number, p.parity, p.height) != (None,) * 4:
+                return p
+    region = rng.choice([Region(), Region("edge"), Region("centre"), Region("corners"),
+                         Region("row", rng.randrange(4)), Region("column", rng.randrange(3)),
+                         Region(rng.choice(["rows", "columns", "lines"]), None,
+                                rng.choice(["any", "every"]))])
+    count = Count(rng.choice(["exactly", "at least", "at most"]), rng.randint(0, 5))
+    kind = rng.choice(["count", "count", "heights", "distinct", "more"])
+    if kind == "count":
+        return Task("count", count, pred(), region)
+    if kind == "heights":
+        return Task("heights", count, pred())
+    if kind == "distinct":
+        return Task("distinct", count, Pred(), region, what=rng.choice(["colours", "numbers"]))
+    return Task("more", None, pred(), region, pred())
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_task_literals_equal_engine_evaluation(seed):
+    """Every task of the catalogue and random tasks of the language: the model's literal
+    'holds at time 0' is true exactly when the rules engine says the task holds."""
+    rng = random.Random(seed)
+    board, tiles = random_board(seed + 60, rng.randint(3, 14), side=rng.choice(
+        ["blue", "purple"]))
+    logic = CnfLogic()
+    model = StepModel(RULES, logic, 1, [tiles[:1]], False,
+                      max(board.height(s) for s in range(12)) + 2, True)
+    init = model.init_lits(board)
+    tasks = list(CAT.tasks) + [_random_task(rng) for _ in range(60)]
+    lits = [model.holds(t, 0) for t in tasks]
+    vis = board.visible()
+    with IncrementalSat(logic.b) as solver:
+        sol = solver.solve(init)
+        assert sol is not None
+        for t, lit in zip(tasks, lits, strict=True):
+            value = (lit in sol) if lit > 0 else (-lit not in sol)
+            assert value == holds(RULES, t, vis), t
