@@ -101,3 +101,43 @@ def test_simulation_counts_every_game():
     res = simulate(RULES, 10, ["greedy", "random"], seed=1)
     assert sum(r.successes for r in res.win_rate_by_seat) + res.unfinished == 10
     assert sum(r.trials for r in res.win_rate_by_policy.values()) == 20
+
+
+def crowded_state(seed: int) -> GameState:
+    """Lanes 1-6 full, mostly with the mover's chip on top (penalties
+    everywhere), the mover holding 1-6 chips (for odd seeds one of them foreign)."""
+    rng = random.Random(500 + seed)
+    n, me = rng.randint(3, 4), 0
+    keep = rng.randint(1, 6)
+    foreign = seed % 2
+    while True:
+        lanes = [()] * 13
+        for lane in range(1, 13):
+            if lane == 7:
+                continue
+            size = 3 if lane <= 6 else rng.randint(0, 3)
+            content = [rng.randrange(n) for _ in range(size)]
+            if lane <= 6 and rng.random() < 0.7:  # lanes 1-6: full
+                content[2] = me
+            lanes[lane] = tuple(content)
+        count = [sum(lane.count(c) for lane in lanes) for c in range(n)]
+        if count[me] <= 12 - (keep - foreign) and all(count[c] <= 10 for c in range(1, n)):
+            break
+    stocks = [[0] * n for _ in range(n)]
+    stocks[me][me] = keep - foreign
+    stocks[me][1] = foreign
+    hippo = [0] * n
+    hippo[me] = 12 - count[me] - stocks[me][me]
+    for c in range(1, n):
+        stocks[c][c] = 12 - count[c] - (foreign if c == 1 else 0)
+    return GameState(RULES, RULES.colour_names[:n], tuple(lanes), tuple(hippo),
+                     tuple(tuple(r) for r in stocks), me, False)
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_best_equals_brute_force_on_crowded_pools_and_small_stocks(seed):
+    """The shortcuts of the bonus-roll answer must stay exact where penalties abound."""
+    state = crowded_state(seed)
+    dice = (3, 4, 1 + seed % 6) if seed % 3 else (1, 2, 4)
+    fast = [(o.move, o.value, o.exposure) for o in best_options(state, dice)]
+    assert fast == brute_force(state, dice)

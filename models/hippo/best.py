@@ -101,8 +101,12 @@ def _expand(rules: Rules, lanes: Lanes, hippo: tuple[int, ...], stocks: Stocks, 
 
 
 @cache
-def _singles(rules: Rules, dice: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
-    return tuple(s for s in roll_sequences(rules, dice) if len(s) == rules.dice)
+def _splits_by_groups(rules: Rules, dice: tuple[int, ...]) -> tuple[tuple[int, tuple], ...]:
+    """(number of groups, the splits' lane sums with that many groups), most first."""
+    by: dict[int, list[tuple[int, ...]]] = {}
+    for split in _split_sums(rules, dice):
+        by.setdefault(len(split), []).append(split)
+    return tuple(sorted(((g, tuple(v)) for g, v in by.items()), reverse=True))
 
 
 def _terminal_roll(rules: Rules, lanes: Lanes, stocks: Stocks, me: int,
@@ -110,20 +114,34 @@ def _terminal_roll(rules: Rules, lanes: Lanes, stocks: Stocks, me: int,
     """(chips shed, exposure over D) of the best answer to a roll that earns no further
     roll (a bonus roll). Winning outright has exposure 0.
 
-    Shortcut (exact): with more chips in stock than dice, shedding one chip per die is
-    the most a roll can shed and only the all-singles split can do it (any other split
-    places fewer chips; a penalty only gives chips back). So if some order/colouring of
-    the singles sheds that many, the best answer is among them; else all are searched.
+    Shortcut (exact): with more chips in stock than dice the stock cannot run out, a
+    split of g groups without a penalty sheds exactly g, and any result with a penalty
+    sheds less than one (it places at most 3 chips and takes back at least 3). So the
+    splits are tried by decreasing g and the first g with a penalty-free result wins,
+    with the least exposure among those results. With own chips only, a split is
+    penalty-free in every order or in none (identical chips, independent lanes, and
+    nothing but own chips is placed before a first penalty), so one order is placed.
+    Only when every result has a penalty are all of them searched.
     """
     size = sum(stocks[me])
     hippo = (0,) * len(stocks)
     if size > rules.dice:
-        results: list = []
-        for seq in _singles(rules, dice):
-            _expand(rules, lanes, hippo, stocks, me, seq, results)
-        distinct = {(nl, ns) for nl, _, ns, _ in results if sum(ns[me]) == size - rules.dice}
-        if distinct:
-            return rules.dice, min(exposure(rules, nl, ns, me) for nl, ns in distinct)
+        own_only = size == stocks[me][me]
+        for g, splits in _splits_by_groups(rules, dice):
+            distinct: set = set()
+            for split in splits:
+                if own_only:
+                    nl, ns = _own_sequence(rules, lanes, stocks, me, split) or ((), ())
+                    if ns and sum(ns[me]) == size - g:
+                        distinct.add((nl, ns))
+                    continue
+                found: list = []
+                for seq in _orders(split):
+                    _expand(rules, lanes, hippo, stocks, me, seq, found)
+                distinct.update((nl, ns) for nl, _, ns, _ in found
+                                if sum(ns[me]) == size - g)
+            if distinct:
+                return g, min(exposure(rules, nl, ns, me) for nl, ns in distinct)
     results: list = []
 
     def run(seq: tuple[int, ...]) -> bool:
