@@ -13,6 +13,7 @@ from models.hoch_hinaus.achieve import achievable as run_achievable
 from models.hoch_hinaus.play import POLICIES
 from models.hoch_hinaus.play import reachable as run_reachable
 from models.hoch_hinaus.play import simulate as run_simulate
+from models.hoch_hinaus.puzzles import puzzle_game
 from models.hoch_hinaus.render import board_svg, board_text
 from models.hoch_hinaus.rules import load_rules
 from models.hoch_hinaus.tasks import load_catalogue
@@ -20,6 +21,7 @@ from solver.backends.common import SolverOptions
 from solver.errors import BadInput
 from solver.options import json_option, rules_option, solver_options, svg_option
 from solver.progress import progress_bar
+from solver.puzzle_cli import add_puzzle_commands
 from solver.render import print_json, stdout
 from solver.results import dumps
 
@@ -283,3 +285,6 @@ def simulate(games: int, difficulty: str, players: int, policies: tuple[str, ...
                       f"{p.rate.low:.1%}-{p.rate.high:.1%}", f"{p.mean_tasks_completed}",
                       f"{p.mean_turns}")
     stdout.print(table)
+
+
+add_puzzle_commands(group, puzzle_game())

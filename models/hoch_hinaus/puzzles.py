@@ -1,0 +1,595 @@
+"""Hoch Hinaus! puzzles: a stacked board, a hand of tiles and open tasks; find the one
+sequence of placements that fulfils every task within K turns (solo play).
+
+Definition (docs/puzzles-hoch-hinaus.md):
+- One player places tiles from the hand, one per turn, each tile at most once; a task is
+  fulfilled when it holds on the visible board after some placement (it then leaves the
+  table, so the tasks need not hold at the same time). The game is won after the
+  placement that fulfils the last task: a solution is a sequence of L <= K placements
+  that wins exactly at placement L (nothing is placed after the win).
+- Gap fillers: a puzzle states how many may be used (`fillers`, at most one per turn);
+  generated puzzles allow none.
+- The order of placements counts: solutions are counted as sequences of placements
+  (tile, the two spaces and which way round, gap filler), so two placements that could
+  be swapped make two solutions and such a puzzle is not unique.
+
+Search: for each length L = 1..K the K-step model of encode.py (L steps, "every task
+fulfilled after L" and "not every task after L-1") is solved, each solution found is
+blocked by a clause over the step variables (tile, position, gap filler of every step)
+and the model is solved again, until `limit` solutions are found or every model is
+infeasible (the search is then complete). Back-ends: PySAT/CaDiCaL and CP-SAT (one
+worker); the rating's effort is always measured with CaDiCaL's conflicts, which do not
+depend on the machine's load, so a puzzle's rating is the same with either back-end.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from models.hoch_hinaus.achieve import check_witness
+from models.hoch_hinaus.encode import CnfLogic, CpLogic, StepModel
+from models.hoch_hinaus.rules import (
+    Action,
+    Board,
+    Piece,
+    Rules,
+    action_text,
+    board_json,
+    parse_board,
+)
+from models.hoch_hinaus.tasks import Catalogue, Task, canonical_text, holds, parse_task
+from solver.backends import cpsat
+from solver.backends.common import SolverOptions
+from solver.backends.sat import IncrementalSat
+from solver.errors import BadInput
+from solver.generate import Rating, Search, as_features
+from solver.io import expect
+from solver.io import field as jfield
+
+BACKENDS = ("sat", "cpsat")
+MAX_WITHIN = 6
+STACK_ON_LAST = 0.8  # share of proposed lines' placements laid on the one before
+REFINE = 12  # solutions looked at when a task is chosen to split them
+# placements K per difficulty where proposals start (the rating decides)
+WITHIN = {"easy": (1, 2), "medium": (2, 3), "hard": (3, 4)}
+# difficulty = 2 x K + plausible first placements / 4 + conflicts / 200
+# (thresholds from the features of 40 proposals, docs/puzzles-hoch-hinaus.md)
+RATING = Rating({"placements": 2.0, "plausible_first": 0.25, "hundred_conflicts": 0.5},
+                medium=5.0, hard=8.0)
+
+
+@dataclass(frozen=True)
+class Puzzle:
+    """The board (pieces bottom-up), the hand, the tasks, K and the gap fillers allowed."""
+
+    side: str
+    pros: bool
+    pieces: tuple[Piece, ...]
+    hand: tuple[str, ...]
+    tasks: tuple[Task, ...]
+    within: int
+    fillers: int = 0
+
+    def board(self, rules: Rules) -> Board:
+        b = Board(rules, self.side)
+        for p in self.pieces:
+            if p.tile is None:
+                b.place_filler(p.spaces[0])
+            else:
+                tile = rules.tile_by_id[p.tile]
+                b.place_tile(tile, p.spaces[0], p.spaces[1], p.faces != tile.faces)
+        return b
+
+
+Solution = tuple[Action, ...]
+
+
+# --------------------------------------------------------------------------- the model
+
+class _Line:
+    """The L-step model of a puzzle with the win at exactly step L, on one back-end."""
+
+    def __init__(self, rules: Rules, puzzle: Puzzle, steps: int, logic: Any,
+                 win: bool = True) -> None:
+        board = puzzle.board(rules)
+        top = max(board.height(s) for s in range(rules.n_spaces))
+        fillers = puzzle.fillers > 0
+        self.L = logic
+        self.model = StepModel(rules, logic, steps, [list(puzzle.hand)] * steps, puzzle.pros,
+                               top + steps * (2 if fillers else 1), fillers)
+        for lit in self.model.init_lits(board, list(puzzle.hand)):
+            logic.clause([lit])
+        if fillers:
+            logic.clause([self.model.fillers_at_most(min(puzzle.fillers, steps))])
+        # holds[i][t]: task i holds after placement t+1
+        self.holds = [[self.model.holds(task, t) for t in range(1, steps + 1)]
+                      for task in puzzle.tasks]
+        if win:
+            logic.clause([self.done(steps)])
+            if steps > 1:
+                logic.clause([logic.neg(self.done(steps - 1))])
+
+    def done(self, t: int) -> Any:
+        """Every task fulfilled after one of the placements 1..t."""
+        return self.L.and_([self.L.or_(h[:t]) for h in self.holds])
+
+    def step_lits(self, t: int, a: Action) -> list[Any]:
+        """The literals that say step t is the placement a (its tile, spaces, filler)."""
+        m, L = self.model, self.L
+        r = m.r
+        e = r.pairs.index((min(a.first, a.second), max(a.first, a.second)))
+        o = 0 if r.pairs[e][0] == a.first else 1
+        lits = [m.use[t][a.tile], m.pos[t][e][o]]
+        if a.filler is None:
+            lits += [L.neg(x) for x in m.fill[t]]
+        else:
+            lits.append(m.fill[t][a.filler])
+        return lits
+
+    def block(self, acts: Solution) -> None:
+        """Exclude this sequence of placements (a clause over the step variables)."""
+        m, L = self.model, self.L
+        clause = []
+        for t, a in enumerate(acts):
+            e = m.r.pairs.index((min(a.first, a.second), max(a.first, a.second)))
+            o = 0 if m.r.pairs[e][0] == a.first else 1
+            clause += [L.neg(m.use[t][a.tile]), L.neg(m.pos[t][e][o])]
+            clause += list(m.fill[t]) if a.filler is None else [L.neg(m.fill[t][a.filler])]
+        L.clause(clause)
+
+
+@dataclass
+class _Found:
+    solutions: list[Solution]
+    complete: bool
+    effort: int  # conflicts (SAT) or branches (CP-SAT)
+
+
+class HochHinausPuzzles:
+    """The PuzzleKind of Hoch Hinaus! for solver.generate."""
+
+    rating = RATING
+
+    def __init__(self, rules: Rules, catalogue: Catalogue, backend: str = "sat",
+                 time_limit: float = 20.0) -> None:
+        if backend not in BACKENDS:
+            raise BadInput(f"unknown backend '{backend}' ({', '.join(BACKENDS)})")
+        self.rules, self.catalogue = rules, catalogue
+        self.backend = backend
+        self.time_limit = time_limit
+        self._effort: dict[Puzzle, int] = {}
+
+    def options(self) -> SolverOptions:
+        # one worker: the solutions and the branch count do not depend on the load
+        return SolverOptions(time_limit=self.time_limit, workers=1)
+
+    # ---- search
+    def search(self, puzzle: Puzzle, limit: int) -> Search[Solution]:
+        """Up to `limit` solutions (shortest first), each later one found with the
+        earlier ones blocked; complete when every model ended infeasible."""
+        start = time.perf_counter()
+        found = self._search(puzzle, limit, self.backend)
+        if self.backend == "sat":
+            self._effort[puzzle] = found.effort
+        return Search(found.solutions, found.complete, round(time.perf_counter() - start, 3))
+
+    def _search(self, puzzle: Puzzle, limit: int, backend: str) -> _Found:
+        solutions: list[Solution] = []
+        effort = 0
+        for steps in range(1, puzzle.within + 1):
+            if backend == "sat":
+                got, complete, work = self._enumerate_sat(puzzle, steps, limit - len(solutions))
+            else:
+                got, complete, work = self._enumerate_cpsat(puzzle, steps,
+                                                            limit - len(solutions))
+            effort += work
+            for acts in got:
+                self._replay(puzzle, acts)
+            solutions += got
+            if not complete:
+                return _Found(solutions, False, effort)
+            if len(solutions) >= limit:
+                return _Found(solutions, False, effort)
+        return _Found(solutions, True, effort)
+
+    def _enumerate_sat(self, puzzle: Puzzle, steps: int, limit: int
+                       ) -> tuple[list[Solution], bool, int]:
+        logic = CnfLogic()
+        line = _Line(self.rules, puzzle, steps, logic)
+        out: list[Solution] = []
+        with IncrementalSat(logic.b) as sat:
+            while True:
+                model = sat.solve()
+                if model is None:
+                    return out, True, sat.solver.accum_stats()["conflicts"]
+                acts = tuple(line.model.decode(lambda x, m=model: (x in m) if x > 0
+                                               else (-x not in m)))
+                out.append(acts)
+                if len(out) >= limit:
+                    return out, False, sat.solver.accum_stats()["conflicts"]
+                line.block(acts)
+
+    def _enumerate_cpsat(self, puzzle: Puzzle, steps: int, limit: int
+                         ) -> tuple[list[Solution], bool, int]:
+        logic = CpLogic()
+        line = _Line(self.rules, puzzle, steps, logic)
+        out: list[Solution] = []
+        branches = 0
+        while True:
+            solver, outcome = cpsat.solve(logic.m, self.options())
+            branches += solver.num_branches
+            if outcome.status == "infeasible":
+                return out, True, branches
+            if not outcome.has_solution:  # time limit: undecided
+                return out, False, branches
+            acts = tuple(line.model.decode(lambda x, s=solver: bool(s.boolean_value(x))))
+            out.append(acts)
+            if len(out) >= limit:
+                return out, False, branches
+            line.block(acts)
+
+    def _replay(self, puzzle: Puzzle, acts: Solution) -> None:
+        """A solution is checked by the rules engine before it is reported."""
+        game_like = _Position(self.rules, puzzle)
+        fulfilled = check_witness(game_like, puzzle.tasks, acts)  # type: ignore[arg-type]
+        done = [any(i in step for step in fulfilled) for i in range(len(puzzle.tasks))]
+        early = [all(any(i in step for step in fulfilled[:len(acts) - 1])
+                     for i in range(len(puzzle.tasks)))]
+        if not all(done) or (len(acts) > 1 and early[0]):
+            raise RuntimeError("a solution of the model is not a win at its last placement "
+                               "(encoding bug)")
+
+    # ---- features and rating
+    def features(self, puzzle: Puzzle, solution: Solution, search: Search[Solution]
+                 ) -> dict[str, float]:
+        """Placements K of the solution; plausible first placements (legal first
+        placements after which every task on its own can still be fulfilled in the
+        remaining placements); CaDiCaL conflicts of the search, in hundreds."""
+        if puzzle not in self._effort:
+            self._effort[puzzle] = self._search(puzzle, 2, "sat").effort
+        return as_features(placements=len(solution),
+                           plausible_first=self.plausible_first(puzzle),
+                           hundred_conflicts=self._effort[puzzle] / 100)
+
+    def plausible_first(self, puzzle: Puzzle) -> int:
+        """How many first placements keep every task achievable on its own (a
+        relaxation: a solver is tempted by each of them)."""
+        logic = CnfLogic()
+        line = _Line(self.rules, puzzle, puzzle.within, logic, win=False)
+        switches = []
+        for h in line.holds:
+            sw = logic.var()
+            logic.clause([-sw, logic.or_(h)])
+            switches.append(sw)
+        board = puzzle.board(self.rules)
+        firsts = board.placements(puzzle.hand, puzzle.pros, puzzle.fillers > 0)
+        count = 0
+        with IncrementalSat(logic.b) as sat:
+            for a in firsts:
+                lits = line.step_lits(0, a)
+                if all(sat.solve(lits + [sw]) is not None for sw in switches):
+                    count += 1
+        return count
+
+    # ---- proposals
+    def propose(self, rng: random.Random, difficulty: str) -> Puzzle:
+        """A random stacked board, a hand, a random line of K placements from it, and
+        tasks that this line fulfils, added one by one (each one false for the other
+        solution found so far) until the line is the only solution or 4 tasks are set."""
+        r = self.rules
+        lo, hi = WITHIN[difficulty]
+        k = rng.randint(lo, hi)
+        pros = False
+        board = Board(r, "blue")
+        tiles = [t.id for t in r.tiles]
+        rng.shuffle(tiles)
+        for _ in range(rng.randint(5, 10)):  # the stacked board: random legal placements
+            options = board.placements(tiles[:4], pros, False)
+            a = rng.choice(options)
+            board.apply(a)
+            tiles.remove(a.tile)
+        hand = tuple(tiles[:k + (1 if difficulty != "easy" and rng.random() < 0.5 else 0)])
+        line: list[Action] = []
+        states = []
+        b = board.copy()
+        left = list(hand)
+        for _ in range(k):
+            options = b.placements(left, pros, False)
+            if line and rng.random() < STACK_ON_LAST:  # on the last tile: order counts
+                on_last = [x for x in options if {x.first, x.second}
+                           & {line[-1].first, line[-1].second}]
+                options = on_last or options
+            a = rng.choice(options)
+            b.apply(a)
+            left.remove(a.tile)
+            line.append(a)
+            states.append(list(b.visible()))
+        start = board.visible()
+        candidates = self._candidates(states)
+        # a task fulfilled only by the last placement, so the line does not win earlier
+        last = [t for t in candidates if not holds(r, t, start)
+                and holds(r, t, states[-1])
+                and not any(holds(r, t, s) for s in states[:-1])]
+        base = Puzzle("blue", pros, tuple(board.pieces), hand, (), k, 0)
+        if not last:
+            return Puzzle(base.side, pros, base.pieces, hand, (candidates[0],), k, 0)
+        tasks = [rng.choice(last)]
+        useful = [t for t in candidates if not holds(r, t, start)
+                  and any(holds(r, t, s) for s in states)]
+        for _ in range(r.open_tasks - 1):
+            puzzle = Puzzle("blue", pros, base.pieces, hand, tuple(tasks), k, 0)
+            found = self._search(puzzle, REFINE, "sat")
+            others = [s for s in found.solutions if list(s) != line]
+            if not others:
+                break
+            # the task the line fulfils that the most other solutions do not
+            other_states = []
+            for sol in others:
+                ob = board.copy()
+                seq = []
+                for a in sol:
+                    ob.apply(a)
+                    seq.append(list(ob.visible()))
+                other_states.append(seq)
+            best, split = 0, []
+            for t in useful:
+                if t in tasks:
+                    continue
+                n = sum(1 for seq in other_states if not any(holds(r, t, v) for v in seq))
+                if n > best:
+                    best, split = n, [t]
+                elif n == best and n > 0:
+                    split.append(t)
+            if not split:
+                break
+            tasks.append(rng.choice(split))
+        return Puzzle("blue", pros, base.pieces, hand, tuple(tasks), k, 0)
+
+    def _candidates(self, states: Sequence[Sequence]) -> list[Task]:
+        """The catalogue's tasks and tasks written from the line's boards (a face at a
+        height, exact colour counts, counts in a row or column), in a fixed order."""
+        r = self.rules
+        out: list[Task] = list(self.catalogue.tasks)
+        names = [c.upper() for c in r.colour_names]
+        seen: dict[str, None] = {}
+        for vis in states:
+            for s, (face, h) in enumerate(vis):
+                if face is None or face[0] == r.black:
+                    continue
+                c = names[face[0]]
+                row, col = r.rc(s)
+                seen[f"ONE {c} {face[1]} at HEIGHT {h}"] = None
+                seen[f"ONE {c} at HEIGHT {h} or more"] = None
+                seen[f"ONE {c} {face[1]} at HEIGHT {h} in ROW {row + 1}"] = None
+                seen[f"ONE {c} {face[1]} in COLUMN {chr(65 + col)}"] = None
+                seen[f"ONE {c} at HEIGHT {h} in COLUMN {chr(65 + col)}"] = None
+                n_c = sum(1 for f, _ in vis if f is not None and f[0] == face[0])
+                seen[f"Exactly {n_c} {c}"] = None
+                in_row = sum(1 for x in r.row_lines[row]
+                             if vis[x][0] is not None and vis[x][0][0] == face[0])
+                seen[f"Exactly {in_row} {c} in ROW {row + 1}"] = None
+                in_col = sum(1 for x in r.column_lines[col]
+                             if vis[x][0] is not None and vis[x][0][0] == face[0])
+                seen[f"Exactly {in_col} {c} in COLUMN {chr(65 + col)}"] = None
+        for text in seen:
+            task = parse_task(r, text)
+            if task not in out:
+                out.append(task)
+        return out
+
+
+class _Position:
+    """What check_witness needs of a game: the board, the rules and the placement rule."""
+
+    def __init__(self, rules: Rules, puzzle: Puzzle) -> None:
+        self.rules, self.board, self.pros = rules, puzzle.board(rules), puzzle.pros
+
+
+# --------------------------------------------------------------------------- files
+
+def task_text(rules: Rules, task: Task) -> str:
+    return canonical_text(task, rules)
+
+
+def placement_json(rules: Rules, a: Action) -> dict[str, Any]:
+    out: dict[str, Any] = {"tile": a.tile, "on": [rules.spaces[a.first], rules.spaces[a.second]]}
+    if a.filler is not None:
+        out["filler"] = rules.spaces[a.filler]
+    return out
+
+
+def puzzle_to_dict(rules: Rules, puzzle: Puzzle, solution: Solution | None = None,
+                   rating: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The puzzle file: board pieces, hand, tasks, K, gap fillers; optionally the
+    solution and the rating."""
+    board = puzzle.board(rules)
+    data: dict[str, Any] = {
+        "game": "hoch-hinaus", "side": puzzle.side,
+        "variant": "pros" if puzzle.pros else "basic",
+        "pieces": board_json(board), "hand": list(puzzle.hand),
+        "tasks": [task_text(rules, t) for t in puzzle.tasks],
+        "within": puzzle.within, "fillers": puzzle.fillers,
+    }
+    if solution is not None:
+        data["solution"] = [placement_json(rules, a) for a in solution]
+    if rating is not None:
+        data["rating"] = rating
+    return data
+
+
+def puzzle_from_dict(rules: Rules, catalogue: Catalogue, data: Any, where: str
+                     ) -> tuple[Puzzle, Any]:
+    """A puzzle and its stated solution list (None when the file has none)."""
+    expect(data, dict, where)
+    if data.get("game", "hoch-hinaus") != "hoch-hinaus":
+        raise BadInput(f"{where}: a puzzle of '{data.get('game')}', not of hoch-hinaus")
+    variant = jfield(data, "variant", str, where, "basic")
+    if variant not in ("basic", "pros"):
+        raise BadInput(f"{where}.variant: 'basic' or 'pros', not '{variant}'")
+    pros = variant == "pros"
+    used: set[str] = set()
+    board = parse_board(rules, data, where, pros, used)
+    hand: list[str] = []
+    for j, t in enumerate(jfield(data, "hand", list, where)):
+        w = f"{where}.hand[{j}]"
+        tile, _ = rules.parse_tile(expect(t, str, w), w, used)
+        if tile.id in used:
+            raise BadInput(f"{w}: tile {tile.id} is used twice (the set has one)")
+        used.add(tile.id)
+        hand.append(tile.id)
+    if not hand:
+        raise BadInput(f"{where}.hand: the hand is empty")
+    within = jfield(data, "within", int, where)
+    if not 1 <= within <= MAX_WITHIN:
+        raise BadInput(f"{where}.within: 1 to {MAX_WITHIN} placements, not {within}")
+    if within > len(hand):
+        raise BadInput(f"{where}.within: {within} placements need {within} tiles in the "
+                       f"hand, it has {len(hand)}")
+    fillers = jfield(data, "fillers", int, where, 0)
+    left = rules.fillers - board.fillers_used()
+    if not 0 <= fillers <= left:
+        raise BadInput(f"{where}.fillers: 0 to {left} gap fillers, not {fillers}")
+    texts = jfield(data, "tasks", list, where)
+    if not 1 <= len(texts) <= rules.open_tasks:
+        raise BadInput(f"{where}.tasks: 1 to {rules.open_tasks} tasks, not {len(texts)}")
+    tasks = []
+    for i, t in enumerate(texts):
+        w = f"{where}.tasks[{i}]"
+        task = catalogue.parse(expect(t, str, w), w)
+        if holds(rules, task, board.visible()):
+            raise BadInput(f"{w}: '{t}' already holds on the board (it would be fulfilled "
+                           "before the first placement)")
+        if task in tasks:
+            raise BadInput(f"{w}: '{t}' is given twice")
+        tasks.append(task)
+    puzzle = Puzzle(board.side, pros, tuple(board.pieces), tuple(hand), tuple(tasks),
+                    within, fillers)
+    return puzzle, data.get("solution")
+
+
+def parse_solution(rules: Rules, puzzle: Puzzle, items: Any, where: str) -> Solution:
+    """A stated solution `[{"tile": "T05", "on": ["A1", "B1"], "filler": "C2"}, ...]`:
+    placements of hand tiles; their legality is checked by replaying them."""
+    expect(items, list, where)
+    if not 1 <= len(items) <= puzzle.within:
+        raise BadInput(f"{where}: 1 to {puzzle.within} placements, not {len(items)}")
+    acts = []
+    for i, item in enumerate(items):
+        w = f"{where}[{i}]"
+        expect(item, dict, w)
+        tile, flipped = rules.parse_tile(jfield(item, "tile", str, w), f"{w}.tile")
+        if tile.id not in puzzle.hand:
+            raise BadInput(f"{w}: tile {tile.id} is not in the hand")
+        on = jfield(item, "on", list, w)
+        if len(on) != 2:
+            raise BadInput(f"{w}.on: a tile covers exactly two spaces")
+        s1, s2 = (rules.parse_space(expect(x, str, f"{w}.on"), f"{w}.on") for x in on)
+        if flipped:
+            s1, s2 = s2, s1
+        filler = item.get("filler")
+        f = None if filler is None else rules.parse_space(expect(filler, str, f"{w}.filler"),
+                                                          f"{w}.filler")
+        acts.append(Action(tile.id, s1, s2, f))
+    if len({a.tile for a in acts}) != len(acts):
+        raise BadInput(f"{where}: a tile is placed twice")
+    if sum(1 for a in acts if a.filler is not None) > puzzle.fillers:
+        raise BadInput(f"{where}: more gap fillers than the puzzle allows ({puzzle.fillers})")
+    board = puzzle.board(rules)
+    for i, a in enumerate(acts):
+        if a.filler is not None:
+            board.place_filler(a.filler)
+        why = board.why_not(a.first, a.second, rules.tile_by_id[a.tile].faces, puzzle.pros)
+        if why is not None:
+            raise BadInput(f"{where}[{i}]: {action_text(rules, a)} is not legal: {why}")
+        board.place_tile(rules.tile_by_id[a.tile], a.first, a.second)
+    return tuple(acts)
+
+
+# --------------------------------------------------------------------------- commands
+
+def _make_kind(rules_path: str | None, backend: str, time_limit: float, **_: Any
+               ) -> HochHinausPuzzles:
+    from models.hoch_hinaus.rules import load_rules
+    from models.hoch_hinaus.tasks import load_catalogue
+    rules = load_rules(rules_path)
+    return HochHinausPuzzles(rules, load_catalogue(rules), backend, time_limit)
+
+
+def _read(kind: HochHinausPuzzles, data: Any, where: str) -> tuple[Puzzle, Solution | None]:
+    puzzle, stated = puzzle_from_dict(kind.rules, kind.catalogue, data, where)
+    solution = None
+    if stated is not None:
+        solution = parse_solution(kind.rules, puzzle, stated, f"{where}.solution")
+    return puzzle, solution
+
+
+def _write(kind: HochHinausPuzzles, puzzle: Puzzle, solution: Solution | None,
+           rating: dict[str, Any] | None) -> dict[str, Any]:
+    return puzzle_to_dict(kind.rules, puzzle, solution, rating)
+
+
+def _solution_text(kind: HochHinausPuzzles, puzzle: Puzzle, solution: Solution) -> str:
+    return "; ".join(action_text(kind.rules, a) for a in solution)
+
+
+def _after(kind: HochHinausPuzzles, puzzle: Puzzle, solution: Sequence[Action]) -> Board:
+    board = puzzle.board(kind.rules)
+    for a in solution:
+        board.apply(a)
+    return board
+
+
+def _lines(kind: HochHinausPuzzles, puzzle: Puzzle, solution: Solution, reveal: bool
+           ) -> list[str]:
+    r = kind.rules
+    if not reveal:
+        fill = (f", up to {puzzle.fillers} gap filler(s)" if puzzle.fillers else
+                ", no gap fillers")
+        out = [f"Fulfil every task within {puzzle.within} placement(s){fill}.",
+               "Hand: " + "  ".join(f"{t} {r.tile_text(t)}" for t in puzzle.hand)]
+        out += [f"- {task_text(r, t)}" for t in puzzle.tasks]
+        return out
+    fulfilled = check_witness(_Position(r, puzzle), puzzle.tasks, solution)  # type: ignore
+    out, done = [], set()
+    for n, (a, step) in enumerate(zip(solution, fulfilled, strict=True)):
+        new = [task_text(r, puzzle.tasks[i]) for i in step if i not in done]
+        done.update(step)
+        out.append(f"{n + 1}. {action_text(r, a)}" + (f" -> {'; '.join(new)}" if new else ""))
+    return out
+
+
+def _picture(kind: HochHinausPuzzles, puzzle: Puzzle, solution: Solution, reveal: bool
+             ) -> Any:
+    from models.hoch_hinaus.render import board_svg
+    from solver.render import Svg
+    board = _after(kind, puzzle, solution) if reveal else puzzle.board(kind.rules)
+    title = "solved" if reveal else f"within {puzzle.within}"
+    inner = board_svg(board, title=title)
+    lines = _lines(kind, puzzle, solution, reveal)
+    svg = Svg(max(inner.width, 330), inner.height + 16 * len(lines) + 8)
+    svg.items.extend(inner.items)
+    for i, text in enumerate(lines):
+        svg.text(8, inner.height + 12 + 16 * i, text, size=10, anchor="start")
+    return svg
+
+
+def _terminal(kind: HochHinausPuzzles, puzzle: Puzzle, solution: Solution, reveal: bool
+              ) -> Any:
+    from rich.console import Group
+    from rich.text import Text
+
+    from models.hoch_hinaus.render import board_text
+    board = _after(kind, puzzle, solution) if reveal else puzzle.board(kind.rules)
+    return Group(board_text(board), *(Text(x) for x in _lines(kind, puzzle, solution, reveal)))
+
+
+def puzzle_game() -> Any:
+    """The shared puzzle commands' description of Hoch Hinaus! puzzles."""
+    from solver.puzzle_cli import PuzzleGame
+    return PuzzleGame("hoch-hinaus", BACKENDS, _make_kind, _read, _write, _solution_text,
+                      _picture, _terminal)
+
