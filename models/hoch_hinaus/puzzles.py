@@ -52,14 +52,17 @@ from solver.io import field as jfield
 
 BACKENDS = ("sat", "cpsat")
 MAX_WITHIN = 6
-STACK_ON_LAST = 0.8  # share of proposed lines' placements laid on the one before
-REFINE = 12  # solutions looked at when a task is chosen to split them
+STACK_ON_LAST = 1.0  # share of proposed lines' placements laid on the one before
+REFINE = 40  # solutions looked at when a task is chosen to split them
+BOARD_TILES = (6, 12)  # tiles on a proposed board
+FIRST_TRIES = 5  # first tasks tried (the one leaving the fewest solutions is kept)
 # placements K per difficulty where proposals start (the rating decides)
 WITHIN = {"easy": (1, 2), "medium": (2, 3), "hard": (3, 4)}
-# difficulty = 2 x K + plausible first placements / 4 + conflicts / 200
-# (thresholds from the features of 40 proposals, docs/puzzles-hoch-hinaus.md)
+# difficulty = 2 x K + plausible first placements / 4 + conflicts / 200; easy below 4.6
+# (K = 1, or K = 2 with one plausible first placement and little search), hard from 7
+# (thresholds from the features of 60 proposals, docs/puzzles-hoch-hinaus.md)
 RATING = Rating({"placements": 2.0, "plausible_first": 0.25, "hundred_conflicts": 0.5},
-                medium=5.0, hard=8.0)
+                medium=4.6, hard=7.0)
 
 
 @dataclass(frozen=True)
@@ -278,17 +281,26 @@ class HochHinausPuzzles:
     # ---- proposals
     def propose(self, rng: random.Random, difficulty: str) -> Puzzle:
         """A random stacked board, a hand, a random line of K placements from it, and
-        tasks that this line fulfils, added one by one (each one false for the other
-        solution found so far) until the line is the only solution or 4 tasks are set."""
-        r = self.rules
+        tasks that this line fulfils, added one by one (each one false for the most of
+        the other solutions found so far) until the line is the only solution or 4 tasks
+        are set."""
         lo, hi = WITHIN[difficulty]
         k = rng.randint(lo, hi)
-        pros = False
+        while True:  # a dead end (no legal placement left) draws again from the same rng
+            drawn = self._draw(rng, difficulty, k)
+            if drawn is not None:
+                return self._refine(rng, k, *drawn)
+
+    def _draw(self, rng: random.Random, difficulty: str, k: int
+              ) -> tuple[Board, tuple[str, ...], list[Action], list] | None:
+        r = self.rules
         board = Board(r, "blue")
         tiles = [t.id for t in r.tiles]
         rng.shuffle(tiles)
-        for _ in range(rng.randint(5, 10)):  # the stacked board: random legal placements
-            options = board.placements(tiles[:4], pros, False)
+        for _ in range(rng.randint(*BOARD_TILES)):  # the stacked board: random legal placements
+            options = board.placements(tiles[:4], False, False)
+            if not options:
+                return None
             a = rng.choice(options)
             board.apply(a)
             tiles.remove(a.tile)
@@ -298,7 +310,9 @@ class HochHinausPuzzles:
         b = board.copy()
         left = list(hand)
         for _ in range(k):
-            options = b.placements(left, pros, False)
+            options = b.placements(left, False, False)
+            if not options:
+                return None
             if line and rng.random() < STACK_ON_LAST:  # on the last tile: order counts
                 on_last = [x for x in options if {x.first, x.second}
                            & {line[-1].first, line[-1].second}]
@@ -308,6 +322,12 @@ class HochHinausPuzzles:
             left.remove(a.tile)
             line.append(a)
             states.append(list(b.visible()))
+        return board, hand, line, states
+
+    def _refine(self, rng: random.Random, k: int, board: Board, hand: tuple[str, ...],
+                line: list[Action], states: list) -> Puzzle:
+        r = self.rules
+        pros = False
         start = board.visible()
         candidates = self._candidates(states)
         # a task fulfilled only by the last placement, so the line does not win earlier
@@ -317,7 +337,11 @@ class HochHinausPuzzles:
         base = Puzzle("blue", pros, tuple(board.pieces), hand, (), k, 0)
         if not last:
             return Puzzle(base.side, pros, base.pieces, hand, (candidates[0],), k, 0)
-        tasks = [rng.choice(last)]
+        # the first task: of a few drawn, the one that leaves the fewest solutions
+        firsts = rng.sample(last, min(FIRST_TRIES, len(last)))
+        left = [len(self._search(Puzzle("blue", pros, base.pieces, hand, (t,), k, 0),
+                                 REFINE, "sat").solutions) for t in firsts]
+        tasks = [firsts[left.index(min(left))]]
         useful = [t for t in candidates if not holds(r, t, start)
                   and any(holds(r, t, s) for s in states)]
         for _ in range(r.open_tasks - 1):
@@ -550,7 +574,7 @@ def _lines(kind: HochHinausPuzzles, puzzle: Puzzle, solution: Solution, reveal: 
         fill = (f", up to {puzzle.fillers} gap filler(s)" if puzzle.fillers else
                 ", no gap fillers")
         out = [f"Fulfil every task within {puzzle.within} placement(s){fill}.",
-               "Hand: " + "  ".join(f"{t} {r.tile_text(t)}" for t in puzzle.hand)]
+               "Hand: " + "  ".join(r.tile_text(t) for t in puzzle.hand)]
         out += [f"- {task_text(r, t)}" for t in puzzle.tasks]
         return out
     fulfilled = check_witness(_Position(r, puzzle), puzzle.tasks, solution)  # type: ignore
