@@ -155,3 +155,35 @@ def test_summary_and_wilson_interval():
     # textbook Wilson 95% interval for 8/10: 0.490 .. 0.943
     assert (round(r.low, 3), round(r.high, 3)) == (0.49, 0.943)
     assert wilson(0, 5).low == 0.0 and wilson(5, 5).high == 1.0
+
+
+def _pigeons(b: CnfBuilder, n: int) -> None:
+    """n+1 pigeons in n holes: unsatisfiable, and hard for resolution."""
+    for p in range(n + 1):
+        b.clause([b.var(("p", p, h)) for h in range(n)])
+    for h in range(n):
+        for p, q in itertools.combinations(range(n + 1), 2):
+            b.clause([-b.var(("p", p, h)), -b.var(("p", q, h))])
+
+
+def test_limited_sat_calls_stop_at_deadline_and_budget():
+    import time
+
+    import pytest
+
+    from solver.backends.sat import INTERRUPTIBLE, Undecided
+    b = CnfBuilder()
+    _pigeons(b, 11)
+    with IncrementalSat(b, name=INTERRUPTIBLE) as sat:
+        start = time.perf_counter()
+        with pytest.raises(Undecided):
+            sat.solve_limited(deadline=start + 0.3)
+        assert time.perf_counter() - start < 2.0
+        with pytest.raises(Undecided):
+            sat.solve_limited(conflicts=100)
+    small = CnfBuilder()
+    _pigeons(small, 3)
+    with IncrementalSat(small, name=INTERRUPTIBLE) as sat:
+        assert sat.solve_limited(deadline=time.perf_counter() + 5) is None  # decided
+    with IncrementalSat(small) as sat, pytest.raises(ValueError):
+        sat.solve_limited(deadline=time.perf_counter() + 5)

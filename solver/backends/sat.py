@@ -122,11 +122,24 @@ def maxsat(builder: CnfBuilder, options: SolverOptions, stratified: bool = False
             "optimal", value, value, wall, "maxsat")
 
 
+class Undecided(Exception):
+    """A limited SAT call stopped (deadline or conflict budget) before deciding."""
+
+
+# PySAT's CaDiCaL ignores interrupt(): solvers that must stop at a deadline are Glucose
+INTERRUPTIBLE = "glucose4"
+
+
 class IncrementalSat:
-    """A SAT solver kept alive across calls, queried under assumptions."""
+    """A SAT solver kept alive across calls, queried under assumptions.
+
+    name: the PySAT solver; CaDiCaL by default (fastest here), Glucose when calls must
+    stop at a deadline (`solve_limited` with a deadline needs an interruptible solver).
+    """
 
     def __init__(self, builder: CnfBuilder, name: str = "cadical195") -> None:
         self.builder = builder
+        self.name = name
         self.solver = Solver(name=name, bootstrap_with=builder.hard)
         self._added = len(builder.hard)
 
@@ -142,6 +155,40 @@ class IncrementalSat:
         if self.solver.solve(assumptions=list(assumptions)):
             return {lit for lit in self.solver.get_model() if lit > 0}
         return None
+
+    def solve_limited(self, assumptions: Sequence[int] = (), deadline: float | None = None,
+                      conflicts: int | None = None) -> set[int] | None:
+        """Like solve, but raises Undecided when `deadline` (time.perf_counter()) passes
+        or the `conflicts` budget runs out first."""
+        self.sync()
+        if deadline is not None and self.name.startswith("cadical"):
+            raise ValueError("CaDiCaL cannot be interrupted: use IncrementalSat(..., "
+                             "name=INTERRUPTIBLE) for deadlines")
+        if deadline is not None and time.perf_counter() >= deadline:
+            raise Undecided
+        solver = self.solver
+        if conflicts is not None:
+            solver.conf_budget(conflicts)
+        done = threading.Event()
+        guard = None
+        if deadline is not None:
+            def watchdog() -> None:  # keep interrupting until the call returns
+                if not done.wait(max(0.0, deadline - time.perf_counter())):
+                    while not done.wait(0.02):
+                        solver.interrupt()
+            guard = threading.Thread(target=watchdog, daemon=True)
+            guard.start()
+        try:
+            ok = solver.solve_limited(assumptions=list(assumptions),
+                                      expect_interrupt=deadline is not None)
+        finally:
+            done.set()
+            if guard is not None:
+                guard.join()
+                solver.clear_interrupt()
+        if ok is None:
+            raise Undecided
+        return {lit for lit in solver.get_model() if lit > 0} if ok else None
 
     def minimal_core(self, assumptions: Sequence[int]) -> list[int] | None:
         """A subset-minimal unsatisfiable subset of `assumptions`, or None when the
