@@ -19,7 +19,7 @@ from typing import Any
 from models.hoch_hinaus.encode import CnfLogic, StepModel
 from models.hoch_hinaus.rules import Action, Game, action_json
 from models.hoch_hinaus.tasks import Task
-from solver.backends.sat import IncrementalSat
+from solver.backends.sat import IncrementalSat, Undecided
 
 
 def distance(rules: Any, task: Task, visible: Sequence) -> int:
@@ -137,9 +137,10 @@ class Lookahead:
         the deadline."""
         if time.perf_counter() > deadline:
             raise OutOfTime
-        self.solver.sync()
-        self.solver.solver.conf_budget(self.budget)
-        return self.solver.solver.solve_limited(assumptions=assumptions)
+        try:
+            return self.solver.solve_limited(assumptions, conflicts=self.budget) is not None
+        except Undecided:
+            return None
 
     def check(self, g: Game, mode: str, deadline: float) -> tuple[int, int, bool | None]:
         """(tasks proven achievable one by one, tasks unproven, all together: True/False

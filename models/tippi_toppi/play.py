@@ -356,13 +356,10 @@ def _rollouts(state: GameState, rng: random.Random, deadline: float
 def _sat_game(state: GameState, deadline: float) -> tuple[str | None, list[Play]]:
     """Decide with SAT whether the rest of the game can be won (every card known):
     ("yes", plays) / ("no", []) / (None, []) when the deadline passed."""
-    import threading
-
-    from pysat.solvers import Solver
 
     from models.tippi_toppi import encode_sat
     from models.tippi_toppi.encode import plan_problem, replay_check
-    from solver.backends.sat import CnfBuilder
+    from solver.backends.sat import INTERRUPTIBLE, CnfBuilder, IncrementalSat, Undecided
 
     steps = sum(len(h) for h in state.hands) + state.draw_count
     problem = plan_problem(state, [], steps, "known")
@@ -371,26 +368,13 @@ def _sat_game(state: GameState, deadline: float) -> tuple[str | None, list[Play]
                                      state.task_pile)
     if time.perf_counter() > deadline:
         return None, []
-    # glucose: pysat's CaDiCaL ignores interrupt(), so the deadline would not hold
-    with Solver(name="glucose4", bootstrap_with=b.hard) as sat:
-        done = threading.Event()
-
-        def watchdog() -> None:  # interrupt until the solver returns (no lost signal)
-            if not done.wait(max(0.0, deadline - time.perf_counter())):
-                while not done.wait(0.05):
-                    sat.interrupt()
-        guard = threading.Thread(target=watchdog, daemon=True)
-        guard.start()
+    with IncrementalSat(b, name=INTERRUPTIBLE) as sat:
         try:
-            ok = sat.solve_limited(assumptions=[won], expect_interrupt=True)
-        finally:
-            done.set()
-            guard.join()
-        if ok is None:
+            model = sat.solve_limited([won], deadline=deadline)
+        except Undecided:
             return None, []
-        if not ok:
+        if model is None:
             return "no", []
-        model = {lit for lit in sat.get_model() if lit > 0}
     moves = encode_sat.decode_moves(model, pv, problem)
     plays, _ = replay_check(state, problem, moves, "known")
     # keep the plays up to the win (the engine stops there)
