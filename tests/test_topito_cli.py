@@ -162,3 +162,25 @@ def test_time_limit_reached_exits_3():
               "--time-limit", "0.3")
     assert res.exit_code == 3, res.output
     assert "time limit" in res.output
+
+
+def test_rules_file_replaces_names_and_colours(tmp_path):
+    rules = tmp_path / "r.json"
+    rules.write_text(json.dumps({
+        "podiums": [{"name": "green"}, {"name": "white"}],
+        "characters": [{"name": n} for n in ("Ada", "Bo", "Cy", "Di")]}))
+    pos = write(tmp_path, {"podiums": {"green": ["Ada", "Bo"], "white": ["Cy"]}})
+    data = run_json("plan", pos, "--card", "order Cy < Ada < Bo", "--rules", str(rules))
+    assert data["moves"] == 1 and data["plan"][0]["move"] == "move Ada+Bo green -> white"
+    bfs = run_json("plan", pos, "--card", "rank 2: Di", "--rules", str(rules),
+                   "--backend", "bfs")
+    assert bfs["moves"] == 2  # Di onto Ada or Cy, then any block on top
+    assert_one_line_error(run("show", MID, "--rules", str(rules)), "unknown podium 'red'")
+
+
+def test_plan_svg_and_already_met(tmp_path):
+    svg = tmp_path / "end.svg"
+    res = run("plan", MID, "--card", "Duck on Owl", "--svg", str(svg))
+    assert res.exit_code == 0 and "<svg" in svg.read_text()
+    met = run_json("reachable", MID, "--card", "Bear on Elephant", "--within", "0")
+    assert met["reachable"] and met["moves"] == 0 and met["proof"] == "the card is met already"
