@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from models.topito.rules import (
     Card,
@@ -232,3 +234,21 @@ def test_bad_rules_files():
     with pytest.raises(BadInput, match="not usable as a name"):
         rules_from_dict({"podiums": [{"name": "red"}, {"name": "blue"}],
                          "characters": [{"name": "on"}, {"name": "B"}, {"name": "C"}]})
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.integers(min_value=0, max_value=10_000), min_size=1, max_size=25))
+def test_random_games_keep_every_block_once_and_never_remove_one(choices):
+    s = state()
+    for c in choices:
+        legal = s.legal_actions()
+        m = legal[c % len(legal)]
+        before = {b for stack in s.stacks for b in stack}
+        carried = (s.stacks[m.source][s.stacks[m.source].index(m.block):]
+                   if m.source is not None else (m.block,))
+        s = s.apply_action(m)
+        flat = [b for stack in s.stacks for b in stack]
+        assert len(flat) == len(set(flat))
+        assert before <= set(flat)  # blocks never leave play
+        assert s.stacks[m.target][-len(carried):] == carried  # carried in order, on top
+        assert s.last == m and (s.ban is None) == m.is_put
