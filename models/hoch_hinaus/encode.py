@@ -1,8 +1,7 @@
 """K placement steps of Hoch Hinaus! as a Boolean model, for PySAT (CNF) and CP-SAT.
 
-The model is written once against a small `Logic` interface with two back-ends:
-`CnfLogic` (PySAT clauses; counts with solver.counting.count_literal) and `CpLogic`
-(CP-SAT bool constraints; counts with cpsat_count_literal, native at-most-one).
+The model is written once against the small logic interface of solver/logic.py, with
+two back-ends: `CnfLogic` (PySAT clauses) and `CpLogic` (CP-SAT).
 
 State at time t (0 = the position, t = after the t-th placement), per space s:
   H[t][s][k]  height k (one-hot), F[t][s][f]  visible face f (one-hot; f indexes
@@ -18,121 +17,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ortools.sat.python import cp_model
-
 from models.hoch_hinaus.rules import Action, Board, Rules
 from models.hoch_hinaus.tasks import Pred, Task
-from solver.backends.sat import CnfBuilder
-from solver.counting import Count, count_literal, cpsat_count_literal
+from solver.counting import Count
+from solver.logic import CnfLogic, CpLogic
 
-# --------------------------------------------------------------------------- logic
-
-
-class CnfLogic:
-    """Boolean modelling over a PySAT CnfBuilder (literals are ints)."""
-
-    def __init__(self) -> None:
-        self.b = CnfBuilder()
-        self.true = self.b.var(("true",))
-        self.b.clause([self.true])
-
-    def var(self) -> int:
-        return self.b.fresh()
-
-    def neg(self, a: int) -> int:
-        return -a
-
-    def clause(self, lits: Sequence[int]) -> None:
-        self.b.clause(list(lits))
-
-    def at_most_one(self, lits: Sequence[int]) -> None:
-        self.b.at_most(list(lits), 1)
-
-    def exactly_one(self, lits: Sequence[int]) -> None:
-        self.b.exactly_one(list(lits))
-
-    def at_most(self, lits: Sequence[int], k: int) -> None:
-        self.b.at_most(list(lits), k)
-
-    def count(self, lits: Sequence[int], c: Count) -> int:
-        if not lits:
-            return self.true if c.holds(0) else -self.true
-        return count_literal(self.b, list(lits), c)
-
-    def and_(self, lits: Sequence[int]) -> int:
-        lits = list(lits)
-        if len(lits) == 1:
-            return lits[0]
-        x = self.var()
-        for a in lits:
-            self.b.clause([-x, a])
-        self.b.clause([x] + [-a for a in lits])
-        return x
-
-    def or_(self, lits: Sequence[int]) -> int:
-        lits = list(lits)
-        if not lits:
-            return -self.true
-        if len(lits) == 1:
-            return lits[0]
-        x = self.var()
-        for a in lits:
-            self.b.clause([-a, x])
-        self.b.clause([-x] + lits)
-        return x
-
-
-class CpLogic:
-    """Boolean modelling over a CP-SAT model (literals are BoolVars or their negations)."""
-
-    def __init__(self) -> None:
-        self.m = cp_model.CpModel()
-        self.true = self.m.new_bool_var("true")
-        self.m.add_bool_or([self.true])
-
-    def var(self) -> Any:
-        return self.m.new_bool_var("")
-
-    def neg(self, a: Any) -> Any:
-        return a.Not()
-
-    def clause(self, lits: Sequence[Any]) -> None:
-        self.m.add_bool_or(list(lits))
-
-    def at_most_one(self, lits: Sequence[Any]) -> None:
-        self.m.add_at_most_one(list(lits))
-
-    def exactly_one(self, lits: Sequence[Any]) -> None:
-        self.m.add_exactly_one(list(lits))
-
-    def at_most(self, lits: Sequence[Any], k: int) -> None:
-        self.m.add(sum(lits) <= k)
-
-    def count(self, lits: Sequence[Any], c: Count) -> Any:
-        if not lits:
-            return self.true if c.holds(0) else self.true.Not()
-        return cpsat_count_literal(self.m, list(lits), c)
-
-    def and_(self, lits: Sequence[Any]) -> Any:
-        lits = list(lits)
-        if len(lits) == 1:
-            return lits[0]
-        x = self.var()
-        self.m.add_bool_and(lits).only_enforce_if(x)
-        self.m.add_bool_or([a.Not() for a in lits]).only_enforce_if(x.Not())
-        return x
-
-    def or_(self, lits: Sequence[Any]) -> Any:
-        lits = list(lits)
-        if not lits:
-            return self.true.Not()
-        if len(lits) == 1:
-            return lits[0]
-        x = self.var()
-        self.m.add_bool_or(lits).only_enforce_if(x)
-        self.m.add_bool_and([a.Not() for a in lits]).only_enforce_if(x.Not())
-        return x
-
+__all__ = ["CnfLogic", "CpLogic", "StepModel"]
 
 # --------------------------------------------------------------------------- the model
 

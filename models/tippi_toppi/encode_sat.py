@@ -55,41 +55,20 @@ def fix_tops(b: CnfBuilder, tv: TopsVars, tops: tuple[Card, ...]) -> None:
         b.clause([tv.num[p][n]])
 
 
-def _or_lit(b: CnfBuilder, lits: list[int]) -> int:
-    """A literal equal to the disjunction of lits."""
-    if len(lits) == 1:
-        return lits[0]
-    y = b.fresh()
-    b.clause([-y, *lits])
-    for x in lits:
-        b.clause([-x, y])
-    return y
-
-
-def _and_lit(b: CnfBuilder, lits: list[int]) -> int:
-    if len(lits) == 1:
-        return lits[0]
-    y = b.fresh()
-    for x in lits:
-        b.clause([-y, x])
-    b.clause([y, *(-x for x in lits)])
-    return y
-
-
 def filter_lit(b: CnfBuilder, tv: TopsVars, f: Filter, p: int) -> int:
     """A literal equal to 'the top of pile p matches f' (both directions)."""
     key = (f, p)
     if key not in tv._filters:
         parts = []
         if f.colours is not None:
-            parts.append(_or_lit(b, [tv.col[p][c] for c in sorted(f.colours)]))
+            parts.append(b.or_lit([tv.col[p][c] for c in sorted(f.colours)]))
         if f.numbers is not None:
-            parts.append(_or_lit(b, [tv.num[p][n] for n in sorted(f.numbers)]))
+            parts.append(b.or_lit([tv.num[p][n] for n in sorted(f.numbers)]))
         if not parts:
             t = b.var(("counting-true",))
             b.clause([t])
             parts = [t]
-        tv._filters[key] = _and_lit(b, parts)
+        tv._filters[key] = b.and_lit(parts)
     return tv._filters[key]
 
 
@@ -101,7 +80,7 @@ def _units(b: CnfBuilder, tv: TopsVars, f: Filter, rules: Rules) -> list[int]:
         fl = filter_lit(b, tv, f, p)
         for k in range(1, max(rules.numbers) + 1):
             at_least = [tv.num[p][n] for n in rules.numbers if n >= k]
-            out.append(_and_lit(b, [fl, _or_lit(b, at_least)]))
+            out.append(b.and_lit([fl, b.or_lit(at_least)]))
     return out
 
 
@@ -291,7 +270,7 @@ def encode_plays(b: CnfBuilder, problem: PlanProblem, rules: Rules) -> PlanVars:
         for p in range(rules.piles):
             plays = [(v, problem.instances[i].card) for (tt, i, pp), v in x.items()
                      if tt == t and pp == p]
-            on = _or_lit(b, [v for v, _ in plays]) if plays else None
+            on = b.or_lit([v for v, _ in plays]) if plays else None
             for v, (c, n) in plays:
                 b.implies(v, cur.col[p][c])
                 b.implies(v, cur.num[p][n])

@@ -44,6 +44,28 @@ class CnfBuilder:
         """a -> b."""
         self.hard.append([-a, b])
 
+    def and_lit(self, lits: Iterable[int]) -> int:
+        """A literal equal to the conjunction of lits (true for none)."""
+        lits = list(lits)
+        if len(lits) == 1:
+            return lits[0]
+        y = self.fresh()
+        for x in lits:
+            self.hard.append([-y, x])
+        self.hard.append([y, *(-x for x in lits)])
+        return y
+
+    def or_lit(self, lits: Iterable[int]) -> int:
+        """A literal equal to the disjunction of lits (false for none)."""
+        lits = list(lits)
+        if len(lits) == 1:
+            return lits[0]
+        y = self.fresh()
+        self.hard.append([-y, *lits])
+        for x in lits:
+            self.hard.append([-x, y])
+        return y
+
     def at_most(self, lits: Sequence[int], k: int) -> None:
         lits = list(lits)
         if k >= len(lits):
