@@ -21,18 +21,14 @@ above(x, y, t) and height h(x, k, t), created on demand per step.
 
 from __future__ import annotations
 
-import threading
-import time
 from collections.abc import Sequence
 
 from models.topito.rules import Card, Goal, Move, Stacks, State
-from solver.backends.sat import CnfBuilder, IncrementalSat
+from solver.backends.sat import INTERRUPTIBLE, CnfBuilder, IncrementalSat, Undecided
 
-SAT_SOLVER = "g4"  # Glucose 4: interruptible (CaDiCaL in PySAT cannot be interrupted)
+SAT_SOLVER = INTERRUPTIBLE  # Glucose: PySAT's CaDiCaL cannot stop at a deadline
 
-
-class Interrupted(Exception):
-    """The deadline passed during a SAT call."""
+Interrupted = Undecided  # the deadline passed during a SAT call
 
 
 class SatPlanner:
@@ -277,24 +273,7 @@ class SatPlanner:
     def solve(self, assumptions: Sequence[int], deadline: float | None = None
               ) -> set[int] | None:
         """A model (true literals) or None (unsatisfiable); Interrupted at the deadline."""
-        self.sat.sync()
-        solver = self.sat.solver
-        if deadline is None:
-            ok = solver.solve(assumptions=list(assumptions))
-        else:
-            left = deadline - time.perf_counter()
-            if left <= 0:
-                raise Interrupted
-            timer = threading.Timer(left, solver.interrupt)
-            timer.start()
-            try:
-                ok = solver.solve_limited(assumptions=list(assumptions), expect_interrupt=True)
-            finally:
-                timer.cancel()
-                solver.clear_interrupt()
-            if ok is None:
-                raise Interrupted
-        return {lit for lit in solver.get_model() if lit > 0} if ok else None
+        return self.sat.solve_limited(assumptions, deadline)
 
     def moves_of(self, model: set[int], length: int) -> list[Move]:
         """The move sequence of a model, read with the rules engine's vocabulary."""
