@@ -10,10 +10,12 @@ from rich.table import Table
 
 from models.tippi_toppi import queries
 from models.tippi_toppi.encode import CARD_MODES
+from models.tippi_toppi.puzzles import puzzle_game
 from models.tippi_toppi.render import table_svg, table_text
 from models.tippi_toppi.rules import GameState, Rules, load_rules, load_state
 from solver.backends import SolverOptions
 from solver.options import json_option, rules_option, solver_options, svg_option
+from solver.puzzle_cli import add_puzzle_commands
 from solver.render import print_json, stdout
 from solver.results import dumps
 
@@ -274,3 +276,6 @@ def simulate(games: int, players: str, difficulty_text: str, policies: tuple[str
                            f"{100 * c.rate.high:.0f})")
             table.add_row(*row)
     stdout.print(table)
+
+
+add_puzzle_commands(group, puzzle_game())

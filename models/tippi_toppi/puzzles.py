@@ -1,0 +1,499 @@
+"""Tippi Toppi puzzles: four piles, a hand, a known draw order and open tasks; find the
+one line of plays (card onto pile) that fulfils every task within K plays (solo).
+
+Definition (docs/puzzles-tippi-toppi.md):
+- One player plays a card from the hand on a pile whose top card matches it by colour
+  or number, then draws the next card of the draw pile (known order, if any is left).
+  A task is fulfilled when it holds on the four top cards after some play (it then
+  leaves the table, so the tasks need not hold at the same time). The game is won after
+  the play that fulfils the last task: a solution is a sequence of L <= K plays
+  (card, pile) that wins exactly at play L (nothing is played after the win).
+- The order counts: two plays that could be swapped are two solutions, and such a
+  puzzle is not unique. The two copies of a card are not told apart: "G3 on pile 2" is
+  one play whichever copy it is.
+
+Search: the K-play model of encode.py (encode_sat / encode_cpsat, "known" cards, one
+player), every open task demanded after some play. A model's plays are re-played by the
+rules engine and cut after the play that fulfils the last task; that line is blocked by
+a clause "one of plays 1..L differs (card or pile)", which also blocks every model that
+merely continues it, and the model is solved again, until `limit` lines are found or the
+model is infeasible (the search is then complete). Back-ends: PySAT/CaDiCaL and CP-SAT
+(one worker); the rating's effort is CaDiCaL's conflicts of the search (independent of
+the machine's load), so a puzzle's rating is the same with either back-end.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from ortools.sat.python import cp_model
+
+from models.tippi_toppi import encode_cpsat, encode_sat
+from models.tippi_toppi.encode import PlanProblem, plan_problem, replay_check
+from models.tippi_toppi.rules import Card, GameState, Play, Rules, parse_play
+from models.tippi_toppi.tasks import Task
+from solver.backends import cpsat
+from solver.backends.common import SolverOptions
+from solver.backends.sat import CnfBuilder, IncrementalSat
+from solver.errors import BadInput
+from solver.generate import Rating, Search, as_features
+from solver.io import expect
+from solver.io import field as jfield
+
+BACKENDS = ("sat", "cpsat")
+MAX_WITHIN = 8
+MAX_TASKS = 4
+REFINE = 30  # other lines looked at when the next task is chosen
+STACK_ON_LAST = 0.9  # share of a proposed line's plays laid on the pile played last
+# plays K per difficulty where proposals start (the rating decides)
+WITHIN = {"easy": (1, 2), "medium": (3, 4), "hard": (4, 6)}
+# difficulty = 2 x plays + plausible first plays / 2 + conflicts / 200; easy below 6
+# (one play, or two with few tempting first plays), hard from 10 (five plays, or four
+# with several tempting first plays or much search); thresholds from the features of
+# 120 proposals (50 unique), docs/puzzles-tippi-toppi.md
+RATING = Rating({"plays": 2.0, "plausible_first": 0.5, "hundred_conflicts": 0.5},
+                medium=6.0, hard=10.0)
+
+Solution = tuple[tuple[Card, int], ...]  # (card, pile 0-based) per play
+
+
+@dataclass(frozen=True)
+class Puzzle:
+    """The top cards of the four piles, the hand, the draw pile (top first), the open
+    tasks and the number of plays K allowed."""
+
+    tops: tuple[Card, ...]
+    hand: tuple[Card, ...]
+    draw: tuple[Card, ...]
+    tasks: tuple[Task, ...]
+    within: int
+
+    def state(self, rules: Rules) -> GameState:
+        """The solo game the puzzle poses (no task pile)."""
+        return GameState(rules, [[c] for c in self.tops], [list(self.hand)], 0,
+                         list(self.tasks), [], list(self.draw), len(self.draw))
+
+
+def solution_text(rules: Rules, solution: Solution) -> str:
+    return " ".join(f"{rules.card_name(c)}>{p + 1}" for c, p in solution)
+
+
+def replay(rules: Rules, puzzle: Puzzle, moves: list[tuple[Card, int]] | Solution
+           ) -> Solution | None:
+    """The rules engine's verdict on a line of plays: the line cut after the play that
+    fulfils the last task (a solution), or None when it does not fulfil every task.
+    Raises BadInput when a play is illegal."""
+    s = puzzle.state(rules)
+    for k, (card, pile) in enumerate(moves, 1):
+        s.apply_action(Play(0, card, pile))
+        if s.is_won():
+            return tuple(moves[:k])
+    return None
+
+
+def task_pool(rules: Rules) -> list[Task]:
+    """The tasks a proposal may pose: the catalogue, then precise counts and sums
+    written in the task language ("the sum of the green piles is 9", "exactly 2 piles
+    showing 4", "exactly 1 orange pile"), which single out fewer lines of play."""
+    out = [c.task for c in rules.catalogue]
+    texts = []
+    top = max(rules.numbers)
+    for colour in rules.colours:
+        texts += [f"the sum of the {colour.name} piles is {s}"
+                  for s in range(1, rules.piles * top + 1)]
+        texts += [f"exactly {n} {colour.name} piles" for n in range(1, rules.piles + 1)]
+    texts += [f"the sum of all piles is {s}" for s in range(rules.piles, rules.piles * top + 1)]
+    texts += [f"exactly {n} piles showing {v}" for n in range(1, rules.piles)
+              for v in rules.numbers]
+    for text in texts:
+        task = rules.parse_task(text)
+        if task not in out:
+            out.append(task)
+    return out
+
+
+# --------------------------------------------------------------------------- search
+
+@dataclass
+class _Found:
+    solutions: list[Solution]
+    complete: bool
+    effort: int  # CaDiCaL conflicts (SAT) or CP-SAT branches
+
+
+class TippiToppiPuzzles:
+    """The PuzzleKind of Tippi Toppi for solver.generate."""
+
+    rating = RATING
+
+    def __init__(self, rules: Rules, backend: str = "sat", time_limit: float = 20.0) -> None:
+        if backend not in BACKENDS:
+            raise BadInput(f"unknown backend '{backend}' ({', '.join(BACKENDS)})")
+        self.rules = rules
+        self.backend = backend
+        self.time_limit = time_limit
+        self._effort: dict[Puzzle, int] = {}
+        self.pool = task_pool(rules)
+
+    def options(self) -> SolverOptions:
+        # one worker: the solutions and the branch count do not depend on the load
+        return SolverOptions(time_limit=self.time_limit, workers=1)
+
+    def problem(self, puzzle: Puzzle) -> PlanProblem:
+        state = puzzle.state(self.rules)
+        return plan_problem(state, list(puzzle.tasks), puzzle.within, "known",
+                            len(puzzle.tasks))
+
+    def search(self, puzzle: Puzzle, limit: int) -> Search[Solution]:
+        """Up to `limit` solutions, each later one found with the earlier ones blocked;
+        complete when the model ended infeasible."""
+        start = time.perf_counter()
+        found = self._search(puzzle, limit, self.backend)
+        if self.backend == "sat":
+            self._effort[puzzle] = found.effort
+        return Search(found.solutions, found.complete, round(time.perf_counter() - start, 3))
+
+    def _search(self, puzzle: Puzzle, limit: int, backend: str) -> _Found:
+        if backend == "sat":
+            return self._enumerate_sat(puzzle, limit)
+        return self._enumerate_cpsat(puzzle, limit)
+
+    def _cut(self, puzzle: Puzzle, problem: PlanProblem, moves: list[tuple[Card, int]]
+             ) -> Solution:
+        """The model's plays re-played by the engine, cut after the winning play."""
+        replay_check(puzzle.state(self.rules), problem, moves, "known")  # every play legal
+        line = replay(self.rules, puzzle, moves)
+        if line is None:
+            raise RuntimeError("a model's plays do not fulfil every task (encoding bug)")
+        return line
+
+    def _enumerate_sat(self, puzzle: Puzzle, limit: int) -> _Found:
+        problem = self.problem(puzzle)
+        b = CnfBuilder()
+        pv = encode_sat.encode_plan(b, problem, self.rules)
+        for s in pv.switches:
+            b.clause([s])
+        out: list[Solution] = []
+        with IncrementalSat(b) as sat:
+            while True:
+                model = sat.solve()
+                if model is None:
+                    return _Found(out, True, sat.solver.accum_stats()["conflicts"])
+                line = self._cut(puzzle, problem, encode_sat.decode_moves(model, pv, problem))
+                out.append(line)
+                if len(out) >= limit:
+                    return _Found(out, False, sat.solver.accum_stats()["conflicts"])
+                # "play t is (card, pile)" for t = 1..L; one of them must differ
+                ys = []
+                for t, (card, pile) in enumerate(line, 1):
+                    y = b.fresh()
+                    for (tt, i, p), v in pv.x.items():
+                        if tt == t and p == pile and problem.instances[i].card == card:
+                            b.implies(v, y)
+                    ys.append(y)
+                b.clause([-y for y in ys])
+
+    def _enumerate_cpsat(self, puzzle: Puzzle, limit: int) -> _Found:
+        problem = self.problem(puzzle)
+        m = cp_model.CpModel()
+        plan = encode_cpsat.encode_plan(m, problem, self.rules)
+        for s in plan.switches:
+            m.add(s == 1)
+        out: list[Solution] = []
+        branches = 0
+        while True:
+            solver, outcome = cpsat.solve(m, self.options())
+            branches += solver.num_branches
+            if outcome.status == "infeasible":
+                return _Found(out, True, branches)
+            if not outcome.has_solution:  # time limit: undecided
+                return _Found(out, False, branches)
+            line = self._cut(puzzle, problem,
+                             encode_cpsat.decode_moves(solver, plan, problem))
+            out.append(line)
+            if len(out) >= limit:
+                return _Found(out, False, branches)
+            ys = []
+            for t, (card, pile) in enumerate(line, 1):
+                y = m.new_bool_var("")
+                for (tt, i, p), v in plan.x.items():
+                    if tt == t and p == pile and problem.instances[i].card == card:
+                        m.add_implication(v, y)
+                ys.append(y)
+            m.add_bool_or([y.Not() for y in ys])
+
+    # ---- features and rating
+    def features(self, puzzle: Puzzle, solution: Solution, search: Search[Solution]
+                 ) -> dict[str, float]:
+        """Plays of the solution; plausible first plays (legal first plays after which
+        every task left can still be fulfilled on its own in the remaining plays);
+        CaDiCaL conflicts of the search (two solutions asked), in hundreds."""
+        if puzzle not in self._effort:
+            self._effort[puzzle] = self._search(puzzle, 2, "sat").effort
+        return as_features(plays=len(solution),
+                           plausible_first=self.plausible_first(puzzle),
+                           hundred_conflicts=self._effort[puzzle] / 100)
+
+    def plausible_first(self, puzzle: Puzzle) -> int:
+        """How many first plays keep every task achievable on its own (a relaxation: a
+        solver is tempted by each of them)."""
+        state = puzzle.state(self.rules)
+        firsts = sorted({(p.card, p.pile) for p in state.legal_actions()})
+        count = 0
+        for card, pile in firsts:
+            after = state.after(Play(0, card, pile))
+            left = list(after.open_tasks)
+            if not left:
+                count += 1
+                continue
+            if puzzle.within <= 1:
+                continue
+            problem = plan_problem(after, left, puzzle.within - 1, "known", len(left))
+            b = CnfBuilder()
+            pv = encode_sat.encode_plan(b, problem, self.rules)
+            with IncrementalSat(b) as sat:
+                if all(sat.solve([s]) is not None for s in pv.switches):
+                    count += 1
+        return count
+
+    # ---- proposals
+    def propose(self, rng: random.Random, difficulty: str) -> Puzzle:
+        """Random piles, hand and draw pile, a random line of K plays from them, and
+        tasks of the catalogue that this line fulfils (none holding now), added one by
+        one (each one false along the most of the other solutions found so far) until
+        the line is the only solution or four tasks are set."""
+        lo, hi = WITHIN[difficulty]
+        k = rng.randint(lo, hi)
+        while True:  # a dead end deals again from the same rng
+            dealt = self._deal(rng, k)
+            if dealt is not None:
+                puzzle = self._refine(rng, k, *dealt)
+                if puzzle is not None:
+                    return puzzle
+
+    def _deal(self, rng: random.Random, k: int
+              ) -> tuple[Puzzle, list[tuple[Card, int]], list[tuple[Card, ...]]] | None:
+        r = self.rules
+        deck = list(r.deck)
+        rng.shuffle(deck)
+        tops = tuple(deck.pop() for _ in range(r.piles))
+        hand = tuple(deck.pop() for _ in range(r.hand_size))
+        draw = tuple(deck.pop() for _ in range(max(0, k - 3)))
+        bare = Puzzle(tops, hand, draw, (), k)
+        s = bare.state(r)
+        s.hidden_tasks = 1  # keeps the engine from calling the game won
+        line: list[tuple[Card, int]] = []
+        seen = []
+        for _ in range(k):
+            options = sorted({(p.card, p.pile) for p in s.legal_actions()})
+            if not options:
+                return None
+            if line and rng.random() < STACK_ON_LAST:  # on the last pile: order counts
+                options = [o for o in options if o[1] == line[-1][1]] or options
+            card, pile = rng.choice(options)
+            s.apply_action(Play(0, card, pile))
+            line.append((card, pile))
+            seen.append(s.tops)
+        return bare, line, seen
+
+    def _refine(self, rng: random.Random, k: int, bare: Puzzle,
+                line: list[tuple[Card, int]], seen: list[tuple[Card, ...]]) -> Puzzle | None:
+        r = self.rules
+        start = bare.tops
+
+        def first_hold(task: Task, tops_seq: list[tuple[Card, ...]]) -> int | None:
+            for t, tops in enumerate(tops_seq, 1):
+                if task.holds(tops, r):
+                    return t
+            return None
+
+        pool = [t for t in self.pool if not t.holds(start, r)]
+        fulfilled = [(task, first_hold(task, seen)) for task in pool]
+        useful = [(task, t) for task, t in fulfilled if t is not None]
+        last = [task for task, t in useful if t == k]
+        if not last:  # nothing first holds at play K: a dead end, deal again
+            return None
+        tasks = [rng.choice(last)]
+        while len(tasks) < MAX_TASKS:
+            puzzle = Puzzle(bare.tops, bare.hand, bare.draw, tuple(tasks), k)
+            others = [s for s in self._search(puzzle, REFINE, "sat").solutions
+                      if s != tuple(line)]
+            if not others:
+                return puzzle
+            candidates = [task for task, _ in useful if task not in tasks]
+            if not candidates:
+                return puzzle
+            scores = []
+            for task in candidates:
+                killed = sum(1 for o in others
+                             if first_hold(task, self._tops_along(bare, o)) is None)
+                scores.append(killed)
+            best = max(scores)
+            if best == 0:
+                return puzzle
+            tasks.append(rng.choice([t for t, s in zip(candidates, scores, strict=True)
+                                     if s == best]))
+        return Puzzle(bare.tops, bare.hand, bare.draw, tuple(tasks), k)
+
+    def _tops_along(self, bare: Puzzle, moves: Solution) -> list[tuple[Card, ...]]:
+        tops = list(bare.tops)
+        out = []
+        for card, pile in moves:
+            tops[pile] = card
+            out.append(tuple(tops))
+        return out
+
+
+# --------------------------------------------------------------------------- files
+
+def puzzle_to_dict(rules: Rules, puzzle: Puzzle, solution: Solution | None = None,
+                   rating: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The puzzle file: top cards, hand, draw pile (top first), tasks, K, and optionally
+    the solution and the rating."""
+    data: dict[str, Any] = {
+        "game": "tippi-toppi",
+        "puzzle": "plays",
+        "piles": [rules.card_name(c) for c in puzzle.tops],
+        "hand": [rules.card_name(c) for c in puzzle.hand],
+        "draw_pile": [rules.card_name(c) for c in puzzle.draw],
+        "tasks": [t.text(rules) for t in puzzle.tasks],
+        "within": puzzle.within,
+    }
+    if solution is not None:
+        data["solution"] = solution_text(rules, solution).split()
+    if rating is not None:
+        data["rating"] = rating
+    return data
+
+
+def puzzle_from_dict(rules: Rules, data: Any, where: str) -> tuple[Puzzle, Any]:
+    """A puzzle and its stated solution (the raw list, or None), checked with one-line
+    errors."""
+    expect(data, dict, where)
+    if data.get("game", "tippi-toppi") != "tippi-toppi":
+        raise BadInput(f"{where}: a puzzle of '{data.get('game')}', not of tippi-toppi")
+    if data.get("puzzle", "plays") != "plays":
+        raise BadInput(f"{where}: unknown kind of puzzle '{data.get('puzzle')}' (plays)")
+    piles = jfield(data, "piles", list, where)
+    if len(piles) != rules.piles:
+        raise BadInput(f"{where}: {rules.piles} piles expected (their top cards), got "
+                       f"{len(piles)}")
+    tops = tuple(rules.parse_card(c, f"{where}: piles[{i + 1}]") for i, c in enumerate(piles))
+    hand_raw = jfield(data, "hand", list, where)
+    if not 1 <= len(hand_raw) <= rules.hand_size:
+        raise BadInput(f"{where}: a hand holds 1-{rules.hand_size} cards, got {len(hand_raw)}")
+    hand = tuple(rules.parse_card(c, f"{where}: hand[{i + 1}]") for i, c in enumerate(hand_raw))
+    draw = tuple(rules.parse_card(c, f"{where}: draw_pile[{i + 1}]")
+                 for i, c in enumerate(jfield(data, "draw_pile", list, where, [])))
+    counts: dict[Card, int] = {}
+    for c in tops + hand + draw:
+        counts[c] = counts.get(c, 0) + 1
+    for c in sorted(counts):
+        if counts[c] > rules.copies:
+            raise BadInput(f"{where}: {rules.card_name(c)} appears {counts[c]} times, the "
+                           f"deck has {rules.copies}")
+    tasks_raw = jfield(data, "tasks", list, where)
+    if not 1 <= len(tasks_raw) <= rules.open_tasks:
+        raise BadInput(f"{where}: 1-{rules.open_tasks} open tasks expected, got "
+                       f"{len(tasks_raw)}")
+    tasks = tuple(rules.parse_task(t, f"{where}: tasks[{i + 1}]")
+                  for i, t in enumerate(tasks_raw))
+    for i, t in enumerate(tasks):
+        if t.holds(tops, rules):
+            raise BadInput(f"{where}: tasks[{i + 1}] '{t.text(rules)}' already holds on "
+                           "these piles")
+        if t in tasks[:i]:
+            raise BadInput(f"{where}: tasks[{i + 1}] '{t.text(rules)}' is given twice")
+    within = jfield(data, "within", int, where)
+    if not 1 <= within <= MAX_WITHIN:
+        raise BadInput(f"{where}: within must be 1-{MAX_WITHIN} plays, got {within}")
+    return Puzzle(tops, hand, draw, tasks, within), data.get("solution")
+
+
+def parse_solution(rules: Rules, puzzle: Puzzle, items: Any, where: str) -> Solution:
+    """A solution `["G3>2", ...]`, checked by the engine: legal plays, at most K, winning
+    exactly at the last play."""
+    expect(items, list, where)
+    state = puzzle.state(rules)
+    moves = []
+    for i, item in enumerate(items):
+        play = parse_play(state, expect(item, str, f"{where}[{i + 1}]"), f"{where}[{i + 1}]")
+        moves.append((play.card, play.pile))
+    if not 1 <= len(moves) <= puzzle.within:
+        raise BadInput(f"{where}: 1-{puzzle.within} plays expected, got {len(moves)}")
+    try:
+        line = replay(rules, puzzle, moves)
+    except BadInput as exc:
+        raise BadInput(f"{where}: {exc}") from None
+    if line is None:
+        raise BadInput(f"{where}: the plays do not fulfil every task")
+    if len(line) != len(moves):
+        raise BadInput(f"{where}: every task is fulfilled after play {len(line)}; "
+                       "nothing is played after the win")
+    return line
+
+
+# --------------------------------------------------------------------------- commands
+
+def _make_kind(rules_path: str | None, backend: str, time_limit: float) -> TippiToppiPuzzles:
+    from models.tippi_toppi.rules import load_rules
+    return TippiToppiPuzzles(load_rules(rules_path), backend, time_limit)
+
+
+def _read(kind: TippiToppiPuzzles, data: Any, where: str) -> tuple[Puzzle, Solution | None]:
+    puzzle, stated = puzzle_from_dict(kind.rules, data, where)
+    solution = None
+    if stated is not None:
+        solution = parse_solution(kind.rules, puzzle, stated, f"{where}: solution")
+    return puzzle, solution
+
+
+def _write(kind: TippiToppiPuzzles, puzzle: Puzzle, solution: Solution | None,
+           rating: dict[str, Any] | None) -> dict[str, Any]:
+    return puzzle_to_dict(kind.rules, puzzle, solution, rating)
+
+
+def _solution_text(kind: TippiToppiPuzzles, puzzle: Puzzle, solution: Solution) -> str:
+    return f"{solution_text(kind.rules, solution)} ({len(solution)} of {puzzle.within} plays)"
+
+
+def _draw_text(rules: Rules, puzzle: Puzzle) -> str:
+    if not puzzle.draw:
+        return "no draw pile"
+    return "draw pile (top first): " + " ".join(rules.card_name(c) for c in puzzle.draw)
+
+
+def _picture(kind: TippiToppiPuzzles, puzzle: Puzzle, solution: Solution,
+             reveal: bool) -> Any:
+    from models.tippi_toppi.render import table_svg
+    r = kind.rules
+    if reveal:
+        title = "solution: " + solution_text(r, solution)
+    else:
+        title = f"within {puzzle.within} plays; {_draw_text(r, puzzle)}"
+    return table_svg(puzzle.state(r), title=title)
+
+
+def _terminal(kind: TippiToppiPuzzles, puzzle: Puzzle, solution: Solution,
+              reveal: bool) -> Any:
+    from rich.console import Group
+    from rich.text import Text
+
+    from models.tippi_toppi.render import table_text
+    r = kind.rules
+    lines: list[Any] = [table_text(puzzle.state(r))]
+    if reveal:
+        lines.append(Text("plays: " + solution_text(r, solution)))
+    else:
+        lines.append(Text(f"fulfil every task within {puzzle.within} plays"))
+    return Group(*lines)
+
+
+def puzzle_game() -> Any:
+    """The shared puzzle commands' description of Tippi Toppi puzzles."""
+    from solver.puzzle_cli import PuzzleGame
+    return PuzzleGame("tippi-toppi", BACKENDS, _make_kind, _read, _write, _solution_text,
+                      _picture, _terminal)
