@@ -54,6 +54,9 @@ def test_moves_json_counts_the_engine_moves():
     assert data["count"] == len(load_position(R, MID).state.legal_actions()) == 20
     assert data["forbidden"] == "move Bear+Cat red -> blue"
     assert all(m["move"] != data["forbidden"] for m in data["moves"])
+    free = run_json("moves", MID, "--no-reversal")
+    assert free["count"] == 21 and free["forbidden"] is None
+    assert data["forbidden"] in [m["move"] for m in free["moves"]]
 
 
 @pytest.mark.parametrize("backend", ["sat", "bfs"])

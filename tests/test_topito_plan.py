@@ -152,9 +152,29 @@ def test_the_ban_can_lengthen_the_plan():
     goal = Goal((parse_card(R, "Cat on Owl"),))
     free = State(R, stacks)
     banned = State(R, stacks, Move(b["Cat"], 2, 0))
+    house_rule = State(R, stacks, Move(b["Cat"], 2, 0), reversal_rule=False)
     for backend in queries.BACKENDS:
         assert queries.plan(free, goal, backend).moves == 1
         assert queries.plan(banned, goal, backend).moves == 2
+        assert queries.plan(house_rule, goal, backend).moves == 1  # --no-reversal
+
+
+def test_without_the_reversal_rule_sat_equals_engine_and_bfs():
+    rng = random.Random(12)
+    for _ in range(40):
+        st = queries.random_state(SMALL, rng)
+        st = State(SMALL, st.stacks, st.last, reversal_rule=False)
+        assert st.ban is None
+        goal = Goal((random_card(SMALL, rng),))
+        assert sat_plan(st, goal, 4)[1] == bfs_plan(st, goal, 4).length
+        with SatPlanner(st) as pl:  # two moves: the second may undo the first
+            pl.extend(2)
+            m1 = st.legal_actions()[0]
+            s1 = st.apply_action(m1)
+            legal2 = {(m.block, m.target) for m in s1.legal_actions()}
+            assert len(legal2) == sum(
+                pl.solve([pl.mv(m1.block, m1.target, 0), pl.mv(b, q, 1)]) is not None
+                for b in range(SMALL.n_blocks) for q in range(SMALL.n_podiums))
 
 
 def test_reachable_no_is_proven_by_both_backends():

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import click
@@ -12,6 +13,7 @@ from models.topito import queries
 from models.topito.render import distance_text, hint_table, stacks_svg, stacks_text
 from models.topito.rules import (
     Goal,
+    Position,
     Rules,
     load_deck,
     load_position,
@@ -33,6 +35,16 @@ max_moves_option = click.option(
 deck_option = click.option("--deck", "deck_path", type=click.Path(dir_okay=False),
                            help="Deck file replacing the built-in 48 cards.")
 file_argument = click.argument("file", type=click.Path(dir_okay=False))
+reversal_option = click.option(
+    "--reversal/--no-reversal", "reversal_rule", default=True, show_default=True,
+    help="Apply the rule that the previous player's last move may not be reversed.")
+
+
+def _position(rules: Rules, file: str, reversal_rule: bool = True) -> Position:
+    """The position file, played with or without the no-reversal rule."""
+    position = load_position(rules, file)
+    position.state = replace(position.state, reversal_rule=reversal_rule)
+    return position
 
 
 def _card_options(f: click.decorators.FC) -> click.decorators.FC:
@@ -91,12 +103,13 @@ def show(file: str, rules_path: str | None, as_json: bool, svg_path: str | None)
 
 @group.command()
 @file_argument
+@reversal_option
 @rules_option
 @json_option
-def moves(file: str, rules_path: str | None, as_json: bool) -> None:
+def moves(file: str, reversal_rule: bool, rules_path: str | None, as_json: bool) -> None:
     """The legal moves in the position FILE (the no-reversal rule applied)."""
     rules = load_rules(rules_path)
-    state = load_position(rules, file).state
+    state = _position(rules, file, reversal_rule).state
     result = queries.legal_moves(state)
     if as_json:
         print_json(dumps(result))
@@ -123,17 +136,18 @@ def _print_plan(rules: Rules, res: queries.PlanResult | queries.ReachableResult)
 @_card_options
 @backend_option
 @max_moves_option
+@reversal_option
 @rules_option
 @solver_options(default_time=60.0)
 @json_option
 @svg_option
 def plan(file: str, card_texts: tuple[str, ...], cards_text: tuple[str, ...], mode: str,
-         backend: str, max_moves: int, rules_path: str | None, solver: SolverOptions,
-         as_json: bool, svg_path: str | None) -> None:
+         backend: str, max_moves: int, reversal_rule: bool, rules_path: str | None,
+         solver: SolverOptions, as_json: bool, svg_path: str | None) -> None:
     """The fewest moves that make the stacks in FILE meet the card (any or all of
     several), with the moves; proven minimal by either back-end."""
     rules = load_rules(rules_path)
-    state = load_position(rules, file).state
+    state = _position(rules, file, reversal_rule).state
     goal = _goal(rules, card_texts, cards_text, mode)
     res = queries.plan(state, goal, backend, max_moves, solver.time_limit)
     if svg_path:
@@ -160,15 +174,16 @@ def plan(file: str, card_texts: tuple[str, ...], cards_text: tuple[str, ...], mo
 @click.option("--within", type=click.IntRange(0, 60), required=True,
               help="At most this many moves.")
 @backend_option
+@reversal_option
 @rules_option
 @solver_options(default_time=60.0)
 @json_option
 def reachable(file: str, card_texts: tuple[str, ...], cards_text: tuple[str, ...], mode: str,
-              within: int, backend: str, rules_path: str | None, solver: SolverOptions,
-              as_json: bool) -> None:
+              within: int, backend: str, reversal_rule: bool, rules_path: str | None,
+              solver: SolverOptions, as_json: bool) -> None:
     """Can the card be met within K moves from FILE? Yes with a plan, or no with proof."""
     rules = load_rules(rules_path)
-    state = load_position(rules, file).state
+    state = _position(rules, file, reversal_rule).state
     goal = _goal(rules, card_texts, cards_text, mode)
     res = queries.reachable(state, goal, within, backend, solver.time_limit)
     if as_json:
@@ -189,15 +204,16 @@ def reachable(file: str, card_texts: tuple[str, ...], cards_text: tuple[str, ...
 @backend_option
 @click.option("--max-moves", type=click.IntRange(1, 30), default=8, show_default=True,
               help="Distances beyond this are shown as '>N'.")
+@reversal_option
 @rules_option
 @solver_options(default_time=60.0)
 @json_option
-def hint(file: str, hand: str | None, backend: str, max_moves: int, rules_path: str | None,
-         solver: SolverOptions, as_json: bool) -> None:
+def hint(file: str, hand: str | None, backend: str, max_moves: int, reversal_rule: bool,
+         rules_path: str | None, solver: SolverOptions, as_json: bool) -> None:
     """The best move for the player on turn: a card met now if possible, otherwise the
     move that brings the nearest card closest; every move ranked with its distances."""
     rules = load_rules(rules_path)
-    position = load_position(rules, file)
+    position = _position(rules, file, reversal_rule)
     if hand is not None:
         cards = parse_cards(rules, [hand], "--hand")
         if len(cards) > 4:

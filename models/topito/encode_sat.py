@@ -156,7 +156,7 @@ class SatPlanner:
                         c.clause([-a, -self.top(y, q, t), self.on(b, y, t + 1)])
                 c.clause([-a, -self.clear(n + q, t), self.on(b, n + q, t + 1)])
                 for p in range(m):  # no-reversal: a lift from p bans the way back
-                    if p != q:
+                    if p != q and self.state.reversal_rule:
                         c.clause([-a, -self.pod(b, p, t), -self.mv(b, p, t + 1)])
             moved = [self.mv(b, q, t) for q in range(m)]
             for s in self.supports(b):  # frame: an unmoved block keeps its support

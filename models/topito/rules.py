@@ -318,10 +318,13 @@ class State:
     rules: Rules = field(repr=False, compare=False, hash=False)
     stacks: Stacks
     last: Move | None = None
+    reversal_rule: bool = True  # False: play without the no-reversal rule (--no-reversal)
 
     @property
     def ban(self) -> Ban:
-        return None if self.last is None else ban_after(self.last)
+        if self.last is None or not self.reversal_rule:
+            return None
+        return ban_after(self.last)
 
     def out_of_play(self) -> list[int]:
         placed = {b for s in self.stacks for b in s}
@@ -363,7 +366,7 @@ class State:
             i = s.index(move.block)
             new[move.source] = s[:i]
             new[move.target] = new[move.target] + s[i:]
-        return State(self.rules, tuple(new), move)
+        return State(self.rules, tuple(new), move, self.reversal_rule)
 
     def is_terminal(self, goal: Goal | None = None) -> bool:
         """Moving blocks never ends the game by itself (a player wins with 7 played

@@ -33,6 +33,7 @@ def bfs_plan(state: State, goal: Goal, max_depth: int, deadline: float | None = 
              first_moves: set[tuple[int, int]] | None = None) -> SearchOutcome:
     """Shortest legal move sequence from `state` to a position meeting `goal`."""
     n = state.rules.n_blocks
+    rule = state.reversal_rule
     if goal.met(state.stacks):
         return SearchOutcome("optimal", 0, [], 0, 1)
     start: tuple[Stacks, Ban] = state.key()
@@ -49,7 +50,7 @@ def bfs_plan(state: State, goal: Goal, max_depth: int, deadline: float | None = 
             for b, src, dst, new in successors(stacks, ban, n):
                 if depth == 1 and first_moves is not None and (b, dst) not in first_moves:
                     continue
-                new_ban = None if src is None else (b, src)
+                new_ban = None if src is None or not rule else (b, src)
                 bans = seen.get(new, ())
                 if bans is None or new_ban in bans:
                     continue
@@ -96,7 +97,7 @@ def count_plans(state: State, goal: Goal, length: int) -> int:
                         hits += ways
                     continue
                 if depth < length:
-                    k = (new, None if src is None else (b, src))
+                    k = (new, None if src is None or not state.reversal_rule else (b, src))
                     nxt[k] = nxt.get(k, 0) + ways
         if depth == length:
             return hits
