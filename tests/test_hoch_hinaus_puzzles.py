@@ -100,7 +100,7 @@ def test_search_equals_brute_force(sat: HochHinausPuzzles, cp: HochHinausPuzzles
     """On proposals with K <= 2 and on puzzles with tasks removed (many solutions), the
     complete enumeration of both back-ends equals the engine's brute force."""
     checked = 0
-    for i in range(4):
+    for i in range(3):
         p = sat.propose(random.Random(attempt_seed(11, i)), "easy")
         variants = [p, Puzzle(p.side, p.pros, p.pieces, p.hand, p.tasks[:1], p.within)]
         for q in variants:
@@ -111,7 +111,7 @@ def test_search_equals_brute_force(sat: HochHinausPuzzles, cp: HochHinausPuzzles
                 assert set(found.solutions) == wins
                 assert len(found.solutions) == len(wins)
             checked += 1
-    assert checked == 8
+    assert checked == 6
 
 
 def test_gap_fillers_equal_brute_force(sat: HochHinausPuzzles, cp: HochHinausPuzzles) -> None:
@@ -166,6 +166,8 @@ def test_perturbed_puzzle_is_several(sat: HochHinausPuzzles, cp: HochHinausPuzzl
     'several' and show two different, engine-checked winning lines."""
     perturbed = 0
     for path in LIBRARY[:6]:
+        if perturbed == 3:
+            break
         puzzle, _ = load(sat, path)
         if len(puzzle.tasks) < 2:
             continue
