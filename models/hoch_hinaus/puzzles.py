@@ -289,10 +289,12 @@ class HochHinausPuzzles:
         # almost never end with one solution; K = 3 ones are hard by their features)
         k = rng.randint(lo, hi) if difficulty != "hard" else (hi if rng.random() < 0.25
                                                               else lo)
-        while True:  # a dead end (no legal placement left) draws again from the same rng
+        while True:  # a dead end (no legal placement left, or no task only the line's
+            # last placement fulfils) draws again from the same rng
             drawn = self._draw(rng, difficulty, k)
-            if drawn is not None:
-                return self._refine(rng, k, *drawn)
+            puzzle = None if drawn is None else self._refine(rng, k, *drawn)
+            if puzzle is not None:
+                return puzzle
 
     def _draw(self, rng: random.Random, difficulty: str, k: int
               ) -> tuple[Board, tuple[str, ...], list[Action], list] | None:
@@ -328,7 +330,7 @@ class HochHinausPuzzles:
         return board, hand, line, states
 
     def _refine(self, rng: random.Random, k: int, board: Board, hand: tuple[str, ...],
-                line: list[Action], states: list) -> Puzzle:
+                line: list[Action], states: list) -> Puzzle | None:
         r = self.rules
         pros = False
         start = board.visible()
@@ -337,19 +339,20 @@ class HochHinausPuzzles:
         last = [t for t in candidates if not holds(r, t, start)
                 and holds(r, t, states[-1])
                 and not any(holds(r, t, s) for s in states[:-1])]
-        base = Puzzle("blue", pros, tuple(board.pieces), hand, (), k, 0)
         if not last:
-            return Puzzle(base.side, pros, base.pieces, hand, (candidates[0],), k, 0)
+            return None
+
+        def make(tasks: Sequence[Task]) -> Puzzle:
+            return Puzzle("blue", pros, tuple(board.pieces), hand, tuple(tasks), k, 0)
+
         # the first task: of a few drawn, the one that leaves the fewest solutions
         firsts = rng.sample(last, min(FIRST_TRIES, len(last)))
-        left = [len(self._search(Puzzle("blue", pros, base.pieces, hand, (t,), k, 0),
-                                 REFINE, "sat").solutions) for t in firsts]
+        left = [len(self._search(make([t]), REFINE, "sat").solutions) for t in firsts]
         tasks = [firsts[left.index(min(left))]]
         useful = [t for t in candidates if not holds(r, t, start)
                   and any(holds(r, t, s) for s in states)]
         for _ in range(r.open_tasks - 1):
-            puzzle = Puzzle("blue", pros, base.pieces, hand, tuple(tasks), k, 0)
-            found = self._search(puzzle, REFINE, "sat")
+            found = self._search(make(tasks), REFINE, "sat")
             others = [s for s in found.solutions if list(s) != line]
             if not others:
                 break
@@ -374,7 +377,7 @@ class HochHinausPuzzles:
             if not split:
                 break
             tasks.append(rng.choice(split))
-        return Puzzle("blue", pros, base.pieces, hand, tuple(tasks), k, 0)
+        return make(tasks)
 
     def _candidates(self, states: Sequence[Sequence]) -> list[Task]:
         """The catalogue's tasks and tasks written from the line's boards (a face at a
