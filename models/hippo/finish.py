@@ -191,7 +191,7 @@ class Finisher:
             won = self.size(v) == 0
             out[(v, used and not won)] = won
         found = [(v, used, won) for (v, used), won in out.items()]
-        if len(self.results) < 1_000_000:
+        if len(self.results) < 300_000:  # bounded memory (about 250 MB)
             self.results[key] = found
         return found
 
