@@ -260,3 +260,25 @@ def test_cli_bad_files(tmp_path: Path) -> None:
     f.write_text("{")
     res = run("solve", str(f))
     assert res.exit_code == 2 and res.output.count("\n") == 1
+
+
+def test_shorter_wins_count(sat: HochHinausPuzzles, cp: HochHinausPuzzles) -> None:
+    """'Within K': a puzzle solved by one placement, given K = 2 and one more tile, keeps
+    its one-placement solution among the solutions (nothing is placed after the win),
+    and the two-placement ones all win only at their second placement."""
+    for path in LIBRARY:
+        puzzle, stated = load(sat, path)
+        if puzzle.within != 1:
+            continue
+        used = set(puzzle.board(sat.rules).tiles_used()) | set(puzzle.hand)
+        extra = next(t.id for t in sat.rules.tiles if t.id not in used)
+        q = Puzzle(puzzle.side, puzzle.pros, puzzle.pieces, (*puzzle.hand, extra),
+                   puzzle.tasks, 2)
+        wins = brute_force(sat, q)
+        assert stated in wins and any(len(w) == 2 for w in wins)
+        for kind in (sat, cp):
+            found = kind.search(q, len(wins) + 1)
+            assert found.complete and set(found.solutions) == wins
+            assert found.solutions[0] == stated  # shortest first
+        return
+    pytest.fail("no library puzzle with K = 1")
