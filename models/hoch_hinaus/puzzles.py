@@ -176,7 +176,7 @@ class HochHinausPuzzles:
         earlier ones blocked; complete when every model ended infeasible."""
         start = time.perf_counter()
         found = self._search(puzzle, limit, self.backend)
-        if self.backend == "sat":
+        if self.backend == "sat" and limit == 2:  # the rating's effort: the uniqueness search
             self._effort[puzzle] = found.effort
         return Search(found.solutions, found.complete, round(time.perf_counter() - start, 3))
 
