@@ -113,12 +113,16 @@ def test_generated_example_is_unique():
 
 
 def test_generate_writes_a_position(tmp_path):
-    out = tmp_path / "g.json"
-    data = run_json("generate", "--moves", "2", "--seed", "4", "--out", str(out))
-    assert data["moves"] == 2 and data["unique"]
-    pos = load_position(R, out)
-    goal = Goal((parse_card(R, data["card"]),))
+    # issue 6's `generate --moves K`, now the shared command: --out is a directory
+    data = run_json("generate", "--moves", "2", "--seed", "4", "--out", str(tmp_path))
+    (g,) = data["puzzles"]
+    assert g["features"]["moves"] == 2
+    pos = load_position(R, g["file"])
+    card = pos.puzzle["card"]
+    assert pos.puzzle["moves"] == 2 and len(pos.puzzle["solution"]) == 2
+    goal = Goal((parse_card(R, card),))
     assert count_plans(pos.state, goal, 2) == 1 and bfs_plan(pos.state, goal, 1).length is None
+    assert run_json("plan", g["file"], "--card", card)["moves"] == 2
 
 
 def test_deck_lists_48_cards():

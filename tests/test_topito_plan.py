@@ -217,10 +217,14 @@ def test_hint_prefers_a_card_met_now_and_ranks_by_distance():
 
 @pytest.mark.parametrize("k", [1, 2, 3])
 def test_generated_puzzles_have_one_shortest_plan(k):
-    g = queries.generate(R, DECK, k, seed=k, time_limit=60)
-    from models.topito.rules import position_from_dict
+    # issue 6's `generate --moves K`: now the shared loop over the Topito PuzzleKind
+    from models.topito.puzzles import TopitoPuzzles
+    from solver.generate import generate
 
-    st = position_from_dict(R, g.position).state
-    goal = Goal((parse_card(R, g.card),))
+    kind = TopitoPuzzles(R, DECK, "sat", 60.0, moves=k)
+    g = generate(kind, "medium", 1, seed=k).puzzles[0]
+    st = g.puzzle.state
+    goal = Goal((g.puzzle.card,))
+    assert len(g.solution) == k
     assert bfs_plan(st, goal, k).length == k
     assert count_plans(st, goal, k) == 1  # independent of the SAT uniqueness proof

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import replace
 from pathlib import Path
 
@@ -10,6 +9,7 @@ import click
 from rich.table import Table
 
 from models.topito import queries
+from models.topito.puzzles import puzzle_game
 from models.topito.render import distance_text, hint_table, stacks_svg, stacks_text
 from models.topito.rules import (
     Goal,
@@ -23,6 +23,7 @@ from models.topito.rules import (
 from solver.backends import SolverOptions
 from solver.errors import BadInput
 from solver.options import json_option, rules_option, solver_options, svg_option
+from solver.puzzle_cli import add_puzzle_commands
 from solver.render import print_json, stdout
 from solver.results import dumps
 
@@ -245,46 +246,6 @@ def hint(file: str, hand: str | None, backend: str, max_moves: int, reversal_rul
 
 
 @group.command()
-@click.option("--moves", "n_moves", type=click.IntRange(1, 20), required=True,
-              help="The length of the unique shortest plan.")
-@click.option("--out", "out_path", type=click.Path(dir_okay=False),
-              help="Write the puzzle as a position file.")
-@deck_option
-@rules_option
-@solver_options(default_time=60.0)
-@json_option
-@svg_option
-def generate(n_moves: int, out_path: str | None, deck_path: str | None,
-             rules_path: str | None, solver: SolverOptions, as_json: bool,
-             svg_path: str | None) -> None:
-    """A position and a deck card whose shortest plan has exactly --moves moves and is
-    the only one (for puzzle authors); --seed makes it reproducible."""
-    rules = load_rules(rules_path)
-    deck = load_deck(rules, deck_path)
-    res = queries.generate(rules, deck, n_moves, solver.seed, solver.time_limit)
-    if out_path:
-        try:
-            Path(out_path).write_text(json.dumps(res.position, indent=1) + "\n",
-                                      encoding="utf-8")
-        except OSError as exc:
-            raise BadInput(f"--out {out_path}: cannot write ({exc.strerror})") from None
-    podiums = res.position["podiums"]
-    stacks = tuple(tuple(rules.block(b) for b in podiums[p]) for p in rules.podiums)
-    if svg_path:
-        stacks_svg(rules, stacks, f"{res.card} in {res.moves}").save(svg_path)
-    if as_json:
-        print_json(dumps(res))
-        return
-    stdout.print(stacks_text(rules, stacks))
-    last = res.position.get("last_move")
-    if last:
-        stdout.print(f"last move: {last['block']} {last['from']} -> {last['to']}")
-    stdout.print(f"[bold]Card: {res.card}[/bold] — the only plan of {res.moves} moves "
-                 f"(none shorter). {res.proof}. {res.tries} positions tried, {res.seconds:.1f} s.")
-    stdout.print("[dim]solution: " + " | ".join(s.move for s in res.plan) + "[/dim]")
-
-
-@group.command()
 @deck_option
 @rules_option
 @json_option
@@ -302,3 +263,8 @@ def deck(deck_path: str | None, rules_path: str | None, as_json: bool) -> None:
     for r in rows:
         table.add_row(r["kind"], r["card"])
     stdout.print(table)
+
+
+# generate (--difficulty / --moves K), solve, check-unique, sheet: the shared puzzle
+# commands over models/topito/puzzles.py
+add_puzzle_commands(group, puzzle_game())

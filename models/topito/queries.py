@@ -23,7 +23,6 @@ from models.topito.rules import (
     format_move,
     locate,
     move_dict,
-    position_dict,
     successors,
 )
 from models.topito.search import bfs_plan
@@ -340,23 +339,10 @@ def hint(state: State, hand: list[Card], backend: str = "sat", max_moves: int = 
                       round(time.perf_counter() - t0, 4))
 
 
-# --------------------------------------------------------------------------- generate
-
-@dataclass
-class GenerateResult:
-    """A puzzle: a position and a card whose shortest plan has exactly `moves` moves
-    and is the only plan of that length (proven by SAT with the plan blocked)."""
-
-    moves: int
-    card: str
-    position: dict[str, Any]
-    plan: list[MoveInfo]
-    unique: bool
-    proof: str
-    tries: int
-    seed: int
-    seconds: float
-
+# --------------------------------------------------------------------------- puzzles
+# The unique-puzzle search (issue 6's `generate`) serves the shared puzzle commands:
+# models/topito/puzzles.py proposes with walk_back + screen_position and checks with
+# other_plan (solver/generate.py owns the loop).
 
 def random_state(rules: Rules, rng: random.Random, in_play: int | None = None) -> State:
     """A random position: `in_play` blocks (random if None) in random stacks, and a
@@ -380,15 +366,16 @@ def random_state(rules: Rules, rng: random.Random, in_play: int | None = None) -
     return State(rules, st.stacks, Move(s[i], rng.choice(others), p))
 
 
-def plan_is_unique(state: State, goal: Goal, length: int, moves: list[Move],
-                   deadline: float | None = None) -> bool:
-    """No other move sequence of `length` moves meets the goal: the SAT encoding with
-    the found plan blocked (under an activation literal) is unsatisfiable."""
-    with SatPlanner(state) as pl:
-        pl.extend(length)
-        act = pl.v(("block-plan",))
-        pl.cnf.clause([-act] + [-pl.mv(m.block, m.target, t) for t, m in enumerate(moves)])
-        return pl.solve([act, pl.goal_lit(goal, length)], deadline) is None
+def other_plan(pl: SatPlanner, goal: Goal, length: int, moves: list[Move],
+               deadline: float | None = None) -> list[Move] | None:
+    """Another move sequence of `length` moves that meets the goal, or None (proven:
+    with the given plan blocked under an activation literal the encoding is
+    unsatisfiable). `pl` must be built without symmetry breaking (plans are counted)."""
+    pl.extend(length)
+    act = pl.v(("block-plan", tuple(moves)))
+    pl.cnf.clause([-act] + [-pl.mv(m.block, m.target, t) for t, m in enumerate(moves)])
+    model = pl.solve([act, pl.goal_lit(goal, length)], deadline)
+    return None if model is None else pl.moves_of(model, length)
 
 
 def _first_moves(pl: SatPlanner, goal_lit: int, limit: int, deadline: float | None
@@ -424,52 +411,8 @@ def _plans_starting(pl: SatPlanner, goal_lit: int, first: tuple[int, int], lengt
     return count
 
 
-def generate(rules: Rules, deck: list[Card], moves: int, seed: int = 0,
-             time_limit: float | None = 60.0, max_tries: int = 100_000) -> GenerateResult:
-    """Random positions and deck cards until one has a unique shortest plan of exactly
-    `moves` moves.
-
-    For each random set of stacks, every deck card is tried on one incremental SAT
-    planner: the card must be unsatisfiable at every horizon below `moves` and
-    satisfiable at `moves`; the plans' first moves are collected; if all plans but one
-    share a first move that is a lift, the position's last move is chosen so that the
-    no-reversal rule forbids exactly that first move. The final position is then
-    checked from scratch (shortest length and uniqueness) before it is returned."""
-    if moves < 1:
-        raise BadInput("--moves must be at least 1")
-    rng = random.Random(seed)
-    t0 = time.perf_counter()
-    deadline = _deadline(time_limit)
-    tries = 0
-    try:
-        while tries < max_tries:
-            tries += 1
-            base, cards = _walk_back(rules, deck, rng, moves)
-            found = _try_position(base, cards, moves, deadline)
-            if found is None:
-                continue
-            state, card, plan_moves = found
-            goal = Goal((card,))
-            status, length, _, _ = sat_plan(state, goal, moves, deadline)
-            if status != "optimal" or length != moves or \
-                    not plan_is_unique(state, goal, moves, plan_moves, deadline):
-                raise AssertionError("generated puzzle failed its own check")  # a bug
-            steps, _ = _replay(state, plan_moves)
-            pos = position_dict(state)
-            pos["puzzle"] = {"card": card.text(rules), "moves": moves, "unique": True}
-            return GenerateResult(
-                moves, card.text(rules), pos, steps, True,
-                f"SAT: no plan of fewer than {moves} moves; with this plan blocked, no other "
-                f"plan of {moves} moves", tries, seed, round(time.perf_counter() - t0, 3))
-    except Interrupted:
-        pass
-    raise TimeLimitReached(f"generate: no unique {moves}-move puzzle found in {tries} "
-                           "positions within the time limit; try another --seed or a longer "
-                           "--time-limit")
-
-
-def _walk_back(rules: Rules, deck: list[Card], rng: random.Random, moves: int
-               ) -> tuple[State, list[Card]]:
+def walk_back(rules: Rules, deck: list[Card], rng: random.Random, moves: int
+              ) -> tuple[State, list[Card]]:
     """A candidate: random stacks, then `moves` random moves backwards (lifts, or a top
     block taken out of play). The deck cards the stacks met before the walk are likely
     to need about `moves` moves from its end, so they are tried first. Mostly all
@@ -496,8 +439,16 @@ def _walk_back(rules: Rules, deck: list[Card], rng: random.Random, moves: int
     return State(rules, tuple(tuple(s) for s in stacks)), met + rest
 
 
-def _try_position(base: State, cards: list[Card], moves: int, deadline: float | None
-                  ) -> tuple[State, Card, list[Move]] | None:
+def screen_position(base: State, cards: list[Card], moves: int, deadline: float | None
+                    ) -> tuple[State, Card, list[Move]] | None:
+    """The first card (in the given order) whose shortest plan from `base` has exactly
+    `moves` moves and looks unique, with the position and that plan.
+
+    One incremental SAT planner tests every card: unsatisfiable at every horizon below
+    `moves`, satisfiable at `moves`; the plans' first moves are collected and the plans
+    per first move counted. If all plans but one share a first move that is a lift, the
+    position's last move is chosen so that the no-reversal rule forbids exactly that
+    lift. None when no card qualifies. The caller re-checks uniqueness from scratch."""
     rules = base.rules
     with SatPlanner(base) as pl:
         pl.extend(moves)

@@ -104,3 +104,69 @@ def count_plans(state: State, goal: Goal, length: int) -> int:
         layer = nxt
     return 0
 
+
+
+@dataclass
+class PlansOutcome:
+    """Shortest plans found by exact layered search (no dominance pruning).
+
+    status: "optimal" (length proven shortest, `plans` holds up to `limit` of them and,
+    when fewer than `limit`, all of them), "infeasible" (none within max_depth) or
+    "unknown" (deadline). nodes: move applications made (the search effort)."""
+
+    status: str
+    length: int | None
+    plans: list[list[Move]]
+    nodes: int
+
+
+def shortest_plans(state: State, goal: Goal, max_depth: int, limit: int = 2,
+                   deadline: float | None = None) -> PlansOutcome:
+    """Up to `limit` distinct shortest plans: layers of (stacks, ban) keys with every
+    predecessor kept, then paths read back from the goal keys of the first layer that
+    holds any. Exact (every move sequence is represented), so the plans listed are all
+    of them when fewer than `limit`."""
+    n = state.rules.n_blocks
+    rule = state.reversal_rule
+    if goal.met(state.stacks):
+        return PlansOutcome("optimal", 0, [[]], 1)
+    layers: list[dict[tuple[Stacks, Ban], list[tuple[tuple[Stacks, Ban], Move]]]] = [
+        {state.key(): []}]
+    nodes = 0
+    for _depth in range(1, max_depth + 1):
+        nxt: dict[tuple[Stacks, Ban], list[tuple[tuple[Stacks, Ban], Move]]] = {}
+        goals = []
+        for key in layers[-1]:
+            stacks, ban = key
+            for b, src, dst, new in successors(stacks, ban, n):
+                nodes += 1
+                if nodes % 4096 == 0 and deadline is not None and time.perf_counter() > deadline:
+                    return PlansOutcome("unknown", None, [], nodes)
+                child = (new, None if src is None or not rule else (b, src))
+                if child not in nxt:
+                    nxt[child] = []
+                    if goal.met(new):
+                        goals.append(child)
+                nxt[child].append((key, Move(b, src, dst)))
+        layers.append(nxt)
+        if goals:
+            plans: list[list[Move]] = []
+            for g in goals:
+                for path in _paths(layers, len(layers) - 1, g):
+                    plans.append(path)
+                    if len(plans) >= limit:
+                        return PlansOutcome("optimal", len(layers) - 1, plans, nodes)
+            return PlansOutcome("optimal", len(layers) - 1, plans, nodes)
+        if not nxt:
+            break
+    return PlansOutcome("infeasible", None, [], nodes)
+
+
+def _paths(layers: list[dict], depth: int, key: tuple):  # noqa: ANN202 (a generator)
+    """Every move sequence from the start to `key` at `depth`, lazily."""
+    if depth == 0:
+        yield []
+        return
+    for prev, move in layers[depth][key]:
+        for head in _paths(layers, depth - 1, prev):
+            yield [*head, move]
