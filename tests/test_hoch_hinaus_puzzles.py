@@ -20,7 +20,7 @@ from models.hoch_hinaus.puzzles import (
 )
 from models.hoch_hinaus.tasks import holds, parse_task
 from solver.cli import cli
-from solver.generate import attempt_seed, check_unique, generate
+from solver.generate import Search, attempt_seed, check_unique, generate
 
 ROOT = Path(__file__).resolve().parent.parent
 LIBRARY = sorted((ROOT / "puzzles" / "hoch-hinaus" / "library").glob("*.json"))
@@ -77,8 +77,8 @@ def test_library_golden(sat: HochHinausPuzzles, path: Path) -> None:
     verdict = check_unique(sat, puzzle)
     assert verdict.status == "unique"
     assert verdict.solutions[0] == stated
-    found = sat.search(puzzle, 2)
-    features = sat.features(puzzle, found.solutions[0], found)
+    # features after the uniqueness search, as in the generator loop
+    features = sat.features(puzzle, stated, Search(verdict.solutions, True, verdict.effort))
     assert features == data["rating"]["features"]
     score = sat.rating.score(features)
     assert score == data["rating"]["score"]
