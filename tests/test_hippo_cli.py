@@ -2,34 +2,20 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
-from solver.cli import cli
+from tests.cli_helpers import assert_one_line_error, game_runner, run_json
 
 PUZZLES = Path(__file__).resolve().parent.parent / "puzzles" / "hippo"
 
 
-def run(*args: str):
-    return CliRunner().invoke(cli, ["hippo", *args])
+run = game_runner("hippo")
 
 
 def ok_json(*args: str):
-    result = run(*args, "--json")
-    assert result.exit_code == 0, result.output
-    return json.loads(result.stdout)
-
-
-def assert_one_line_error(result, *words: str) -> None:
-    assert result.exit_code == 2, result.output
-    lines = [line for line in result.output.splitlines() if line.strip()]
-    assert len(lines) == 1, result.output
-    assert "Traceback" not in result.output
-    for w in words:
-        assert w in lines[0], lines[0]
+    return run_json(run, *args)
 
 
 @pytest.mark.parametrize("name", sorted(p.name for p in PUZZLES.glob("*.json")))

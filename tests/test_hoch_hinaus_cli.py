@@ -4,26 +4,17 @@ import json
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
 from models.hoch_hinaus.rules import load_game, load_rules
-from solver.cli import cli
+from tests.cli_helpers import assert_one_line_error, game_runner
 
 PUZZLES = Path(__file__).resolve().parent.parent / "puzzles" / "hoch-hinaus"
 CORNER = str(PUZZLES / "corner-gap.json")
 R = load_rules()
 
 
-def run(*args):
-    return CliRunner().invoke(cli, ["hoch-hinaus", *args])
-
-
-def one_line_error(result, *words):
-    assert result.exit_code == 2, result.output
-    lines = [x for x in result.output.splitlines() if x.strip()]
-    assert len(lines) == 1 and "Traceback" not in result.output, result.output
-    for w in words:
-        assert w in lines[0], lines[0]
+run = game_runner("hoch-hinaus")
+one_line_error = assert_one_line_error
 
 
 def test_show_json_and_svg(tmp_path):

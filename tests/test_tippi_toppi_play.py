@@ -9,12 +9,11 @@ import time
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
 from models.tippi_toppi.play import _search, hint, reachable, simulate
 from models.tippi_toppi.queries import achievable
 from models.tippi_toppi.rules import Variant, load_rules, new_game, state_from_dict
-from solver.cli import cli
+from tests.cli_helpers import assert_one_line_error, game_runner
 
 R = load_rules()
 PUZZLES = Path(__file__).resolve().parents[1] / "puzzles" / "tippi-toppi"
@@ -132,16 +131,8 @@ def test_simulate_hint_policy_beats_random():
 
 # --------------------------------------------------------------------------- CLI
 
-def run(*args: str):
-    return CliRunner().invoke(cli, ["tippi-toppi", *args])
-
-
-def one_line_error(result, *words):
-    assert result.exit_code == 2, result.output
-    lines = [x for x in result.output.splitlines() if x.strip()]
-    assert len(lines) == 1 and "Traceback" not in result.output, result.output
-    for w in words:
-        assert w in lines[0], lines[0]
+run = game_runner("tippi-toppi")
+one_line_error = assert_one_line_error
 
 
 @pytest.mark.parametrize("args", [

@@ -1,0 +1,38 @@
+"""What every game's command-line tests need: run a game's command, read its JSON,
+and check that bad input gives one line and exit code 2."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+from click.testing import CliRunner, Result
+
+from solver.cli import cli
+
+
+def game_runner(game: str) -> Callable[..., Result]:
+    """run(*args) invokes `toppi <game> *args` in-process (no traceback is hidden:
+    exceptions stay on the result)."""
+    def run(*args: str) -> Result:
+        return CliRunner().invoke(cli, [game, *args] if game else list(args))
+    return run
+
+
+def run_json(run: Callable[..., Result], *args: str) -> Any:
+    """The single JSON document printed by `--json` (exit code 0 asserted)."""
+    result = run(*args, "--json")
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)
+
+
+def assert_one_line_error(result: Result, *words: str) -> None:
+    """Exit code 2, one line of output naming the problem, never a traceback."""
+    assert result.exit_code == 2, result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    lines = [line for line in result.output.splitlines() if line.strip()]
+    assert len(lines) == 1, result.output
+    assert "Traceback" not in result.output
+    for w in words:
+        assert w in lines[0], lines[0]
