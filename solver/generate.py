@@ -29,7 +29,8 @@ class Search(Generic[S]):
 
     solutions: list[S]
     complete: bool
-    effort: float  # seconds of solver time, one of the rating features
+    effort: float  # seconds of solver time (depends on the machine and its load)
+    work: float = 0.0  # the solver's own count (branches, conflicts): a rating feature
 
 
 @dataclass(frozen=True)

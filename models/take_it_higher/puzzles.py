@@ -71,7 +71,6 @@ class TakeItHigherPuzzles:
         self.rules = rules
         self.backend = backend
         self.time_limit = time_limit
-        self.branches: dict[Puzzle, int] = {}
 
     def options(self) -> SolverOptions:
         # one worker: solution, effort and rating do not depend on the machine's load
@@ -100,14 +99,15 @@ class TakeItHigherPuzzles:
         """The best completion, then (limit >= 2) another one as good with it blocked."""
         start = time.perf_counter()
         problem = puzzle.problem(self.rules)
+        work = 0
         if self.backend == "maxsat":
             found, complete = self._search_maxsat(problem, limit)
         else:
-            found, complete = self._search_cpsat(puzzle, problem, limit)
+            found, complete, work = self._search_cpsat(problem, limit)
         twin = self._twins(puzzle, found[0]) if len(found) == 1 and limit >= 2 else None
         if twin is not None:  # the models count such swaps once; the players do not
             found, complete = [*found, twin], False
-        return Search(found, complete, round(time.perf_counter() - start, 3))
+        return Search(found, complete, round(time.perf_counter() - start, 3), work)
 
     def _twins(self, puzzle: Puzzle, solution: Solution) -> Solution | None:
         """Two tiles to come that score alike (a gold and a silver tile of one letter in
@@ -121,20 +121,21 @@ class TakeItHigherPuzzles:
                     return tuple(swapped)
         return None
 
-    def _search_cpsat(self, puzzle: Puzzle, problem: MaxProblem, limit: int
-                      ) -> tuple[list[Solution], bool]:
+    def _search_cpsat(self, problem: MaxProblem, limit: int
+                      ) -> tuple[list[Solution], bool, int]:
+        """Solutions, completeness, and the branches of the first solve (its work)."""
         mm = encode_cpsat.build(problem, pair_cuts=True)
         solver, outcome = cpsat.solve(mm.model, self.options())
-        self.branches[puzzle] = solver.num_branches
+        work = solver.num_branches
         if outcome.status == "infeasible":
-            return [], True
+            return [], True, work
         if outcome.status != "optimal":
             return ([self._solution(problem, mm.board(solver, problem))]
-                    if outcome.has_solution else []), False
+                    if outcome.has_solution else []), False, work
         best = outcome.objective
         found = [self._solution(problem, mm.board(solver, problem))]
         if limit < 2:
-            return found, True
+            return found, True, work
         # a second board as good as the best one: the same model, score held at the
         # maximum, the first placement excluded
         mm2 = encode_cpsat.build(problem, pair_cuts=True, at_least=best)
@@ -144,8 +145,8 @@ class TakeItHigherPuzzles:
         solver2, outcome2 = cpsat.solve(mm2.model, self.options())
         if outcome2.has_solution:
             found.append(self._solution(problem, mm2.board(solver2, problem)))
-            return found, False
-        return found, outcome2.status == "infeasible"
+            return found, False, work
+        return found, outcome2.status == "infeasible", work
 
     def _search_maxsat(self, problem: MaxProblem, limit: int) -> tuple[list[Solution], bool]:
         sm = encode_maxsat.build(problem)
@@ -191,7 +192,14 @@ class TakeItHigherPuzzles:
                                       else outcome.objective) >= 0.95 * best:
                 plausible += 1
         return as_features(empty_cells=len(puzzle.to_come), plausible_first_cells=plausible,
-                           kilo_branches=self.branches.get(puzzle, 0) / 1000)
+                           kilo_branches=self._branches(puzzle, search) / 1000)
+
+    def _branches(self, puzzle: Puzzle, search: Search[Solution]) -> int:
+        """CP-SAT branches of the first solve; measured with CP-SAT whatever the back-end,
+        so the rating is the same with either."""
+        if self.backend == "cpsat":
+            return int(search.work)
+        return self._search_cpsat(puzzle.problem(self.rules), 1)[2]
 
     def score(self, puzzle: Puzzle, solution: Solution) -> int:
         """The basic score of the board the solution completes."""
