@@ -1,7 +1,7 @@
 """Hoch Hinaus! puzzles: a stacked board, a hand of tiles and open tasks; find the one
 sequence of placements that fulfils every task within K turns (solo play).
 
-Definition (docs/puzzles-hoch-hinaus.md):
+Definition (docs/puzzles.md):
 - One player places tiles from the hand, one per turn, each tile at most once; a task is
   fulfilled when it holds on the visible board after some placement (it then leaves the
   table, so the tasks need not hold at the same time). The game is won after the
@@ -60,7 +60,7 @@ FIRST_TRIES = 5  # first tasks tried (the one leaving the fewest solutions is ke
 WITHIN = {"easy": (1, 2), "medium": (2, 3), "hard": (3, 4)}
 # difficulty = 2 x K + plausible first placements / 4 + conflicts / 200; easy below 4.6
 # (K = 1, or K = 2 with one plausible first placement and little search), hard from 7
-# (thresholds from the features of about 55 unique proposals, docs/puzzles-hoch-hinaus.md)
+# (thresholds from the features of about 55 unique proposals, docs/puzzles.md)
 RATING = Rating({"placements": 2.0, "plausible_first": 0.25, "hundred_conflicts": 0.5},
                 medium=4.6, hard=7.0)
 

@@ -1,7 +1,7 @@
 """Tippi Toppi puzzles: four piles, a hand, a known draw order and open tasks; find the
 one line of plays (card onto pile) that fulfils every task within K plays (solo).
 
-Definition (docs/puzzles-tippi-toppi.md):
+Definition (docs/puzzles.md):
 - One player plays a card from the hand on a pile whose top card matches it by colour
   or number, then draws the next card of the draw pile (known order, if any is left).
   A task is fulfilled when it holds on the four top cards after some play (it then
@@ -53,7 +53,7 @@ WITHIN = {"easy": (1, 2), "medium": (3, 4), "hard": (4, 6)}
 # difficulty = 2 x plays + plausible first plays / 2 + conflicts / 200; easy below 6
 # (one play, or two with few tempting first plays), hard from 10 (five plays, or four
 # with several tempting first plays or much search); thresholds from the features of
-# 120 proposals (50 unique), docs/puzzles-tippi-toppi.md
+# 120 proposals (50 unique), docs/puzzles.md
 RATING = Rating({"plays": 2.0, "plausible_first": 0.5, "hundred_conflicts": 0.5},
                 medium=6.0, hard=10.0)
 
