@@ -11,6 +11,7 @@ from rich.text import Text
 from models.hippo import queries
 from models.hippo.play import POLICIES
 from models.hippo.play import simulate as run_simulation
+from models.hippo.puzzles import puzzle_game
 from models.hippo.render import pool_svg, pool_text
 from models.hippo.rules import (
     GameState,
@@ -24,6 +25,7 @@ from solver.backends import SolverOptions
 from solver.errors import BadInput
 from solver.options import json_option, rules_option, solver_options, svg_option
 from solver.progress import progress_bar
+from solver.puzzle_cli import add_puzzle_commands
 from solver.render import print_json, stdout
 from solver.results import dumps
 
@@ -301,3 +303,6 @@ def simulate(games: int, players: int, policy_text: str, rotate: bool, seed: int
                  f"min {t.min}, max {t.max}"
                  + (f"; {result.unfinished} games unfinished after 2000 turns"
                     if result.unfinished else ""))
+
+
+add_puzzle_commands(group, puzzle_game())

@@ -1,0 +1,368 @@
+"""Hippo puzzles: a board, a stock and a known sequence of rolls; the one way to empty
+the stock.
+
+Solo: the board stays as the player leaves it (nobody else moves), the rolls are known
+and thrown in the order given (bonus rolls included, as in `toppi hippo plan`). Every
+die must be used as the rules demand; the stock may run out before the last roll.
+
+What counts as one solution: the sequence of *positions* after each roll. Two plans are
+the same solution when every roll leaves the same pool, Mr. Hippo's lane and stocks;
+so different chips in different lanes are different solutions, while different orders
+of placing the same chips are one solution, unless the order changes the result (a
+penalty in between, foreign chips taken that must go first, the stock running out in
+the middle of a roll). A solution is written as one placement order per roll: the
+first, in sorted order, of the orders reaching that result (rules.outcomes).
+
+Puzzles have two players (red to move, green the other): then "other colour" is one
+colour, so the CP-SAT plan model (own / other fields) and the rules engine agree chip
+for chip, and a lane order fixes the colours of its chips (foreign chips first).
+
+Back-ends: `cpsat` (the plan model of encode_cpsat with the stock forced empty; the
+second solution found by blocking, for every roll, all placement orders that give the
+first solution's result) and `brute` (depth-first over every distinct result of every
+roll from the rules engine). Tests hold them equal.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from models.hippo.encode_cpsat import build
+from models.hippo.plan import _colour_move, solo_step
+from models.hippo.rules import (
+    GameState,
+    Move,
+    Rules,
+    format_move,
+    outcomes,
+    parse_move,
+    parse_roll,
+    state_from_dict,
+    state_to_dict,
+)
+from solver.backends import SolverOptions, cpsat
+from solver.errors import BadInput
+from solver.generate import Rating, Search, as_features
+from solver.io import expect
+from solver.io import field as jfield
+
+MAX_ROLLS = 6  # puzzles are short sequences; the brute force stays quick
+# (rolls, stock chips) where proposals start, per difficulty; the rating decides
+SHAPE = {"easy": ((2, 2), (4, 6)), "medium": ((3, 3), (6, 8)), "hard": ((4, 4), (8, 9))}
+# rating = 2 x rolls used + plausible first results + kilo-branches of CP-SAT (one
+# worker); thresholds from the features of 60 proposals (docs/puzzles-hippo.md)
+RATING = Rating({"rolls_used": 2.0, "plausible_first_results": 1.0, "kilo_branches": 1.0},
+                medium=7.0, hard=10.0)
+
+Solution = tuple[Move, ...]  # per roll used: the placements (lane, colour), in order
+
+
+@dataclass(frozen=True)
+class Puzzle:
+    """A solo position (two players, the mover's stock to empty) and the rolls."""
+
+    state: GameState
+    rolls: tuple[tuple[int, ...], ...]
+
+
+def _step_result(state: GameState, roll: tuple[int, ...], move: Move) -> tuple[Move, GameState]:
+    """The canonical move (first order reaching the same result) and the solo position
+    after it; BadInput when the move is not an option of the roll."""
+    after = solo_step(state, move)
+    for o in outcomes(state, roll):
+        if solo_step(state, o.move).key() == after.key():
+            return o.move, after
+    raise BadInput(f"'{format_move(state, move)}' is not an option of the roll "
+                   f"{'+'.join(map(str, roll))}")
+
+
+def can_empty(state: GameState, rolls: tuple[tuple[int, ...], ...], k: int,
+              memo: dict | None = None) -> bool:
+    """Whether the stock can be emptied with rolls k.. (brute force over the engine)."""
+    memo = {} if memo is None else memo
+    if state.is_terminal():
+        return True
+    if k == len(rolls) or state.stock_size(state.to_move) > state.rules.dice * (len(rolls) - k):
+        return False  # a roll places at most `dice` chips
+    key = (k, state.key())
+    if key not in memo:
+        memo[key] = any(can_empty(solo_step(state, o.move), rolls, k + 1, memo)
+                        for o in outcomes(state, rolls[k]))
+    return memo[key]
+
+
+def brute_solutions(puzzle: Puzzle, limit: int) -> list[Solution]:
+    """Up to `limit` solutions, depth first over every distinct result of every roll
+    (results in the engine's order), pruned by can_empty."""
+    found: list[Solution] = []
+    memo: dict = {}
+    rolls = puzzle.rolls
+
+    def go(k: int, s: GameState, path: tuple[Move, ...]) -> None:
+        if len(found) >= limit:
+            return
+        if s.is_terminal():
+            found.append(path)
+            return
+        if not can_empty(s, rolls, k, memo):
+            return
+        for o in outcomes(s, rolls[k]):
+            go(k + 1, solo_step(s, o.move), (*path, o.move))
+
+    go(0, puzzle.state, ())
+    return found
+
+
+class HippoPuzzles:
+    """The PuzzleKind of Hippo for solver.generate."""
+
+    rating = RATING
+
+    def __init__(self, rules: Rules, backend: str = "cpsat", time_limit: float = 20.0) -> None:
+        if backend not in ("cpsat", "brute"):
+            raise BadInput(f"unknown backend '{backend}' (cpsat, brute)")
+        self.rules = rules
+        self.backend = backend
+        self.time_limit = time_limit
+        self.branches: dict[Puzzle, int] = {}
+
+    def options(self) -> SolverOptions:
+        # one worker, fixed seed: solutions, effort and rating replay on every machine
+        return SolverOptions(time_limit=self.time_limit, workers=1, seed=0)
+
+    # ------------------------------------------------------------------ proposing
+
+    def propose(self, rng: random.Random, difficulty: str) -> Puzzle:
+        """A random two-player pool (red to move with only own chips in the stock) and
+        random rolls; the loop keeps it when the stock can be emptied in one way only."""
+        (rlo, rhi), (clo, chi) = SHAPE[difficulty]
+        n = rng.randint(rlo, rhi)
+        chips = rng.randint(clo, min(chi, self.rules.dice * n))
+        rules = self.rules
+        lanes: list[tuple[int, ...]] = [()] * (rules.lanes + 1)
+        red_left, green_left = rules.chips - chips, rules.chips - 1
+        for lane in range(1, rules.lanes + 1):
+            if lane == rules.hippo or rng.random() < 0.15:
+                continue
+            # mostly full lanes, red chips often on top: the penalty traps that make
+            # the puzzles (only one's own chip pushed out costs the whole lane)
+            content = []
+            for i in range(rules.capacity if rng.random() < 0.7 else rng.randint(1, 2)):
+                red = rng.random() < (0.6 if i == rules.capacity - 1 else 0.25)
+                if red and red_left > 0:
+                    content.append(0)
+                    red_left -= 1
+                elif green_left > 0:
+                    content.append(1)
+                    green_left -= 1
+            lanes[lane] = tuple(content)
+        hippo = (red_left, rng.randint(0, green_left))
+        stocks = ((chips, 0), (0, green_left - hippo[1] + 1))
+        state = GameState(rules, rules.colour_names[:2], tuple(lanes), hippo, stocks, 0,
+                          False)
+        rolls = tuple(tuple(sorted((rng.randint(1, rules.faces) for _ in range(rules.dice)),
+                                   reverse=True)) for _ in range(n))
+        return Puzzle(state, rolls)
+
+    # ------------------------------------------------------------------ searching
+
+    def search(self, puzzle: Puzzle, limit: int) -> Search[Solution]:
+        """Up to `limit` solutions; complete when no further one exists."""
+        start = time.perf_counter()
+        if self.backend == "brute":
+            found = brute_solutions(puzzle, limit)
+            complete = len(found) < limit or limit < 1
+            return Search(found, complete, round(time.perf_counter() - start, 3))
+        found, complete = self._search_cpsat(puzzle, limit)
+        return Search(found, complete, round(time.perf_counter() - start, 3))
+
+    def _search_cpsat(self, puzzle: Puzzle, limit: int) -> tuple[list[Solution], bool]:
+        rolls = list(puzzle.rolls)
+        pm = build(puzzle.state, rolls)
+        pm.model.clear_objective()
+        pm.model.add(pm.stock_after[-1] == 0)  # the stock is emptied by the last roll
+        found: list[Solution] = []
+        first = True
+        while len(found) < limit:
+            solver, outcome = cpsat.solve(pm.model, self.options())
+            if first:
+                self.branches[puzzle] = solver.num_branches
+                first = False
+            if outcome.status == "infeasible":
+                return found, True
+            if not outcome.has_solution:
+                return found, False
+            solution, same = self._replay(puzzle, pm, solver)
+            found.append(solution)
+            # block it: not (every roll used gives the same result as this solution);
+            # one order per roll at most, so the sum reaches len(same) only then
+            pm.model.add(sum(v for vs in same for v in vs) <= len(same) - 1)
+        return found, False
+
+    def _replay(self, puzzle: Puzzle, pm: Any, solver: Any) -> tuple[Solution, list[list[Any]]]:
+        """The engine's replay of the model's lane orders (colours follow: foreign chips
+        first) and, per roll used, the model's order variables that give the same
+        result as the solution's order from the same position."""
+        s = puzzle.state
+        moves: list[Move] = []
+        same: list[list[Any]] = []
+        for k, roll in enumerate(puzzle.rolls):
+            if s.is_terminal():
+                break
+            orders = list(zip(pm.sequences[k], pm.select[k], strict=True))
+            seq = next((q for q, v in orders if solver.value(v)), None)
+            if seq is None:
+                raise RuntimeError(f"the plan model placed nothing on roll {k + 1}")
+            canonical, after = _step_result(s, roll, _colour_move(s, seq))
+            moves.append(canonical)
+            same.append([v for q, v in orders
+                         if solo_step(s, _colour_move(s, q)).key() == after.key()])
+            s = after
+        if not s.is_terminal():
+            raise RuntimeError("the plan model's solution does not empty the stock")
+        return tuple(moves), same
+
+    # ------------------------------------------------------------------ features
+
+    def features(self, puzzle: Puzzle, solution: Solution, search: Search[Solution]
+                 ) -> dict[str, float]:
+        """Rolls the solution uses; first-roll results from which the stock can still
+        be emptied (each decided by brute force); CP-SAT branches (one worker)."""
+        if puzzle not in self.branches:  # the brute back-end: measure CP-SAT's effort
+            self._search_cpsat(puzzle, 1)
+        memo: dict = {}
+        plausible = sum(1 for o in outcomes(puzzle.state, puzzle.rolls[0])
+                        if can_empty(solo_step(puzzle.state, o.move), puzzle.rolls, 1, memo))
+        return as_features(rolls_used=len(solution), plausible_first_results=plausible,
+                           kilo_branches=self.branches[puzzle] / 1000)
+
+
+# --------------------------------------------------------------------------- files
+
+def roll_text(roll: tuple[int, ...]) -> str:
+    """'6,4,2'."""
+    return ",".join(map(str, roll))
+
+
+def puzzle_from_dict(rules: Rules, data: Any, where: str) -> tuple[Puzzle, Any]:
+    """A puzzle and its stated solution (the raw list, or None)."""
+    expect(data, dict, where)
+    if data.get("game", "hippo") != "hippo":
+        raise BadInput(f"{where}: a puzzle of '{data.get('game')}', not of hippo")
+    state = state_from_dict(rules, jfield(data, "position", dict, where), f"{where}: position")
+    if state.players != 2:
+        raise BadInput(f"{where}: puzzles are for two players ({state.players} given)")
+    if state.is_terminal():
+        raise BadInput(f"{where}: the stock is already empty")
+    items = jfield(data, "rolls", list, where)
+    if not 1 <= len(items) <= MAX_ROLLS:
+        raise BadInput(f"{where}: rolls: 1-{MAX_ROLLS} rolls, {len(items)} given")
+    rolls = tuple(tuple(sorted(parse_roll(rules, expect(r, str, f"{where}: rolls[{i}]"),
+                                          f"{where}: rolls[{i}]"), reverse=True))
+                  for i, r in enumerate(items))
+    return Puzzle(state, rolls), data.get("solution")
+
+
+def parse_solution(puzzle: Puzzle, items: Any, where: str) -> Solution:
+    """A stated solution, one list of 'LANE COLOUR' placements per roll, replayed by the
+    rules engine: every step an option of its roll, the stock empty at the end."""
+    expect(items, list, where)
+    s = puzzle.state
+    moves: list[Move] = []
+    for k, step in enumerate(items):
+        w = f"{where}[{k}]"
+        if k >= len(puzzle.rolls):
+            raise BadInput(f"{w}: more steps than rolls")
+        if s.is_terminal():
+            raise BadInput(f"{w}: the stock is already empty")
+        if not isinstance(step, list | str) or not step:
+            raise BadInput(f"{w}: expected a list of placements like [\"6 red\", \"4 red\"]")
+        try:
+            move = parse_move(s, [expect(x, str, w) for x in step]
+                              if isinstance(step, list) else step)
+            canonical, s = _step_result(s, puzzle.rolls[k], move)
+        except BadInput as exc:
+            raise BadInput(f"{w}: {exc}") from None
+        moves.append(canonical)
+    if not s.is_terminal():
+        raise BadInput(f"{where}: the stock is not empty after the stated placements")
+    return tuple(moves)
+
+
+def puzzle_to_dict(puzzle: Puzzle, solution: Solution | None = None,
+                   rating: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The puzzle file: position, rolls, and optionally the solution and rating."""
+    data: dict[str, Any] = {"game": "hippo", "position": state_to_dict(puzzle.state),
+                            "rolls": [roll_text(r) for r in puzzle.rolls]}
+    if solution is not None:
+        data["solution"] = [[f"{lane} {puzzle.state.colours[c]}" for lane, c in move]
+                            for move in solution]
+    if rating is not None:
+        data["rating"] = rating
+    return data
+
+
+# --------------------------------------------------------------------------- commands
+
+def _make_kind(rules_path: str | None, backend: str, time_limit: float) -> HippoPuzzles:
+    from models.hippo.rules import load_rules
+    return HippoPuzzles(load_rules(rules_path), backend, time_limit)
+
+
+def _read(kind: HippoPuzzles, data: Any, where: str) -> tuple[Puzzle, Solution | None]:
+    puzzle, stated = puzzle_from_dict(kind.rules, data, where)
+    if stated is None:
+        return puzzle, None
+    return puzzle, parse_solution(puzzle, stated, f"{where}: solution")
+
+
+def _write(kind: HippoPuzzles, puzzle: Puzzle, solution: Solution | None,
+           rating: dict[str, Any] | None) -> dict[str, Any]:
+    return puzzle_to_dict(puzzle, solution, rating)
+
+
+def _solution_text(kind: HippoPuzzles, puzzle: Puzzle, solution: Solution) -> str:
+    return " | ".join(f"{'+'.join(map(str, r))}: {format_move(puzzle.state, m)}"
+                      for r, m in zip(puzzle.rolls, solution, strict=False))
+
+
+def _final(puzzle: Puzzle, solution: Solution) -> GameState:
+    s = puzzle.state
+    for move in solution:
+        s = solo_step(s, move)
+    return s
+
+
+def _caption(puzzle: Puzzle) -> str:
+    chips = puzzle.state.stock_size(puzzle.state.to_move)
+    return (f"empty {puzzle.state.colours[puzzle.state.to_move]}'s {chips} chips; rolls "
+            + "  ".join("+".join(map(str, r)) for r in puzzle.rolls))
+
+
+def _picture(kind: HippoPuzzles, puzzle: Puzzle, solution: Solution, reveal: bool) -> Any:
+    from models.hippo.render import pool_svg
+    if not reveal:
+        return pool_svg(puzzle.state, _caption(puzzle))
+    return pool_svg(_final(puzzle, solution), _solution_text(kind, puzzle, solution))
+
+
+def _terminal(kind: HippoPuzzles, puzzle: Puzzle, solution: Solution, reveal: bool) -> Any:
+    from rich.console import Group
+    from rich.text import Text
+
+    from models.hippo.render import pool_text
+    if not reveal:
+        return Group(pool_text(puzzle.state), Text(_caption(puzzle)))
+    lines = [Text(f"roll {k + 1} ({'+'.join(map(str, r))}): {format_move(puzzle.state, m)}")
+             for k, (r, m) in enumerate(zip(puzzle.rolls, solution, strict=False))]
+    return Group(*lines, pool_text(_final(puzzle, solution), "after the last roll"))
+
+
+def puzzle_game() -> Any:
+    """The shared puzzle commands' description of Hippo puzzles."""
+    from solver.puzzle_cli import PuzzleGame
+    return PuzzleGame("hippo", ("cpsat", "brute"), _make_kind, _read, _write,
+                      _solution_text, _picture, _terminal)
