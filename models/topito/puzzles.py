@@ -318,14 +318,17 @@ def _last_text(kind: TopitoPuzzles, puzzle: Puzzle) -> str:
 
 def _picture(kind: TopitoPuzzles, puzzle: Puzzle, solution: Solution, reveal: bool) -> Any:
     from models.topito.render import stacks_svg
-    if reveal:
-        end = kind.end_state(puzzle, solution)
-        svg = stacks_svg(kind.rules, end.stacks, puzzle.card.text(kind.rules))
-        line = "; ".join(kind.steps(puzzle, solution))
-    else:
+    if not reveal:
         svg = stacks_svg(kind.rules, puzzle.state.stacks, _ask(kind, puzzle, solution))
-        line = _last_text(kind, puzzle)
-    svg.text(svg.width / 2, 40, line, size=10)
+        svg.text(svg.width / 2, 40, _last_text(kind, puzzle), size=11)
+        return svg
+    end = kind.end_state(puzzle, solution)
+    svg = stacks_svg(kind.rules, end.stacks, puzzle.card.text(kind.rules))
+    bottom = svg.height
+    steps = kind.steps(puzzle, solution)
+    svg.height += 18 * len(steps)  # the moves, one line each, under the picture
+    for i, step in enumerate(steps):
+        svg.text(20, bottom + 18 * i, f"{i + 1}. {step}", size=12, anchor="start")
     return svg
 
 
