@@ -10,6 +10,7 @@ different bans (together they allow every move), or with the same ban.
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from models.topito.rules import Ban, Goal, Move, Stacks, State, successors
@@ -162,7 +163,7 @@ def shortest_plans(state: State, goal: Goal, max_depth: int, limit: int = 2,
     return PlansOutcome("infeasible", None, [], nodes)
 
 
-def _paths(layers: list[dict], depth: int, key: tuple):  # noqa: ANN202 (a generator)
+def _paths(layers: list[dict], depth: int, key: tuple) -> Iterator[list[Move]]:
     """Every move sequence from the start to `key` at `depth`, lazily."""
     if depth == 0:
         yield []
