@@ -224,3 +224,17 @@ def test_bad_json_and_card_met_already(tmp_path):
                              "puzzle": {"card": "Cat on Bear"}}))
     res = run("solve", str(f))
     assert res.exit_code == 2 and "met already" in res.output
+
+
+def test_issue_6_example_file_checks_unique():
+    f = LIBRARY.parent / "unique-3.json"
+    for backend in ("sat", "bfs"):
+        data = json.loads(run("check-unique", str(f), "--backend", backend, "--json").stdout)
+        assert data["status"] == "unique" and data["solutions"][0].startswith("1. move")
+
+
+def test_moves_4_reports_none_found_without_error():
+    res = run("generate", "--moves", "4", "--max-attempts", "1", "--json")
+    assert res.exit_code == 0
+    data = json.loads(res.stdout)
+    assert data["puzzles"] == [] and data["attempts"] == 1
