@@ -53,9 +53,10 @@ MAX_ROLLS = 6  # puzzles are short sequences; the brute force stays quick
 # (rolls, stock chips) where proposals start, per difficulty; the rating decides
 SHAPE = {"easy": ((2, 2), (4, 6)), "medium": ((3, 3), (6, 8)), "hard": ((4, 4), (8, 9))}
 # rating = 2 x rolls used + plausible first results + kilo-branches of CP-SAT (one
-# worker); thresholds from the features of 60 proposals (docs/puzzles-hippo.md)
+# worker); thresholds from the 19 unique puzzles among 3 x 60 proposals
+# (scripts/hippo_puzzle_features.py, docs/puzzles-hippo.md)
 RATING = Rating({"rolls_used": 2.0, "plausible_first_results": 1.0, "kilo_branches": 1.0},
-                medium=7.0, hard=10.0)
+                medium=7.0, hard=11.5)
 
 Solution = tuple[Move, ...]  # per roll used: the placements (lane, colour), in order
 
@@ -229,13 +230,16 @@ class HippoPuzzles:
 
     def features(self, puzzle: Puzzle, solution: Solution, search: Search[Solution]
                  ) -> dict[str, float]:
-        """Rolls the solution uses; first-roll results from which the stock can still
-        be emptied (each decided by brute force); CP-SAT branches (one worker)."""
+        """Rolls the solution uses; plausible first results: distinct results of the
+        first roll not ruled out by counting (the stock left can still be placed by the
+        remaining rolls' dice; in a unique puzzle only one of them really works);
+        CP-SAT branches of the first search (one worker, so it does not depend on load)."""
         if puzzle not in self.branches:  # the brute back-end: measure CP-SAT's effort
             self._search_cpsat(puzzle, 1)
-        memo: dict = {}
-        plausible = sum(1 for o in outcomes(puzzle.state, puzzle.rolls[0])
-                        if can_empty(solo_step(puzzle.state, o.move), puzzle.rolls, 1, memo))
+        s = puzzle.state
+        room = self.rules.dice * (len(puzzle.rolls) - 1)
+        plausible = sum(1 for o in outcomes(s, puzzle.rolls[0])
+                        if o.won or o.state.stock_size(s.to_move) <= room)
         return as_features(rolls_used=len(solution), plausible_first_results=plausible,
                            kilo_branches=self.branches[puzzle] / 1000)
 
