@@ -8,6 +8,7 @@ commands, their options, outputs and exit codes are then the same for every game
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -120,6 +121,8 @@ def add_puzzle_commands(group: click.Group, game: PuzzleGame) -> None:
                   help="Every attempt is seeded from this, so a run replays exactly.")
     @click.option("--max-attempts", type=click.IntRange(min=1), default=None,
                   help="Give up after this many proposals (default 200 per puzzle).")
+    @click.option("--max-seconds", type=click.FloatRange(min=0.1), default=None,
+                  help="Stop proposing after this many seconds (what was found is kept).")
     @click.option("--out", "out_dir", type=click.Path(file_okay=False),
                   help="Write each puzzle (with solution and rating) to a file here.")
     @backend_option
@@ -127,13 +130,14 @@ def add_puzzle_commands(group: click.Group, game: PuzzleGame) -> None:
     @rules_option
     @json_option
     def generate_command(difficulty: str, count: int, seed: int, max_attempts: int | None,
-                         out_dir: str | None, backend: str, time_limit: float,
+                         max_seconds: float | None, out_dir: str | None, backend: str, time_limit: float,
                          rules_path: str | None, as_json: bool, **extra: Any) -> None:
         """Generate puzzles with exactly one solution, rated easy / medium / hard from
         measured features (see the game's docs)."""
         kind = game.make_kind(rules_path, backend, time_limit, **extra)
         with progress_bar(f"{count} {difficulty} puzzle(s)") as update:
-            report = generate(kind, difficulty, count, seed, max_attempts, update)
+            deadline = None if max_seconds is None else time.monotonic() + max_seconds
+            report = generate(kind, difficulty, count, seed, max_attempts, update, deadline)
         files = []
         for n, g in enumerate(report.puzzles):
             rating = {"difficulty": g.difficulty, "score": g.score, "features": g.features,
@@ -161,10 +165,12 @@ def add_puzzle_commands(group: click.Group, game: PuzzleGame) -> None:
                          + (f" -> {f.file}" if f.file else ""))
             stdout.print(game.terminal(kind, g.puzzle, g.solution, False))
         stdout.print(f"{len(files)} of {count} found in {report.attempts} attempts "
-                     f"({report.not_unique} not unique, {report.wrong_difficulty} other "
-                     f"difficulty, {report.undecided} undecided) in {report.seconds:.1f} s")
+                     f"({report.not_unique} not unique, {report.no_solution} without "
+                     f"solution, {report.wrong_difficulty} other difficulty, "
+                     f"{report.undecided} undecided) in {report.seconds:.1f} s")
         if len(files) < count:
-            stdout.print("[yellow]Fewer puzzles than asked: raise --max-attempts.[/yellow]")
+            stdout.print("[yellow]Fewer puzzles than asked: raise --max-attempts or "
+                         "--max-seconds.[/yellow]")
 
     def _verdict(path: str, backend: str, time_limit: float, rules_path: str | None
                  ) -> tuple[Any, Any, SolveResult, list]:

@@ -157,3 +157,11 @@ def test_shared_puzzle_commands_with_a_game_option(tmp_path):
     files[0].write_text(json.dumps(data))
     verdict = CliRunner().invoke(group, ["check-unique", str(files[0]), "--json"])
     assert json.loads(verdict.output)["status"] == "several"
+
+
+def test_generation_stops_at_its_deadline():
+    import time
+    start = time.monotonic()
+    report = generate(SubsetSum(), "medium", 10 ** 6, seed=2, deadline=start + 0.3)
+    assert time.monotonic() - start < 3
+    assert 0 < len(report.puzzles) < 10 ** 6

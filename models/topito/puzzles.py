@@ -49,7 +49,7 @@ MOVES = {"easy": 1, "medium": 2, "hard": 3}
 MAX_MOVES = 12
 # difficulty = 10 x moves + 0.5 x plausible first moves + effort (SAT conflicts / 100,
 # or BFS states / 10000); thresholds from the features of 26 unique proposals
-# (docs/puzzles-topito.md): the length decides, the other features order within it
+# (docs/puzzles.md): the length decides, the other features order within it
 RATING = Rating({"moves": 10.0, "plausible_first_moves": 0.5, "effort": 1.0},
                 medium=23.0, hard=36.0)
 
