@@ -153,3 +153,51 @@ def test_bad_puzzle_files(tmp_path):
         assert out.exit_code == 2, (words, out.output)
         assert words in out.output and len(out.output.strip().splitlines()) == 1
     assert run("generate", "--difficulty", "fiendish").exit_code == 2
+
+
+def test_foreign_chips_in_the_stock_cpsat_equals_brute_force():
+    """Hand-made puzzles may hold green chips in red's stock (they go first)."""
+    rules = load_rules()
+    cp, bf = HippoPuzzles(rules), HippoPuzzles(rules, "brute")
+    rng = random.Random(5)
+    seen = set()
+    for _ in range(24):
+        p = cp.propose(rng, "easy")
+        s = p.state
+        # one red chip of the stock goes to Mr. Hippo, a green one comes into the stock
+        hippo, green = (s.hippo[0] + 1, s.hippo[1]), s.stocks[1][1]
+        if green >= 2:
+            green -= 1
+        elif hippo[1] >= 1:
+            hippo = (hippo[0], hippo[1] - 1)
+        else:
+            continue
+        stocks = ((s.stocks[0][0] - 1, 1), (0, green))
+        puzzle = Puzzle(GameState(s.rules, s.colours, s.lanes, hippo, stocks), p.rolls)
+        a, b = cp.search(puzzle, 2), bf.search(puzzle, 2)
+        assert (len(a.solutions), a.complete) == (len(b.solutions), b.complete)
+        if len(a.solutions) == 1:
+            assert a.solutions == b.solutions
+        for sol in a.solutions:
+            assert sol[0][0][1] == 1  # the green chip is placed first
+        seen.add(len(a.solutions))
+    assert len(seen) >= 2
+
+
+def test_orders_giving_the_same_pool_are_one_solution():
+    """A library puzzle whose solution places chips in two lanes in one roll: the other
+    order gives the same position, and the puzzle is still unique."""
+    rules = load_rules()
+    kind = HippoPuzzles(rules)
+    for path in LIBRARY:
+        puzzle, stated = _read(kind, json.loads(path.read_text()), str(path))
+        first = stated[0]
+        if len(first) >= 2 and first[0][0] != first[1][0]:
+            swapped = (first[1], first[0], *first[2:])
+            text = [[f"{lane} red" for lane, _ in swapped],
+                    *[[f"{lane} {puzzle.state.colours[c]}" for lane, c in m]
+                      for m in stated[1:]]]
+            assert parse_solution(puzzle, text, "test") == stated  # the same solution
+            assert check_unique(kind, puzzle).status == "unique"
+            return
+    pytest.fail("no library puzzle places two chips in different lanes first")
