@@ -350,7 +350,16 @@ def _picture(kind: HippoPuzzles, puzzle: Puzzle, solution: Solution, reveal: boo
     from models.hippo.render import pool_svg
     if not reveal:
         return pool_svg(puzzle.state, _caption(puzzle))
-    return pool_svg(_final(puzzle, solution), _solution_text(kind, puzzle, solution))
+    return pool_svg(_final(puzzle, solution), _short(puzzle, solution))
+
+
+def _short(puzzle: Puzzle, solution: Solution) -> str:
+    """'1) 3,4,6  2) 4,5  3) 4,7g': lanes per roll, other colours' chips marked by
+    their initial (fits the picture's title line)."""
+    me = puzzle.state.to_move
+    return "  ".join(f"{k + 1}) " + ",".join(
+        f"{lane}{'' if c == me else puzzle.state.colours[c][0]}" for lane, c in move)
+        for k, move in enumerate(solution))
 
 
 def _terminal(kind: HippoPuzzles, puzzle: Puzzle, solution: Solution, reveal: bool) -> Any:
