@@ -201,3 +201,10 @@ def test_orders_giving_the_same_pool_are_one_solution():
             assert check_unique(kind, puzzle).status == "unique"
             return
     pytest.fail("no library puzzle places two chips in different lanes first")
+
+
+def test_brute_force_past_its_time_limit_is_undecided():
+    puzzle, _ = _read(HippoPuzzles(load_rules()), json.loads(LIBRARY[-1].read_text()), "x")
+    found = HippoPuzzles(load_rules(), "brute", time_limit=1e-9).search(puzzle, 2)
+    assert found.complete is False
+    assert check_unique(HippoPuzzles(load_rules(), "brute", 1e-9), puzzle).status == "unknown"

@@ -44,7 +44,7 @@ from models.hippo.rules import (
     state_to_dict,
 )
 from solver.backends import SolverOptions, cpsat
-from solver.errors import BadInput
+from solver.errors import BadInput, TimeLimitReached
 from solver.generate import Rating, Search, as_features
 from solver.io import expect
 from solver.io import field as jfield
@@ -81,23 +81,28 @@ def _step_result(state: GameState, roll: tuple[int, ...], move: Move) -> tuple[M
 
 
 def can_empty(state: GameState, rolls: tuple[tuple[int, ...], ...], k: int,
-              memo: dict | None = None) -> bool:
-    """Whether the stock can be emptied with rolls k.. (brute force over the engine)."""
+              memo: dict | None = None, deadline: float | None = None) -> bool:
+    """Whether the stock can be emptied with rolls k.. (brute force over the engine);
+    TimeLimitReached past `deadline` (time.monotonic())."""
     memo = {} if memo is None else memo
+    if deadline is not None and time.monotonic() > deadline:
+        raise TimeLimitReached("brute force: time limit reached")
     if state.is_terminal():
         return True
     if k == len(rolls) or state.stock_size(state.to_move) > state.rules.dice * (len(rolls) - k):
         return False  # a roll places at most `dice` chips
     key = (k, state.key())
     if key not in memo:
-        memo[key] = any(can_empty(solo_step(state, o.move), rolls, k + 1, memo)
+        memo[key] = any(can_empty(solo_step(state, o.move), rolls, k + 1, memo, deadline)
                         for o in outcomes(state, rolls[k]))
     return memo[key]
 
 
-def brute_solutions(puzzle: Puzzle, limit: int) -> list[Solution]:
+def brute_solutions(puzzle: Puzzle, limit: int, deadline: float | None = None
+                    ) -> tuple[list[Solution], bool]:
     """Up to `limit` solutions, depth first over every distinct result of every roll
-    (results in the engine's order), pruned by can_empty."""
+    (results in the engine's order), pruned by can_empty; and whether the search was
+    complete (False when `limit` was reached or the deadline passed)."""
     found: list[Solution] = []
     memo: dict = {}
     rolls = puzzle.rolls
@@ -108,13 +113,16 @@ def brute_solutions(puzzle: Puzzle, limit: int) -> list[Solution]:
         if s.is_terminal():
             found.append(path)
             return
-        if not can_empty(s, rolls, k, memo):
+        if not can_empty(s, rolls, k, memo, deadline):
             return
         for o in outcomes(s, rolls[k]):
             go(k + 1, solo_step(s, o.move), (*path, o.move))
 
-    go(0, puzzle.state, ())
-    return found
+    try:
+        go(0, puzzle.state, ())
+    except TimeLimitReached:
+        return found, False
+    return found, len(found) < limit
 
 
 class HippoPuzzles:
@@ -174,8 +182,8 @@ class HippoPuzzles:
         """Up to `limit` solutions; complete when no further one exists."""
         start = time.perf_counter()
         if self.backend == "brute":
-            found = brute_solutions(puzzle, limit)
-            complete = len(found) < limit or limit < 1
+            found, complete = brute_solutions(puzzle, limit,
+                                              time.monotonic() + self.time_limit)
             return Search(found, complete, round(time.perf_counter() - start, 3))
         found, complete = self._search_cpsat(puzzle, limit)
         return Search(found, complete, round(time.perf_counter() - start, 3))
