@@ -1,5 +1,5 @@
 """Features and rating scores of the unique proposals of each Hippo puzzle shape: the
-figures the rating's thresholds were set from (docs/puzzles-hippo.md).
+figures the rating's thresholds were set from (docs/puzzles.md).
 
     python scripts/hippo_puzzle_features.py [--proposals 60]
 """

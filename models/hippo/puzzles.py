@@ -54,7 +54,7 @@ MAX_ROLLS = 6  # puzzles are short sequences; the brute force stays quick
 SHAPE = {"easy": ((2, 2), (4, 6)), "medium": ((3, 3), (6, 8)), "hard": ((4, 4), (8, 9))}
 # rating = 2 x rolls used + plausible first results + kilo-branches of CP-SAT (one
 # worker); thresholds from the 19 unique puzzles among 3 x 60 proposals
-# (scripts/hippo_puzzle_features.py, docs/puzzles-hippo.md)
+# (scripts/hippo_puzzle_features.py, docs/puzzles.md)
 RATING = Rating({"rolls_used": 2.0, "plausible_first_results": 1.0, "kilo_branches": 1.0},
                 medium=7.0, hard=11.5)
 
