@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import click
@@ -11,8 +13,7 @@ from rich.table import Table
 from rich.text import Text
 
 from models.take_it_higher import queries
-from models.take_it_higher.play import game_draw, hindsight_optimum
-from models.take_it_higher.play import simulate as run_simulation
+from models.take_it_higher.play import game_draw, hindsight_optimum, simulate_batch
 from models.take_it_higher.puzzles import puzzle_game
 from models.take_it_higher.render import board_svg, board_text, hint_table, sheet_table
 from models.take_it_higher.rules import (
@@ -31,11 +32,12 @@ from models.take_it_higher.rules import (
 )
 from solver.backends import SolverOptions
 from solver.errors import ToppiError
+from solver.executor import Batch, batch_options
 from solver.options import json_option, rules_option, solver_options, svg_option
-from solver.progress import progress_bar
 from solver.puzzle_cli import add_puzzle_commands
 from solver.render import print_json, stderr, stdout, text_on
 from solver.results import dumps
+from solver.store import Store, open_store
 
 variant_option = click.option(
     "--variant", default="basic", show_default=True,
@@ -331,20 +333,24 @@ def play(seed: int | None, variant: str, gold_silver: bool, hint_samples: int,
 @click.option("--optimum-time", type=click.FloatRange(min=0.01), default=10.0,
               show_default=True, help="Seconds for each game's hindsight optimum.")
 @click.option("--no-optimum", is_flag=True, help="Skip the hindsight optima.")
+@batch_options
 @rules_option
 @json_option
 def simulate(games: int, seed: int, policy: str, variant: str, gold_silver: bool,
              hint_samples: int, hint_time: float, optimum_time: float, no_optimum: bool,
-             rules_path: str | None, as_json: bool) -> None:
+             batch: Batch, store_path: str | None, resume: bool, rules_path: str | None,
+             as_json: bool) -> None:
     """Play seeded games with a policy; report its scores against the hindsight optimum
-    of each draw (the best board with the same tiles, in call order for spaceships)."""
+    of each draw (the best board with the same tiles, in call order for spaceships).
+    Each game is a task: --jobs / --scheduler spread them, --store keeps them."""
     rules = _rules(rules_path)
     v = parse_variant(variant, gold_silver)
-    with progress_bar(f"{games} games, {policy}") as progress:
-        result = run_simulation(rules, v, games, seed, policy, hint_samples, hint_time,
-                                progress, None if no_optimum else optimum_time)
+    with _store(store_path) as store:
+        result = simulate_batch(rules, v, games, seed, policy, batch, store, resume,
+                                hint_samples, hint_time, None if no_optimum else optimum_time)
     if as_json:
         print_json(dumps(result))
+        _interrupted(result.interrupted, len(result.records), games, store_path)
         return
     if result.games <= 20:
         per_game = Table(title="Games", caption="? = best found in --optimum-time, not proven")
@@ -368,6 +374,27 @@ def simulate(games: int, seed: int, policy: str, variant: str, gold_silver: bool
         table.add_row("mean hindsight optimum" + proven, f"{result.optimum_mean:.1f}")
         table.add_row("mean / mean optimum", f"{100 * (result.ratio or 0):.1f}%")
     stdout.print(table)
+    _interrupted(result.interrupted, len(result.records), games, store_path)
+
+
+@contextmanager
+def _store(path: str | None) -> Iterator[Store | None]:
+    store = open_store(path)
+    try:
+        yield store
+    finally:
+        if store is not None:
+            store.close()
+
+
+def _interrupted(interrupted: bool, done: int, total: int, store_path: str | None) -> None:
+    """After Ctrl-C: say what was kept and exit 130 (the shell's code for SIGINT)."""
+    if not interrupted:
+        return
+    where = (f"saved in {store_path}; run again with --resume to finish" if store_path
+             else "not saved (use --store FILE to keep and --resume runs)")
+    stderr.print(f"[yellow]Interrupted: {done} of {total} tasks finished, {where}.[/yellow]")
+    raise SystemExit(130)
 
 
 add_puzzle_commands(group, puzzle_game())

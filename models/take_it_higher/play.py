@@ -12,7 +12,7 @@ import random
 import statistics
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 
 from models.take_it_higher import queries
 from models.take_it_higher.heuristics import cell_value, greedy_launch
@@ -28,7 +28,9 @@ from models.take_it_higher.rules import (
 )
 from solver.backends import SolverOptions
 from solver.errors import BadInput, TimeLimitReached
+from solver.executor import Batch
 from solver.stats import summarise as summarise_values
+from solver.store import Store
 
 Policy = Callable[[GameState, Tile, random.Random], Placement]
 POLICIES = ("hint", "greedy", "random")
@@ -137,6 +139,8 @@ class SimulationResult:
     ratio: float | None  # mean / optimum_mean
     records: list[GameRecord] = field(default_factory=list)
     seconds: float = 0.0
+    executor: str = "in-process"
+    interrupted: bool = False  # Ctrl-C: only the games that finished are summarised
 
 
 def simulate(rules: Rules, variant: Variant, games: int, seed: int = 0,
@@ -149,44 +153,57 @@ def simulate(rules: Rules, variant: Variant, games: int, seed: int = 0,
     optimum. `progress(done, total)` is told about every turn and every optimum solved."""
     if games < 1:
         raise BadInput("--games must be at least 1")
-    policy = make_policy(policy_name, hint_samples, hint_time)
+    make_policy(policy_name, hint_samples, hint_time)  # an unknown policy fails at once
     steps_per_game = rules.board_size + (1 if optimum_time is not None else 0)
     total = games * steps_per_game
     start = time.perf_counter()
     records = []
     for g in range(games):
-        game_start = time.perf_counter()
-        game_seed = seed + g
-        draw = game_draw(rules, game_seed)
         base = g * steps_per_game
 
-        def on_turn(turn: int, base: int = base) -> None:
+        def on_step(step: int, base: int = base) -> None:
             if progress is not None:
-                progress(base + turn, total)
+                progress(base + step, total)
 
-        state = play_game(rules, variant, draw, policy, random.Random(f"policy-{game_seed}"),
-                          on_turn)
-        optimum, proven = None, None
-        if optimum_time is not None:
-            optimum, proven = hindsight_optimum(rules, variant, draw, optimum_time)
-            if progress is not None:
-                progress(base + steps_per_game, total)
-        records.append(GameRecord(g, game_seed, [t.id for t in draw],
-                                  [format_placement(p) for p in state.placements],
-                                  final_score(state), optimum, proven,
-                                  round(time.perf_counter() - game_start, 3)))
+        records.append(play_one(rules, variant, g, seed + g, policy_name, hint_samples,
+                                hint_time, optimum_time, on_step))
     return summarise(rules, variant, policy_name, seed, records,
                      hint_samples if policy_name == "hint" else None,
                      round(time.perf_counter() - start, 3))
 
 
-def hindsight_optimum(rules: Rules, variant: Variant, draw: list[Tile], time_limit: float
-                      ) -> tuple[int | None, bool | None]:
+def play_one(rules: Rules, variant: Variant, game: int, game_seed: int, policy_name: str,
+             hint_samples: int = 0, hint_time: float = 2.0, optimum_time: float | None = 10.0,
+             on_step: Callable[[int], None] | None = None,
+             optimum_workers: int | None = None) -> GameRecord:
+    """Game number `game` of a simulation, from its own seed alone (a batch task: the
+    same record whichever process or machine plays it). `on_step` hears each turn and
+    the optimum."""
+    game_start = time.perf_counter()
+    policy = make_policy(policy_name, hint_samples, hint_time)
+    draw = game_draw(rules, game_seed)
+    state = play_game(rules, variant, draw, policy, random.Random(f"policy-{game_seed}"),
+                      on_step)
+    optimum, proven = None, None
+    if optimum_time is not None:
+        optimum, proven = hindsight_optimum(rules, variant, draw, optimum_time, optimum_workers)
+        if on_step is not None:
+            on_step(rules.board_size + 1)
+    return GameRecord(game, game_seed, [t.id for t in draw],
+                      [format_placement(p) for p in state.placements],
+                      final_score(state), optimum, proven,
+                      round(time.perf_counter() - game_start, 3))
+
+
+def hindsight_optimum(rules: Rules, variant: Variant, draw: list[Tile], time_limit: float,
+                      workers: int | None = None) -> tuple[int | None, bool | None]:
     """The best score with every tile of `draw` placed (in call order for the spaceship
-    variants) and whether it is proven; (None, None) if the solver found nothing."""
+    variants) and whether it is proven; (None, None) if the solver found nothing.
+    `workers`: CP-SAT workers (default: SolverOptions' default)."""
+    options = (SolverOptions(time_limit=time_limit) if workers is None else
+               SolverOptions(time_limit=time_limit, workers=workers))
     try:
-        result = queries.maximise(rules, variant, draw, "cpsat",
-                                  SolverOptions(time_limit=time_limit))
+        result = queries.maximise(rules, variant, draw, "cpsat", options)
     except TimeLimitReached:
         return None, None
     return result.score, result.status == "optimal"
@@ -207,3 +224,61 @@ def summarise(rules: Rules, variant: Variant, policy_name: str, seed: int,
                             int(scores.min), int(scores.max),
                             round(optimum_mean, 3) if optimum_mean is not None else None,
                             all_proven, ratio, records, seconds)
+
+
+# --------------------------------------------------------------------------- batch runs
+
+GAMES_KIND = "take_it_higher_games"
+DRAWS_KIND = "take_it_higher_draws"
+
+
+def game_task(rules: Rules, variant: Variant, game: int, game_seed: int, policy_name: str,
+              hint_samples: int, hint_time: float, optimum_time: float | None) -> GameRecord:
+    """One game as a batch task (top level, so process pools and Dask can pickle it).
+    The optimum runs on one CP-SAT worker: the batch itself fills the cores."""
+    return play_one(rules, variant, game, game_seed, policy_name, hint_samples, hint_time,
+                    optimum_time, None, 1)
+
+
+def simulate_batch(rules: Rules, variant: Variant, games: int, seed: int, policy_name: str,
+                   batch: Batch, store: Store | None = None, resume: bool = False,
+                   hint_samples: int = 0, hint_time: float = 2.0,
+                   optimum_time: float | None = 10.0) -> SimulationResult:
+    """`simulate` with every game a task of `batch` (in-process, process pool or Dask):
+    the records are those of `simulate`'s games (same seeds), ordered by game. With a
+    store every finished game is saved at once; `resume` reuses the stored games."""
+    if games < 1:
+        raise BadInput("--games must be at least 1")
+    make_policy(policy_name, hint_samples, hint_time)
+    parameters = {"rules": rules.name, "variant": variant.name, "policy": policy_name,
+                  "hint_samples": hint_samples if policy_name == "hint" else None,
+                  "hint_time": hint_time if policy_name == "hint" else None,
+                  "optimum_time": optimum_time}
+    start = time.perf_counter()
+    records: dict[int, GameRecord] = {}
+    if store is not None and resume:
+        for game_seed, data in store.done(GAMES_KIND, parameters).items():
+            g = game_seed - seed
+            if 0 <= g < games:
+                records[g] = GameRecord(**data)
+                records[g].game = g
+    todo = [g for g in range(games) if g not in records]
+    tasks = [(rules, variant, g, seed + g, policy_name, hint_samples, hint_time, optimum_time)
+             for g in todo]
+    batch.description = f"{len(todo)} games, {policy_name}"
+    try:
+        for g, record in batch.run(game_task, tasks, todo):
+            records[g] = record
+            if store is not None:
+                store.put(GAMES_KIND, parameters, record.seed, asdict(record),
+                          {"score": record.score, "optimum": record.optimum})
+    except KeyboardInterrupt:
+        batch.interrupted = True
+    if not records:
+        raise BadInput("interrupted before any game finished")
+    result = summarise(rules, variant, policy_name, seed, [records[g] for g in sorted(records)],
+                       hint_samples if policy_name == "hint" else None,
+                       round(time.perf_counter() - start, 3))
+    result.executor = batch.where
+    result.interrupted = batch.interrupted
+    return result

@@ -1,0 +1,170 @@
+"""One executor layer for batch runs (simulate, max --draws, generate).
+
+A batch is a list of independent tasks: one picklable top-level function and, per task,
+its arguments (which include the task's own seed, so a task's result never depends on
+where or when it ran). The tasks run
+
+- in this process (`--jobs 1`),
+- on a local process pool (`--jobs N`, default: all cores), or
+- on a Dask distributed cluster (`--scheduler tcp://HOST:PORT`),
+
+and `Batch.run` yields `(index, result)` as tasks finish; callers order by index, so the
+final results are identical whichever executor ran them. Ctrl-C stops the batch: the
+tasks that finished have been yielded (and stored, see solver/store.py), the others are
+cancelled, and `Batch.interrupted` is set.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import functools
+import multiprocessing
+import os
+import signal
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import click
+
+from solver.errors import BadInput
+from solver.progress import progress_bar
+
+
+def _ignore_sigint() -> None:
+    # Ctrl-C reaches the whole process group; only the parent reacts to it, so the pool
+    # is not broken mid-task and the parent can cancel cleanly.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def default_jobs() -> int:
+    """All cores this process may use."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
+@dataclass
+class Batch:
+    """Where a batch runs: `jobs` local processes (1: in this process) or, when
+    `scheduler` is set, the Dask cluster at that address."""
+
+    jobs: int = 1
+    scheduler: str | None = None
+    description: str = "tasks"
+    progress: bool = True
+    interrupted: bool = False
+    done: int = field(default=0, init=False)
+
+    @property
+    def where(self) -> str:
+        """`in-process`, `local pool (N processes)` or `dask tcp://...`."""
+        if self.scheduler:
+            return f"dask {self.scheduler}"
+        return "in-process" if self.jobs == 1 else f"local pool ({self.jobs} processes)"
+
+    def run(self, fn: Callable[..., Any], tasks: Sequence[tuple[Any, ...]],
+            index: Sequence[int] | None = None) -> Iterator[tuple[int, Any]]:
+        """Run `fn(*args)` for every `args` in `tasks`; yield `(index, result)` as each
+        finishes (`index[i]`, default i). A progress bar with rate and time left runs on
+        stderr. On Ctrl-C the rest is cancelled and `interrupted` set; no exception."""
+        keys = list(index) if index is not None else list(range(len(tasks)))
+        total = len(tasks)
+        self.done = 0
+        self.interrupted = False
+        if total == 0:
+            return
+        if self.progress:
+            with progress_bar(f"{self.description} ({self.where})") as update:
+                update(0, total)
+                yield from self._counted(fn, tasks, keys, lambda: update(self.done, total))
+        else:
+            yield from self._counted(fn, tasks, keys, lambda: None)
+
+    def _counted(self, fn: Callable[..., Any], tasks: Sequence[tuple[Any, ...]],
+                 keys: list[int], tick: Callable[[], None]) -> Iterator[tuple[int, Any]]:
+        source = (self._dask(fn, tasks, keys) if self.scheduler else
+                  self._local(fn, tasks, keys) if self.jobs == 1 else
+                  self._pool(fn, tasks, keys))
+        try:
+            for item in source:
+                self.done += 1
+                tick()
+                yield item
+        except KeyboardInterrupt:
+            self.interrupted = True
+        finally:
+            source.close()
+
+    @staticmethod
+    def _local(fn: Callable[..., Any], tasks: Sequence[tuple[Any, ...]],
+               keys: list[int]) -> Iterator[tuple[int, Any]]:
+        for key, args in zip(keys, tasks, strict=True):
+            yield key, fn(*args)
+
+    def _pool(self, fn: Callable[..., Any], tasks: Sequence[tuple[Any, ...]],
+              keys: list[int]) -> Iterator[tuple[int, Any]]:
+        # forkserver: workers never inherit the parent's threads (rich, OR-Tools).
+        context = multiprocessing.get_context("forkserver")
+        pool = cf.ProcessPoolExecutor(max_workers=min(self.jobs, len(tasks)),
+                                      mp_context=context, initializer=_ignore_sigint)
+        futures: dict[cf.Future, int] = {}
+        try:
+            futures = {pool.submit(fn, *args): key for key, args in zip(keys, tasks, strict=True)}
+            for future in cf.as_completed(futures):
+                yield futures[future], future.result()
+        finally:
+            for future in futures:
+                future.cancel()
+            pool.shutdown(wait=True, cancel_futures=True)
+
+    def _dask(self, fn: Callable[..., Any], tasks: Sequence[tuple[Any, ...]],
+              keys: list[int]) -> Iterator[tuple[int, Any]]:
+        try:
+            from distributed import Client, as_completed
+        except ImportError:  # pragma: no cover - dask is a dependency
+            raise BadInput("--scheduler needs dask[distributed] (pip install "
+                           "'dask[distributed]')") from None
+        try:
+            client = Client(self.scheduler, timeout="10s", set_as_default=False)
+        except (OSError, TimeoutError, ValueError) as exc:
+            raise BadInput(f"--scheduler {self.scheduler}: cannot connect ({exc})") from None
+        futures: dict[Any, int] = {}
+        try:
+            # pure=False: every task runs even when two have equal arguments.
+            for key, args in zip(keys, tasks, strict=True):
+                futures[client.submit(fn, *args, pure=False)] = key
+            for future in as_completed(list(futures)):
+                yield futures[future], future.result()
+        finally:
+            if futures:
+                client.cancel(list(futures))
+            client.close()
+
+
+def batch_options(f: Callable) -> Callable:
+    """--jobs, --scheduler, --store and --resume; the command receives `batch` (a Batch)
+    and `store_path` (str | None) and `resume` (bool)."""
+
+    @functools.wraps(f)
+    def wrapper(*args: Any, jobs: int | None, scheduler: str | None, **kwargs: Any) -> Any:
+        if kwargs.get("resume") and not kwargs.get("store_path"):
+            raise BadInput("--resume needs --store FILE (the run to continue)")
+        if scheduler is not None and not scheduler.startswith(("tcp://", "tls://", "inproc://")):
+            raise BadInput(f"--scheduler {scheduler}: expected tcp://HOST:PORT")
+        kwargs["batch"] = Batch(jobs or default_jobs(), scheduler)
+        return f(*args, **kwargs)
+
+    for option in (
+        click.option("--resume", is_flag=True,
+                     help="Skip the tasks whose results are already in --store."),
+        click.option("--store", "store_path", type=click.Path(dir_okay=False),
+                     help="SQLite file: every finished task is saved at once."),
+        click.option("--scheduler", metavar="tcp://HOST:PORT",
+                     help="Run the tasks on this Dask distributed scheduler."),
+        click.option("--jobs", type=click.IntRange(min=1), default=None,
+                     help="Local worker processes (default: all cores; 1: in-process)."),
+    ):
+        wrapper = option(wrapper)
+    return wrapper

@@ -1,0 +1,134 @@
+"""The results store: one SQLite file (`--store FILE`, stdlib sqlite3, no server).
+
+One table per kind of result (e.g. `take_it_higher_games`, `take_it_higher_draws`,
+`puzzles`), each row a finished task: its seed, the run's parameters (JSON, sorted keys),
+the result (JSON) and a rating (JSON or NULL). Every row is committed as soon as its task
+finishes, so an interrupted run loses nothing that finished, and `--resume` skips tasks
+whose (kind, parameters, seed) row exists. Puzzle rows also carry a canonical form
+supplied by the game; a puzzle whose canonical form is stored already is not added again.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+from solver.errors import BadInput
+
+_HEADER = b"SQLite format 3\x00"
+_KIND = re.compile(r"^[a-z][a-z0-9_]*$")
+
+
+def canonical_json(value: Any) -> str:
+    """The JSON text with sorted keys and no spaces: equal values give equal text."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"))
+
+
+class Store:
+    """An open store; use as a context manager or call close()."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        if self.path.exists():
+            if self.path.is_dir():
+                raise BadInput(f"--store {path}: is a directory")
+            with self.path.open("rb") as f:
+                head = f.read(len(_HEADER))
+            if head and head != _HEADER:
+                raise BadInput(f"--store {path}: not a SQLite database (refusing to touch it)")
+        try:
+            self.db = sqlite3.connect(self.path, timeout=30)
+            self.db.execute("PRAGMA journal_mode=WAL")
+            check = self.db.execute("PRAGMA quick_check").fetchone()
+        except sqlite3.DatabaseError as exc:
+            raise BadInput(f"--store {path}: corrupt or unreadable SQLite file ({exc})") from None
+        if check is None or check[0] != "ok":
+            self.db.close()
+            raise BadInput(f"--store {path}: corrupt SQLite file ({check and check[0]})")
+        self._tables: set[str] = set()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Close the file (everything is committed already)."""
+        self.db.close()
+
+    def _table(self, kind: str) -> str:
+        if not _KIND.match(kind):
+            raise ValueError(f"bad kind name {kind!r}")
+        if kind not in self._tables:
+            try:
+                self.db.execute(
+                    f'CREATE TABLE IF NOT EXISTS "{kind}" ('
+                    "id INTEGER PRIMARY KEY, seed INTEGER NOT NULL, parameters TEXT NOT NULL, "
+                    "result TEXT NOT NULL, rating TEXT, canonical TEXT, "
+                    "created TEXT NOT NULL DEFAULT (datetime('now')), "
+                    "UNIQUE(parameters, seed))")
+                self.db.execute(f'CREATE INDEX IF NOT EXISTS "{kind}_canonical" '
+                                f'ON "{kind}"(canonical)')
+                self.db.commit()
+            except sqlite3.DatabaseError as exc:
+                raise BadInput(f"--store {self.path}: cannot write ({exc})") from None
+            self._tables.add(kind)
+        return kind
+
+    def put(self, kind: str, parameters: dict[str, Any], seed: int, result: Any,
+            rating: Any = None, canonical: str | None = None) -> bool:
+        """Save one finished task and commit at once. A row with the same (parameters,
+        seed) is replaced. With `canonical`, a row of another task with the same
+        canonical form means a duplicate: nothing is written and False returned."""
+        table = self._table(kind)
+        params = canonical_json(parameters)
+        try:
+            if canonical is not None:
+                row = self.db.execute(
+                    f'SELECT 1 FROM "{table}" WHERE canonical = ? AND NOT '
+                    "(parameters = ? AND seed = ?)", (canonical, params, seed)).fetchone()
+                if row is not None:
+                    return False
+            self.db.execute(
+                f'INSERT OR REPLACE INTO "{table}" (seed, parameters, result, rating, '
+                "canonical) VALUES (?, ?, ?, ?, ?)",
+                (seed, params, canonical_json(result),
+                 None if rating is None else canonical_json(rating), canonical))
+            self.db.commit()
+        except sqlite3.DatabaseError as exc:
+            raise BadInput(f"--store {self.path}: cannot write ({exc})") from None
+        return True
+
+    def done(self, kind: str, parameters: dict[str, Any]) -> dict[int, Any]:
+        """Results already stored for these parameters, by seed."""
+        table = self._table(kind)
+        rows = self.db.execute(f'SELECT seed, result FROM "{table}" WHERE parameters = ?',
+                               (canonical_json(parameters),)).fetchall()
+        return {seed: json.loads(result) for seed, result in rows}
+
+    def rows(self, kind: str) -> list[dict[str, Any]]:
+        """Every row of a kind, oldest first (seed, parameters, result, rating, canonical)."""
+        table = self._table(kind)
+        out = []
+        for seed, params, result, rating, canonical in self.db.execute(
+                f'SELECT seed, parameters, result, rating, canonical FROM "{table}" '
+                "ORDER BY id"):
+            out.append({"seed": seed, "parameters": json.loads(params),
+                         "result": json.loads(result),
+                         "rating": None if rating is None else json.loads(rating),
+                         "canonical": canonical})
+        return out
+
+    def kinds(self) -> list[str]:
+        """The tables in the file."""
+        return [r[0] for r in self.db.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")]
+
+
+def open_store(path: str | None) -> Store | None:
+    """The store at `path` (created if missing), or None without --store."""
+    return Store(path) if path else None
