@@ -65,7 +65,7 @@ def field(obj: dict, key: str, kind: type | tuple[type, ...], where: str,
     return expect(obj[key], kind, f"{where}.{key}")
 
 
-_BUILT: dict[tuple[str, str], Any] = {}
+_BUILT: dict[tuple[str, str, str], Any] = {}
 
 
 def package_data(package: str, name: str) -> Path:
@@ -79,7 +79,12 @@ def load_data(path: str | Path | None, package: str, default: str,
     build it with `build(data, where)`; built once per file and builder, since rules
     are immutable and loaded by many queries."""
     p = Path(path) if path is not None else package_data(package, default)
-    key = (str(p.resolve()), f"{build.__module__}.{build.__qualname__}")
+    try:  # a file rewritten in place is read again
+        st = p.stat()
+        stamp = f"{st.st_mtime_ns}:{st.st_size}"
+    except OSError:
+        return build(load_json(p, what), f"{what} {p}")  # load_json says what is wrong
+    key = (str(p.resolve()), stamp, f"{build.__module__}.{build.__qualname__}")
     if key not in _BUILT:
         _BUILT[key] = build(load_json(p, what), f"{what} {p}")
     return _BUILT[key]

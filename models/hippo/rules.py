@@ -19,12 +19,11 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
 from solver.errors import BadInput
-from solver.io import expect, load_json
+from solver.io import expect, load_data, load_json
 from solver.io import field as jfield
 
 Lanes = tuple[tuple[int, ...], ...]
@@ -103,11 +102,7 @@ def rules_from_dict(data: Any, where: str = "rules") -> Rules:
 
 def load_rules(path: str | Path | None = None) -> Rules:
     """The built-in rules (data/default.json) or a rules file given with --rules."""
-    if path is None:
-        text = resources.files("models.hippo").joinpath("data/default.json").read_text()
-        import json
-        return rules_from_dict(json.loads(text), "built-in rules")
-    return rules_from_dict(load_json(path, "rules file"), f"rules file {path}")
+    return load_data(path, "models.hippo", "default.json", rules_from_dict)
 
 
 # --------------------------------------------------------------------------- rolls

@@ -12,12 +12,11 @@ import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
 from solver.errors import BadInput
-from solver.io import expect, load_json
+from solver.io import expect, load_data, load_json
 from solver.io import field as jfield
 
 #: A face: (colour index, number). Colour index len(colours) is the gap fillers' black.
@@ -186,14 +185,7 @@ class Rules:
 
 def load_rules(path: str | Path | None = None) -> Rules:
     """The built-in rules (`data/default.json`) or a rules file given with --rules."""
-    if path is None:
-        src = resources.files("models.hoch_hinaus").joinpath("data/default.json")
-        data = load_json(Path(str(src)), "rules file")
-        where = "rules file default.json"
-    else:
-        data = load_json(path, "rules file")
-        where = f"rules file {path}"
-    return parse_rules(data, where)
+    return load_data(path, "models.hoch_hinaus", "default.json", parse_rules)
 
 
 def parse_rules(data: Any, where: str) -> Rules:

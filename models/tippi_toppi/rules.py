@@ -19,13 +19,12 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
 from models.tippi_toppi.tasks import Task, Tops, parse_task
 from solver.errors import BadInput
-from solver.io import expect, load_json
+from solver.io import expect, load_data, load_json, package_data
 from solver.io import field as jfield
 
 Card = tuple[int, int]
@@ -143,24 +142,17 @@ class CatalogueTask:
 
 
 def default_rules_path() -> Path:
-    return Path(str(resources.files("models.tippi_toppi") / "data" / "default.json"))
+    return package_data("models.tippi_toppi", "default.json")
 
 
 def default_tasks_path() -> Path:
-    return Path(str(resources.files("models.tippi_toppi") / "data" / "tasks.json"))
-
-
-_CACHE: dict[str, Rules] = {}
+    return package_data("models.tippi_toppi", "tasks.json")
 
 
 def load_rules(path: str | Path | None = None) -> Rules:
     """The rules data (default: data/default.json) with the task catalogue (the rules
     file's "tasks" list if it has one, else data/tasks.json)."""
-    key = str(path or "")
-    if key not in _CACHE:
-        data = load_json(path or default_rules_path(), "rules file")
-        _CACHE[key] = rules_from_dict(data, f"rules file {path or 'default.json'}")
-    return _CACHE[key]
+    return load_data(path, "models.tippi_toppi", "default.json", rules_from_dict)
 
 
 def rules_from_dict(data: Any, where: str = "rules") -> Rules:

@@ -11,12 +11,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
 from solver.errors import BadInput
-from solver.io import expect, load_json
+from solver.io import expect, load_data, load_json, package_data
 from solver.io import field as jfield
 
 Stacks = tuple[tuple[int, ...], ...]
@@ -69,24 +68,17 @@ class Rules:
 
 
 def default_rules_path() -> Path:
-    return Path(str(resources.files("models.topito") / "data" / "rules.json"))
+    return package_data("models.topito", "rules.json")
 
 
 def default_deck_path() -> Path:
-    return Path(str(resources.files("models.topito") / "data" / "deck.json"))
+    return package_data("models.topito", "deck.json")
 
 
 _NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_'-]*$")
-_RULES_CACHE: dict[str, Rules] = {}
-
-
 def load_rules(path: str | Path | None = None) -> Rules:
     """The built-in rules or a rules file (`--rules`); problems are one-line BadInput."""
-    p = Path(path) if path is not None else default_rules_path()
-    key = str(p.resolve())
-    if key not in _RULES_CACHE:
-        _RULES_CACHE[key] = rules_from_dict(load_json(p, "rules file"), f"rules file {p}")
-    return _RULES_CACHE[key]
+    return load_data(path, "models.topito", "rules.json", rules_from_dict)
 
 
 def rules_from_dict(data: Any, where: str = "rules") -> Rules:
