@@ -35,14 +35,36 @@ class ToppiFailure(click.ClickException):
         click.echo(f"toppi: error: {self.message}", err=True)
 
 
+class OneLineUsage(click.UsageError):
+    """A usage error (unknown option, value out of range...) as one line, exit 2."""
+
+    def __init__(self, error: click.UsageError) -> None:
+        super().__init__(error.format_message(), error.ctx)
+
+    def show(self, file: Any = None) -> None:
+        where = f"'{self.ctx.command_path} --help'" if self.ctx is not None else "--help"
+        click.echo(f"toppi: error: {self.message} (see {where})", err=True)
+
+
 class ToppiGroup(click.Group):
-    """Turns ToppiError raised anywhere below into a one-line message (never a traceback)."""
+    """Turns ToppiError and usage errors raised anywhere below into a one-line message
+    (never a traceback, never a page of usage)."""
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
         except ToppiError as exc:
             raise ToppiFailure(exc) from None
+        except click.UsageError as exc:
+            if isinstance(exc, OneLineUsage):
+                raise
+            raise OneLineUsage(exc) from None
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        try:
+            return super().parse_args(ctx, args)
+        except click.UsageError as exc:
+            raise OneLineUsage(exc) from None
 
 
 def _not_built(game: str, title: str, issue: int) -> click.Command:

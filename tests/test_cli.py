@@ -145,3 +145,13 @@ def test_spaceship_max_with_maxsat_is_refused_plainly():
 def test_spaceship_max_needs_a_full_draw():
     assert_one_line_error(run("take-it-higher", "max", "--variant", "advanced", "--draw",
                               "GA,GB"), "all 24 tiles")
+
+
+@pytest.mark.parametrize("args,words", [
+    (("nosuchgame",), ["No such command"]),
+    (("hippo", "best", "x.json", "--rol", "1,2,3"), ["No such option", "hippo best --help"]),
+    (("tippi-toppi", "generate", "--count", "0"), ["--count", "not in the range"]),
+    (("topito", "plan"), ["Missing argument 'FILE'"]),
+])
+def test_usage_errors_are_one_line(args, words):
+    assert_one_line_error(run(*args), "toppi: error:", *words)
