@@ -17,23 +17,28 @@ cancelled, and `Batch.interrupted` is set.
 from __future__ import annotations
 
 import concurrent.futures as cf
+import contextlib
 import functools
 import multiprocessing
 import os
 import signal
+import socket
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import click
 
-from solver.errors import BadInput
+from solver.errors import BadInput, ToppiError
 from solver.progress import progress_bar
 
 
 def _ignore_sigint() -> None:
-    # Ctrl-C reaches the whole process group; only the parent reacts to it, so the pool
-    # is not broken mid-task and the parent can cancel cleanly.
+    # Ctrl-C reaches the terminal's whole process group: a worker in a group of its own
+    # never sees it (CP-SAT would otherwise catch it and cut a solve short), and ignores
+    # it anyway; only the parent reacts, cancels what is queued and keeps what finished.
+    with contextlib.suppress(OSError):
+        os.setpgrp()
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
@@ -126,8 +131,14 @@ class Batch:
         except ImportError:  # pragma: no cover - dask is a dependency
             raise BadInput("--scheduler needs dask[distributed] (pip install "
                            "'dask[distributed]')") from None
+        host, _, port = self.scheduler.split("://", 1)[1].rpartition(":")
+        try:  # a quick look first: a wrong address fails at once, not after the timeout
+            socket.create_connection((host.strip("[]"), int(port)), timeout=5).close()
+        except (OSError, ValueError) as exc:
+            raise BadInput(f"--scheduler {self.scheduler}: cannot connect "
+                           f"({getattr(exc, 'strerror', None) or exc})") from None
         try:
-            client = Client(self.scheduler, timeout="10s", set_as_default=False)
+            client = Client(self.scheduler, timeout="10s")
         except (OSError, TimeoutError, ValueError) as exc:
             raise BadInput(f"--scheduler {self.scheduler}: cannot connect ({exc})") from None
         futures: dict[Any, int] = {}
@@ -136,7 +147,19 @@ class Batch:
             for key, args in zip(keys, tasks, strict=True):
                 futures[client.submit(fn, *args, pure=False)] = key
             for future in as_completed(list(futures)):
-                yield futures[future], future.result()
+                try:
+                    result = future.result()
+                except ToppiError:
+                    raise
+                except Exception as exc:
+                    # Typically the workers' environment lacks toppi (or a model) at
+                    # the client's version: one line, not a traceback from afar.
+                    line = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+                    raise BadInput(f"--scheduler {self.scheduler}: a task failed on the "
+                                   f"cluster ({type(exc).__name__}: {line}); the scheduler "
+                                   "and workers need toppi installed (see docs/batch.md)"
+                                   ) from exc
+                yield futures[future], result
         finally:
             if futures:
                 client.cancel(list(futures))

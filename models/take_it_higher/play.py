@@ -268,10 +268,10 @@ def simulate_batch(rules: Rules, variant: Variant, games: int, seed: int, policy
     batch.description = f"{len(todo)} games, {policy_name}"
     try:
         for g, record in batch.run(game_task, tasks, todo):
-            records[g] = record
-            if store is not None:
+            if store is not None:  # stored first: a game reported is a game kept
                 store.put(GAMES_KIND, parameters, record.seed, asdict(record),
                           {"score": record.score, "optimum": record.optimum})
+            records[g] = record
     except KeyboardInterrupt:
         batch.interrupted = True
     if not records:

@@ -1,0 +1,186 @@
+"""The executor layer: in-process, local process pool and a real Dask cluster (a
+scheduler and two worker processes on 127.0.0.1) give the same simulate results; an
+interrupted run resumed from its store gives the same final table."""
+
+from __future__ import annotations
+
+import json
+import signal
+import socket
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from models.take_it_higher import play
+from models.take_it_higher.rules import Variant, load_rules
+from solver.executor import Batch
+from solver.store import Store
+from tests.cli_helpers import assert_one_line_error, game_runner
+
+run = game_runner("take-it-higher")
+BIN = Path(sys.executable).parent
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _table(data: dict) -> dict:
+    """What a run reports, less the timings and where it ran."""
+    keep = {k: v for k, v in data.items() if k not in ("seconds", "executor", "records")}
+    keep["records"] = [{k: v for k, v in r.items() if k != "seconds"} for r in data["records"]]
+    return keep
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    """`dask scheduler` and two `dask worker` processes; torn down after the module."""
+    from distributed import Client
+
+    port = _free_port()
+    address = f"tcp://127.0.0.1:{port}"
+    # `python -P -m dask` rather than the `dask` script: python-sat installs a
+    # `models.py` next to that script which would shadow our `models` package.
+    dask = [sys.executable, "-P", "-m", "dask"]
+    procs = [subprocess.Popen([*dask, "scheduler", "--host", "127.0.0.1", "--port", str(port),
+                               "--no-dashboard"], stdout=subprocess.DEVNULL,
+                              stderr=subprocess.PIPE)]
+    try:
+        for _ in range(2):
+            procs.append(subprocess.Popen(
+                [*dask, "worker", address, "--nthreads", "1", "--no-dashboard",
+                 "--host", "127.0.0.1"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE))
+        try:
+            with Client(address, timeout="20s") as client:
+                client.wait_for_workers(2, timeout=30)
+        except Exception as exc:  # a clear failure, never a skip
+            dead = [p.args[4] for p in procs if p.poll() is not None]
+            pytest.fail(f"could not start a Dask scheduler and two workers on {address}: "
+                        f"{exc!r} (exited: {dead})")
+        yield address
+    finally:
+        for p in procs:  # nothing to save: no graceful shutdown needed
+            p.kill()
+        for p in procs:
+            p.wait(timeout=10)
+
+
+def _simulate(*extra: str) -> dict:
+    # seeds 5..8: draws whose optimum CP-SAT proves in well under a second each
+    result = run("simulate", "--games", "4", "--seed", "5", "--policy", "greedy",
+                 "--optimum-time", "20", *extra, "--json")
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)
+
+
+def test_dask_cluster_equals_local_pool_and_in_process(cluster):
+    on_dask = _simulate("--scheduler", cluster)
+    pooled = _simulate("--jobs", "2")
+    alone = _simulate("--jobs", "1")
+    assert on_dask["executor"] == f"dask {cluster}"
+    assert pooled["executor"] == "local pool (2 processes)"
+    assert alone["executor"] == "in-process"
+    assert _table(on_dask) == _table(pooled) == _table(alone)
+    assert [r["game"] for r in alone["records"]] == list(range(4))
+    assert all(r["optimum_proven"] for r in alone["records"])
+    # the batch equals the plain simulate loop, game by game
+    plain = play.simulate(load_rules(), Variant(), 4, seed=5, policy_name="greedy",
+                          optimum_time=20)
+    assert [r.score for r in plain.records] == [r["score"] for r in alone["records"]]
+    assert [r.optimum for r in plain.records] == [r["optimum"] for r in alone["records"]]
+
+
+def test_batch_yields_every_task_once_on_each_executor(cluster):
+    tasks = [(n,) for n in range(20)]
+    for batch in (Batch(1, progress=False), Batch(2, progress=False),
+                  Batch(1, cluster, progress=False)):
+        got = dict(batch.run(abs, [(-n,) for (n,) in tasks], [n for (n,) in tasks]))
+        assert got == {n: n for n in range(20)}, batch.where
+        assert not batch.interrupted
+
+
+def test_bad_scheduler_is_one_line(tmp_path):
+    assert_one_line_error(run("simulate", "--games", "1", "--no-optimum",
+                              "--scheduler", f"tcp://127.0.0.1:{_free_port()}"), "--scheduler")
+    assert_one_line_error(run("simulate", "--games", "1", "--scheduler", "localhost:1"),
+                          "tcp://")
+    assert_one_line_error(run("simulate", "--games", "1", "--resume"), "--store")
+
+
+def test_interrupt_keeps_finished_games_and_resume_gives_the_same_table(tmp_path,
+                                                                         monkeypatch):
+    store = tmp_path / "runs.sqlite"
+    args = ["simulate", "--games", "8", "--seed", "9", "--policy", "random", "--no-optimum",
+            "--jobs", "1", "--json"]
+    whole = run(*args)
+    assert whole.exit_code == 0, whole.output
+    calls = []
+    real = play.game_task
+
+    def stops_after_three(*a):
+        if len(calls) == 3:
+            raise KeyboardInterrupt  # Ctrl-C during the fourth game
+        calls.append(a)
+        return real(*a)
+
+    monkeypatch.setattr(play, "game_task", stops_after_three)
+    cut = run(*args, "--store", str(store))
+    assert cut.exit_code == 130, cut.output
+    partial = json.loads(cut.stdout)
+    assert partial["interrupted"] and partial["games"] == 3
+    with Store(store) as s:
+        assert len(s.rows(play.GAMES_KIND)) == 3
+    monkeypatch.setattr(play, "game_task", real)
+    resumed = run(*args, "--store", str(store), "--resume")
+    assert resumed.exit_code == 0, resumed.output
+    assert _table(json.loads(resumed.stdout)) == _table(json.loads(whole.stdout))
+    with Store(store) as s:
+        assert sorted(r["seed"] for r in s.rows(play.GAMES_KIND)) == list(range(9, 17))
+
+
+def test_sigint_to_a_real_run_keeps_its_rows(tmp_path):
+    """Ctrl-C (SIGINT) to a running `toppi ... simulate --store`: the rows written
+    stay, the exit code is 130, and --resume finishes the same table."""
+    store = tmp_path / "runs.sqlite"
+    # random games without optimum (no CP-SAT, which would catch the SIGINT itself),
+    # milliseconds each: enough of them that the signal comes mid-run
+    games = 1500
+    args = [str(BIN / "toppi"), "take-it-higher", "simulate", "--games", str(games),
+            "--seed", "2", "--policy", "random", "--no-optimum", "--jobs", "1", "--json",
+            "--store", str(store)]
+    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 60
+    rows = 0
+    while rows < 20 and time.monotonic() < deadline and proc.poll() is None:
+        time.sleep(0.2)
+        if store.exists():
+            try:
+                with sqlite3.connect(store) as db:
+                    rows = db.execute(f"SELECT count(*) FROM {play.GAMES_KIND}").fetchone()[0]
+            except sqlite3.OperationalError:
+                rows = 0
+    assert rows >= 20, "the run wrote no rows"
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert "Interrupted" in err and "--resume" in err
+    partial = json.loads(out)
+    with Store(store) as s:
+        kept = s.rows(play.GAMES_KIND)
+    assert len(kept) >= partial["games"] >= rows
+    assert partial["games"] < games
+    resumed = subprocess.run([*args, "--resume"], capture_output=True,
+                             text=True, timeout=120)
+    assert resumed.returncode == 0, resumed.stderr
+    final = json.loads(resumed.stdout)
+    assert [r["seed"] for r in final["records"]] == list(range(2, 2 + games))
+    first = {r["seed"]: r for r in partial["records"]}
+    for r in final["records"]:
+        if r["seed"] in first:
+            assert r == first[r["seed"]]  # reused from the store, not replayed
