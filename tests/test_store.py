@@ -1,0 +1,86 @@
+"""The SQLite results store: rows committed at once, --resume lookups, duplicates
+refused by canonical form, corrupt files refused with one line."""
+
+from __future__ import annotations
+
+import sqlite3
+import subprocess
+import sys
+
+import pytest
+
+from solver.errors import BadInput
+from solver.store import Store, canonical_json
+from tests.cli_helpers import assert_one_line_error, game_runner
+
+run = game_runner("take-it-higher")
+
+
+def test_rows_round_trip_and_resume_lookup(tmp_path):
+    path = tmp_path / "s.sqlite"
+    params = {"policy": "greedy", "variant": "basic"}
+    with Store(path) as s:
+        assert s.put("games", params, 7, {"score": 300}, {"score": 300})
+        assert s.put("games", params, 8, {"score": 310})
+        assert s.put("games", {"policy": "random", "variant": "basic"}, 7, {"score": 200})
+        # the same (parameters, seed) replaces, never duplicates
+        assert s.put("games", dict(reversed(list(params.items()))), 8, {"score": 311})
+    with Store(path) as s:
+        assert s.done("games", params) == {7: {"score": 300}, 8: {"score": 311}}
+        assert s.done("games", {"policy": "random", "variant": "basic"}) == {7: {"score": 200}}
+        assert len(s.rows("games")) == 3
+        assert "games" in s.kinds()
+
+
+def test_duplicate_puzzles_are_refused_by_canonical_form(tmp_path):
+    with Store(tmp_path / "p.sqlite") as s:
+        a = canonical_json({"b": 1, "a": [1, 2]})
+        assert a == canonical_json({"a": [1, 2], "b": 1})
+        assert s.put("puzzles", {"game": "g"}, 1, {"p": 1}, canonical=a)
+        assert not s.put("puzzles", {"game": "g"}, 2, {"p": 1}, canonical=a)
+        assert s.put("puzzles", {"game": "g"}, 3, {"p": 2}, canonical="other")
+        assert [r["seed"] for r in s.rows("puzzles")] == [1, 3]
+
+
+def test_rows_written_survive_a_killed_process(tmp_path):
+    """Each put is committed: a process that dies without closing keeps its rows."""
+    path = tmp_path / "k.sqlite"
+    code = (f"import os; from solver.store import Store; s = Store({str(path)!r})\n"
+            "for i in range(5): s.put('games', {'x': 1}, i, {'i': i})\n"
+            "os._exit(9)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 9, done.stderr
+    with Store(path) as s:
+        assert sorted(s.done("games", {"x": 1})) == [0, 1, 2, 3, 4]
+
+
+@pytest.mark.parametrize("content", [b"these are not the rows you are looking for\n",
+                                     b"SQLite format 3\x00" + b"\xff" * 2000])
+def test_corrupt_or_foreign_file_is_refused(tmp_path, content):
+    path = tmp_path / "bad.sqlite"
+    path.write_bytes(content)
+    with pytest.raises(BadInput, match="--store"):
+        Store(path)
+    assert path.read_bytes() == content  # left untouched
+    assert_one_line_error(run("simulate", "--games", "1", "--no-optimum", "--jobs", "1",
+                              "--store", str(path)), "--store")
+
+
+def test_truncated_database_is_refused(tmp_path):
+    path = tmp_path / "t.sqlite"
+    with Store(path) as s:
+        for i in range(200):
+            s.put("games", {"x": 1}, i, {"pad": "x" * 200})
+    with sqlite3.connect(path) as db:  # fold the WAL back into the file
+        db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    data = path.read_bytes()
+    path.write_bytes(data[: len(data) // 2])
+    for extra in tmp_path.glob("t.sqlite-*"):
+        extra.unlink()
+    with pytest.raises(BadInput, match="corrupt"):
+        Store(path).done("games", {"x": 1})
+
+
+def test_a_directory_is_refused(tmp_path):
+    assert_one_line_error(run("simulate", "--games", "1", "--no-optimum", "--jobs", "1",
+                              "--store", str(tmp_path)), "--store")
