@@ -184,3 +184,38 @@ def test_sigint_to_a_real_run_keeps_its_rows(tmp_path):
     for r in final["records"]:
         if r["seed"] in first:
             assert r == first[r["seed"]]  # reused from the store, not replayed
+
+
+def test_max_draws_distribution_on_pool_and_in_process(tmp_path):
+    """`max --draws N`: draw i is simulate's game seed + i; each optimum is CP-SAT's
+    proven maximum of that draw, identical on every executor; the summary is theirs."""
+    args = ["max", "--draws", "3", "--seed", "5", "--time-limit", "20", "--json"]
+    alone = run(*args, "--jobs", "1")
+    pooled = run(*args, "--jobs", "2")
+    assert alone.exit_code == 0 and pooled.exit_code == 0, alone.output + pooled.output
+    a, b = json.loads(alone.stdout), json.loads(pooled.stdout)
+    assert _table(a) == _table(b)
+    rules = load_rules()
+    for r in a["records"]:
+        assert r["tiles"] == [t.id for t in play.game_draw(rules, r["seed"])]
+        optimum, proven = play.hindsight_optimum(rules, Variant(), play.game_draw(rules, r["seed"]),
+                                                 20)
+        assert (r["score"], r["proven"]) == (optimum, proven is True)
+    scores = [r["score"] for r in a["records"]]
+    assert a["proven"] == 3 and a["min"] == min(scores) and a["max"] == max(scores)
+    assert a["median"] == sorted(scores)[1]
+    # --resume with one more draw computes only the new one
+    store = tmp_path / "draws.sqlite"
+    assert run(*args, "--jobs", "1", "--store", str(store)).exit_code == 0
+    more = run("max", "--draws", "4", "--seed", "5", "--time-limit", "20", "--json",
+               "--jobs", "1", "--store", str(store), "--resume")
+    assert more.exit_code == 0, more.output
+    m = json.loads(more.stdout)
+    assert [r["score"] for r in m["records"][:3]] == scores and m["draws"] == 4
+    with Store(store) as s:
+        assert len(s.rows(play.DRAWS_KIND)) == 4
+
+
+def test_max_draws_bad_combinations_are_one_line():
+    assert_one_line_error(run("max", "--draws", "2", "--draw", "GJ"), "--draws")
+    assert_one_line_error(run("max", "--store", "x.sqlite"), "--draws")

@@ -13,7 +13,13 @@ from rich.table import Table
 from rich.text import Text
 
 from models.take_it_higher import queries
-from models.take_it_higher.play import game_draw, hindsight_optimum, simulate_batch
+from models.take_it_higher.play import (
+    DrawsResult,
+    draws_batch,
+    game_draw,
+    hindsight_optimum,
+    simulate_batch,
+)
 from models.take_it_higher.puzzles import puzzle_game
 from models.take_it_higher.render import board_svg, board_text, hint_table, sheet_table
 from models.take_it_higher.rules import (
@@ -31,7 +37,7 @@ from models.take_it_higher.rules import (
     score_sheet,
 )
 from solver.backends import SolverOptions
-from solver.errors import ToppiError
+from solver.errors import BadInput, ToppiError
 from solver.executor import Batch, batch_options
 from solver.options import json_option, rules_option, solver_options, svg_option
 from solver.puzzle_cli import add_puzzle_commands
@@ -114,19 +120,38 @@ def score(file: str, variant: str, gold_silver: bool, rules_path: str | None, as
 @click.option("--draw", help="Tiles that must all be placed, in call order (e.g. GJ,SA,...).")
 @click.option("--backend", type=click.Choice(queries.BACKENDS), default="cpsat",
               show_default=True, help="CP-SAT or PySAT RC2 MaxSAT.")
+@click.option("--draws", type=click.IntRange(min=1), default=None,
+              help="The distribution of hindsight optima over N random draws (draw i "
+                   "uses seed --seed + i, like simulate's game i); --time-limit per draw.")
+@batch_options
 @rules_option
 @solver_options(default_time=120.0)
 @json_option
 @svg_option
-def max_(variant: str, gold_silver: bool, draw: str | None, backend: str,
-         rules_path: str | None, solver: SolverOptions, as_json: bool,
-         svg_path: str | None) -> None:
+def max_(variant: str, gold_silver: bool, draw: str | None, backend: str, draws: int | None,
+         batch: Batch, store_path: str | None, resume: bool, rules_path: str | None,
+         solver: SolverOptions, as_json: bool, svg_path: str | None) -> None:
     """The highest score and a board that reaches it, proven by the solver.
 
     Without --draw: over every choice of tiles. With --draw: every called tile must be
-    placed (the best a player could have done with those tiles)."""
+    placed (the best a player could have done with those tiles). With --draws N: the
+    hindsight optima of N random draws, each a task (--jobs / --scheduler / --store)."""
     rules = _rules(rules_path)
     v = parse_variant(variant, gold_silver)
+    if draws is not None:
+        if draw or svg_path:
+            raise BadInput("--draws cannot be combined with --draw or --svg")
+        with _store(store_path) as store:
+            many = draws_batch(rules, v, draws, solver.seed, backend, solver.time_limit,
+                               batch, store, resume)
+        if as_json:
+            print_json(dumps(many))
+        else:
+            _print_draws(many)
+        _interrupted(many.interrupted, len(many.records), draws, store_path)
+        return
+    if store_path or resume or batch.scheduler:
+        raise BadInput("--store, --resume and --scheduler need --draws N")
     tiles = parse_draw(rules, draw) if draw else None
     result = queries.maximise(rules, v, tiles, backend, solver)
     if svg_path:
@@ -375,6 +400,31 @@ def simulate(games: int, seed: int, policy: str, variant: str, gold_silver: bool
         table.add_row("mean / mean optimum", f"{100 * (result.ratio or 0):.1f}%")
     stdout.print(table)
     _interrupted(result.interrupted, len(result.records), games, store_path)
+
+
+def _print_draws(result: DrawsResult) -> None:
+    if result.draws <= 20:
+        per_draw = Table(title="Draws", caption="? = best found in --time-limit, not proven")
+        for name in ("draw", "seed", "hindsight optimum", "seconds"):
+            per_draw.add_column(name, justify="right")
+        for r in result.records:
+            opt = "-" if r.score is None else f"{r.score}{'' if r.proven else '?'}"
+            per_draw.add_row(str(r.draw), str(r.seed), opt, f"{r.seconds:.2f}")
+        stdout.print(per_draw)
+    table = Table(title=f"Hindsight optimum over {result.draws} draws",
+                  caption=f"{result.variant}, {result.backend}, {result.seconds:.1f} s")
+    table.add_column("")
+    table.add_column("value", justify="right")
+    if result.mean is not None and result.quartiles is not None:
+        q1, _, q3 = result.quartiles
+        for name, value in (("mean", f"{result.mean:.1f}"), ("median", f"{result.median:g}"),
+                            ("quartiles (Q1-Q3)", f"{q1:g} - {q3:g}"),
+                            ("min", str(result.min)), ("max", str(result.max))):
+            table.add_row(name, value)
+    table.add_row("proven optimal", f"{result.proven} of {result.draws}")
+    if result.found < result.draws:
+        table.add_row("no board found in time", str(result.draws - result.found))
+    stdout.print(table)
 
 
 @contextmanager

@@ -282,3 +282,97 @@ def simulate_batch(rules: Rules, variant: Variant, games: int, seed: int, policy
     result.executor = batch.where
     result.interrupted = batch.interrupted
     return result
+
+
+@dataclass
+class DrawOptimum:
+    """The hindsight optimum of one random draw: `score` None when the solver found
+    nothing in time; `proven` whether the solver proved it maximal (else `bound`)."""
+
+    draw: int
+    seed: int
+    tiles: list[str]
+    score: int | None
+    proven: bool
+    bound: int | None
+    placements: list[str]
+    seconds: float
+
+
+@dataclass
+class DrawsResult:
+    """`max --draws N`: the distribution of hindsight-optimal scores over N draws."""
+
+    rules: str
+    variant: str
+    backend: str
+    seed: int
+    draws: int
+    found: int
+    proven: int
+    mean: float | None
+    median: float | None
+    quartiles: list[float] | None
+    min: int | None
+    max: int | None
+    records: list[DrawOptimum] = field(default_factory=list)
+    seconds: float = 0.0
+    executor: str = "in-process"
+    interrupted: bool = False
+
+
+def draw_task(rules: Rules, variant: Variant, index: int, draw_seed: int, backend: str,
+              time_limit: float | None) -> DrawOptimum:
+    """The hindsight optimum of draw `index` (tiles `game_draw(rules, draw_seed)`, the
+    draw of simulate's game with that seed), on one solver worker: a batch task."""
+    draw = game_draw(rules, draw_seed)
+    start = time.perf_counter()
+    try:
+        result = queries.maximise(rules, variant, draw, backend,
+                                  SolverOptions(time_limit=time_limit, seed=0, workers=1))
+    except TimeLimitReached:
+        return DrawOptimum(index, draw_seed, [t.id for t in draw], None, False, None, [],
+                           round(time.perf_counter() - start, 3))
+    return DrawOptimum(index, draw_seed, [t.id for t in draw], result.score,
+                       result.status == "optimal", result.bound, result.placements,
+                       round(time.perf_counter() - start, 3))
+
+
+def draws_batch(rules: Rules, variant: Variant, draws: int, seed: int, backend: str,
+                time_limit: float | None, batch: Batch, store: Store | None = None,
+                resume: bool = False) -> DrawsResult:
+    """Hindsight optima of `draws` random draws (draw i from seed + i), each a task of
+    `batch`, summarised (mean, median, quartiles over the draws where a board was found)."""
+    if draws < 1:
+        raise BadInput("--draws must be at least 1")
+    parameters = {"rules": rules.name, "variant": variant.name, "backend": backend,
+                  "time_limit": time_limit}
+    start = time.perf_counter()
+    records: dict[int, DrawOptimum] = {}
+    if store is not None and resume:
+        for draw_seed, data in store.done(DRAWS_KIND, parameters).items():
+            i = draw_seed - seed
+            if 0 <= i < draws:
+                records[i] = DrawOptimum(**{**data, "draw": i})
+    todo = [i for i in range(draws) if i not in records]
+    batch.description = f"{len(todo)} draws, hindsight optimum"
+    tasks = [(rules, variant, i, seed + i, backend, time_limit) for i in todo]
+    try:
+        for i, record in batch.run(draw_task, tasks, todo):
+            if store is not None:
+                store.put(DRAWS_KIND, parameters, record.seed, asdict(record),
+                          {"score": record.score, "proven": record.proven})
+            records[i] = record
+    except KeyboardInterrupt:
+        batch.interrupted = True
+    if not records:
+        raise BadInput("interrupted before any draw finished")
+    ordered = [records[i] for i in sorted(records)]
+    scores = [r.score for r in ordered if r.score is not None]
+    s = summarise_values(scores) if scores else None
+    return DrawsResult(rules.name, variant.name, backend, seed, len(ordered), len(scores),
+                       sum(r.proven for r in ordered),
+                       s.mean if s else None, s.median if s else None,
+                       s.quartiles if s else None,
+                       int(s.min) if s else None, int(s.max) if s else None, ordered,
+                       round(time.perf_counter() - start, 3), batch.where, batch.interrupted)
