@@ -61,6 +61,7 @@ class Batch:
     progress: bool = True
     interrupted: bool = False
     done: int = field(default=0, init=False)
+    window: int = field(default=0, init=False)
 
     @property
     def where(self) -> str:
@@ -70,10 +71,16 @@ class Batch:
         return "in-process" if self.jobs == 1 else f"local pool ({self.jobs} processes)"
 
     def run(self, fn: Callable[..., Any], tasks: Sequence[tuple[Any, ...]],
-            index: Sequence[int] | None = None) -> Iterator[tuple[int, Any]]:
+            index: Sequence[int] | None = None,
+            window: int | None = None) -> Iterator[tuple[int, Any]]:
         """Run `fn(*args)` for every `args` in `tasks`; yield `(index, result)` as each
         finishes (`index[i]`, default i). A progress bar with rate and time left runs on
-        stderr. On Ctrl-C the rest is cancelled and `interrupted` set; no exception."""
+        stderr. On Ctrl-C the rest is cancelled and `interrupted` set; no exception.
+
+        `window`: at most this many tasks submitted and not yet yielded (default: all
+        at once), so a caller that may stop early (generate: enough puzzles found) wastes
+        little; leaving the loop cancels what is queued."""
+        self.window = window or len(tasks)
         keys = list(index) if index is not None else list(range(len(tasks)))
         total = len(tasks)
         self.done = 0
@@ -114,13 +121,26 @@ class Batch:
         context = multiprocessing.get_context("forkserver")
         pool = cf.ProcessPoolExecutor(max_workers=min(self.jobs, len(tasks)),
                                       mp_context=context, initializer=_ignore_sigint)
-        futures: dict[cf.Future, int] = {}
+        pending: dict[cf.Future, int] = {}
+        todo = iter(zip(keys, tasks, strict=True))
+
+        def fill() -> None:
+            for key, args in todo:
+                pending[pool.submit(fn, *args)] = key
+                if len(pending) >= self.window:
+                    return
+
         try:
-            futures = {pool.submit(fn, *args): key for key, args in zip(keys, tasks, strict=True)}
-            for future in cf.as_completed(futures):
-                yield futures[future], future.result()
+            fill()
+            while pending:
+                finished, _ = cf.wait(pending, return_when=cf.FIRST_COMPLETED)
+                for future in finished:
+                    key = pending.pop(future)
+                    result = future.result()
+                    fill()
+                    yield key, result
         finally:
-            for future in futures:
+            for future in pending:
                 future.cancel()
             pool.shutdown(wait=True, cancel_futures=True)
 
@@ -141,12 +161,23 @@ class Batch:
             client = Client(self.scheduler, timeout="10s")
         except (OSError, TimeoutError, ValueError) as exc:
             raise BadInput(f"--scheduler {self.scheduler}: cannot connect ({exc})") from None
-        futures: dict[Any, int] = {}
-        try:
+        pending: dict[Any, int] = {}
+        todo = iter(zip(keys, tasks, strict=True))
+        finished = as_completed()
+
+        def fill() -> None:
             # pure=False: every task runs even when two have equal arguments.
-            for key, args in zip(keys, tasks, strict=True):
-                futures[client.submit(fn, *args, pure=False)] = key
-            for future in as_completed(list(futures)):
+            for key, args in todo:
+                future = client.submit(fn, *args, pure=False)
+                pending[future] = key
+                finished.add(future)
+                if len(pending) >= self.window:
+                    return
+
+        try:
+            fill()
+            for future in finished:
+                key = pending.pop(future)
                 try:
                     result = future.result()
                 except ToppiError:
@@ -159,10 +190,11 @@ class Batch:
                                    f"cluster ({type(exc).__name__}: {line}); the scheduler "
                                    "and workers need toppi installed (see docs/batch.md)"
                                    ) from exc
-                yield futures[future], result
+                fill()
+                yield key, result
         finally:
-            if futures:
-                client.cancel(list(futures))
+            if pending:
+                client.cancel(list(pending))
             client.close()
 
 
