@@ -8,6 +8,7 @@ commands, their options, outputs and exit codes are then the same for every game
 from __future__ import annotations
 
 import json
+import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -19,13 +20,25 @@ from rich.console import RenderableType
 from rich.table import Table
 
 from solver.errors import BadInput
-from solver.generate import DIFFICULTIES, PuzzleKind, check_unique, generate
+from solver.executor import Batch, batch_options
+from solver.generate import (
+    DIFFICULTIES,
+    Generated,
+    GenerationReport,
+    PuzzleKind,
+    attempt_seed,
+    check_unique,
+    generate,
+)
 from solver.io import load_json
 from solver.options import json_option, rules_option
 from solver.progress import progress_bar
-from solver.render import Svg, print_json, stdout
+from solver.render import Svg, print_json, stderr, stdout
 from solver.results import dumps
 from solver.sheet import Card, write_sheet
+from solver.store import Store, canonical_json, open_store
+
+PUZZLES_KIND = "puzzles"
 
 P = TypeVar("P")
 S = TypeVar("S")
@@ -54,6 +67,10 @@ class PuzzleGame(Generic[P, S]):
     picture: Callable[[Any, P, S, bool], Svg]
     terminal: Callable[[Any, P, S, bool], RenderableType]
     generate_options: tuple[click.Option, ...] = ()  # e.g. Topito's --moves K
+    # The puzzle's canonical form for de-duplication in --store (equal for puzzles that
+    # are the same up to the game's symmetries); default: the puzzle file's JSON with
+    # sorted keys (no symmetry folded).
+    canonical: Callable[[Any, P], str] | None = None
 
 
 @dataclass
@@ -81,6 +98,9 @@ class GenerateResult:
     undecided: int
     wrong_difficulty: int
     seconds: float
+    duplicates: int = 0  # with --store: puzzles found that the store held already
+    executor: str = "in-process"
+    interrupted: bool = False
 
 
 @dataclass
@@ -92,6 +112,120 @@ class SolveResult:
     solutions: list[str] = field(default_factory=list)
     stated_solution_confirmed: bool | None = None
     seconds: float = 0.0
+
+
+@dataclass
+class Attempt:
+    """What one generator attempt gave: outcome is found | not_unique | undecided |
+    no_solution | wrong_difficulty; puzzle, solution and rating only when found."""
+
+    attempt: int
+    outcome: str
+    puzzle: Any = None
+    solution: Any = None
+    score: float = 0.0
+    features: dict[str, float] = field(default_factory=dict)
+
+
+_KINDS: dict[Any, Any] = {}  # per worker process: a kind is built once per run
+
+
+def attempt_task(make_kind: Callable[..., Any], kind_args: tuple, extra: tuple,
+                 difficulty: str, seed: int, attempt: int) -> Attempt:
+    """Attempt number `attempt` of `generate` (solver/generate.py), alone: the proposal
+    comes from random.Random(attempt_seed(seed, attempt)), so any process or machine
+    gives the same answer (a batch task; `make_kind` is the game's top-level factory)."""
+    key = (make_kind.__module__, make_kind.__qualname__, kind_args, extra)
+    kind = _KINDS.get(key)
+    if kind is None:
+        kind = _KINDS[key] = make_kind(*kind_args, **dict(extra))
+    puzzle = kind.propose(random.Random(attempt_seed(seed, attempt)), difficulty)
+    found = kind.search(puzzle, 2)
+    if len(found.solutions) >= 2:
+        return Attempt(attempt, "not_unique")
+    if not found.complete:
+        return Attempt(attempt, "undecided")
+    if not found.solutions:
+        return Attempt(attempt, "no_solution")
+    solution = found.solutions[0]
+    features = kind.features(puzzle, solution, found)
+    score = kind.rating.score(features)
+    if kind.rating.difficulty(score) != difficulty:
+        return Attempt(attempt, "wrong_difficulty")
+    return Attempt(attempt, "found", puzzle, solution, score, features)
+
+
+def generate_batch(game: PuzzleGame, kind: Any, kind_args: tuple, extra: dict[str, Any],
+                   difficulty: str, count: int, seed: int, max_attempts: int | None,
+                   batch: Batch, progress: Callable[[int, int], None] | None = None,
+                   deadline: float | None = None, store: Store | None = None,
+                   resume: bool = False) -> tuple[GenerationReport, int]:
+    """`generate` with every attempt a task of `batch`. Results are taken in attempt
+    order and the loop stops where the single-process loop stops, so the puzzles are
+    those of `solver.generate.generate` for the same seed, whichever executor ran them.
+    With a store, every puzzle found is saved at once (a puzzle whose canonical form is
+    stored already is skipped); `resume` reuses the stored puzzles of this run and goes
+    on after the last one. Returns the report and the number of duplicates skipped."""
+    if difficulty not in DIFFICULTIES:
+        raise BadInput(f"unknown difficulty '{difficulty}' ({', '.join(DIFFICULTIES)})")
+    limit = max_attempts if max_attempts is not None else 200 * count
+    report = GenerationReport()
+    start = time.monotonic()
+    parameters = {"game": game.game, "difficulty": difficulty, "seed": seed,
+                  "rules": kind_args[0], "backend": kind_args[1], "time_limit": kind_args[2],
+                  **extra}
+    first = 0
+    if store is not None and resume:
+        for attempt, data in sorted(store.done(PUZZLES_KIND, parameters).items()):
+            if len(report.puzzles) < count:
+                puzzle, solution = game.read(kind, data["puzzle"], "the store")
+                rating = data["puzzle"].get("rating", {})
+                report.puzzles.append(Generated(puzzle, solution, difficulty,
+                                                rating.get("score", 0.0),
+                                                rating.get("features", {}), seed, attempt, 0))
+                first = attempt + 1
+    canonical = game.canonical or (lambda k, pz: canonical_json(game.write(k, pz, None, None)))
+    attempts = list(range(first, limit))
+    tasks = [(game.make_kind, kind_args, tuple(sorted(extra.items())), difficulty, seed, a)
+             for a in attempts]
+    batch.progress = False  # the bar counts puzzles found, as the single-process loop
+    waiting: dict[int, Attempt] = {}
+    next_attempt, since_last, duplicates = first, 0, 0
+    if progress is not None:
+        progress(len(report.puzzles), count)
+    try:
+        for a, outcome in batch.run(attempt_task, tasks, attempts,
+                                    window=max(2, 2 * batch.jobs)):
+            waiting[a] = outcome
+            while next_attempt in waiting and len(report.puzzles) < count:
+                got = waiting.pop(next_attempt)
+                next_attempt += 1
+                since_last += 1
+                if got.outcome != "found":
+                    setattr(report, got.outcome, getattr(report, got.outcome) + 1)
+                    continue
+                if store is not None:
+                    rating = {"difficulty": difficulty, "score": got.score,
+                              "features": got.features, "seed": seed, "attempt": got.attempt}
+                    data = game.write(kind, got.puzzle, got.solution, rating)
+                    if not store.put(PUZZLES_KIND, parameters, got.attempt,
+                                     {"puzzle": data}, rating, canonical(kind, got.puzzle)):
+                        duplicates += 1
+                        continue
+                report.puzzles.append(Generated(got.puzzle, got.solution, difficulty,
+                                                got.score, got.features, seed, got.attempt,
+                                                since_last))
+                since_last = 0
+                if progress is not None:
+                    progress(len(report.puzzles), count)
+            if len(report.puzzles) >= count or (deadline is not None
+                                                and time.monotonic() > deadline):
+                break
+    except KeyboardInterrupt:
+        batch.interrupted = True
+    report.attempts = next_attempt
+    report.seconds = round(time.monotonic() - start, 3)
+    return report, duplicates
 
 
 def _read(game: PuzzleGame, kind: Any, path: str) -> tuple[Any, Any]:
@@ -127,17 +261,32 @@ def add_puzzle_commands(group: click.Group, game: PuzzleGame) -> None:
                   help="Write each puzzle (with solution and rating) to a file here.")
     @backend_option
     @time_option
+    @batch_options
     @rules_option
     @json_option
     def generate_command(difficulty: str, count: int, seed: int, max_attempts: int | None,
                          max_seconds: float | None, out_dir: str | None, backend: str, time_limit: float,
+                         batch: Batch, store_path: str | None, resume: bool,
                          rules_path: str | None, as_json: bool, **extra: Any) -> None:
         """Generate puzzles with exactly one solution, rated easy / medium / hard from
-        measured features (see the game's docs)."""
+        measured features (see the game's docs). With --jobs N or --scheduler the
+        attempts run as parallel tasks (the same puzzles for the same --seed)."""
         kind = game.make_kind(rules_path, backend, time_limit, **extra)
+        duplicates = 0
         with progress_bar(f"{count} {difficulty} puzzle(s)") as update:
             deadline = None if max_seconds is None else time.monotonic() + max_seconds
-            report = generate(kind, difficulty, count, seed, max_attempts, update, deadline)
+            if batch.requested or store_path:
+                store = open_store(store_path)
+                try:
+                    report, duplicates = generate_batch(
+                        game, kind, (rules_path, backend, time_limit), extra, difficulty,
+                        count, seed, max_attempts, batch, update, deadline, store, resume)
+                finally:
+                    if store is not None:
+                        store.close()
+            else:  # the single-process loop, as before --jobs existed
+                batch.jobs = 1
+                report = generate(kind, difficulty, count, seed, max_attempts, update, deadline)
         files = []
         for n, g in enumerate(report.puzzles):
             rating = {"difficulty": g.difficulty, "score": g.score, "features": g.features,
@@ -156,9 +305,11 @@ def add_puzzle_commands(group: click.Group, game: PuzzleGame) -> None:
                                        data))
         result = GenerateResult(game.game, difficulty, seed, count, files, report.attempts,
                                 report.not_unique, report.no_solution, report.undecided,
-                                report.wrong_difficulty, report.seconds)
+                                report.wrong_difficulty, report.seconds, duplicates,
+                                batch.where, batch.interrupted)
         if as_json:
             print_json(dumps(result))
+            _after_interrupt(result, store_path)
             return
         for f, g in zip(files, report.puzzles, strict=True):
             stdout.print(f"[bold]{difficulty} puzzle, rating {f.score}[/bold]"
@@ -168,9 +319,21 @@ def add_puzzle_commands(group: click.Group, game: PuzzleGame) -> None:
                      f"({report.not_unique} not unique, {report.no_solution} without "
                      f"solution, {report.wrong_difficulty} other difficulty, "
                      f"{report.undecided} undecided) in {report.seconds:.1f} s")
-        if len(files) < count:
+        if duplicates:
+            stdout.print(f"{duplicates} puzzle(s) skipped: already in {store_path}")
+        if len(files) < count and not batch.interrupted:
             stdout.print("[yellow]Fewer puzzles than asked: raise --max-attempts or "
                          "--max-seconds.[/yellow]")
+        _after_interrupt(result, store_path)
+
+    def _after_interrupt(result: GenerateResult, store_path: str | None) -> None:
+        if not result.interrupted:
+            return
+        where = (f"saved in {store_path}; run again with --resume to go on" if store_path
+                 else "not saved (use --store FILE to keep them and --resume)")
+        stderr.print(f"[yellow]Interrupted after {result.attempts} attempts: "
+                     f"{len(result.puzzles)} puzzle(s) found, {where}.[/yellow]")
+        raise SystemExit(130)
 
     def _verdict(path: str, backend: str, time_limit: float, rules_path: str | None
                  ) -> tuple[Any, Any, SolveResult, list]:
