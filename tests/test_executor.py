@@ -219,3 +219,53 @@ def test_max_draws_distribution_on_pool_and_in_process(tmp_path):
 def test_max_draws_bad_combinations_are_one_line():
     assert_one_line_error(run("max", "--draws", "2", "--draw", "GJ"), "--draws")
     assert_one_line_error(run("max", "--store", "x.sqlite"), "--draws")
+
+
+def _puzzles(data: dict) -> list:
+    return [(p["attempt"], p["score"], p["puzzle"]) for p in data["puzzles"]]
+
+
+def test_generate_on_dask_pool_and_in_process_gives_the_same_puzzles(cluster):
+    args = ["generate", "--difficulty", "easy", "--count", "2", "--seed", "1", "--json"]
+    runs = {}
+    for name, extra in (("plain", ()), ("alone", ("--jobs", "1")), ("pool", ("--jobs", "2")),
+                        ("dask", ("--scheduler", cluster))):
+        r = run(*args, *extra)
+        assert r.exit_code == 0, r.output
+        runs[name] = json.loads(r.stdout)
+    assert runs["dask"]["executor"].startswith("dask")
+    first = runs["plain"]
+    assert len(first["puzzles"]) == 2
+    for name, data in runs.items():
+        assert _puzzles(data) == _puzzles(first), name
+        assert (data["attempts"], data["not_unique"], data["wrong_difficulty"]) == (
+            first["attempts"], first["not_unique"], first["wrong_difficulty"]), name
+
+
+def test_generate_store_resume_and_duplicates(tmp_path):
+    import dataclasses
+
+    from models.take_it_higher.puzzles import puzzle_game
+    from solver.puzzle_cli import PUZZLES_KIND, generate_batch
+
+    store_path = tmp_path / "puzzles.sqlite"
+    args = ["generate", "--difficulty", "easy", "--seed", "1", "--jobs", "1", "--json"]
+    whole = json.loads(run(*args, "--count", "2").stdout)
+    one = run(*args, "--count", "1", "--store", str(store_path))
+    assert one.exit_code == 0, one.output
+    resumed = run(*args, "--count", "2", "--store", str(store_path), "--resume")
+    assert resumed.exit_code == 0, resumed.output
+    assert _puzzles(json.loads(resumed.stdout)) == _puzzles(whole)
+    with Store(store_path) as s:
+        rows = s.rows(PUZZLES_KIND)
+        assert [r["seed"] for r in rows] == [p["attempt"] for p in whole["puzzles"]]
+        assert rows[0]["canonical"] != rows[1]["canonical"]
+    # a game whose canonical form makes every puzzle the same: after the first, each
+    # puzzle found is a duplicate, skipped, and generation goes on to the attempt limit
+    game = dataclasses.replace(puzzle_game(), canonical=lambda kind, puzzle: "all alike")
+    kind = game.make_kind(None, "cpsat", 20.0)
+    with Store(tmp_path / "dup.sqlite") as s:
+        report, duplicates = generate_batch(game, kind, (None, "cpsat", 20.0), {}, "easy", 2,
+                                            1, 6, Batch(1, progress=False), store=s)
+        assert len(report.puzzles) == 1 and duplicates >= 1
+        assert len(s.rows(PUZZLES_KIND)) == 1
