@@ -42,6 +42,11 @@ def _ignore_sigint() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
+def _run_chunk(fn: Callable[..., Any], tasks: list[tuple[Any, ...]]) -> list[Any]:
+    """Several tasks in one go, results in order (a worker-side helper)."""
+    return [fn(*args) for args in tasks]
+
+
 def default_jobs() -> int:
     """All cores this process may use."""
     try:
@@ -97,9 +102,21 @@ class Batch:
 
     def _counted(self, fn: Callable[..., Any], tasks: Sequence[tuple[Any, ...]],
                  keys: list[int], tick: Callable[[], None]) -> Iterator[tuple[int, Any]]:
-        source = (self._dask(fn, tasks, keys) if self.scheduler else
-                  self._local(fn, tasks, keys) if self.jobs == 1 else
-                  self._pool(fn, tasks, keys))
+        if self.jobs == 1 and not self.scheduler:
+            source = self._local(fn, tasks, keys)
+        else:
+            # Short tasks travel in chunks (one message, the shared arguments such as
+            # the rules pickled once): about 8 chunks per worker, at most 64 tasks each;
+            # with a window (a caller that may stop early) every task goes alone.
+            workers = self.jobs if not self.scheduler else 8
+            size = (1 if self.window < len(tasks) else
+                    max(1, min(64, len(tasks) // (8 * workers))))
+            chunks = [(fn, list(tasks[i:i + size])) for i in range(0, len(tasks), size)]
+            chunk_keys = list(range(0, len(tasks), size))
+            run = self._dask if self.scheduler else self._pool
+            source = ((keys[first + j], result)
+                      for first, results in run(_run_chunk, chunks, chunk_keys)
+                      for j, result in enumerate(results))
         try:
             for item in source:
                 self.done += 1
@@ -120,7 +137,7 @@ class Batch:
               keys: list[int]) -> Iterator[tuple[int, Any]]:
         # forkserver: workers never inherit the parent's threads (rich, OR-Tools).
         context = multiprocessing.get_context("forkserver")
-        pool = cf.ProcessPoolExecutor(max_workers=min(self.jobs, len(tasks)),
+        pool = cf.ProcessPoolExecutor(max_workers=max(1, min(self.jobs, len(tasks))),
                                       mp_context=context, initializer=_ignore_sigint)
         pending: dict[cf.Future, int] = {}
         todo = iter(zip(keys, tasks, strict=True))

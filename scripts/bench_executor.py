@@ -1,0 +1,113 @@
+"""Benchmarks of the executor layer (issue 9 speed goals; figures in docs/batch.md).
+
+1. `take-it-higher simulate`: games per second on the local pool with 2 processes
+   against in-process (--jobs 1); goal: at least 1.8x. Two workloads: greedy games
+   without the optimum (milliseconds a task) and greedy games with their hindsight
+   optimum (CP-SAT, a tenth of a second to seconds a task). The pool's start-up is
+   included, as a user sees it.
+2. Dask overhead per task for tasks of 0.5 s: a real `dask scheduler` and two
+   `dask worker` processes on 127.0.0.1 run 2k tasks that each take 0.5 s of wall time;
+   overhead = wall * workers / tasks / 0.5 - 1; goal: at most 20%.
+
+Usage: /work/venv/bin/python scripts/bench_executor.py [--runs 3] [--games 1500]
+"""
+
+from __future__ import annotations
+
+import argparse
+import socket
+import statistics
+import subprocess
+import sys
+import time
+
+from models.take_it_higher.play import simulate_batch
+from models.take_it_higher.rules import Variant, load_rules
+from solver.executor import Batch
+
+
+def half_second(i: int) -> int:
+    """A task of 0.5 s wall time (spinning: it holds a core like real work)."""
+    end = time.perf_counter() + 0.5
+    while time.perf_counter() < end:
+        pass
+    return i
+
+
+def rate(jobs: int, games: int, seed: int, optimum: float | None) -> float:
+    batch = Batch(jobs, progress=False)
+    start = time.perf_counter()
+    result = simulate_batch(load_rules(), Variant(), games, seed, "greedy", batch,
+                            optimum_time=optimum)
+    assert result.games == games
+    return games / (time.perf_counter() - start)
+
+
+def bench_pool(runs: int, games: int, optimum_games: int) -> None:
+    for label, n, seed, optimum in (("greedy, no optimum", games, 0, None),
+                                    ("greedy + hindsight optimum", optimum_games, 5, 30.0)):
+        single = [rate(1, n, seed, optimum) for _ in range(runs)]
+        pooled = [rate(2, n, seed, optimum) for _ in range(runs)]
+        s, p = statistics.median(single), statistics.median(pooled)
+        print(f"simulate {label}, {n} games: in-process {s:.1f} games/s, "
+              f"pool of 2 {p:.1f} games/s -> {p / s:.2f}x (goal >= 1.8x; runs: "
+              f"{', '.join(f'{x:.1f}' for x in single)} | "
+              f"{', '.join(f'{x:.1f}' for x in pooled)})", flush=True)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def bench_dask(runs: int, tasks: int) -> None:
+    from distributed import Client
+
+    port = free_port()
+    address = f"tcp://127.0.0.1:{port}"
+    dask = [sys.executable, "-P", "-m", "dask"]  # -P: python-sat's models.py shadows ours
+    procs = [subprocess.Popen([*dask, "scheduler", "--host", "127.0.0.1", "--port", str(port),
+                               "--no-dashboard"], stderr=subprocess.DEVNULL)]
+    try:
+        for _ in range(2):
+            procs.append(subprocess.Popen([*dask, "worker", address, "--nthreads", "1",
+                                           "--no-dashboard", "--host", "127.0.0.1"],
+                                          stderr=subprocess.DEVNULL))
+        with Client(address, timeout="30s") as client:
+            client.wait_for_workers(2, timeout=60)
+        overheads = []
+        for _ in range(runs):
+            batch = Batch(1, address, progress=False)
+            start = time.perf_counter()
+            got = sorted(i for i, _ in batch.run(half_second, [(i,) for i in range(tasks)]))
+            wall = time.perf_counter() - start
+            assert got == list(range(tasks))
+            overheads.append(wall * 2 / tasks / 0.5 - 1)
+        print(f"dask, 2 workers, {tasks} tasks of 0.5 s: overhead per task "
+              f"{100 * statistics.median(overheads):.1f}% (goal <= 20%; runs: "
+              f"{', '.join(f'{100 * o:.1f}%' for o in overheads)}; includes connecting)",
+              flush=True)
+    finally:
+        for p in procs:
+            p.kill()
+            p.wait()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--games", type=int, default=1500)
+    parser.add_argument("--optimum-games", type=int, default=24)
+    parser.add_argument("--tasks", type=int, default=40)
+    parser.add_argument("--skip-pool", action="store_true")
+    parser.add_argument("--skip-dask", action="store_true")
+    args = parser.parse_args()
+    if not args.skip_pool:
+        bench_pool(args.runs, args.games, args.optimum_games)
+    if not args.skip_dask:
+        bench_dask(args.runs, args.tasks)
+
+
+if __name__ == "__main__":
+    main()
