@@ -208,8 +208,9 @@ def generate_batch(game: PuzzleGame, kind: Any, kind_args: tuple, extra: dict[st
                     rating = {"difficulty": difficulty, "score": got.score,
                               "features": got.features, "seed": seed, "attempt": got.attempt}
                     data = game.write(kind, got.puzzle, got.solution, rating)
+                    form = f"{game.game} {canonical(kind, got.puzzle)}"
                     if not store.put(PUZZLES_KIND, parameters, got.attempt,
-                                     {"puzzle": data}, rating, canonical(kind, got.puzzle)):
+                                     {"puzzle": data}, rating, form):
                         duplicates += 1
                         continue
                 report.puzzles.append(Generated(got.puzzle, got.solution, difficulty,

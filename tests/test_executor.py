@@ -269,3 +269,23 @@ def test_generate_store_resume_and_duplicates(tmp_path):
                                             1, 6, Batch(1, progress=False), store=s)
         assert len(report.puzzles) == 1 and duplicates >= 1
         assert len(s.rows(PUZZLES_KIND)) == 1
+
+
+def test_take_it_higher_canonical_form_folds_the_board_symmetry():
+    from models.take_it_higher.cli import canonical_puzzle
+    from models.take_it_higher.puzzles import Puzzle
+    from models.take_it_higher.rules import board_symmetries
+
+    class Kind:
+        rules = load_rules()
+
+    tiles = Kind.rules.tiles
+    (mirror,) = board_symmetries(Kind.rules)
+    cells = [c.id for c in Kind.rules.cells]
+    a = Puzzle(((cells[0], tiles[0]), (cells[5], tiles[1])), (tiles[2], tiles[3]))
+    b = Puzzle(((mirror[cells[0]], tiles[0]), (mirror[cells[5]], tiles[1])),
+               (tiles[2], tiles[3]))
+    c = Puzzle(((cells[0], tiles[1]), (cells[5], tiles[0])), (tiles[2], tiles[3]))
+    d = Puzzle(a.fixed, (tiles[3], tiles[2]))  # the call order matters
+    assert canonical_puzzle(Kind, a) == canonical_puzzle(Kind, b)
+    assert len({canonical_puzzle(Kind, p) for p in (a, c, d)}) == 3
