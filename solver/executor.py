@@ -69,6 +69,7 @@ class Batch:
     interrupted: bool = False
     done: int = field(default=0, init=False)
     window: int = field(default=0, init=False)
+    chunk: int | None = field(default=None, init=False)
 
     @property
     def where(self) -> str:
@@ -78,16 +79,18 @@ class Batch:
         return "in-process" if self.jobs == 1 else f"local pool ({self.jobs} processes)"
 
     def run(self, fn: Callable[..., Any], tasks: Sequence[tuple[Any, ...]],
-            index: Sequence[int] | None = None,
-            window: int | None = None) -> Iterator[tuple[int, Any]]:
+            index: Sequence[int] | None = None, window: int | None = None,
+            chunk: int | None = None) -> Iterator[tuple[int, Any]]:
         """Run `fn(*args)` for every `args` in `tasks`; yield `(index, result)` as each
         finishes (`index[i]`, default i). A progress bar with rate and time left runs on
         stderr. On Ctrl-C the rest is cancelled and `interrupted` set; no exception.
 
         `window`: at most this many tasks submitted and not yet yielded (default: all
         at once), so a caller that may stop early (generate: enough puzzles found) wastes
-        little; leaving the loop cancels what is queued."""
+        little; leaving the loop cancels what is queued. `chunk`: tasks per message to a
+        worker (default: chosen from the number of tasks; 1 for long tasks)."""
         self.window = window or len(tasks)
+        self.chunk = chunk
         keys = list(index) if index is not None else list(range(len(tasks)))
         total = len(tasks)
         self.done = 0
@@ -107,11 +110,12 @@ class Batch:
             source = self._local(fn, tasks, keys)
         else:
             # Short tasks travel in chunks (one message, the shared arguments such as
-            # the rules pickled once): about 8 chunks per worker, at most 64 tasks each;
-            # with a window (a caller that may stop early) every task goes alone.
+            # the rules pickled once): about 32 chunks per worker (the tail stays
+            # balanced), at most 256 tasks each; with a window (a caller that may stop
+            # early) or when the caller says its tasks are long (chunk=1), one by one.
             workers = self.jobs if not self.scheduler else 8
-            size = (1 if self.window < len(tasks) else
-                    max(1, min(64, len(tasks) // (8 * workers))))
+            size = (1 if self.window < len(tasks) else self.chunk or
+                    max(1, min(256, len(tasks) // (32 * workers))))
             chunks = [(fn, list(tasks[i:i + size])) for i in range(0, len(tasks), size)]
             chunk_keys = list(range(0, len(tasks), size))
             run = self._dask if self.scheduler else self._pool

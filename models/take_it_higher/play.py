@@ -267,7 +267,9 @@ def simulate_batch(rules: Rules, variant: Variant, games: int, seed: int, policy
              for g in todo]
     batch.description = f"{len(todo)} games, {policy_name}"
     try:
-        for g, record in batch.run(game_task, tasks, todo):
+        # with the optimum a game takes 0.1 s to seconds: no chunks, the tail balances
+        for g, record in batch.run(game_task, tasks, todo,
+                                   chunk=1 if optimum_time is not None else None):
             if store is not None:  # stored first: a game reported is a game kept
                 store.put(GAMES_KIND, parameters, record.seed, asdict(record),
                           {"score": record.score, "optimum": record.optimum})
@@ -358,7 +360,7 @@ def draws_batch(rules: Rules, variant: Variant, draws: int, seed: int, backend: 
     batch.description = f"{len(todo)} draws, hindsight optimum"
     tasks = [(rules, variant, i, seed + i, backend, time_limit) for i in todo]
     try:
-        for i, record in batch.run(draw_task, tasks, todo):
+        for i, record in batch.run(draw_task, tasks, todo, chunk=1):
             if store is not None:
                 store.put(DRAWS_KIND, parameters, record.seed, asdict(record),
                           {"score": record.score, "proven": record.proven})
