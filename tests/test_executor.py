@@ -228,7 +228,8 @@ def _puzzles(data: dict) -> list:
 def test_generate_on_dask_pool_and_in_process_gives_the_same_puzzles(cluster):
     args = ["generate", "--difficulty", "easy", "--count", "2", "--seed", "1", "--json"]
     runs = {}
-    for name, extra in (("plain", ()), ("alone", ("--jobs", "1")), ("pool", ("--jobs", "2")),
+    # (--jobs 1 takes the batch path in-process: covered by the store/resume test)
+    for name, extra in (("plain", ()), ("pool", ("--jobs", "2")),
                         ("dask", ("--scheduler", cluster))):
         r = run(*args, *extra)
         assert r.exit_code == 0, r.output
@@ -266,8 +267,8 @@ def test_generate_store_resume_and_duplicates(tmp_path):
     kind = game.make_kind(None, "cpsat", 20.0)
     with Store(tmp_path / "dup.sqlite") as s:
         report, duplicates = generate_batch(game, kind, (None, "cpsat", 20.0), {}, "easy", 2,
-                                            1, 6, Batch(1, progress=False), store=s)
-        assert len(report.puzzles) == 1 and duplicates >= 1
+                                            1, 3, Batch(1, progress=False), store=s)
+        assert (len(report.puzzles), duplicates, report.attempts) == (1, 1, 3)
         assert len(s.rows(PUZZLES_KIND)) == 1
 
 
