@@ -36,6 +36,9 @@ def make_solver(options: SolverOptions, subsolvers: Sequence[str] = (),
         p.max_deterministic_time = float(options.deterministic_time)
     p.random_seed = int(options.seed)
     p.num_workers = max(1, int(options.workers))
+    # Ctrl-C must reach Python (a batch run stops and keeps what finished) instead of
+    # quietly cutting one solve short and letting the run carry on
+    p.catch_sigint_signal = False
     for name in subsolvers:
         p.subsolvers.append(name)
     for key, value in (extra or {}).items():
