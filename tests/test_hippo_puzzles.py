@@ -8,12 +8,11 @@ import random
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
 from models.hippo.puzzles import HippoPuzzles, Puzzle, _read, parse_solution, puzzle_to_dict
 from models.hippo.rules import GameState, load_rules
-from solver.cli import cli
 from solver.generate import check_unique, generate
+from tests.cli_helpers import game_runner
 
 LIBRARY = sorted((Path(__file__).parent.parent / "puzzles" / "hippo" / "library")
                  .glob("*.json"))
@@ -104,8 +103,7 @@ def test_generation_replays_from_its_seed():
         [(g.puzzle, g.solution, g.features) for g in b.puzzles]
 
 
-def run(*args: str):
-    return CliRunner().invoke(cli, ["hippo", *args])
+run = game_runner("hippo")
 
 
 def test_commands_on_library_puzzles(tmp_path):

@@ -9,7 +9,6 @@ import random
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
 from models.hoch_hinaus.puzzles import (
     HochHinausPuzzles,
@@ -19,8 +18,8 @@ from models.hoch_hinaus.puzzles import (
     puzzle_to_dict,
 )
 from models.hoch_hinaus.tasks import holds, parse_task
-from solver.cli import cli
 from solver.generate import Search, attempt_seed, check_unique, generate
+from tests.cli_helpers import game_runner
 
 ROOT = Path(__file__).resolve().parent.parent
 LIBRARY = sorted((ROOT / "puzzles" / "hoch-hinaus" / "library").glob("*.json"))
@@ -198,8 +197,7 @@ def test_generation_replays(sat: HochHinausPuzzles) -> None:
 
 # --------------------------------------------------------------------------- commands
 
-def run(*args: str):
-    return CliRunner().invoke(cli, ["hoch-hinaus", *args])
+run = game_runner("hoch-hinaus")
 
 
 def test_cli_solve_and_check_unique() -> None:

@@ -8,12 +8,11 @@ import random
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
 from models.take_it_higher.puzzles import Puzzle, TakeItHigherPuzzles, _read
 from models.take_it_higher.rules import load_rules
-from solver.cli import cli
 from solver.generate import check_unique, generate
+from tests.cli_helpers import game_runner
 
 LIBRARY = sorted((Path(__file__).parent.parent / "puzzles" / "take-it-higher" / "library")
                  .glob("*.json"))
@@ -80,8 +79,7 @@ def test_generation_replays_from_its_seed():
         [(g.puzzle, g.solution, g.features) for g in b.puzzles]
 
 
-def run(*args: str):
-    return CliRunner().invoke(cli, ["take-it-higher", *args])
+run = game_runner("take-it-higher")
 
 
 def test_commands_on_a_library_puzzle(tmp_path):

@@ -10,7 +10,6 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
 from models.tippi_toppi.puzzles import (
     Puzzle,
@@ -21,8 +20,8 @@ from models.tippi_toppi.puzzles import (
     replay,
 )
 from models.tippi_toppi.rules import Play, load_rules
-from solver.cli import cli
 from solver.generate import attempt_seed, check_unique, generate
+from tests.cli_helpers import game_runner
 
 LIBRARY = sorted((Path(__file__).parent.parent / "puzzles" / "tippi-toppi" / "library")
                  .glob("*.json"))
@@ -161,8 +160,7 @@ def test_generation_replays_from_its_seed():
     assert brute_force(g.puzzle) == [g.solution]
 
 
-def run(*args: str):
-    return CliRunner().invoke(cli, ["tippi-toppi", *args])
+run = game_runner("tippi-toppi")
 
 
 def test_commands_on_library_puzzles(tmp_path):

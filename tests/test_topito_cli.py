@@ -7,34 +7,22 @@ import json
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
 from models.topito.rules import Goal, load_position, load_rules, parse_card
 from models.topito.search import bfs_plan, count_plans
-from solver.cli import cli
+from tests.cli_helpers import assert_one_line_error, game_runner
+from tests.cli_helpers import run_json as shared_run_json
 
 PUZZLES = Path(__file__).resolve().parents[1] / "puzzles" / "topito"
 MID = str(PUZZLES / "midgame.json")
 R = load_rules()
 
 
-def run(*args: str):
-    return CliRunner().invoke(cli, ["topito", *args])
+run = game_runner("topito")
 
 
 def run_json(*args: str):
-    res = run(*args, "--json")
-    assert res.exit_code == 0, res.output
-    return json.loads(res.stdout)
-
-
-def assert_one_line_error(result, *words: str) -> None:
-    assert result.exit_code == 2, result.output
-    lines = [line for line in result.output.splitlines() if line.strip()]
-    assert len(lines) == 1, result.output
-    assert "Traceback" not in result.output
-    for w in words:
-        assert w in lines[0], lines[0]
+    return shared_run_json(run, *args)
 
 
 @pytest.mark.parametrize("name", sorted(p.name for p in PUZZLES.glob("*.json")))

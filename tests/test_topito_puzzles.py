@@ -11,13 +11,12 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
 from models.topito.puzzles import RATING, Puzzle, TopitoPuzzles, puzzle_from_dict
 from models.topito.rules import Goal, load_deck, load_position, load_rules
 from models.topito.search import bfs_plan, count_plans
-from solver.cli import cli
 from solver.generate import attempt_seed, check_unique, generate
+from tests.cli_helpers import game_runner
 
 R = load_rules()
 DECK = load_deck(R)
@@ -142,8 +141,7 @@ def test_moves_option_fixes_the_length_whatever_the_difficulty():
 
 # --------------------------------------------------------------------------- commands
 
-def run(*args: str):
-    return CliRunner().invoke(cli, ["topito", *args])
+run = game_runner("topito")
 
 
 def test_generate_json_and_out_dir(tmp_path):
