@@ -273,8 +273,7 @@ def test_generate_store_resume_and_duplicates(tmp_path):
 
 
 def test_take_it_higher_canonical_form_folds_the_board_symmetry():
-    from models.take_it_higher.cli import canonical_puzzle
-    from models.take_it_higher.puzzles import Puzzle
+    from models.take_it_higher.puzzles import Puzzle, canonical_puzzle
     from models.take_it_higher.rules import board_symmetries
 
     class Kind:

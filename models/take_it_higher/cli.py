@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import dataclasses
 import random
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
 
 import click
 from rich.markup import escape
@@ -22,7 +20,7 @@ from models.take_it_higher.play import (
     hindsight_optimum,
     simulate_batch,
 )
-from models.take_it_higher.puzzles import Puzzle, puzzle_game
+from models.take_it_higher.puzzles import puzzle_game
 from models.take_it_higher.render import board_svg, board_text, hint_table, sheet_table
 from models.take_it_higher.rules import (
     GameState,
@@ -30,7 +28,6 @@ from models.take_it_higher.rules import (
     Position,
     Rules,
     Tile,
-    board_symmetries,
     format_placement,
     load_position,
     load_rules,
@@ -46,7 +43,7 @@ from solver.options import json_option, rules_option, solver_options, svg_option
 from solver.puzzle_cli import add_puzzle_commands
 from solver.render import print_json, stderr, stdout, text_on
 from solver.results import dumps
-from solver.store import Store, canonical_json, open_store
+from solver.store import Store, open_store
 
 variant_option = click.option(
     "--variant", default="basic", show_default=True,
@@ -450,14 +447,4 @@ def _interrupted(interrupted: bool, done: int, total: int, store_path: str | Non
     raise SystemExit(130)
 
 
-def canonical_puzzle(kind: Any, puzzle: Puzzle) -> str:
-    """The puzzle's canonical form for the store's de-duplication: the smallest JSON of
-    the puzzle over the board's symmetries (`rules.board_symmetries`: maps that keep
-    every line in its direction, so every board scores the same after the map)."""
-    maps = [{}, *board_symmetries(kind.rules)]
-    return min(canonical_json({"fixed": sorted([m.get(cell, cell), tile.id]
-                                               for cell, tile in puzzle.fixed),
-                               "to_come": [t.id for t in puzzle.to_come]}) for m in maps)
-
-
-add_puzzle_commands(group, dataclasses.replace(puzzle_game(), canonical=canonical_puzzle))
+add_puzzle_commands(group, puzzle_game())

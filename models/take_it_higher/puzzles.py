@@ -27,6 +27,7 @@ from models.take_it_higher.rules import (
     Tile,
     Variant,
     board_score,
+    board_symmetries,
     format_placement,
     parse_placement,
 )
@@ -36,6 +37,7 @@ from solver.errors import BadInput, TimeLimitReached
 from solver.generate import Rating, Search, as_features
 from solver.io import expect
 from solver.io import field as jfield
+from solver.store import canonical_json
 
 BASIC = Variant()
 # tiles still to come per difficulty (the rating decides; these are where proposals start)
@@ -332,8 +334,18 @@ def _terminal(kind: TakeItHigherPuzzles, puzzle: Puzzle, solution: Solution,
     return Group(*lines)
 
 
+def canonical_puzzle(kind: Any, puzzle: Puzzle) -> str:
+    """The puzzle's canonical form for the store's de-duplication: the smallest JSON of
+    the puzzle over the board's symmetries (`rules.board_symmetries`: maps that keep
+    every line in its direction, so every board scores the same after the map)."""
+    maps = [{}, *board_symmetries(kind.rules)]
+    return min(canonical_json({"fixed": sorted([m.get(cell, cell), tile.id]
+                                               for cell, tile in puzzle.fixed),
+                               "to_come": [t.id for t in puzzle.to_come]}) for m in maps)
+
+
 def puzzle_game() -> Any:
     """The shared puzzle commands' description of Take it Higher! puzzles."""
     from solver.puzzle_cli import PuzzleGame
     return PuzzleGame("take-it-higher", ("cpsat", "maxsat"), _make_kind, _read, _write,
-                      _solution_text, _picture, _terminal)
+                      _solution_text, _picture, _terminal, canonical=canonical_puzzle)
