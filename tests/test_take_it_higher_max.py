@@ -156,6 +156,7 @@ def test_models_are_the_same_in_every_process():
     import os
     import subprocess
     import sys
+    from pathlib import Path
 
     code = ("import hashlib; from models.take_it_higher import encode_cpsat; "
             "from models.take_it_higher.encode import MaxProblem; "
@@ -167,7 +168,9 @@ def test_models_are_the_same_in_every_process():
     digests = set()
     for hash_seed in ("1", "2", "random"):
         env = {**os.environ, "PYTHONHASHSEED": hash_seed}
+        # from the repository root, so `models` is this package whatever the cwd
         out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
-                             text=True, check=True)
+                             text=True, cwd=Path(__file__).resolve().parent.parent)
+        assert out.returncode == 0, out.stderr[-2000:]
         digests.add(out.stdout.strip())
     assert len(digests) == 1
