@@ -110,6 +110,13 @@ class Store:
                                (canonical_json(parameters),)).fetchall()
         return {seed: json.loads(result) for seed, result in rows}
 
+    def done_tasks(self, kind: str, parameters: dict[str, Any], seed: int, count: int
+                   ) -> dict[int, Any]:
+        """Stored results of tasks 0..count-1 of a run whose task i has seed `seed + i`,
+        by task index (what `--resume` skips)."""
+        return {s - seed: r for s, r in self.done(kind, parameters).items()
+                if 0 <= s - seed < count}
+
     def rows(self, kind: str) -> list[dict[str, Any]]:
         """Every row of a kind, oldest first (seed, parameters, result, rating, canonical)."""
         table = self._table(kind)

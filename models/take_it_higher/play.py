@@ -257,11 +257,8 @@ def simulate_batch(rules: Rules, variant: Variant, games: int, seed: int, policy
     start = time.perf_counter()
     records: dict[int, GameRecord] = {}
     if store is not None and resume:
-        for game_seed, data in store.done(GAMES_KIND, parameters).items():
-            g = game_seed - seed
-            if 0 <= g < games:
-                records[g] = GameRecord(**data)
-                records[g].game = g
+        for g, data in store.done_tasks(GAMES_KIND, parameters, seed, games).items():
+            records[g] = GameRecord(**{**data, "game": g})
     todo = [g for g in range(games) if g not in records]
     tasks = [(rules, variant, g, seed + g, policy_name, hint_samples, hint_time, optimum_time)
              for g in todo]
@@ -352,10 +349,8 @@ def draws_batch(rules: Rules, variant: Variant, draws: int, seed: int, backend: 
     start = time.perf_counter()
     records: dict[int, DrawOptimum] = {}
     if store is not None and resume:
-        for draw_seed, data in store.done(DRAWS_KIND, parameters).items():
-            i = draw_seed - seed
-            if 0 <= i < draws:
-                records[i] = DrawOptimum(**{**data, "draw": i})
+        for i, data in store.done_tasks(DRAWS_KIND, parameters, seed, draws).items():
+            records[i] = DrawOptimum(**{**data, "draw": i})
     todo = [i for i in range(draws) if i not in records]
     batch.description = f"{len(todo)} draws, hindsight optimum"
     tasks = [(rules, variant, i, seed + i, backend, time_limit) for i in todo]
