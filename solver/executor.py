@@ -32,6 +32,7 @@ import click
 
 from solver.errors import BadInput, ToppiError
 from solver.progress import progress_bar
+from solver.store import Store, canonical_json
 
 
 def _ignore_sigint() -> None:
@@ -222,6 +223,66 @@ class Batch:
             if pending:
                 client.cancel(list(pending))
             client.close()
+
+
+@dataclass(frozen=True)
+class SeededTask:
+    """One task of a stored run: the run's `parameters` (what makes two runs the same
+    run, JSON), the task's own `seed` (its row key within the run) and the arguments of
+    the task function."""
+
+    parameters: dict[str, Any]
+    seed: int
+    args: tuple[Any, ...]
+
+
+def run_stored(batch: Batch, fn: Callable[..., Any], tasks: Sequence[SeededTask],
+               kind: str, store: Store | None = None, resume: bool = False,
+               to_row: Callable[[Any], tuple[Any, Any]] = lambda r: (r, None),
+               from_row: Callable[[Any, int], Any] = lambda data, i: data,
+               chunk: int | None = None, noun: str = "task") -> dict[int, Any]:
+    """Run `fn(*task.args)` for every task on `batch` and return the results by task
+    index (those that finished: a Ctrl-C sets `batch.interrupted`).
+
+    With `store`, each result is saved in table `kind` as soon as it arrives (before
+    the caller sees it: a result reported is a result kept), as `to_row(result)` =
+    (result JSON, rating JSON). With `resume`, tasks whose (parameters, seed) row exists
+    are not run; their results are `from_row(stored JSON, task index)`."""
+    results: dict[int, Any] = {}
+    if store is not None and resume:
+        stored: dict[str, dict[int, Any]] = {}
+        for i, task in enumerate(tasks):
+            key = canonical_json(task.parameters)
+            if key not in stored:
+                stored[key] = store.done(kind, task.parameters)
+            if task.seed in stored[key]:
+                results[i] = from_row(stored[key][task.seed], i)
+    todo = [i for i in range(len(tasks)) if i not in results]
+    try:
+        for i, result in batch.run(fn, [tasks[i].args for i in todo], todo, chunk=chunk):
+            if store is not None:
+                row, rating = to_row(result)
+                store.put(kind, tasks[i].parameters, tasks[i].seed, row, rating)
+            results[i] = result
+    except KeyboardInterrupt:
+        batch.interrupted = True
+    if not results:
+        raise BadInput(f"interrupted before any {noun} finished")
+    return results
+
+
+def interrupted_note(interrupted: bool, done: int, total: int, store_path: str | None,
+                     noun: str = "tasks") -> None:
+    """After an interrupted run (its partial result already printed): say on stderr
+    what was kept and exit 130; nothing when the run was complete."""
+    if not interrupted:
+        return
+    from solver.render import stderr
+
+    where = (f"saved in {store_path}; run again with --resume to finish" if store_path
+             else "not saved (use --store FILE to keep and --resume runs)")
+    stderr.print(f"[yellow]Interrupted: {done} of {total} {noun} finished, {where}.[/yellow]")
+    raise SystemExit(130)
 
 
 def batch_options(f: Callable) -> Callable:

@@ -13,6 +13,8 @@ from __future__ import annotations
 import json
 import re
 import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -139,3 +141,14 @@ class Store:
 def open_store(path: str | None) -> Store | None:
     """The store at `path` (created if missing), or None without --store."""
     return Store(path) if path else None
+
+
+@contextmanager
+def store_at(path: str | None) -> Iterator[Store | None]:
+    """`open_store` as a context manager: the store (or None) closed on leaving."""
+    store = open_store(path)
+    try:
+        yield store
+    finally:
+        if store is not None:
+            store.close()

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import click
@@ -38,12 +36,12 @@ from models.take_it_higher.rules import (
 )
 from solver.backends import SolverOptions
 from solver.errors import BadInput, ToppiError
-from solver.executor import Batch, batch_options
+from solver.executor import Batch, batch_options, interrupted_note
 from solver.options import json_option, rules_option, solver_options, svg_option
 from solver.puzzle_cli import add_puzzle_commands
 from solver.render import print_json, stderr, stdout, text_on
 from solver.results import dumps
-from solver.store import Store, open_store
+from solver.store import store_at
 
 variant_option = click.option(
     "--variant", default="basic", show_default=True,
@@ -141,14 +139,14 @@ def max_(variant: str, gold_silver: bool, draw: str | None, backend: str, draws:
     if draws is not None:
         if draw or svg_path:
             raise BadInput("--draws cannot be combined with --draw or --svg")
-        with _store(store_path) as store:
+        with store_at(store_path) as store:
             many = draws_batch(rules, v, draws, solver.seed, backend, solver.time_limit,
                                batch, store, resume)
         if as_json:
             print_json(dumps(many))
         else:
             _print_draws(many)
-        _interrupted(many.interrupted, len(many.records), draws, store_path)
+        interrupted_note(many.interrupted, len(many.records), draws, store_path)
         return
     if store_path or resume or batch.scheduler:
         raise BadInput("--store, --resume and --scheduler need --draws N")
@@ -370,12 +368,12 @@ def simulate(games: int, seed: int, policy: str, variant: str, gold_silver: bool
     Each game is a task: --jobs / --scheduler spread them, --store keeps them."""
     rules = _rules(rules_path)
     v = parse_variant(variant, gold_silver)
-    with _store(store_path) as store:
+    with store_at(store_path) as store:
         result = simulate_batch(rules, v, games, seed, policy, batch, store, resume,
                                 hint_samples, hint_time, None if no_optimum else optimum_time)
     if as_json:
         print_json(dumps(result))
-        _interrupted(result.interrupted, len(result.records), games, store_path)
+        interrupted_note(result.interrupted, len(result.records), games, store_path)
         return
     if result.games <= 20:
         per_game = Table(title="Games", caption="? = best found in --optimum-time, not proven")
@@ -399,7 +397,7 @@ def simulate(games: int, seed: int, policy: str, variant: str, gold_silver: bool
         table.add_row("mean hindsight optimum" + proven, f"{result.optimum_mean:.1f}")
         table.add_row("mean / mean optimum", f"{100 * (result.ratio or 0):.1f}%")
     stdout.print(table)
-    _interrupted(result.interrupted, len(result.records), games, store_path)
+    interrupted_note(result.interrupted, len(result.records), games, store_path)
 
 
 def _print_draws(result: DrawsResult) -> None:
@@ -425,26 +423,6 @@ def _print_draws(result: DrawsResult) -> None:
     if result.found < result.draws:
         table.add_row("no board found in time", str(result.draws - result.found))
     stdout.print(table)
-
-
-@contextmanager
-def _store(path: str | None) -> Iterator[Store | None]:
-    store = open_store(path)
-    try:
-        yield store
-    finally:
-        if store is not None:
-            store.close()
-
-
-def _interrupted(interrupted: bool, done: int, total: int, store_path: str | None) -> None:
-    """After Ctrl-C: say what was kept and exit 130 (the shell's code for SIGINT)."""
-    if not interrupted:
-        return
-    where = (f"saved in {store_path}; run again with --resume to finish" if store_path
-             else "not saved (use --store FILE to keep and --resume runs)")
-    stderr.print(f"[yellow]Interrupted: {done} of {total} tasks finished, {where}.[/yellow]")
-    raise SystemExit(130)
 
 
 add_puzzle_commands(group, puzzle_game())

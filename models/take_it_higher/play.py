@@ -28,7 +28,7 @@ from models.take_it_higher.rules import (
 )
 from solver.backends import SolverOptions
 from solver.errors import BadInput, TimeLimitReached
-from solver.executor import Batch
+from solver.executor import Batch, SeededTask, run_stored
 from solver.stats import summarise as summarise_values
 from solver.store import Store
 
@@ -255,26 +255,15 @@ def simulate_batch(rules: Rules, variant: Variant, games: int, seed: int, policy
                   "hint_time": hint_time if policy_name == "hint" else None,
                   "optimum_time": optimum_time}
     start = time.perf_counter()
-    records: dict[int, GameRecord] = {}
-    if store is not None and resume:
-        for g, data in store.done_tasks(GAMES_KIND, parameters, seed, games).items():
-            records[g] = GameRecord(**{**data, "game": g})
-    todo = [g for g in range(games) if g not in records]
-    tasks = [(rules, variant, g, seed + g, policy_name, hint_samples, hint_time, optimum_time)
-             for g in todo]
-    batch.description = f"{len(todo)} games, {policy_name}"
-    try:
-        # with the optimum a game takes 0.1 s to seconds: no chunks, the tail balances
-        for g, record in batch.run(game_task, tasks, todo,
-                                   chunk=1 if optimum_time is not None else None):
-            if store is not None:  # stored first: a game reported is a game kept
-                store.put(GAMES_KIND, parameters, record.seed, asdict(record),
-                          {"score": record.score, "optimum": record.optimum})
-            records[g] = record
-    except KeyboardInterrupt:
-        batch.interrupted = True
-    if not records:
-        raise BadInput("interrupted before any game finished")
+    tasks = [SeededTask(parameters, seed + g, (rules, variant, g, seed + g, policy_name,
+                                               hint_samples, hint_time, optimum_time))
+             for g in range(games)]
+    batch.description = f"{games} games, {policy_name}"
+    # with the optimum a game takes 0.1 s to seconds: no chunks, the tail balances
+    records = run_stored(batch, game_task, tasks, GAMES_KIND, store, resume,
+                         lambda r: (asdict(r), {"score": r.score, "optimum": r.optimum}),
+                         lambda data, g: GameRecord(**{**data, "game": g}),
+                         chunk=1 if optimum_time is not None else None, noun="game")
     result = summarise(rules, variant, policy_name, seed, [records[g] for g in sorted(records)],
                        hint_samples if policy_name == "hint" else None,
                        round(time.perf_counter() - start, 3))
@@ -347,23 +336,13 @@ def draws_batch(rules: Rules, variant: Variant, draws: int, seed: int, backend: 
     parameters = {"rules": rules.name, "variant": variant.name, "backend": backend,
                   "time_limit": time_limit}
     start = time.perf_counter()
-    records: dict[int, DrawOptimum] = {}
-    if store is not None and resume:
-        for i, data in store.done_tasks(DRAWS_KIND, parameters, seed, draws).items():
-            records[i] = DrawOptimum(**{**data, "draw": i})
-    todo = [i for i in range(draws) if i not in records]
-    batch.description = f"{len(todo)} draws, hindsight optimum"
-    tasks = [(rules, variant, i, seed + i, backend, time_limit) for i in todo]
-    try:
-        for i, record in batch.run(draw_task, tasks, todo, chunk=1):
-            if store is not None:
-                store.put(DRAWS_KIND, parameters, record.seed, asdict(record),
-                          {"score": record.score, "proven": record.proven})
-            records[i] = record
-    except KeyboardInterrupt:
-        batch.interrupted = True
-    if not records:
-        raise BadInput("interrupted before any draw finished")
+    batch.description = f"{draws} draws, hindsight optimum"
+    tasks = [SeededTask(parameters, seed + i, (rules, variant, i, seed + i, backend, time_limit))
+             for i in range(draws)]
+    records = run_stored(batch, draw_task, tasks, DRAWS_KIND, store, resume,
+                         lambda r: (asdict(r), {"score": r.score, "proven": r.proven}),
+                         lambda data, i: DrawOptimum(**{**data, "draw": i}),
+                         chunk=1, noun="draw")
     ordered = [records[i] for i in sorted(records)]
     scores = [r.score for r in ordered if r.score is not None]
     s = summarise_values(scores) if scores else None
