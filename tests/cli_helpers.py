@@ -4,6 +4,7 @@ and check that bad input gives one line and exit code 2."""
 from __future__ import annotations
 
 import json
+import socket
 from collections.abc import Callable
 from typing import Any
 
@@ -36,3 +37,10 @@ def assert_one_line_error(result: Result, *words: str) -> None:
     assert "Traceback" not in result.output
     for w in words:
         assert w in lines[0], lines[0]
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that is free right now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]

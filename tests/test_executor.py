@@ -6,29 +6,20 @@ from __future__ import annotations
 
 import json
 import signal
-import socket
 import sqlite3
 import subprocess
 import sys
 import time
 from pathlib import Path
 
-import pytest
-
 from models.take_it_higher import play
 from models.take_it_higher.rules import Variant, load_rules
 from solver.executor import Batch
 from solver.store import Store
-from tests.cli_helpers import assert_one_line_error, game_runner
+from tests.cli_helpers import assert_one_line_error, free_port, game_runner
 
 run = game_runner("take-it-higher")
 BIN = Path(sys.executable).parent
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def _table(data: dict) -> dict:
@@ -36,39 +27,6 @@ def _table(data: dict) -> dict:
     keep = {k: v for k, v in data.items() if k not in ("seconds", "executor", "records")}
     keep["records"] = [{k: v for k, v in r.items() if k != "seconds"} for r in data["records"]]
     return keep
-
-
-@pytest.fixture(scope="module")
-def cluster():
-    """`dask scheduler` and two `dask worker` processes; torn down after the module."""
-    from distributed import Client
-
-    port = _free_port()
-    address = f"tcp://127.0.0.1:{port}"
-    # `python -P -m dask` rather than the `dask` script: python-sat installs a
-    # `models.py` next to that script which would shadow our `models` package.
-    dask = [sys.executable, "-P", "-m", "dask"]
-    procs = [subprocess.Popen([*dask, "scheduler", "--host", "127.0.0.1", "--port", str(port),
-                               "--no-dashboard"], stdout=subprocess.DEVNULL,
-                              stderr=subprocess.PIPE)]
-    try:
-        for _ in range(2):
-            procs.append(subprocess.Popen(
-                [*dask, "worker", address, "--nthreads", "1", "--no-dashboard",
-                 "--host", "127.0.0.1"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE))
-        try:
-            with Client(address, timeout="20s") as client:
-                client.wait_for_workers(2, timeout=30)
-        except Exception as exc:  # a clear failure, never a skip
-            dead = [p.args[4] for p in procs if p.poll() is not None]
-            pytest.fail(f"could not start a Dask scheduler and two workers on {address}: "
-                        f"{exc!r} (exited: {dead})")
-        yield address
-    finally:
-        for p in procs:  # nothing to save: no graceful shutdown needed
-            p.kill()
-        for p in procs:
-            p.wait(timeout=10)
 
 
 def _simulate(*extra: str) -> dict:
@@ -107,7 +65,7 @@ def test_batch_yields_every_task_once_on_each_executor(cluster):
 
 def test_bad_scheduler_is_one_line(tmp_path):
     assert_one_line_error(run("simulate", "--games", "1", "--no-optimum",
-                              "--scheduler", f"tcp://127.0.0.1:{_free_port()}"), "--scheduler")
+                              "--scheduler", f"tcp://127.0.0.1:{free_port()}"), "--scheduler")
     assert_one_line_error(run("simulate", "--games", "1", "--scheduler", "localhost:1"),
                           "tcp://")
     assert_one_line_error(run("simulate", "--games", "1", "--resume"), "--store")

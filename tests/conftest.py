@@ -1,0 +1,44 @@
+"""Fixtures shared by the test modules."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from tests.cli_helpers import free_port
+
+
+@pytest.fixture(scope="session")
+def cluster():
+    """`dask scheduler` and two `dask worker` processes on 127.0.0.1, shared by every
+    test module and torn down at the end of the session."""
+    from distributed import Client
+
+    port = free_port()
+    address = f"tcp://127.0.0.1:{port}"
+    # `python -P -m dask` rather than the `dask` script: python-sat installs a
+    # `models.py` next to that script which would shadow our `models` package.
+    dask = [sys.executable, "-P", "-m", "dask"]
+    procs = [subprocess.Popen([*dask, "scheduler", "--host", "127.0.0.1", "--port", str(port),
+                               "--no-dashboard"], stdout=subprocess.DEVNULL,
+                              stderr=subprocess.PIPE)]
+    try:
+        for _ in range(2):
+            procs.append(subprocess.Popen(
+                [*dask, "worker", address, "--nthreads", "1", "--no-dashboard",
+                 "--host", "127.0.0.1"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE))
+        try:
+            with Client(address, timeout="20s") as client:
+                client.wait_for_workers(2, timeout=30)
+        except Exception as exc:  # a clear failure, never a skip
+            dead = [p.args[4] for p in procs if p.poll() is not None]
+            pytest.fail(f"could not start a Dask scheduler and two workers on {address}: "
+                        f"{exc!r} (exited: {dead})")
+        yield address
+    finally:
+        for p in procs:  # nothing to save: no graceful shutdown needed
+            p.kill()
+        for p in procs:
+            p.wait(timeout=10)
