@@ -17,6 +17,7 @@ from models.hippo.best import (
 )
 from models.hippo.play import play_game, simulate
 from models.hippo.rules import GameState, load_rules, new_game, random_state
+from solver.executor import Batch
 
 RULES = load_rules()
 
@@ -89,9 +90,11 @@ def test_reach_counts():
 
 def test_simulation_is_reproducible_from_the_seed():
     a = simulate(RULES, 6, ["best", "greedy", "random"], seed=5, rotate=True)
-    b = simulate(RULES, 6, ["best", "greedy", "random"], seed=5, rotate=True, workers=2)
+    b = simulate(RULES, 6, ["best", "greedy", "random"], seed=5, rotate=True,
+                 batch=Batch(2, progress=False))
     assert a.win_rate_by_seat == b.win_rate_by_seat
-    assert a.turns == b.turns
+    assert a.turns == b.turns and a.records == b.records
+    assert (a.executor, b.executor) == ("in-process", "local pool (2 processes)")
     assert play_game(RULES, ["best", "random"], 77) == play_game(RULES, ["best", "random"], 77)
     c = simulate(RULES, 6, ["best", "greedy", "random"], seed=6, rotate=True)
     assert (c.turns, c.win_rate_by_seat) != (a.turns, a.win_rate_by_seat)

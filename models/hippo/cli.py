@@ -23,11 +23,12 @@ from models.hippo.rules import (
 )
 from solver.backends import SolverOptions
 from solver.errors import BadInput
+from solver.executor import Batch, batch_options, interrupted_note
 from solver.options import json_option, rules_option, solver_options, svg_option
-from solver.progress import progress_bar
 from solver.puzzle_cli import add_puzzle_commands
 from solver.render import print_json, stdout
 from solver.results import dumps
+from solver.store import store_at
 
 roll_option = click.option("--roll", "roll_text", required=True,
                            help="The dice, e.g. 6,4,2.")
@@ -260,28 +261,33 @@ def _policies(text: str, players: int) -> list[str]:
 @click.option("--rotate", is_flag=True,
               help="Rotate the seats' policies from game to game (fair comparison).")
 @click.option("--seed", type=int, default=0, show_default=True,
-              help="Game g uses the seed seed*1000003+g (reproducible for any --workers).")
-@click.option("--workers", type=click.IntRange(1, 64), default=1, show_default=True,
-              help="Processes playing games in parallel.")
+              help="Game g uses the seed seed*1000003+g (the same games on any executor).")
+@batch_options
 @rules_option
 @json_option
 def simulate(games: int, players: int, policy_text: str, rotate: bool, seed: int,
-             workers: int, rules_path: str | None, as_json: bool) -> None:
+             batch: Batch, store_path: str | None, resume: bool, rules_path: str | None,
+             as_json: bool) -> None:
     """Play seeded games from the start: win rates by seat and by policy (Wilson 95%
-    intervals) and game lengths."""
+    intervals) and game lengths. Each game is a task: --jobs / --scheduler spread them,
+    --store keeps them, --resume finishes an interrupted run."""
     rules = load_rules(rules_path)
     if not rules.min_players <= players <= rules.max_players:
         raise BadInput(f"--players: {players}; Hippo is for "
                        f"{rules.min_players}-{rules.max_players} players")
     policies = _policies(policy_text, players)
-    with progress_bar(f"{games} games") as progress:
-        result = run_simulation(rules, games, policies, seed, rotate, workers, progress)
+    with store_at(store_path) as store:
+        result = run_simulation(rules, games, policies, seed, rotate, batch, store, resume)
     if as_json:
         print_json(dumps(result))
+        interrupted_note(result.interrupted, result.games, games, store_path, "games")
         return
-    table = Table(title=f"{games} games, {players} players, seed {seed}"
+    played = (f"{result.games} of {games} games (interrupted)" if result.interrupted
+              else f"{games} games")
+    table = Table(title=f"{played}, {players} players, seed {seed}"
                         + (" (policies rotated)" if rotate else ""),
-                  caption=f"{result.seconds:.1f} s, {workers} worker(s); 95% Wilson intervals")
+                  caption=f"{result.seconds:.1f} s, {result.executor}; "
+                          "95% Wilson intervals")
     for h in ("seat", "colour", "policy", "wins", "win rate", "95% interval"):
         table.add_column(h, justify="right" if h in ("wins", "win rate") else "left")
     for s, rate in enumerate(result.win_rate_by_seat):
@@ -303,6 +309,7 @@ def simulate(games: int, players: int, policy_text: str, rotate: bool, seed: int
                  f"min {t.min}, max {t.max}"
                  + (f"; {result.unfinished} games unfinished after 2000 turns"
                     if result.unfinished else ""))
+    interrupted_note(result.interrupted, result.games, games, store_path, "games")
 
 
 add_puzzle_commands(group, puzzle_game())

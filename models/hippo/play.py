@@ -1,20 +1,23 @@
 """Simulated games: policies (best, greedy, random) and seeded, reproducible runs.
 
 Game g is played with random.Random(seed * 1_000_003 + g) for the dice and the policies'
-tie-breaks, so a run gives the same games whatever the number of worker processes.
+tie-breaks, so each game is a batch task (solver/executor.py) with the same record in
+any process: in-process, on a local pool or on a Dask cluster.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
+import time
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
 
 from models.hippo.best import best_options, roll_results
 from models.hippo.rules import GameState, Rules, new_game
 from solver.errors import BadInput
+from solver.executor import Batch, SeededTask, run_stored
 from solver.stats import Rate, Summary, summarise, wilson
+from solver.store import Store
 
 POLICIES = ("best", "greedy", "random")
 MAX_TURNS = 2000  # a game still running after this many turns is counted as unfinished
@@ -63,9 +66,12 @@ def advance(state: GameState, lanes: tuple, hippo: tuple, stocks: tuple,
 
 @dataclass
 class GameRecord:
-    """One game: who won (seat, or None if unfinished), turns played by everyone."""
+    """One game: its number in the run, its own seed, the policy of each seat, who won
+    (seat, or None if unfinished), turns (a roll and its bonus roll) and rolls."""
 
     game: int
+    seed: int
+    seats: list[str]
     winner: int | None
     turns: int
     rolls: int
@@ -73,23 +79,28 @@ class GameRecord:
 
 def play_game(rules: Rules, policies: Sequence[str], game_seed: int, game: int = 0
               ) -> GameRecord:
-    """One game from the start, seat i playing policies[i]; seat 0 begins."""
+    """One game from the start, seat i playing policies[i]; seat 0 begins. The dice and
+    the policies' tie-breaks all come from random.Random(game_seed)."""
     rng = random.Random(game_seed)
     colours = rules.colour_names[:len(policies)]
     state = new_game(rules, colours)
     turns = rolls = 0
+
+    def record(winner: int | None, turns: int) -> GameRecord:
+        return GameRecord(game, game_seed, list(policies), winner, turns, rolls)
+
     while rolls < 2 * MAX_TURNS:
         if not state.bonus:
             turns += 1
             if turns > MAX_TURNS:
-                return GameRecord(game, None, turns - 1, rolls)
+                return record(None, turns - 1)
         dice = roll_dice(rules, rng)
         rolls += 1
         lanes, hippo, stocks, move = choose(policies[state.to_move], state, dice, rng)
         state = advance(state, lanes, hippo, stocks, move)
         if not any(stocks[state.to_move]):
-            return GameRecord(game, state.to_move, turns, rolls)
-    return GameRecord(game, None, turns, rolls)
+            return record(state.to_move, turns)
+    return record(None, turns)
 
 
 def seats_for(policies: Sequence[str], game: int, rotate: bool) -> list[str]:
@@ -100,17 +111,31 @@ def seats_for(policies: Sequence[str], game: int, rotate: bool) -> list[str]:
     return [policies[(i + game) % n] for i in range(n)]
 
 
-def _play_chunk(args: tuple) -> list[GameRecord]:
-    rules, policies, seed, games, rotate = args
-    return [play_game(rules, seats_for(policies, g, rotate), seed * 1_000_003 + g, g)
-            for g in games]
+# --------------------------------------------------------------------------- batch runs
+
+GAMES_KIND = "hippo_games"
+SEED_STRIDE = 1_000_003  # game g of a run with --seed S has the seed S * SEED_STRIDE + g
+
+
+def game_seed(seed: int, game: int) -> int:
+    """The own seed of game `game` of a run with `seed` (the scheme of the first
+    releases, so earlier figures reproduce)."""
+    return seed * SEED_STRIDE + game
+
+
+def game_task(rules: Rules, policies: tuple[str, ...], rotate: bool, game: int,
+              seed: int) -> GameRecord:
+    """Game `game` of a run as a batch task (top level, so process pools and Dask can
+    pickle it): played from its own `seed` alone, the same record on any process."""
+    return play_game(rules, seats_for(policies, game, rotate), seed, game)
 
 
 @dataclass
 class SimulationResult:
-    """Win rates by seat and by policy (Wilson 95% intervals), game lengths."""
+    """Win rates by seat and by policy (Wilson 95% intervals), game lengths; over the
+    games that finished when the run was interrupted."""
 
-    games: int
+    games: int  # games summarised (fewer than asked when interrupted)
     players: int
     seed: int
     policies: list[str]  # the policy of each seat (game 0 when rotated)
@@ -120,50 +145,61 @@ class SimulationResult:
     win_rate_by_policy: dict[str, Rate]  # wins of a policy / seats it played
     turns: Summary  # turns of all players per game
     rounds_mean: float  # turns / players
-    workers: int
-    seconds: float
+    records: list[GameRecord] = field(default_factory=list)
+    seconds: float = 0.0
+    executor: str = "in-process"
+    interrupted: bool = False  # Ctrl-C: only the games that finished are summarised
 
 
 def simulate(rules: Rules, games: int, policies: Sequence[str], seed: int = 0,
-             rotate: bool = False, workers: int = 1,
-             progress: Callable[[int, int], None] | None = None) -> SimulationResult:
-    """Play `games` seeded games; `policies` gives one policy per seat."""
-    import time
-
+             rotate: bool = False, batch: Batch | None = None, store: Store | None = None,
+             resume: bool = False) -> SimulationResult:
+    """Play `games` seeded games, `policies` giving one policy per seat (rotated by one
+    seat per game with `rotate`). Game g is a task of `batch` (default: in this process,
+    no progress bar) with its own seed `game_seed(seed, g)`; with `store` each finished
+    game is saved at once (kind `hippo_games`) and `resume` reuses the stored ones."""
     for p in policies:
         if p not in POLICIES:
             raise BadInput(f"unknown policy '{p}' ({', '.join(POLICIES)})")
     if not rules.min_players <= len(policies) <= rules.max_players:
         raise BadInput(f"{len(policies)} players; Hippo is for "
                        f"{rules.min_players}-{rules.max_players}")
+    if not 1 <= games <= SEED_STRIDE:
+        # beyond SEED_STRIDE games, run S's games would reuse run S+1's seeds
+        raise BadInput(f"--games: {games}; give 1 to {SEED_STRIDE}")
+    batch = batch or Batch(1, progress=False)
     start = time.perf_counter()
-    chunk = max(1, min(50, games // (4 * workers) or 1))
-    jobs = [(rules, tuple(policies), seed, range(i, min(games, i + chunk)), rotate)
-            for i in range(0, games, chunk)]
-    records: list[GameRecord] = []
-    if workers <= 1:
-        for job in jobs:
-            records.extend(_play_chunk(job))
-            if progress:
-                progress(len(records), games)
-    else:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            for part in pool.map(_play_chunk, jobs):
-                records.extend(part)
-                if progress:
-                    progress(len(records), games)
-    records.sort(key=lambda r: r.game)
+    parameters = {"rules": rules.name, "players": len(policies), "policies": list(policies),
+                  "rotate": rotate}
+    tasks = [SeededTask(parameters, game_seed(seed, g),
+                        (rules, tuple(policies), rotate, g, game_seed(seed, g)))
+             for g in range(games)]
+    batch.description = f"{games} games, {'/'.join(policies)}"
+    done = run_stored(batch, game_task, tasks, GAMES_KIND, store, resume,
+                      lambda r: (asdict(r), {"winner": r.winner, "turns": r.turns}),
+                      lambda data, g: GameRecord(**{**data, "game": g}), noun="game")
+    records = [done[g] for g in sorted(done)]
+    result = summarise_games(records, list(policies), seed, rotate)
+    result.seconds = round(time.perf_counter() - start, 3)
+    result.executor = batch.where
+    result.interrupted = batch.interrupted
+    return result
+
+
+def summarise_games(records: Sequence[GameRecord], policies: list[str], seed: int,
+                    rotate: bool) -> SimulationResult:
+    """Win rates and game lengths of these games (in game order)."""
     n = len(policies)
+    played = len(records)
     seat_wins = [sum(1 for r in records if r.winner == s) for s in range(n)]
     by_policy: dict[str, list[int]] = {}
     for r in records:
-        for s, p in enumerate(seats_for(policies, r.game, rotate)):
+        for s, p in enumerate(r.seats):
             w, t = by_policy.get(p, [0, 0])
             by_policy[p] = [w + (r.winner == s), t + 1]
     lengths = [r.turns for r in records]
     return SimulationResult(
-        games, n, seed, list(policies), rotate, sum(1 for r in records if r.winner is None),
-        [wilson(w, games) for w in seat_wins],
+        played, n, seed, policies, rotate, sum(1 for r in records if r.winner is None),
+        [wilson(w, played) for w in seat_wins],
         {p: wilson(w, t) for p, (w, t) in by_policy.items()},
-        summarise(lengths), round(sum(lengths) / len(lengths) / n, 3), workers,
-        round(time.perf_counter() - start, 3))
+        summarise(lengths), round(sum(lengths) / played / n, 3), list(records))

@@ -1,0 +1,154 @@
+"""`toppi hippo simulate` on the batch layer: a real Dask cluster (scheduler and two
+workers on 127.0.0.1), a local pool of two and in-process give the same table; an
+interrupted run resumed from its store gives the uninterrupted table; every record is
+the game the rules engine plays from that game's own seed."""
+
+from __future__ import annotations
+
+import json
+import random
+
+from models.hippo import play
+from models.hippo.rules import Rules, load_rules, new_game
+from solver.store import Store
+from tests.cli_helpers import assert_one_line_error, game_runner
+
+run = game_runner("hippo")
+RULES = load_rules()
+
+
+def _table(data: dict) -> dict:
+    """What a run reports, less the time it took and where it ran."""
+    return {k: v for k, v in data.items() if k not in ("seconds", "executor")}
+
+
+def _simulate(*args: str) -> dict:
+    result = run("simulate", *args, "--json")
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)
+
+
+def engine_game(rules: Rules, seats: list[str], seed: int) -> tuple[int | None, int, int]:
+    """(winner, turns, rolls) of a game of greedy/random seats played with the rules
+    engine alone (legal_actions / apply_action), drawing from random.Random(seed) as
+    play.play_game does: the dice, then the pick among the distinct results of the
+    roll (each kept with its first move in sorted order)."""
+    rng = random.Random(seed)
+    state = new_game(rules, rules.colour_names[:len(seats)])
+    turns = rolls = 0
+    while True:
+        if not state.bonus:
+            turns += 1
+        dice = tuple(rng.randint(1, rules.faces) for _ in range(rules.dice))
+        rolls += 1
+        first: dict = {}
+        for move in state.legal_actions(dice):
+            after = state.apply_action(move)
+            first.setdefault((after.lanes, after.hippo, after.stocks), after)
+        options = list(first.values())
+        me = state.to_move
+        if seats[me] == "greedy":  # fewest chips left in the mover's stock
+            least = min(sum(s.stocks[me]) for s in options)
+            options = [s for s in options if sum(s.stocks[me]) == least]
+        state = options[rng.randrange(len(options))]
+        if state.is_terminal():
+            return state.winner(), turns, rolls
+
+
+def test_dask_cluster_local_pool_and_in_process_give_the_same_table(cluster):
+    args = ("--games", "24", "--players", "3", "--policy", "best,greedy,random",
+            "--rotate", "--seed", "3")
+    on_dask = _simulate(*args, "--scheduler", cluster)
+    pooled = _simulate(*args, "--jobs", "2")
+    alone = _simulate(*args, "--jobs", "1")
+    assert on_dask["executor"] == f"dask {cluster}"
+    assert pooled["executor"] == "local pool (2 processes)"
+    assert alone["executor"] == "in-process"
+    assert _table(on_dask) == _table(pooled) == _table(alone)
+    assert not alone["interrupted"] and alone["games"] == 24
+    records = alone["records"]
+    assert [r["game"] for r in records] == list(range(24))
+    assert [r["seed"] for r in records] == [3 * 1_000_003 + g for g in range(24)]
+    assert records[1]["seats"] == ["greedy", "random", "best"]  # rotated by one seat
+    # the summary is that of the records
+    wins = [sum(r["winner"] == s for r in records) for s in range(3)]
+    assert [w["successes"] for w in alone["win_rate_by_seat"]] == wins
+    best_wins = sum(r["seats"][r["winner"]] == "best" for r in records
+                    if r["winner"] is not None)
+    assert alone["win_rate_by_policy"]["best"]["successes"] == best_wins
+    assert alone["turns"]["mean"] == round(sum(r["turns"] for r in records) / 24, 3)
+
+
+def test_records_are_the_games_the_rules_engine_plays():
+    out = _simulate("--games", "6", "--players", "2", "--policy", "greedy,random",
+                    "--rotate", "--seed", "4", "--jobs", "2")
+    assert [r["seats"] for r in out["records"]] == [["greedy", "random"],
+                                                    ["random", "greedy"]] * 3
+    for r in out["records"]:
+        assert (r["winner"], r["turns"], r["rolls"]) == engine_game(RULES, r["seats"],
+                                                                    r["seed"])
+    # and for three random seats, two seeds of a run with a negative --seed
+    three = _simulate("--games", "2", "--players", "3", "--policy", "random",
+                      "--seed", "-2", "--jobs", "1")
+    for r in three["records"]:
+        assert r["seed"] == -2 * 1_000_003 + r["game"]
+        assert (r["winner"], r["turns"], r["rolls"]) == engine_game(RULES, ["random"] * 3,
+                                                                    r["seed"])
+
+
+def test_interrupted_run_keeps_its_games_and_resume_plays_only_the_rest(tmp_path,
+                                                                        monkeypatch):
+    store = tmp_path / "runs.sqlite"
+    args = ["simulate", "--games", "12", "--players", "2", "--policy", "best,random",
+            "--seed", "7", "--jobs", "1", "--json"]
+    whole = run(*args)
+    assert whole.exit_code == 0, whole.output
+    real = play.game_task
+    calls: list[int] = []
+
+    def stops_after_five(*a):
+        if len(calls) == 5:
+            raise KeyboardInterrupt  # Ctrl-C during the sixth game
+        calls.append(a[3])
+        return real(*a)
+
+    monkeypatch.setattr(play, "game_task", stops_after_five)
+    cut = run(*args, "--store", str(store))
+    assert cut.exit_code == 130, cut.output
+    partial = json.loads(cut.stdout)
+    assert partial["interrupted"] and partial["games"] == 5
+    with Store(store) as s:
+        rows = s.rows(play.GAMES_KIND)
+    assert [r["seed"] for r in rows] == [7 * 1_000_003 + g for g in range(5)]
+    assert rows[0]["parameters"] == {"rules": RULES.name, "players": 2,
+                                     "policies": ["best", "random"], "rotate": False}
+
+    played: list[int] = []
+
+    def counted(*a):
+        played.append(a[3])
+        return real(*a)
+
+    monkeypatch.setattr(play, "game_task", counted)
+    resumed = run(*args, "--store", str(store), "--resume")
+    assert resumed.exit_code == 0, resumed.output
+    assert played == list(range(5, 12))  # only the games not stored
+    assert _table(json.loads(resumed.stdout)) == _table(json.loads(whole.stdout))
+    with Store(store) as s:
+        assert len(s.rows(play.GAMES_KIND)) == 12
+    # the terminal table of an interrupted run says so, and so does stderr
+    monkeypatch.setattr(play, "game_task", stops_after_five)
+    calls.clear()
+    text = run(*args[:-1], "--seed", "8")
+    assert text.exit_code == 130
+    assert "5 of 12 games (interrupted)" in text.output
+    assert "Interrupted: 5 of 12 games finished, not saved" in text.output
+
+
+def test_bad_batch_options_are_one_line():
+    assert_one_line_error(run("simulate", "--games", "2", "--resume"), "--store")
+    assert_one_line_error(run("simulate", "--games", "2", "--scheduler", "localhost:1"),
+                          "tcp://")
+    assert_one_line_error(run("simulate", "--games", "1000004", "--jobs", "1"),
+                          "--games", "1000003")
+    assert_one_line_error(run("simulate", "--workers", "2"), "--workers")
