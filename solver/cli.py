@@ -110,6 +110,9 @@ def _register() -> None:
             cli.add_command(_not_built(game, title, issue))
         else:
             cli.add_command(importlib.import_module(name).group, game)
+    from solver import store_cli  # `toppi puzzles`: reads the store, for every game
+
+    cli.add_command(store_cli.group)
 
 
 _register()

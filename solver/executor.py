@@ -66,7 +66,6 @@ class Batch:
     scheduler: str | None = None
     description: str = "tasks"
     progress: bool = True
-    requested: bool = False  # --jobs or --scheduler given (not just the default)
     interrupted: bool = False
     done: int = field(default=0, init=False)
     window: int = field(default=0, init=False)
@@ -295,8 +294,7 @@ def batch_options(f: Callable) -> Callable:
             raise BadInput("--resume needs --store FILE (the run to continue)")
         if scheduler is not None and not scheduler.startswith(("tcp://", "tls://", "inproc://")):
             raise BadInput(f"--scheduler {scheduler}: expected tcp://HOST:PORT")
-        kwargs["batch"] = Batch(jobs or default_jobs(), scheduler,
-                                requested=jobs is not None or scheduler is not None)
+        kwargs["batch"] = Batch(jobs or default_jobs(), scheduler)
         return f(*args, **kwargs)
 
     for option in (

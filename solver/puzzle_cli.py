@@ -28,7 +28,6 @@ from solver.generate import (
     PuzzleKind,
     attempt_seed,
     check_unique,
-    generate,
 )
 from solver.io import load_json
 from solver.options import json_option, rules_option
@@ -36,9 +35,7 @@ from solver.progress import progress_bar
 from solver.render import Svg, print_json, stderr, stdout
 from solver.results import dumps
 from solver.sheet import Card, write_sheet
-from solver.store import Store, canonical_json, open_store
-
-PUZZLES_KIND = "puzzles"
+from solver.store import PUZZLES_KIND, Store, canonical_json, store_at
 
 P = TypeVar("P")
 S = TypeVar("S")
@@ -270,24 +267,17 @@ def add_puzzle_commands(group: click.Group, game: PuzzleGame) -> None:
                          batch: Batch, store_path: str | None, resume: bool,
                          rules_path: str | None, as_json: bool, **extra: Any) -> None:
         """Generate puzzles with exactly one solution, rated easy / medium / hard from
-        measured features (see the game's docs). With --jobs N or --scheduler the
-        attempts run as parallel tasks (the same puzzles for the same --seed)."""
+        measured features (see the game's docs). The attempts run as parallel tasks on
+        all cores (--jobs N, or a Dask cluster with --scheduler); the same puzzles for
+        the same --seed whichever ran them."""
         kind = game.make_kind(rules_path, backend, time_limit, **extra)
         duplicates = 0
         with progress_bar(f"{count} {difficulty} puzzle(s)") as update:
             deadline = None if max_seconds is None else time.monotonic() + max_seconds
-            if batch.requested or store_path:
-                store = open_store(store_path)
-                try:
-                    report, duplicates = generate_batch(
-                        game, kind, (rules_path, backend, time_limit), extra, difficulty,
-                        count, seed, max_attempts, batch, update, deadline, store, resume)
-                finally:
-                    if store is not None:
-                        store.close()
-            else:  # the single-process loop, as before --jobs existed
-                batch.jobs = 1
-                report = generate(kind, difficulty, count, seed, max_attempts, update, deadline)
+            with store_at(store_path) as store:
+                report, duplicates = generate_batch(
+                    game, kind, (rules_path, backend, time_limit), extra, difficulty,
+                    count, seed, max_attempts, batch, update, deadline, store, resume)
         files = []
         for n, g in enumerate(report.puzzles):
             rating = {"difficulty": g.difficulty, "score": g.score, "features": g.features,

@@ -22,6 +22,7 @@ from solver.errors import BadInput
 
 _HEADER = b"SQLite format 3\x00"
 _KIND = re.compile(r"^[a-z][a-z0-9_]*$")
+PUZZLES_KIND = "puzzles"  # the table every game's `generate --store` writes
 
 
 def canonical_json(value: Any) -> str:
@@ -32,8 +33,10 @@ def canonical_json(value: Any) -> str:
 class Store:
     """An open store; use as a context manager or call close()."""
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, create: bool = True) -> None:
         self.path = Path(path)
+        if not create and not self.path.exists():
+            raise BadInput(f"--store {path}: no such file")
         if self.path.exists():
             if self.path.is_dir():
                 raise BadInput(f"--store {path}: is a directory")
@@ -119,17 +122,32 @@ class Store:
         return {s - seed: r for s, r in self.done(kind, parameters).items()
                 if 0 <= s - seed < count}
 
-    def rows(self, kind: str) -> list[dict[str, Any]]:
-        """Every row of a kind, oldest first (seed, parameters, result, rating, canonical)."""
-        table = self._table(kind)
+    def rows(self, kind: str, where: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+        """Every row of a kind, oldest first (id, seed, parameters, result, rating,
+        canonical, created); `where` keeps the rows whose parameters have those values.
+        A kind never written has no rows (reading creates nothing)."""
+        if not _KIND.match(kind):
+            raise ValueError(f"bad kind name {kind!r}")
+        if kind not in self.kinds():
+            return []
+        sql = (f'SELECT id, seed, parameters, result, rating, canonical, created FROM "{kind}"')
+        values: list[Any] = []
+        for n, (name, value) in enumerate((where or {}).items()):
+            if not re.match(r"^[A-Za-z_][A-Za-z0-9_]*$", name):
+                raise ValueError(f"bad parameter name {name!r}")
+            sql += " AND " if n else " WHERE "
+            sql += f"json_extract(parameters, '$.{name}') IS ?"
+            values.append(value)
         out = []
-        for seed, params, result, rating, canonical in self.db.execute(
-                f'SELECT seed, parameters, result, rating, canonical FROM "{table}" '
-                "ORDER BY id"):
-            out.append({"seed": seed, "parameters": json.loads(params),
-                         "result": json.loads(result),
-                         "rating": None if rating is None else json.loads(rating),
-                         "canonical": canonical})
+        try:
+            found = self.db.execute(sql + " ORDER BY id", values).fetchall()
+        except sqlite3.DatabaseError as exc:
+            raise BadInput(f"--store {self.path}: cannot read ({exc})") from None
+        for row_id, seed, params, result, rating, canonical, created in found:
+            out.append({"id": row_id, "seed": seed, "parameters": json.loads(params),
+                        "result": json.loads(result),
+                        "rating": None if rating is None else json.loads(rating),
+                        "canonical": canonical, "created": created})
         return out
 
     def kinds(self) -> list[str]:

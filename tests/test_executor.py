@@ -14,7 +14,7 @@ from pathlib import Path
 
 from models.take_it_higher import play
 from models.take_it_higher.rules import Variant, load_rules
-from solver.executor import Batch
+from solver.executor import Batch, default_jobs
 from solver.store import Store
 from tests.cli_helpers import assert_one_line_error, free_port, game_runner
 
@@ -184,21 +184,32 @@ def _puzzles(data: dict) -> list:
 
 
 def test_generate_on_dask_pool_and_in_process_gives_the_same_puzzles(cluster):
+    from models.take_it_higher.puzzles import puzzle_game
+    from solver.generate import generate
+
     args = ["generate", "--difficulty", "easy", "--count", "2", "--seed", "1", "--json"]
     runs = {}
-    # (--jobs 1 takes the batch path in-process: covered by the store/resume test)
-    for name, extra in (("plain", ()), ("pool", ("--jobs", "2")),
+    for name, extra in (("default", ()), ("in-process", ("--jobs", "1")),
                         ("dask", ("--scheduler", cluster))):
         r = run(*args, *extra)
         assert r.exit_code == 0, r.output
         runs[name] = json.loads(r.stdout)
+    assert runs["default"]["executor"] == f"local pool ({default_jobs()} processes)" \
+        if default_jobs() > 1 else "in-process"
+    assert runs["in-process"]["executor"] == "in-process"
     assert runs["dask"]["executor"].startswith("dask")
-    first = runs["plain"]
-    assert len(first["puzzles"]) == 2
+    # the reference: the single-process generator loop of solver/generate.py
+    game = puzzle_game()
+    kind = game.make_kind(None, "cpsat", 20.0)
+    plain = generate(kind, "easy", 2, 1)
+    assert len(plain.puzzles) == 2
     for name, data in runs.items():
-        assert _puzzles(data) == _puzzles(first), name
+        assert _puzzles(data) == [
+            (g.attempt, g.score, game.write(kind, g.puzzle, g.solution, {
+                "difficulty": "easy", "score": g.score, "features": g.features, "seed": 1,
+                "attempt": g.attempt})) for g in plain.puzzles], name
         assert (data["attempts"], data["not_unique"], data["wrong_difficulty"]) == (
-            first["attempts"], first["not_unique"], first["wrong_difficulty"]), name
+            plain.attempts, plain.not_unique, plain.wrong_difficulty), name
 
 
 def test_generate_store_resume_and_duplicates(tmp_path):
