@@ -166,7 +166,7 @@ def test_cli_svg_and_simulate(tmp_path):
     assert run("show", str(PUZZLES / "known-deck.json"), "--svg", str(svg)).exit_code == 0
     assert svg.read_text().startswith("<svg")
     result = run("simulate", "--games", "3", "--players", "2", "--difficulty", "normal",
-                 "--policy", "hint", "--workers", "1", "--json")
+                 "--policy", "hint", "--jobs", "1", "--json")
     assert result.exit_code == 0, result.output
     doc = json.loads(result.output)
     assert doc["cells"][0]["tasks"] == 16 and doc["cells"][0]["rate"]["trials"] == 3

@@ -14,10 +14,12 @@ from models.tippi_toppi.puzzles import puzzle_game
 from models.tippi_toppi.render import table_svg, table_text
 from models.tippi_toppi.rules import GameState, Rules, load_rules, load_state
 from solver.backends import SolverOptions
+from solver.executor import Batch, batch_options, interrupted_note
 from solver.options import json_option, rules_option, solver_options, svg_option
 from solver.puzzle_cli import add_puzzle_commands
 from solver.render import print_json, stdout
 from solver.results import dumps
+from solver.store import store_at
 
 
 @click.group()
@@ -227,19 +229,19 @@ def _int_list(text: str, what: str) -> list[int]:
               help="Game g is dealt with seed + g (the same deals for every policy).")
 @click.option("--high-speed", is_flag=True, help="High Speed: anyone may play (no timer).")
 @click.option("--open-hands", is_flag=True, help="Open hands (Kids): hints see every hand.")
-@click.option("--workers", type=click.IntRange(1, 64), default=2, show_default=True,
-              help="Parallel processes.")
+@batch_options
 @rules_option
 @json_option
 def simulate(games: int, players: str, difficulty_text: str, policies: tuple[str, ...],
-             seed: int, high_speed: bool, open_hands: bool, workers: int,
-             rules_path: str | None, as_json: bool) -> None:
+             seed: int, high_speed: bool, open_hands: bool, batch: Batch,
+             store_path: str | None, resume: bool, rules_path: str | None,
+             as_json: bool) -> None:
     """Win rates of the hint policy and of random legal play, by players and difficulty
-    (95 % Wilson intervals)."""
+    (95 % Wilson intervals). Each game is a task: --jobs / --scheduler spread them,
+    --store keeps them (kind tippi_toppi_games), --resume continues a stored run."""
     from models.tippi_toppi.play import simulate as run_simulation
     from models.tippi_toppi.rules import Variant
     from solver.errors import BadInput
-    from solver.progress import progress_bar
 
     rules = load_rules(rules_path)
     counts = _int_list(players, "--players")
@@ -251,15 +253,22 @@ def simulate(games: int, players: str, difficulty_text: str, policies: tuple[str
     else:
         levels = [rules.parse_difficulty(d, "--difficulty")
                   for d in difficulty_text.split(",") if d.strip()]
-    pols = list(policies) or ["hint", "random"]
-    with progress_bar(f"{games} games x {len(counts) * len(levels) * len(pols)}") as progress:
+    if not counts or not levels:
+        raise BadInput("--players and --difficulty need at least one value each")
+    pols = list(dict.fromkeys(policies)) or ["hint", "random"]
+    counts, levels = list(dict.fromkeys(counts)), list(dict.fromkeys(levels))
+    with store_at(store_path) as store:
         result = run_simulation(rules, games, counts, levels, pols, seed,
-                                Variant(high_speed, open_hands), workers, progress, rules_path)
+                                Variant(high_speed, open_hands), batch, store, resume)
+    total = games * len(pols) * len(counts) * len(levels)
     if as_json:
         print_json(dumps(result))
+        interrupted_note(result.interrupted, result.played, total, store_path, "games")
         return
-    table = Table(title=f"Win rates, {games} games each (seed {seed})",
-                  caption=f"95% Wilson intervals; {result.seconds:.1f} s")
+    each = (f"{games} games each" if not result.interrupted
+            else f"{result.played} of {total} games (interrupted)")
+    table = Table(title=f"Win rates, {each} (seed {seed})",
+                  caption=f"95% Wilson intervals; {result.seconds:.1f} s, {result.executor}")
     table.add_column("players", justify="right")
     table.add_column("difficulty")
     table.add_column("tasks", justify="right")
@@ -267,15 +276,19 @@ def simulate(games: int, players: str, difficulty_text: str, policies: tuple[str
         table.add_column(f"{pol} policy", justify="right")
     for p in counts:
         for d in levels:
-            cells = [c for c in result.cells if c.players == p
-                     and c.difficulty == rules.difficulties[d]]
-            row = [str(p), rules.difficulties[d], str(cells[0].tasks)]
+            row = [str(p), rules.difficulties[d], str(rules.task_count(p, d))]
             for pol in pols:
-                c = next(c for c in cells if c.policy == pol)
+                c = next((c for c in result.cells if c.players == p and c.policy == pol
+                          and c.difficulty == rules.difficulties[d]), None)
+                if c is None:
+                    row.append("-")
+                    continue
+                games_note = "" if c.games == games else f" [{c.games} games]"
                 row.append(f"{100 * c.rate.rate:.1f}% ({100 * c.rate.low:.0f}-"
-                           f"{100 * c.rate.high:.0f})")
+                           f"{100 * c.rate.high:.0f}){games_note}")
             table.add_row(*row)
     stdout.print(table)
+    interrupted_note(result.interrupted, result.played, total, store_path, "games")
 
 
 add_puzzle_commands(group, puzzle_game())

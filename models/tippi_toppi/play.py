@@ -19,11 +19,12 @@ The weights were compared on 300 seeded 2-player games (docs/tippi-toppi.md): th
 
 from __future__ import annotations
 
+import hashlib
 import random
 import time
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 
 from models.tippi_toppi.rules import (
     Card,
@@ -37,7 +38,9 @@ from models.tippi_toppi.rules import (
 )
 from models.tippi_toppi.tasks import Task, Tops
 from solver.errors import BadInput
+from solver.executor import Batch, SeededTask, run_stored
 from solver.stats import Rate, wilson
+from solver.store import Store
 
 W_NOW, W_REACH, W_PLAYABLE, W_OWN, W_STUCK = 100, 10, 30, 5, 1000
 W_TEAM = 150
@@ -183,14 +186,35 @@ def play_out(state: GameState, policy: Policy, rng: random.Random, max_plays: in
 
 # --------------------------------------------------------------------------- simulate
 
+GAMES_KIND = "tippi_toppi_games"
+
+
+@dataclass
+class GameRecord:
+    """One simulated game, from its own seed alone (the same record whichever process
+    or machine played it): won, plays made and tasks fulfilled of `tasks`."""
+
+    policy: str
+    players: int
+    difficulty: str
+    game: int
+    seed: int
+    tasks: int
+    won: bool
+    plays: int
+    fulfilled: int
+
+
 @dataclass
 class SimulationCell:
-    """Win rate of one policy at one player count and difficulty."""
+    """Win rate of one policy at one player count and difficulty (over the games of
+    that cell that finished: all of them unless the run was interrupted)."""
 
     policy: str
     players: int
     difficulty: str
     tasks: int
+    games: int
     rate: Rate
     mean_plays: float
     mean_fulfilled: float
@@ -198,66 +222,88 @@ class SimulationCell:
 
 @dataclass
 class SimulationResult:
+    """`games` per cell requested; `played` games finished over all cells (fewer when
+    `interrupted`); cells without a finished game are left out."""
+
     games: int
     seed: int
     variant: dict
     cells: list[SimulationCell]
+    played: int
     seconds: float
+    executor: str = "in-process"
+    interrupted: bool = False  # Ctrl-C: only the games that finished are summarised
 
 
-def simulate_one(rules: Rules, players: int, difficulty: int, seed: int, policy: str,
-                 variant: Variant) -> tuple[bool, int, int]:
-    """One seeded game: (won, plays, tasks fulfilled)."""
-    s = new_game(rules, players, difficulty, seed, variant)
-    end = play_out(s, POLICIES[policy], random.Random(seed))
-    return end.is_won(), len(end.history), len(end.fulfilled)
+def game_task(rules: Rules, policy: str, players: int, difficulty: int, variant: Variant,
+              game: int, game_seed: int) -> GameRecord:
+    """Game number `game` of a cell as a batch task (top level, so process pools and
+    Dask can pickle it): dealt by `new_game(..., game_seed)`, played to the end by the
+    policy with `random.Random(game_seed)` (the seeding of every earlier version)."""
+    s = new_game(rules, players, difficulty, game_seed, variant)
+    end = play_out(s, POLICIES[policy], random.Random(game_seed))
+    return GameRecord(policy, players, rules.difficulties[difficulty], game, game_seed,
+                      rules.task_count(players, difficulty), end.is_won(),
+                      len(end.history), len(end.fulfilled))
 
 
-def _job(args: tuple) -> tuple[bool, int, int]:
-    from models.tippi_toppi.rules import load_rules
-    rules_path, players, difficulty, seed, policy, variant = args
-    return simulate_one(load_rules(rules_path), players, difficulty, seed, policy, variant)
+def rules_digest(rules: Rules) -> str:
+    """A short fingerprint of the rules data (deck, task table, catalogue): stored runs
+    of a different `--rules FILE` under the same name are not mixed up on --resume."""
+    return hashlib.sha256(repr(rules).encode()).hexdigest()[:16]
 
 
 def simulate(rules: Rules, games: int, players: list[int], difficulties: list[int],
              policies: list[str], seed: int = 0, variant: Variant | None = None,
-             workers: int = 1, progress: Callable[[int, int], None] | None = None,
-             rules_path: str | None = None) -> SimulationResult:
-    """Seeded games for every (policy, players, difficulty): game g uses seed + g, so
-    policies are compared on the same deals."""
-    start = time.perf_counter()
-    variant = variant or Variant()
-    jobs = [(rules_path, p, d, seed + g, pol, variant)
-            for pol in policies for p in players for d in difficulties for g in range(games)]
-    total = len(jobs)
-    results: list[tuple[bool, int, int]] = []
-    if workers > 1 and total > 1:
-        import multiprocessing as mp
-        with mp.get_context("fork").Pool(workers) as pool:
-            for res in pool.imap(_job, jobs, chunksize=max(1, total // (workers * 20))):
-                results.append(res)
-                if progress:
-                    progress(len(results), total)
-    else:
-        for job in jobs:
-            results.append(simulate_one(rules, *job[1:]))
-            if progress:
-                progress(len(results), total)
-    cells = []
-    i = 0
+             batch: Batch | None = None, store: Store | None = None,
+             resume: bool = False) -> SimulationResult:
+    """Seeded games for every (policy, players, difficulty), each game a task of `batch`
+    (default: in this process, no progress bar): game g of every cell uses seed + g, so
+    policies are compared on the same deals. With a store every finished game is saved
+    at once (kind `tippi_toppi_games`); `resume` reuses the stored games."""
+    if games < 1:
+        raise BadInput("--games must be at least 1")
     for pol in policies:
-        for p in players:
-            for d in difficulties:
-                chunk = results[i:i + games]
-                i += games
-                wins = sum(1 for w, _, _ in chunk if w)
-                cells.append(SimulationCell(
-                    pol, p, rules.difficulties[d], rules.task_count(p, d), wilson(wins, games),
-                    round(sum(n for _, n, _ in chunk) / games, 2),
-                    round(sum(f for _, _, f in chunk) / games, 2)))
+        if pol not in POLICIES:
+            raise BadInput(f"--policy {pol}: expected one of {', '.join(POLICIES)}")
+    catalogue = len(rules.catalogue)
+    for p in players:
+        for d in difficulties:
+            if not 0 <= d < len(rules.difficulties):
+                raise BadInput(f"--difficulty: no level {d + 1} in the rules")
+            if rules.task_count(p, d) > catalogue:  # fail now, not in a worker
+                raise BadInput(f"the catalogue has only {catalogue} tasks, {p} players at "
+                               f"{rules.difficulties[d]} need {rules.task_count(p, d)}")
+    batch = batch or Batch(1, progress=False)
+    variant = variant or Variant()
+    start = time.perf_counter()
+    digest = rules_digest(rules)
+    cells = [(pol, p, d) for pol in policies for p in players for d in difficulties]
+    tasks = []
+    for pol, p, d in cells:
+        parameters = {"rules": rules.name, "rules_digest": digest, "policy": pol,
+                      "players": p, "difficulty": rules.difficulties[d],
+                      "high_speed": variant.high_speed, "open_hands": variant.open_hands}
+        tasks += [SeededTask(parameters, seed + g, (rules, pol, p, d, variant, g, seed + g))
+                  for g in range(games)]
+    batch.description = f"{games} games x {len(cells)} cells"
+    records = run_stored(batch, game_task, tasks, GAMES_KIND, store, resume,
+                         lambda r: (asdict(r), {"won": r.won, "fulfilled": r.fulfilled}),
+                         lambda data, i: GameRecord(**data), noun="game")
+    out = []
+    for c, (pol, p, d) in enumerate(cells):
+        done = [records[i] for i in range(c * games, (c + 1) * games) if i in records]
+        if not done:
+            continue
+        wins = sum(r.won for r in done)
+        out.append(SimulationCell(
+            pol, p, rules.difficulties[d], rules.task_count(p, d), len(done),
+            wilson(wins, len(done)), round(sum(r.plays for r in done) / len(done), 2),
+            round(sum(r.fulfilled for r in done) / len(done), 2)))
     return SimulationResult(games, seed, {"high_speed": variant.high_speed,
                                           "open_hands": variant.open_hands},
-                            cells, round(time.perf_counter() - start, 2))
+                            out, len(records), round(time.perf_counter() - start, 2),
+                            batch.where, batch.interrupted)
 
 
 # --------------------------------------------------------------------------- reachable
