@@ -1,26 +1,37 @@
 """Benchmark of Hippo (issue #7): `best` speed and simulated games of the best policy.
 
     python scripts/bench_hippo.py [--positions 300] [--games 10000] [--players 4]
-                                  [--workers 2] [--runs 3] [--seed 0]
+                                  [--jobs 2] [--runs 3] [--seed 0]
+    python scripts/bench_hippo.py --speedup [--speedup-games 1200] [--runs 3]
 
 best: positions are taken from seeded games of the best policy (every 5th roll), each
       with its actual roll and with a roll that can make 7 (3,4,x: a bonus roll to
       average); prints the median, 90th percentile and maximum time of best_options.
-simulate: --games games of the best policy on every seat with --workers processes
-      (the machine has 2 cores shared with other jobs); wall time of each of --runs
-      runs, their median, and the CPU time per game of one process.
+simulate: --games games of the best policy on every seat on a local pool of --jobs
+      processes (the machine has 2 cores shared with other jobs); wall time of each of
+      --runs runs, their median, and the CPU time per game of one process.
+--speedup: only the pool speed-up of simulate (issue 9): the same command
+      `toppi hippo simulate --games G --players P --policy best --jobs 1|2 --json`
+      (G = --speedup-games), alternately, --runs times each, each a fresh process;
+      games per second of simulate (its reported seconds) and of the whole command,
+      the medians and their ratio.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import statistics
+import subprocess
+import sys
 import time
+from pathlib import Path
 
 from models.hippo.best import best_options
 from models.hippo.play import advance, choose, roll_dice, simulate
 from models.hippo.rules import load_rules, new_game
+from solver.executor import Batch
 
 
 def sample_positions(rules, n: int, players: int, seed: int) -> list:
@@ -47,11 +58,17 @@ def main() -> None:
     ap.add_argument("--positions", type=int, default=300)
     ap.add_argument("--games", type=int, default=10000)
     ap.add_argument("--players", type=int, default=4)
-    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--speedup", action="store_true",
+                    help="Only measure simulate on --jobs 1 against --jobs 2.")
+    ap.add_argument("--speedup-games", type=int, default=1200)
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--seed", type=int, default=0)
     args = ap.parse_args()
     rules = load_rules()
+    if args.speedup:
+        speedup(args.speedup_games, args.players, args.runs, args.seed)
+        return
 
     positions = sample_positions(rules, args.positions, args.players, args.seed)
     best_options(*positions[0])  # warm the tables
@@ -67,7 +84,7 @@ def main() -> None:
 
     cpu_start = time.process_time()
     probe = min(200, args.games)
-    simulate(rules, probe, ["best"] * args.players, args.seed, workers=1)
+    simulate(rules, probe, ["best"] * args.players, args.seed)
     cpu = (time.process_time() - cpu_start) / probe
     print(f"simulate: {1000 * cpu:.1f} ms CPU per game in one process ({probe} games)")
 
@@ -75,13 +92,46 @@ def main() -> None:
     for run in range(args.runs):
         start = time.perf_counter()
         res = simulate(rules, args.games, ["best"] * args.players, args.seed + run,
-                       workers=args.workers)
+                       batch=Batch(args.jobs, progress=False))
         walls.append(time.perf_counter() - start)
         rates = ", ".join(f"{100 * r.rate:.1f}%" for r in res.win_rate_by_seat)
         print(f"simulate run {run + 1}: {args.games} games, {args.players} players, "
-              f"{args.workers} processes: {walls[-1]:.1f} s wall; seats {rates}; mean "
+              f"{args.jobs} processes: {walls[-1]:.1f} s wall; seats {rates}; mean "
               f"{res.turns.mean:.1f} turns", flush=True)
     print(f"simulate: median wall {statistics.median(walls):.1f} s over {len(walls)} runs")
+
+
+def speedup(games: int, players: int, runs: int, seed: int) -> None:
+    """`toppi hippo simulate` with --jobs 1 and --jobs 2, alternately, each run a fresh
+    process (cold caches, as a user runs it): games per second of simulate itself (the
+    `seconds` it reports) and of the whole command (wall, with start-up)."""
+    toppi = Path(sys.executable).parent / "toppi"
+    rates: dict[int, list[float]] = {1: [], 2: []}
+    walls: dict[int, list[float]] = {1: [], 2: []}
+    first = None
+    for run in range(runs):
+        for jobs in (1, 2):
+            command = [str(toppi), "hippo", "simulate", "--games", str(games), "--players",
+                       str(players), "--policy", "best", "--seed", str(seed), "--jobs",
+                       str(jobs), "--json"]
+            start = time.perf_counter()
+            out = subprocess.run(command, capture_output=True, text=True, check=True)
+            wall = time.perf_counter() - start
+            res = json.loads(out.stdout)
+            # the same games whichever executor played them
+            key = (res["win_rate_by_seat"], res["turns"])
+            assert first is None or key == first, "executors disagree"
+            first = key
+            rates[jobs].append(games / res["seconds"])
+            walls[jobs].append(games / wall)
+            print(f"run {run + 1}, --jobs {jobs}: {games} games, simulate {res['seconds']:.1f} s"
+                  f" = {rates[jobs][-1]:.1f} games/s (command {wall:.1f} s = "
+                  f"{walls[jobs][-1]:.1f} games/s)", flush=True)
+    one, two = statistics.median(rates[1]), statistics.median(rates[2])
+    w1, w2 = statistics.median(walls[1]), statistics.median(walls[2])
+    print(f"simulate {games} games, {players} players, best policy, medians of {runs} runs: "
+          f"{one:.1f} games/s in-process, {two:.1f} games/s on a pool of 2: speed-up "
+          f"{two / one:.2f}x (whole command: {w1:.1f} vs {w2:.1f} games/s, {w2 / w1:.2f}x)")
 
 
 if __name__ == "__main__":
