@@ -19,11 +19,13 @@ from models.hoch_hinaus.rules import load_rules
 from models.hoch_hinaus.tasks import load_catalogue
 from solver.backends.common import SolverOptions
 from solver.errors import BadInput
+from solver.executor import Batch, batch_options, interrupted_note
 from solver.options import json_option, rules_option, solver_options, svg_option
 from solver.progress import progress_bar
 from solver.puzzle_cli import add_puzzle_commands
 from solver.render import print_json, stdout
 from solver.results import dumps
+from solver.store import store_at
 
 tasks_option = click.option("--tasks", "tasks_path", type=click.Path(dir_okay=False),
                             help="Task catalogue file replacing the built-in one.")
@@ -250,7 +252,8 @@ def reachable(file: str, samples: int, policy: str, seed: int, time_limit: float
 
 
 @group.command()
-@click.option("--games", type=click.IntRange(1, 100000), default=20, show_default=True)
+@click.option("--games", type=click.IntRange(1, 100000), default=20, show_default=True,
+              help="Deals; each policy plays every deal.")
 @click.option("--difficulty", type=click.Choice(["first", "normal", "advanced", "pros",
                                                  "champions"]), default="normal",
               show_default=True, help="Size of the draw pile (rules data).")
@@ -260,24 +263,38 @@ def reachable(file: str, samples: int, policy: str, seed: int, time_limit: float
 @click.option("--pros", is_flag=True, help="Play with the Pros placement rule.")
 @click.option("--side", type=click.Choice(["blue", "purple"]), default="blue",
               show_default=True)
-@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="Deal i is dealt from seed*7919+i and played from seed*104729+i.")
+@click.option("--hint-time", type=click.FloatRange(min=0), default=0.0, show_default=True,
+              help="Seconds per move for the hint policy's look-ahead; 0: no clock, "
+                   "its SAT conflict budget alone (games replay exactly anywhere).")
+@batch_options
 @rules_option
 @tasks_option
 @json_option
 def simulate(games: int, difficulty: str, players: int, policies: tuple[str, ...],
-             pros: bool, side: str, seed: int, rules_path: str | None,
+             pros: bool, side: str, seed: int, hint_time: float, batch: Batch,
+             store_path: str | None, resume: bool, rules_path: str | None,
              tasks_path: str | None, as_json: bool) -> None:
-    """Win rates of the hint policy and of random legal play on the same seeded deals."""
+    """Win rates of the hint policy and of random legal play on the same seeded deals.
+    Each (deal, policy) game is a task: --jobs / --scheduler spread them, --store
+    keeps them, --resume finishes an interrupted run."""
     rules = load_rules(rules_path)
     cat = load_catalogue(rules, tasks_path)
-    with progress_bar("simulating games") as update:
-        result = run_simulate(rules, cat.tasks, games, difficulty, players,
-                              list(policies) or ["hint", "random"], seed, pros, side, update)
+    wanted = list(dict.fromkeys(policies)) or ["hint", "random"]
+    with store_at(store_path) as store:
+        result = run_simulate(rules, cat.tasks, games, difficulty, players, wanted, seed,
+                              pros, side, batch, store, resume, hint_time or None)
+    total = games * len(wanted)
     if as_json:
         print_json(dumps(result))
+        interrupted_note(result.interrupted, len(result.records), total, store_path, "games")
         return
-    table = Table(title=f"{games} games, {difficulty}, {players} player(s)"
-                        f"{', Pros' if pros else ''}, {side} side ({result.seconds:.1f} s)")
+    clock = "no clock" if result.hint_time is None else f"{result.hint_time:g} s a move"
+    table = Table(title=f"{games} deals, {difficulty}, {players} player(s)"
+                        f"{', Pros' if pros else ''}, {side} side, seed {seed}",
+                  caption=f"{result.seconds:.1f} s, {result.executor}"
+                          + (f"; hint look-ahead: {clock}" if "hint" in wanted else ""))
     for col in ("policy", "won", "win rate", "95% interval", "tasks done", "turns"):
         table.add_column(col)
     for p in result.policies:
@@ -285,6 +302,7 @@ def simulate(games: int, difficulty: str, players: int, policies: tuple[str, ...
                       f"{p.rate.low:.1%}-{p.rate.high:.1%}", f"{p.mean_tasks_completed}",
                       f"{p.mean_turns}")
     stdout.print(table)
+    interrupted_note(result.interrupted, len(result.records), total, store_path, "games")
 
 
 add_puzzle_commands(group, puzzle_game())

@@ -10,6 +10,7 @@ SAT model: which of the remaining open tasks stay achievable within a few placem
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from collections.abc import Sequence
@@ -254,11 +255,16 @@ def _reason(o: HintOption, game: Game, horizon: int) -> str:
     return "; ".join(parts)
 
 
-def policy_action(game: Game, rng: random.Random, policy: str) -> Action | None:
+def policy_action(game: Game, rng: random.Random, policy: str,
+                  hint_time: float | None = 0.8) -> Action | None:
     """The action a policy plays: random (a legal placement at random), greedy (the
-    hint's ranking without the SAT look-ahead) or hint (with it)."""
+    hint's ranking without the SAT look-ahead) or hint (with it). `hint_time`: the
+    hint's wall-clock budget per move; None: none, the look-ahead is bounded by its SAT
+    conflict budget alone, so the move depends on the position and rng only (the same
+    on any machine, under any load)."""
     if policy == "random":
         acts = game.legal_actions()
         return rng.choice(acts) if acts else None
-    res = hint(game, lookahead=policy == "hint", rng=rng, time_limit=0.8, top=4)
+    res = hint(game, lookahead=policy == "hint", rng=rng, top=4,
+               time_limit=math.inf if hint_time is None else hint_time)
     return res.options[0].action if res.options else None
