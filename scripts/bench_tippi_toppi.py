@@ -20,7 +20,9 @@ Times are wall clock inside one process (model building included).
 from __future__ import annotations
 
 import argparse
+import os
 import random
+import resource
 import statistics
 import time
 
@@ -84,18 +86,30 @@ def main() -> None:
           f"win rate {100 * c.rate.rate:.1f}%")
 
 
+def _cpu() -> float:
+    """User + system CPU seconds of this process and its waited-for children."""
+    me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(
+        resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
+
+
 def speedup(rules, games: int, runs: int) -> None:
     """--jobs 1 against --jobs 2 on the same simulate run, interleaved, median of runs."""
     times: dict[int, list[float]] = {1: [], 2: []}
     tables = []
     for _ in range(runs):
         for jobs in (1, 2):
+            load = os.getloadavg()[0]
+            cpu = _cpu()
             start = time.perf_counter()
             res = simulate(rules, games, [2], [1], ["hint"], batch=Batch(jobs, progress=False))
             times[jobs].append(time.perf_counter() - start)
             tables.append(res.cells)
+            # CPU seconds of this process and its (finished) pool workers: the work done,
+            # whatever share of the cores the other users of the machine left us
             print(f"  --jobs {jobs}: {times[jobs][-1]:.1f} s ({games / times[jobs][-1]:.2f} "
-                  "games/s)", flush=True)
+                  f"games/s), CPU {_cpu() - cpu:.1f} s, load average before {load:.2f}",
+                  flush=True)
     assert all(t == tables[0] for t in tables), "the runs disagree"
     one, two = statistics.median(times[1]), statistics.median(times[2])
     print(f"simulate hint policy, {games} games (2 players, normal), median of {runs}: "
