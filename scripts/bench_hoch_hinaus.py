@@ -16,6 +16,7 @@ query itself (model building included, loading the file excluded).
 
 import argparse
 import json
+import os
 import statistics
 import subprocess
 import sys
@@ -46,7 +47,8 @@ def speedup(games: int, runs: int) -> None:
             times[jobs].append(time.perf_counter() - start)
             data = json.loads(out)
             tables[jobs] = {k: v for k, v in data.items() if k not in ("seconds", "executor")}
-            print(f"run {r + 1} --jobs {jobs}: {times[jobs][-1]:.1f} s", flush=True)
+            print(f"run {r + 1} --jobs {jobs}: {times[jobs][-1]:.1f} s (load average "
+                  f"{os.getloadavg()[0]:.2f} at the end: the machine is shared)", flush=True)
     one, two = statistics.median(times[1]), statistics.median(times[2])
     print(f"{' '.join(cmd[1:])} --jobs 1|2")
     print(f"  --jobs 1 median {one:.1f} s ({2 * games / one:.2f} games/s), --jobs 2 median "
