@@ -13,13 +13,16 @@
 - --speedup (only this): the same simulate run (--games games of the hint policy, 2
   players, normal, seed 0) in-process (--jobs 1) and on a pool of 2 (--jobs 2), runs
   interleaved, median of --runs each; the ratio is the pool's speed-up (goal >= 1.8x).
-  The tables of all runs are checked equal.
+  The tables of all runs are checked equal. Also timed: the same games split into two
+  halves played in-process by two independent processes at once, the most two
+  processes get out of this machine (no batch layer involved).
 Times are wall clock inside one process (model building included).
 """
 
 from __future__ import annotations
 
 import argparse
+import multiprocessing
 import os
 import random
 import resource
@@ -93,29 +96,57 @@ def _cpu() -> float:
     return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
 
 
+def _half(rules, games: int, seed: int) -> None:
+    simulate(rules, games, [2], [1], ["hint"], seed=seed, batch=Batch(1, progress=False))
+
+
+def _two_at_once(rules, games: int) -> float:
+    """The machine's ceiling for two processes: the same games split into two halves,
+    each played in-process by its own forked process, no batch layer between them
+    (seconds until both are done)."""
+    context = multiprocessing.get_context("fork")
+    procs = [context.Process(target=_half, args=(rules, n, seed))
+             for n, seed in ((games // 2, 0), (games - games // 2, games // 2))]
+    start = time.perf_counter()
+    for p in procs:
+        p.start()
+    for p in procs:
+        p.join()
+    return time.perf_counter() - start
+
+
 def speedup(rules, games: int, runs: int) -> None:
-    """--jobs 1 against --jobs 2 on the same simulate run, interleaved, median of runs."""
-    times: dict[int, list[float]] = {1: [], 2: []}
+    """--jobs 1 against --jobs 2 on the same simulate run, and two independent
+    in-process halves at once (what 2 cores of this machine give two processes at
+    best); interleaved, median of runs."""
+    times: dict[str, list[float]] = {"--jobs 1": [], "--jobs 2": [], "two at once": []}
     tables = []
     for _ in range(runs):
-        for jobs in (1, 2):
+        for name in times:
             load = os.getloadavg()[0]
             cpu = _cpu()
             start = time.perf_counter()
-            res = simulate(rules, games, [2], [1], ["hint"], batch=Batch(jobs, progress=False))
-            times[jobs].append(time.perf_counter() - start)
-            tables.append(res.cells)
-            # CPU seconds of this process and its (finished) pool workers: the work done,
+            if name == "two at once":
+                _two_at_once(rules, games)
+            else:
+                res = simulate(rules, games, [2], [1], ["hint"],
+                               batch=Batch(int(name[-1]), progress=False))
+                tables.append(res.cells)
+            times[name].append(time.perf_counter() - start)
+            # CPU seconds of this process and its (finished) workers: the work done,
             # whatever share of the cores the other users of the machine left us
-            print(f"  --jobs {jobs}: {times[jobs][-1]:.1f} s ({games / times[jobs][-1]:.2f} "
+            print(f"  {name}: {times[name][-1]:.1f} s ({games / times[name][-1]:.2f} "
                   f"games/s), CPU {_cpu() - cpu:.1f} s, load average before {load:.2f}",
                   flush=True)
     assert all(t == tables[0] for t in tables), "the runs disagree"
-    one, two = statistics.median(times[1]), statistics.median(times[2])
+    one, two, ceiling = (statistics.median(times[k]) for k in times)
+    ratios = ", ".join(f"{a / b:.2f}" for a, b in zip(times["--jobs 1"], times["--jobs 2"],
+                                                      strict=True))
     print(f"simulate hint policy, {games} games (2 players, normal), median of {runs}: "
           f"--jobs 1 {one:.1f} s ({games / one:.2f} games/s), --jobs 2 {two:.1f} s "
-          f"({games / two:.2f} games/s): speed-up {one / two:.2f}x "
-          f"(runs {', '.join(f'{a / b:.2f}' for a, b in zip(times[1], times[2], strict=True))}x)")
+          f"({games / two:.2f} games/s): speed-up {one / two:.2f}x (runs {ratios}x); "
+          f"two independent in-process halves at once: {ceiling:.1f} s = "
+          f"{one / ceiling:.2f}x (the machine's ceiling for 2 processes)")
 
 
 if __name__ == "__main__":
