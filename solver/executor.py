@@ -21,6 +21,7 @@ import contextlib
 import functools
 import multiprocessing
 import os
+import pickle
 import signal
 import socket
 import sys
@@ -42,6 +43,15 @@ def _ignore_sigint() -> None:
     with contextlib.suppress(OSError):
         os.setpgrp()
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _picklable(*values: Any) -> bool:
+    """Whether these can be sent to another process."""
+    try:
+        pickle.dumps(values)
+    except (pickle.PicklingError, AttributeError, TypeError):
+        return False
+    return True
 
 
 def _run_chunk(fn: Callable[..., Any], tasks: list[tuple[Any, ...]]) -> list[Any]:
@@ -97,6 +107,10 @@ class Batch:
         self.interrupted = False
         if total == 0:
             return
+        if self.jobs > 1 and not self.scheduler and not _picklable(fn, tasks[0]):
+            # e.g. a toy game defined inside a function: a pool could not even send it
+            # (and Python 3.11's pool can hang on shutdown after such a failure)
+            self.jobs = 1
         if self.progress:
             with progress_bar(f"{self.description} ({self.where})") as update:
                 update(0, total)
@@ -162,7 +176,12 @@ class Batch:
                 finished, _ = cf.wait(pending, return_when=cf.FIRST_COMPLETED)
                 for future in finished:
                     key = pending.pop(future)
-                    result = future.result()
+                    try:
+                        result = future.result()
+                    except cf.process.BrokenProcessPool:
+                        raise ToppiError("a worker process died (out of memory or killed?); "
+                                         "finished tasks are kept with --store, run again "
+                                         "with --resume, or use --jobs 1") from None
                     fill()
                     yield key, result
         finally:

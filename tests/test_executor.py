@@ -5,6 +5,7 @@ interrupted run resumed from its store gives the same final table."""
 from __future__ import annotations
 
 import json
+import os
 import signal
 import sqlite3
 import subprocess
@@ -12,8 +13,11 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from models.take_it_higher import play
 from models.take_it_higher.rules import Variant, load_rules
+from solver.errors import ToppiError
 from solver.executor import Batch, default_jobs
 from solver.store import Store
 from tests.cli_helpers import assert_one_line_error, free_port, game_runner
@@ -258,3 +262,22 @@ def test_take_it_higher_canonical_form_folds_the_board_symmetry():
     d = Puzzle(a.fixed, (tiles[3], tiles[2]))  # the call order matters
     assert canonical_puzzle(Kind, a) == canonical_puzzle(Kind, b)
     assert len({canonical_puzzle(Kind, p) for p in (a, c, d)}) == 3
+
+
+def _dies_on_three(n: int) -> int:
+    if n == 3:
+        os._exit(9)  # a worker killed mid-run (e.g. by the OOM killer)
+    return n
+
+
+def test_a_dead_worker_is_a_clear_error_not_a_hang():
+    with pytest.raises(ToppiError, match="worker process died"):
+        dict(Batch(2, progress=False).run(_dies_on_three, [(n,) for n in range(6)], chunk=1))
+
+
+def test_tasks_a_pool_cannot_send_run_in_process():
+    offset = 10
+    batch = Batch(2, progress=False)
+    got = dict(batch.run(lambda n: n + offset, [(n,) for n in range(5)]))  # a closure
+    assert got == {n: n + 10 for n in range(5)}
+    assert batch.where == "in-process"
