@@ -10,6 +10,9 @@ supplied by the game; a puzzle whose canonical form is stored already is not add
 
 from __future__ import annotations
 
+import dataclasses
+import enum
+import hashlib
 import json
 import re
 import sqlite3
@@ -28,6 +31,31 @@ PUZZLES_KIND = "puzzles"  # the table every game's `generate --store` writes
 def canonical_json(value: Any) -> str:
     """The JSON text with sorted keys and no spaces: equal values give equal text."""
     return json.dumps(value, sort_keys=True, separators=(",", ":"))
+
+
+def data_digest(value: Any) -> str:
+    """A short fingerprint of rules data (dataclasses, lists, dicts, sets...), equal in
+    every process: part of a stored run's parameters, so that another `--rules FILE`
+    under the same name is another run and `--resume` never mixes the two."""
+
+    def plain(v: Any) -> Any:
+        if dataclasses.is_dataclass(v) and not isinstance(v, type):
+            return [type(v).__name__, {f.name: plain(getattr(v, f.name))
+                                       for f in dataclasses.fields(v)}]
+        if isinstance(v, enum.Enum):
+            return plain(v.value)
+        if isinstance(v, dict):
+            return sorted(([canonical_json(plain(k)), plain(x)] for k, x in v.items()),
+                          key=lambda kv: kv[0])
+        if isinstance(v, (set, frozenset)):  # no order of their own (hash seeds differ)
+            return sorted((plain(x) for x in v), key=canonical_json)
+        if isinstance(v, (list, tuple)):
+            return [plain(x) for x in v]
+        if v is None or isinstance(v, (bool, int, float, str)):
+            return v
+        raise TypeError(f"data_digest: cannot fingerprint {type(v).__name__}")
+
+    return hashlib.sha256(canonical_json(plain(value)).encode()).hexdigest()[:16]
 
 
 class Store:

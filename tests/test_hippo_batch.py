@@ -10,7 +10,7 @@ import random
 
 from models.hippo import play
 from models.hippo.rules import Rules, load_rules, new_game
-from solver.store import Store
+from solver.store import Store, data_digest
 from tests.cli_helpers import assert_one_line_error, game_runner
 
 run = game_runner("hippo")
@@ -120,8 +120,9 @@ def test_interrupted_run_keeps_its_games_and_resume_plays_only_the_rest(tmp_path
     with Store(store) as s:
         rows = s.rows(play.GAMES_KIND)
     assert [r["seed"] for r in rows] == [7 * 1_000_003 + g for g in range(5)]
-    assert rows[0]["parameters"] == {"rules": RULES.name, "players": 2,
-                                     "policies": ["best", "random"], "rotate": False}
+    assert rows[0]["parameters"] == {"rules": RULES.name, "rules_digest": data_digest(RULES),
+                                     "players": 2, "policies": ["best", "random"],
+                                     "rotate": False}
 
     played: list[int] = []
 

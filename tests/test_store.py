@@ -3,6 +3,8 @@ refused by canonical form, corrupt files refused with one line."""
 
 from __future__ import annotations
 
+import dataclasses
+import os
 import sqlite3
 import subprocess
 import sys
@@ -10,7 +12,7 @@ import sys
 import pytest
 
 from solver.errors import BadInput
-from solver.store import Store, canonical_json
+from solver.store import Store, canonical_json, data_digest
 from tests.cli_helpers import assert_one_line_error, game_runner
 
 run = game_runner("take-it-higher")
@@ -84,3 +86,23 @@ def test_truncated_database_is_refused(tmp_path):
 def test_a_directory_is_refused(tmp_path):
     assert_one_line_error(run("simulate", "--games", "1", "--no-optimum", "--jobs", "1",
                               "--store", str(tmp_path)), "--store")
+
+
+def test_data_digest_is_the_same_in_every_process_and_follows_the_data():
+    """Rules data fingerprints (stored runs' parameters): equal under any hash seed
+    (sets have no order of their own), different for different data."""
+    code = ("from dataclasses import dataclass\n"
+            "from solver.store import data_digest\n"
+            "@dataclass(frozen=True)\nclass R:\n    name: str\n    tiles: frozenset\n"
+            "print(data_digest(R('x', frozenset({'GJ', 'SA', 'RK', 'BL', 'YQ'}))))")
+    seen = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                           env={**os.environ, "PYTHONHASHSEED": str(h)}, check=True).stdout
+            for h in (1, 2, 3, 4)}
+    assert len(seen) == 1
+    from models.take_it_higher.rules import load_rules
+
+    rules = load_rules()
+    assert data_digest(rules) == data_digest(load_rules())
+    assert data_digest(rules) != data_digest(dataclasses.replace(rules, tiles=rules.tiles[1:]))
+    with pytest.raises(TypeError):
+        data_digest(object())

@@ -17,7 +17,7 @@ from models.hippo.rules import GameState, Rules, new_game
 from solver.errors import BadInput
 from solver.executor import Batch, SeededTask, run_stored
 from solver.stats import Rate, Summary, summarise, wilson
-from solver.store import Store
+from solver.store import Store, data_digest
 
 POLICIES = ("best", "greedy", "random")
 MAX_TURNS = 2000  # a game still running after this many turns is counted as unfinished
@@ -176,8 +176,8 @@ def simulate(rules: Rules, games: int, policies: Sequence[str], seed: int = 0,
         raise BadInput(f"--games: {games}; give 1 to {SEED_STRIDE}")
     batch = batch or Batch(1, progress=False)
     start = time.perf_counter()
-    parameters = {"rules": rules.name, "players": len(policies), "policies": list(policies),
-                  "rotate": rotate}
+    parameters = {"rules": rules.name, "rules_digest": data_digest(rules),
+                  "players": len(policies), "policies": list(policies), "rotate": rotate}
     tasks = [SeededTask(parameters, game_seed(seed, g),
                         (rules, tuple(policies), rotate, g, game_seed(seed, g)))
              for g in range(games)]

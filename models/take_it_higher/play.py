@@ -30,7 +30,7 @@ from solver.backends import SolverOptions
 from solver.errors import BadInput, TimeLimitReached
 from solver.executor import Batch, SeededTask, run_stored
 from solver.stats import summarise as summarise_values
-from solver.store import Store
+from solver.store import Store, data_digest
 
 Policy = Callable[[GameState, Tile, random.Random], Placement]
 POLICIES = ("hint", "greedy", "random")
@@ -250,7 +250,8 @@ def simulate_batch(rules: Rules, variant: Variant, games: int, seed: int, policy
     if games < 1:
         raise BadInput("--games must be at least 1")
     make_policy(policy_name, hint_samples, hint_time)
-    parameters = {"rules": rules.name, "variant": variant.name, "policy": policy_name,
+    parameters = {"rules": rules.name, "rules_digest": data_digest(rules),
+                  "variant": variant.name, "policy": policy_name,
                   "hint_samples": hint_samples if policy_name == "hint" else None,
                   "hint_time": hint_time if policy_name == "hint" else None,
                   "optimum_time": optimum_time}
@@ -333,7 +334,8 @@ def draws_batch(rules: Rules, variant: Variant, draws: int, seed: int, backend: 
     `batch`, summarised (mean, median, quartiles over the draws where a board was found)."""
     if draws < 1:
         raise BadInput("--draws must be at least 1")
-    parameters = {"rules": rules.name, "variant": variant.name, "backend": backend,
+    parameters = {"rules": rules.name, "rules_digest": data_digest(rules),
+                  "variant": variant.name, "backend": backend,
                   "time_limit": time_limit}
     start = time.perf_counter()
     batch.description = f"{draws} draws, hindsight optimum"

@@ -19,7 +19,6 @@ The weights were compared on 300 seeded 2-player games (docs/tippi-toppi.md): th
 
 from __future__ import annotations
 
-import hashlib
 import random
 import time
 from collections import Counter
@@ -40,7 +39,7 @@ from models.tippi_toppi.tasks import Task, Tops
 from solver.errors import BadInput
 from solver.executor import Batch, SeededTask, run_stored
 from solver.stats import Rate, wilson
-from solver.store import Store
+from solver.store import Store, data_digest
 
 W_NOW, W_REACH, W_PLAYABLE, W_OWN, W_STUCK = 100, 10, 30, 5, 1000
 W_TEAM = 150
@@ -247,12 +246,6 @@ def game_task(rules: Rules, policy: str, players: int, difficulty: int, variant:
                       len(end.history), len(end.fulfilled))
 
 
-def rules_digest(rules: Rules) -> str:
-    """A short fingerprint of the rules data (deck, task table, catalogue): stored runs
-    of a different `--rules FILE` under the same name are not mixed up on --resume."""
-    return hashlib.sha256(repr(rules).encode()).hexdigest()[:16]
-
-
 def simulate(rules: Rules, games: int, players: list[int], difficulties: list[int],
              policies: list[str], seed: int = 0, variant: Variant | None = None,
              batch: Batch | None = None, store: Store | None = None,
@@ -277,7 +270,7 @@ def simulate(rules: Rules, games: int, players: list[int], difficulties: list[in
     batch = batch or Batch(1, progress=False)
     variant = variant or Variant()
     start = time.perf_counter()
-    digest = rules_digest(rules)
+    digest = data_digest(rules)
     cells = [(pol, p, d) for pol in policies for p in players for d in difficulties]
     tasks = []
     for pol, p, d in cells:
