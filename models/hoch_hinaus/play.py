@@ -16,7 +16,7 @@ from models.hoch_hinaus.tasks import Task
 from solver.errors import BadInput
 from solver.executor import Batch, SeededTask, run_stored
 from solver.stats import Rate, wilson
-from solver.store import Store
+from solver.store import Store, data_digest
 
 POLICIES = ("hint", "greedy", "random")
 
@@ -329,7 +329,8 @@ def simulate(rules: Rules, catalogue: list[Task], games: int, difficulty: str, p
     new_game(rules, catalogue, players, difficulty, random.Random(0), side, pros)
     batch = batch if batch is not None else Batch(1, progress=False)
     start = time.perf_counter()
-    common = {"rules": rules.name, "catalogue": catalogue_digest(rules, catalogue),
+    common = {"rules": rules.name, "rules_digest": data_digest(rules),
+              "catalogue": catalogue_digest(rules, catalogue),
               "difficulty": difficulty, "players": players, "pros": pros, "side": side,
               "seed": seed}
     tasks = []
