@@ -44,3 +44,34 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+def on_three_executors(simulate: Callable[..., dict], cluster: str
+                       ) -> tuple[dict, dict, dict]:
+    """`simulate(*extra)` (a command's JSON) run on the Dask cluster, on a local pool of
+    two and in-process, each checked to say where it ran: (dask, pool, in-process)."""
+    on_dask = simulate("--scheduler", cluster)
+    pooled = simulate("--jobs", "2")
+    alone = simulate("--jobs", "1")
+    assert on_dask["executor"] == f"dask {cluster}"
+    assert pooled["executor"] == "local pool (2 processes)"
+    assert alone["executor"] == "in-process"
+    return on_dask, pooled, alone
+
+
+def interrupt_after(monkeypatch: Any, module: Any, k: int, name: str = "game_task"
+                    ) -> list[tuple]:
+    """Make `module.<name>` (a batch task function) raise KeyboardInterrupt, as a Ctrl-C
+    would, when called after `k` calls (for in-process runs, --jobs 1). Returns the
+    arguments of the calls that ran; clear it to allow `k` more."""
+    real = getattr(module, name)
+    calls: list[tuple] = []
+
+    def task(*args: Any) -> Any:
+        if len(calls) == k:
+            raise KeyboardInterrupt
+        calls.append(args)
+        return real(*args)
+
+    monkeypatch.setattr(module, name, task)
+    return calls

@@ -20,7 +20,13 @@ from models.take_it_higher.rules import Variant, load_rules
 from solver.errors import ToppiError
 from solver.executor import Batch, default_jobs
 from solver.store import Store
-from tests.cli_helpers import assert_one_line_error, free_port, game_runner
+from tests.cli_helpers import (
+    assert_one_line_error,
+    free_port,
+    game_runner,
+    interrupt_after,
+    on_three_executors,
+)
 
 run = game_runner("take-it-higher")
 BIN = Path(sys.executable).parent
@@ -42,12 +48,7 @@ def _simulate(*extra: str) -> dict:
 
 
 def test_dask_cluster_equals_local_pool_and_in_process(cluster):
-    on_dask = _simulate("--scheduler", cluster)
-    pooled = _simulate("--jobs", "2")
-    alone = _simulate("--jobs", "1")
-    assert on_dask["executor"] == f"dask {cluster}"
-    assert pooled["executor"] == "local pool (2 processes)"
-    assert alone["executor"] == "in-process"
+    on_dask, pooled, alone = on_three_executors(_simulate, cluster)
     assert _table(on_dask) == _table(pooled) == _table(alone)
     assert [r["game"] for r in alone["records"]] == list(range(4))
     assert all(r["optimum_proven"] for r in alone["records"])
@@ -82,16 +83,8 @@ def test_interrupt_keeps_finished_games_and_resume_gives_the_same_table(tmp_path
             "--jobs", "1", "--json"]
     whole = run(*args)
     assert whole.exit_code == 0, whole.output
-    calls = []
     real = play.game_task
-
-    def stops_after_three(*a):
-        if len(calls) == 3:
-            raise KeyboardInterrupt  # Ctrl-C during the fourth game
-        calls.append(a)
-        return real(*a)
-
-    monkeypatch.setattr(play, "game_task", stops_after_three)
+    interrupt_after(monkeypatch, play, 3)  # Ctrl-C during the fourth game
     cut = run(*args, "--store", str(store))
     assert cut.exit_code == 130, cut.output
     partial = json.loads(cut.stdout)
@@ -120,17 +113,17 @@ def test_sigint_to_a_real_run_keeps_its_rows(tmp_path):
     deadline = time.monotonic() + 60
     rows = 0
     while rows < 20 and time.monotonic() < deadline and proc.poll() is None:
-        time.sleep(0.2)
+        time.sleep(0.05)  # signal early: the whole run takes only a few seconds
         if store.exists():
             try:
                 with sqlite3.connect(store) as db:
                     rows = db.execute(f"SELECT count(*) FROM {play.GAMES_KIND}").fetchone()[0]
             except sqlite3.OperationalError:
                 rows = 0
-    assert rows >= 20, "the run wrote no rows"
+    assert rows >= 20, f"the run wrote {rows} rows in 60 s (exit {proc.poll()})"
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=60)
-    assert proc.returncode == 130, err
+    assert proc.returncode == 130, f"exit {proc.returncode} after {rows} rows: {err[-500:]}"
     assert "Interrupted" in err and "--resume" in err
     partial = json.loads(out)
     with Store(store) as s:

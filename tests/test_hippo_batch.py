@@ -11,7 +11,12 @@ import random
 from models.hippo import play
 from models.hippo.rules import Rules, load_rules, new_game
 from solver.store import Store, data_digest
-from tests.cli_helpers import assert_one_line_error, game_runner
+from tests.cli_helpers import (
+    assert_one_line_error,
+    game_runner,
+    interrupt_after,
+    on_three_executors,
+)
 
 run = game_runner("hippo")
 RULES = load_rules()
@@ -58,12 +63,8 @@ def engine_game(rules: Rules, seats: list[str], seed: int) -> tuple[int | None, 
 def test_dask_cluster_local_pool_and_in_process_give_the_same_table(cluster):
     args = ("--games", "24", "--players", "3", "--policy", "best,greedy,random",
             "--rotate", "--seed", "3")
-    on_dask = _simulate(*args, "--scheduler", cluster)
-    pooled = _simulate(*args, "--jobs", "2")
-    alone = _simulate(*args, "--jobs", "1")
-    assert on_dask["executor"] == f"dask {cluster}"
-    assert pooled["executor"] == "local pool (2 processes)"
-    assert alone["executor"] == "in-process"
+    on_dask, pooled, alone = on_three_executors(lambda *extra: _simulate(*args, *extra),
+                                                cluster)
     assert _table(on_dask) == _table(pooled) == _table(alone)
     assert not alone["interrupted"] and alone["games"] == 24
     records = alone["records"]
@@ -104,15 +105,7 @@ def test_interrupted_run_keeps_its_games_and_resume_plays_only_the_rest(tmp_path
     whole = run(*args)
     assert whole.exit_code == 0, whole.output
     real = play.game_task
-    calls: list[int] = []
-
-    def stops_after_five(*a):
-        if len(calls) == 5:
-            raise KeyboardInterrupt  # Ctrl-C during the sixth game
-        calls.append(a[3])
-        return real(*a)
-
-    monkeypatch.setattr(play, "game_task", stops_after_five)
+    interrupt_after(monkeypatch, play, 5)  # Ctrl-C during the sixth game
     cut = run(*args, "--store", str(store))
     assert cut.exit_code == 130, cut.output
     partial = json.loads(cut.stdout)
@@ -138,8 +131,7 @@ def test_interrupted_run_keeps_its_games_and_resume_plays_only_the_rest(tmp_path
     with Store(store) as s:
         assert len(s.rows(play.GAMES_KIND)) == 12
     # the terminal table of an interrupted run says so, and so does stderr
-    monkeypatch.setattr(play, "game_task", stops_after_five)
-    calls.clear()
+    interrupt_after(monkeypatch, play, 5)
     text = run(*args[:-1], "--seed", "8")
     assert text.exit_code == 130
     assert "5 of 12 games (interrupted)" in text.output

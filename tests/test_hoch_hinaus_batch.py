@@ -11,7 +11,13 @@ from models.hoch_hinaus import play
 from models.hoch_hinaus.rules import load_rules, new_game
 from models.hoch_hinaus.tasks import load_catalogue
 from solver.store import Store
-from tests.cli_helpers import assert_one_line_error, free_port, game_runner
+from tests.cli_helpers import (
+    assert_one_line_error,
+    free_port,
+    game_runner,
+    interrupt_after,
+    on_three_executors,
+)
 
 run = game_runner("hoch-hinaus")
 R = load_rules()
@@ -33,12 +39,7 @@ def _simulate(*extra: str) -> dict:
 
 
 def test_dask_cluster_equals_local_pool_and_in_process(cluster):
-    on_dask = _simulate("--scheduler", cluster)
-    pooled = _simulate("--jobs", "2")
-    alone = _simulate("--jobs", "1")
-    assert on_dask["executor"] == f"dask {cluster}"
-    assert pooled["executor"] == "local pool (2 processes)"
-    assert alone["executor"] == "in-process"
+    on_dask, pooled, alone = on_three_executors(_simulate, cluster)
     assert _table(on_dask) == _table(pooled) == _table(alone)
     assert not alone["interrupted"]
     # deal by deal, every policy on each deal; the summary is that of the records
@@ -80,15 +81,7 @@ def test_interrupt_keeps_finished_games_and_resume_gives_the_same_table(tmp_path
     whole = run(*args)
     assert whole.exit_code == 0, whole.output
     real = play.game_task
-    calls = []
-
-    def stops_after_three(*a):
-        if len(calls) == 3:
-            raise KeyboardInterrupt  # Ctrl-C during the fourth game
-        calls.append(a)
-        return real(*a)
-
-    monkeypatch.setattr(play, "game_task", stops_after_three)
+    interrupt_after(monkeypatch, play, 3)  # Ctrl-C during the fourth game
     cut = run(*args, "--store", str(store))
     assert cut.exit_code == 130, cut.output
     partial = json.loads(cut.stdout)

@@ -11,7 +11,13 @@ from models.tippi_toppi import play
 from models.tippi_toppi.rules import Variant, load_rules, new_game
 from solver.stats import wilson
 from solver.store import Store
-from tests.cli_helpers import assert_one_line_error, free_port, game_runner
+from tests.cli_helpers import (
+    assert_one_line_error,
+    free_port,
+    game_runner,
+    interrupt_after,
+    on_three_executors,
+)
 
 run = game_runner("tippi-toppi")
 R = load_rules()
@@ -43,12 +49,7 @@ def _engine_game(policy: str, players: int, difficulty: int, seed: int,
 
 
 def test_dask_cluster_equals_local_pool_and_in_process(cluster):
-    on_dask = _simulate("--scheduler", cluster)
-    pooled = _simulate("--jobs", "2")
-    alone = _simulate("--jobs", "1")
-    assert on_dask["executor"] == f"dask {cluster}"
-    assert pooled["executor"] == "local pool (2 processes)"
-    assert alone["executor"] == "in-process"
+    on_dask, pooled, alone = on_three_executors(_simulate, cluster)
     assert _table(on_dask) == _table(pooled) == _table(alone)
     assert alone["played"] == 16 and not alone["interrupted"]
     cells = {(c["policy"], c["players"]): c for c in alone["cells"]}
@@ -95,16 +96,8 @@ def test_interrupt_keeps_finished_games_and_resume_gives_the_same_table(tmp_path
     args = [*SMALL, "--jobs", "1"]
     whole = run(*args)
     assert whole.exit_code == 0, whole.output
-    calls = []
     real = play.game_task
-
-    def stops_after_six(*a):
-        if len(calls) == 6:
-            raise KeyboardInterrupt  # Ctrl-C during the seventh game
-        calls.append(a)
-        return real(*a)
-
-    monkeypatch.setattr(play, "game_task", stops_after_six)
+    interrupt_after(monkeypatch, play, 6)  # Ctrl-C during the seventh game
     cut = run(*args, "--store", str(store))
     assert cut.exit_code == 130, cut.output
     assert "Interrupted: 6 of 16 games" in cut.stderr and "--resume" in cut.stderr
@@ -136,16 +129,7 @@ def test_interrupt_keeps_finished_games_and_resume_gives_the_same_table(tmp_path
 
 
 def test_interrupted_text_table_marks_partial_cells(tmp_path, monkeypatch):
-    real = play.game_task
-    calls = []
-
-    def stops_after_two(*a):
-        if len(calls) == 2:
-            raise KeyboardInterrupt
-        calls.append(a)
-        return real(*a)
-
-    monkeypatch.setattr(play, "game_task", stops_after_two)
+    interrupt_after(monkeypatch, play, 2)
     cut = run(*SMALL[:-1], "--jobs", "1")
     assert cut.exit_code == 130
     assert "2 of 16 games (interrupted)" in cut.stdout and "[2 games]" in cut.stdout
