@@ -52,6 +52,10 @@ class PuzzleKind(Protocol[P, S]):
     features: measured numbers of a puzzle and its solution (solution length, plausible
         first moves, solver effort, ...), from which `rating` rates it.
     rating: the feature weights and the thresholds between easy, medium and hard.
+    any_difficulty (optional, default False): True when the proposals are shaped by the
+        author (e.g. Topito's `--moves K`) rather than by the difficulty: a unique puzzle
+        is then kept whatever its rating and labelled with the difficulty asked (its
+        score is still measured and written).
     """
 
     rating: Rating
@@ -125,6 +129,40 @@ def attempt_seed(seed: int, attempt: int) -> int:
     return random.Random(f"{seed}/{attempt}").randrange(2 ** 62)
 
 
+@dataclass
+class Attempt(Generic[P, S]):
+    """What one generator attempt gave: outcome is found | not_unique | undecided |
+    no_solution | wrong_difficulty; puzzle, solution and rating only when found."""
+
+    attempt: int
+    outcome: str
+    puzzle: P | None = None
+    solution: S | None = None
+    score: float = 0.0
+    features: dict[str, float] = field(default_factory=dict)
+
+
+def try_attempt(kind: PuzzleKind[P, S], difficulty: str, seed: int, attempt: int
+                ) -> Attempt[P, S]:
+    """Attempt number `attempt` of a run with `seed`, alone: propose from
+    random.Random(attempt_seed(seed, attempt)), search for two solutions, keep the
+    puzzle when the search is complete with exactly one and its rating matches."""
+    puzzle = kind.propose(random.Random(attempt_seed(seed, attempt)), difficulty)
+    found = kind.search(puzzle, 2)
+    if len(found.solutions) >= 2:
+        return Attempt(attempt, "not_unique")
+    if not found.complete:
+        return Attempt(attempt, "undecided")
+    if not found.solutions:
+        return Attempt(attempt, "no_solution")
+    solution = found.solutions[0]
+    features = kind.features(puzzle, solution, found)
+    score = kind.rating.score(features)
+    if not getattr(kind, "any_difficulty", False) and kind.rating.difficulty(score) != difficulty:
+        return Attempt(attempt, "wrong_difficulty")
+    return Attempt(attempt, "found", puzzle, solution, score, features)
+
+
 def generate(kind: PuzzleKind[P, S], difficulty: str, count: int, seed: int = 0,
              max_attempts: int | None = None,
              progress: Callable[[int, int], None] | None = None,
@@ -147,29 +185,16 @@ def generate(kind: PuzzleKind[P, S], difficulty: str, count: int, seed: int = 0,
     while len(report.puzzles) < count and attempt < limit:
         if deadline is not None and time.monotonic() > deadline:
             break
-        s = attempt_seed(seed, attempt)
-        puzzle = kind.propose(random.Random(s), difficulty)
-        found = kind.search(puzzle, 2)
+        got = try_attempt(kind, difficulty, seed, attempt)
         attempt += 1
         since_last += 1
         report.attempts = attempt
-        if len(found.solutions) >= 2:
-            report.not_unique += 1
-        elif not found.complete:
-            report.undecided += 1
-        elif not found.solutions:
-            report.no_solution += 1
+        if got.outcome != "found":
+            setattr(report, got.outcome, getattr(report, got.outcome) + 1)
         else:
-            solution = found.solutions[0]
-            features = kind.features(puzzle, solution, found)
-            score = kind.rating.score(features)
-            rated = kind.rating.difficulty(score)
-            if rated != difficulty:
-                report.wrong_difficulty += 1
-            else:
-                report.puzzles.append(Generated(puzzle, solution, rated, score, features, seed,
-                                                attempt - 1, since_last))
-                since_last = 0
+            report.puzzles.append(Generated(got.puzzle, got.solution, difficulty, got.score,
+                                            got.features, seed, got.attempt, since_last))
+            since_last = 0
         if progress is not None:
             progress(len(report.puzzles), count)
     report.seconds = round(time.monotonic() - start, 3)

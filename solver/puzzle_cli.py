@@ -8,7 +8,6 @@ commands, their options, outputs and exit codes are then the same for every game
 from __future__ import annotations
 
 import json
-import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -23,11 +22,12 @@ from solver.errors import BadInput
 from solver.executor import Batch, batch_options
 from solver.generate import (
     DIFFICULTIES,
+    Attempt,
     Generated,
     GenerationReport,
     PuzzleKind,
-    attempt_seed,
     check_unique,
+    try_attempt,
 )
 from solver.io import load_json
 from solver.options import json_option, rules_option
@@ -111,19 +111,6 @@ class SolveResult:
     seconds: float = 0.0
 
 
-@dataclass
-class Attempt:
-    """What one generator attempt gave: outcome is found | not_unique | undecided |
-    no_solution | wrong_difficulty; puzzle, solution and rating only when found."""
-
-    attempt: int
-    outcome: str
-    puzzle: Any = None
-    solution: Any = None
-    score: float = 0.0
-    features: dict[str, float] = field(default_factory=dict)
-
-
 _KINDS: dict[Any, Any] = {}  # per worker process: a kind is built once per run
 
 
@@ -136,20 +123,7 @@ def attempt_task(make_kind: Callable[..., Any], kind_args: tuple, extra: tuple,
     kind = _KINDS.get(key)
     if kind is None:
         kind = _KINDS[key] = make_kind(*kind_args, **dict(extra))
-    puzzle = kind.propose(random.Random(attempt_seed(seed, attempt)), difficulty)
-    found = kind.search(puzzle, 2)
-    if len(found.solutions) >= 2:
-        return Attempt(attempt, "not_unique")
-    if not found.complete:
-        return Attempt(attempt, "undecided")
-    if not found.solutions:
-        return Attempt(attempt, "no_solution")
-    solution = found.solutions[0]
-    features = kind.features(puzzle, solution, found)
-    score = kind.rating.score(features)
-    if kind.rating.difficulty(score) != difficulty:
-        return Attempt(attempt, "wrong_difficulty")
-    return Attempt(attempt, "found", puzzle, solution, score, features)
+    return try_attempt(kind, difficulty, seed, attempt)
 
 
 def generate_batch(game: PuzzleGame, kind: Any, kind_args: tuple, extra: dict[str, Any],

@@ -165,3 +165,20 @@ def test_generation_stops_at_its_deadline():
     report = generate(SubsetSum(), "medium", 10 ** 6, seed=2, deadline=start + 0.3)
     assert time.monotonic() - start < 3
     assert 0 < len(report.puzzles) < 10 ** 6
+
+
+def test_a_kind_shaped_by_the_author_keeps_any_rating_labelled_as_asked():
+    """`any_difficulty` (Topito's --moves K): unique puzzles are kept whatever their
+    rating and labelled with the difficulty asked; otherwise the rating filters."""
+
+    class AllEasy(SubsetSum):
+        rating = Rating({"size": 1.0}, medium=100, hard=200)  # every puzzle rates easy
+
+    strict = generate(AllEasy(), "hard", 2, seed=2, max_attempts=30)
+    assert strict.puzzles == [] and strict.wrong_difficulty > 0
+    loose_kind = AllEasy()
+    loose_kind.any_difficulty = True
+    loose = generate(loose_kind, "hard", 2, seed=2, max_attempts=30)
+    assert len(loose.puzzles) == 2 and loose.wrong_difficulty == 0
+    assert all(g.difficulty == "hard" and AllEasy.rating.difficulty(g.score) == "easy"
+               for g in loose.puzzles)

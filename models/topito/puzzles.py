@@ -84,18 +84,10 @@ class TopitoPuzzles:
         self.backend = backend
         self.time_limit = time_limit
         self.moves = moves
-        self.asked = "medium"
+        self.rating = RATING
+        # the author fixed the length: every unique puzzle is kept, labelled as asked
+        self.any_difficulty = moves is not None
         self.efforts: dict[Puzzle, float] = {}
-
-    @property
-    def rating(self) -> Rating:
-        if self.moves is None:
-            return RATING
-        # the author fixed the length: accept every rating score as the difficulty asked
-        inf = float("inf")
-        medium, hard = {"easy": (inf, inf), "medium": (-inf, inf),
-                        "hard": (-inf, -inf)}[self.asked]
-        return Rating(RATING.weights, medium, hard)
 
     def _deadline(self) -> float:
         return time.perf_counter() + self.time_limit
@@ -105,7 +97,6 @@ class TopitoPuzzles:
         looks unique (SAT screening); failing that, a card the search will reject."""
         if difficulty not in DIFFICULTIES:
             raise BadInput(f"unknown difficulty '{difficulty}'")
-        self.asked = difficulty
         k = self.moves if self.moves is not None else MOVES[difficulty]
         base, cards = walk_back(self.rules, self.deck, rng, k)
         try:
