@@ -201,6 +201,16 @@ def generate(kind: PuzzleKind[P, S], difficulty: str, count: int, seed: int = 0,
     return report
 
 
+def rating_work(search: Search[Any], same_backend: bool, redo: Callable[[], float]
+                ) -> float:
+    """The solver work a rating counts: that of a complete search for two solutions on
+    the rating's own back-end (e.g. CaDiCaL conflicts, load-independent). The generator
+    loop hands `features` such a search: its `work` is used when it ran on that back-end
+    (`same_backend`) and was complete (a search cut at its limit counts less work);
+    otherwise `redo()` runs one."""
+    return search.work if same_backend and search.complete else redo()
+
+
 def plausible(values: Sequence[float], best: float, within: float) -> int:
     """How many first moves are 'plausible': valued within `within` of the best (a
     rating feature that counts how many ways a solver is tempted at the start)."""

@@ -46,7 +46,7 @@ from solver.backends import cpsat
 from solver.backends.common import SolverOptions
 from solver.backends.sat import IncrementalSat
 from solver.errors import BadInput
-from solver.generate import Rating, Search, as_features
+from solver.generate import Rating, Search, as_features, rating_work
 from solver.io import expect
 from solver.io import field as jfield
 
@@ -164,7 +164,6 @@ class HochHinausPuzzles:
         self.rules, self.catalogue = rules, catalogue
         self.backend = backend
         self.time_limit = time_limit
-        self._effort: dict[Puzzle, int] = {}
 
     def options(self) -> SolverOptions:
         # one worker: the solutions and the branch count do not depend on the load
@@ -176,9 +175,8 @@ class HochHinausPuzzles:
         earlier ones blocked; complete when every model ended infeasible."""
         start = time.perf_counter()
         found = self._search(puzzle, limit, self.backend)
-        if self.backend == "sat" and limit == 2:  # the rating's effort: the uniqueness search
-            self._effort[puzzle] = found.effort
-        return Search(found.solutions, found.complete, round(time.perf_counter() - start, 3))
+        return Search(found.solutions, found.complete, round(time.perf_counter() - start, 3),
+                      work=found.effort)
 
     def _search(self, puzzle: Puzzle, limit: int, backend: str) -> _Found:
         solutions: list[Solution] = []
@@ -252,11 +250,11 @@ class HochHinausPuzzles:
         """Placements K of the solution; plausible first placements (legal first
         placements after which every task on its own can still be fulfilled in the
         remaining placements); CaDiCaL conflicts of the search, in hundreds."""
-        if puzzle not in self._effort:
-            self._effort[puzzle] = self._search(puzzle, 2, "sat").effort
         return as_features(placements=len(solution),
                            plausible_first=self.plausible_first(puzzle),
-                           hundred_conflicts=self._effort[puzzle] / 100)
+                           hundred_conflicts=rating_work(
+                               search, self.backend == "sat",
+                               lambda: self._search(puzzle, 2, "sat").effort) / 100)
 
     def plausible_first(self, puzzle: Puzzle) -> int:
         """How many first placements keep every task achievable on its own (a

@@ -39,7 +39,7 @@ from solver.backends import cpsat
 from solver.backends.common import SolverOptions
 from solver.backends.sat import CnfBuilder, IncrementalSat
 from solver.errors import BadInput
-from solver.generate import Rating, Search, as_features
+from solver.generate import Rating, Search, as_features, rating_work
 from solver.io import expect
 from solver.io import field as jfield
 
@@ -135,7 +135,6 @@ class TippiToppiPuzzles:
         self.rules = rules
         self.backend = backend
         self.time_limit = time_limit
-        self._effort: dict[Puzzle, int] = {}
         self.pool = task_pool(rules)
 
     def options(self) -> SolverOptions:
@@ -152,9 +151,8 @@ class TippiToppiPuzzles:
         complete when the model ended infeasible."""
         start = time.perf_counter()
         found = self._search(puzzle, limit, self.backend)
-        if self.backend == "sat":
-            self._effort[puzzle] = found.effort
-        return Search(found.solutions, found.complete, round(time.perf_counter() - start, 3))
+        return Search(found.solutions, found.complete, round(time.perf_counter() - start, 3),
+                      work=found.effort)
 
     def _search(self, puzzle: Puzzle, limit: int, backend: str) -> _Found:
         if backend == "sat":
@@ -231,11 +229,11 @@ class TippiToppiPuzzles:
         """Plays of the solution; plausible first plays (legal first plays after which
         every task left can still be fulfilled on its own in the remaining plays);
         CaDiCaL conflicts of the search (two solutions asked), in hundreds."""
-        if puzzle not in self._effort:
-            self._effort[puzzle] = self._search(puzzle, 2, "sat").effort
         return as_features(plays=len(solution),
                            plausible_first=self.plausible_first(puzzle),
-                           hundred_conflicts=self._effort[puzzle] / 100)
+                           hundred_conflicts=rating_work(
+                               search, self.backend == "sat",
+                               lambda: self._search(puzzle, 2, "sat").effort) / 100)
 
     def plausible_first(self, puzzle: Puzzle) -> int:
         """How many first plays keep every task achievable on its own (a relaxation: a

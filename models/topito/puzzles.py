@@ -87,7 +87,6 @@ class TopitoPuzzles:
         self.rating = RATING
         # the author fixed the length: every unique puzzle is kept, labelled as asked
         self.any_difficulty = moves is not None
-        self.efforts: dict[Puzzle, float] = {}
 
     def _deadline(self) -> float:
         return time.perf_counter() + self.time_limit
@@ -123,8 +122,7 @@ class TopitoPuzzles:
             complete = False  # no plan within MAX_MOVES says nothing about longer ones
         if puzzle.moves is not None and found and len(found[0]) != puzzle.moves:
             found, complete = [], True  # shorter than stated: no K-move shortest plan
-        self.efforts[puzzle] = effort
-        return Search(found, complete, round(time.perf_counter() - start, 3))
+        return Search(found, complete, round(time.perf_counter() - start, 3), work=effort)
 
     def _search_sat(self, state: State, goal: Goal, max_moves: int, limit: int
                     ) -> tuple[list[Solution], bool, float]:
@@ -176,7 +174,7 @@ class TopitoPuzzles:
         k = len(solution)
         return as_features(moves=k, plausible_first_moves=self.plausible(puzzle.state,
                                                                           puzzle.card, k),
-                           effort=self.efforts.get(puzzle, 0.0))
+                           effort=search.work)
 
     def plausible(self, state: State, card: Card, k: int) -> int:
         """How many legal first moves leave the card at most `k` moves away."""
