@@ -21,10 +21,10 @@ from solver.errors import ToppiError
 from solver.executor import Batch, default_jobs
 from solver.store import Store
 from tests.cli_helpers import (
+    assert_batch_options_checked,
     assert_one_line_error,
-    free_port,
     game_runner,
-    interrupt_after,
+    interrupt_and_resume,
     on_three_executors,
 )
 
@@ -69,11 +69,7 @@ def test_batch_yields_every_task_once_on_each_executor(cluster):
 
 
 def test_bad_scheduler_is_one_line(tmp_path):
-    assert_one_line_error(run("simulate", "--games", "1", "--no-optimum",
-                              "--scheduler", f"tcp://127.0.0.1:{free_port()}"), "--scheduler")
-    assert_one_line_error(run("simulate", "--games", "1", "--scheduler", "localhost:1"),
-                          "tcp://")
-    assert_one_line_error(run("simulate", "--games", "1", "--resume"), "--store")
+    assert_batch_options_checked(run, "simulate", "--games", "1", "--no-optimum")
 
 
 def test_interrupt_keeps_finished_games_and_resume_gives_the_same_table(tmp_path,
@@ -81,20 +77,10 @@ def test_interrupt_keeps_finished_games_and_resume_gives_the_same_table(tmp_path
     store = tmp_path / "runs.sqlite"
     args = ["simulate", "--games", "8", "--seed", "9", "--policy", "random", "--no-optimum",
             "--jobs", "1", "--json"]
-    whole = run(*args)
-    assert whole.exit_code == 0, whole.output
-    real = play.game_task
-    interrupt_after(monkeypatch, play, 3)  # Ctrl-C during the fourth game
-    cut = run(*args, "--store", str(store))
-    assert cut.exit_code == 130, cut.output
-    partial = json.loads(cut.stdout)
+    _, partial, played = interrupt_and_resume(run, args, store, monkeypatch, play, 3,
+                                              _table)  # Ctrl-C during the fourth game
     assert partial["interrupted"] and partial["games"] == 3
-    with Store(store) as s:
-        assert len(s.rows(play.GAMES_KIND)) == 3
-    monkeypatch.setattr(play, "game_task", real)
-    resumed = run(*args, "--store", str(store), "--resume")
-    assert resumed.exit_code == 0, resumed.output
-    assert _table(json.loads(resumed.stdout)) == _table(json.loads(whole.stdout))
+    assert [a[2] for a in played] == list(range(3, 8))  # only the games not stored
     with Store(store) as s:
         assert sorted(r["seed"] for r in s.rows(play.GAMES_KIND)) == list(range(9, 17))
 

@@ -12,9 +12,11 @@ from models.hippo import play
 from models.hippo.rules import Rules, load_rules, new_game
 from solver.store import Store, data_digest
 from tests.cli_helpers import (
+    assert_batch_options_checked,
     assert_one_line_error,
     game_runner,
     interrupt_after,
+    interrupt_and_resume,
     on_three_executors,
 )
 
@@ -102,32 +104,16 @@ def test_interrupted_run_keeps_its_games_and_resume_plays_only_the_rest(tmp_path
     store = tmp_path / "runs.sqlite"
     args = ["simulate", "--games", "12", "--players", "2", "--policy", "best,random",
             "--seed", "7", "--jobs", "1", "--json"]
-    whole = run(*args)
-    assert whole.exit_code == 0, whole.output
-    real = play.game_task
-    interrupt_after(monkeypatch, play, 5)  # Ctrl-C during the sixth game
-    cut = run(*args, "--store", str(store))
-    assert cut.exit_code == 130, cut.output
-    partial = json.loads(cut.stdout)
+    whole, partial, played = interrupt_and_resume(run, args, store, monkeypatch, play, 5,
+                                                  _table)  # Ctrl-C during the sixth game
     assert partial["interrupted"] and partial["games"] == 5
+    assert [a[3] for a in played] == list(range(5, 12))  # only the games not stored
     with Store(store) as s:
         rows = s.rows(play.GAMES_KIND)
-    assert [r["seed"] for r in rows] == [7 * 1_000_003 + g for g in range(5)]
+    assert [r["seed"] for r in rows[:5]] == [7 * 1_000_003 + g for g in range(5)]
     assert rows[0]["parameters"] == {"rules": RULES.name, "rules_digest": data_digest(RULES),
                                      "players": 2, "policies": ["best", "random"],
                                      "rotate": False}
-
-    played: list[int] = []
-
-    def counted(*a):
-        played.append(a[3])
-        return real(*a)
-
-    monkeypatch.setattr(play, "game_task", counted)
-    resumed = run(*args, "--store", str(store), "--resume")
-    assert resumed.exit_code == 0, resumed.output
-    assert played == list(range(5, 12))  # only the games not stored
-    assert _table(json.loads(resumed.stdout)) == _table(json.loads(whole.stdout))
     with Store(store) as s:
         assert len(s.rows(play.GAMES_KIND)) == 12
     # the terminal table of an interrupted run says so, and so does stderr
@@ -139,9 +125,7 @@ def test_interrupted_run_keeps_its_games_and_resume_plays_only_the_rest(tmp_path
 
 
 def test_bad_batch_options_are_one_line():
-    assert_one_line_error(run("simulate", "--games", "2", "--resume"), "--store")
-    assert_one_line_error(run("simulate", "--games", "2", "--scheduler", "localhost:1"),
-                          "tcp://")
+    assert_batch_options_checked(run, "simulate", "--games", "2")
     assert_one_line_error(run("simulate", "--games", "1000004", "--jobs", "1"),
                           "--games", "1000003")
     assert_one_line_error(run("simulate", "--workers", "2"), "--workers")

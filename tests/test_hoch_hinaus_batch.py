@@ -12,10 +12,9 @@ from models.hoch_hinaus.rules import load_rules, new_game
 from models.hoch_hinaus.tasks import load_catalogue
 from solver.store import Store
 from tests.cli_helpers import (
-    assert_one_line_error,
-    free_port,
+    assert_batch_options_checked,
     game_runner,
-    interrupt_after,
+    interrupt_and_resume,
     on_three_executors,
 )
 
@@ -78,28 +77,12 @@ def test_interrupt_keeps_finished_games_and_resume_gives_the_same_table(tmp_path
     store = tmp_path / "runs.sqlite"
     args = ["simulate", "--games", "3", "--difficulty", "first", "--seed", "9",
             "--policy", "random", "--policy", "greedy", "--jobs", "1", "--json"]
-    whole = run(*args)
-    assert whole.exit_code == 0, whole.output
-    real = play.game_task
-    interrupt_after(monkeypatch, play, 3)  # Ctrl-C during the fourth game
-    cut = run(*args, "--store", str(store))
-    assert cut.exit_code == 130, cut.output
-    partial = json.loads(cut.stdout)
+    _, partial, played = interrupt_and_resume(run, args, store, monkeypatch, play, 3,
+                                              _table)  # Ctrl-C during the fourth game
     assert partial["interrupted"] and len(partial["records"]) == 3
-    with Store(store) as s:
-        assert len(s.rows(play.GAMES_KIND)) == 3
-    # the rest only: 6 games in all, 3 stored
-    replayed = []
-
-    def counts(*a):
-        replayed.append((a[6], a[7]))
-        return real(*a)
-
-    monkeypatch.setattr(play, "game_task", counts)
-    resumed = run(*args, "--store", str(store), "--resume")
-    assert resumed.exit_code == 0, resumed.output
-    assert _table(json.loads(resumed.stdout)) == _table(json.loads(whole.stdout))
-    assert replayed == [(p, i) for i in range(3) for p in ("random", "greedy")][3:]
+    # the rest only: 6 games in all (deal by deal, both policies), 3 stored
+    assert [(a[6], a[7]) for a in played] == \
+        [(p, i) for i in range(3) for p in ("random", "greedy")][3:]
     with Store(store) as s:
         rows = s.rows(play.GAMES_KIND)
     assert len(rows) == 6
@@ -107,9 +90,4 @@ def test_interrupt_keeps_finished_games_and_resume_gives_the_same_table(tmp_path
 
 
 def test_bad_batch_options_are_one_line():
-    assert_one_line_error(run("simulate", "--games", "1", "--resume"), "--store")
-    assert_one_line_error(run("simulate", "--games", "1", "--scheduler", "localhost:1"),
-                          "tcp://")
-    assert_one_line_error(run("simulate", "--games", "1", "--policy", "random",
-                              "--scheduler", f"tcp://127.0.0.1:{free_port()}"),
-                          "--scheduler")
+    assert_batch_options_checked(run, "simulate", "--games", "1", "--policy", "random")

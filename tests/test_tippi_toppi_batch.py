@@ -12,10 +12,10 @@ from models.tippi_toppi.rules import Variant, load_rules, new_game
 from solver.stats import wilson
 from solver.store import Store
 from tests.cli_helpers import (
-    assert_one_line_error,
-    free_port,
+    assert_batch_options_checked,
     game_runner,
     interrupt_after,
+    interrupt_and_resume,
     on_three_executors,
 )
 
@@ -94,30 +94,12 @@ def test_interrupt_keeps_finished_games_and_resume_gives_the_same_table(tmp_path
                                                                          monkeypatch):
     store = tmp_path / "runs.sqlite"
     args = [*SMALL, "--jobs", "1"]
-    whole = run(*args)
-    assert whole.exit_code == 0, whole.output
-    real = play.game_task
-    interrupt_after(monkeypatch, play, 6)  # Ctrl-C during the seventh game
-    cut = run(*args, "--store", str(store))
-    assert cut.exit_code == 130, cut.output
-    assert "Interrupted: 6 of 16 games" in cut.stderr and "--resume" in cut.stderr
-    partial = json.loads(cut.stdout)
+    _, partial, replayed = interrupt_and_resume(run, args, store, monkeypatch, play, 6,
+                                                _table)  # Ctrl-C during the seventh game
     assert partial["interrupted"] and partial["played"] == 6
     # cell 1 (hint, 1 player) finished, cell 2 has two games, the others none
     assert [(c["policy"], c["players"], c["games"]) for c in partial["cells"]] == [
         ("hint", 1, 4), ("hint", 2, 2)]
-    with Store(store) as s:
-        assert len(s.rows(play.GAMES_KIND)) == 6
-    replayed = []
-
-    def counted(*a):
-        replayed.append(a[-1])
-        return real(*a)
-
-    monkeypatch.setattr(play, "game_task", counted)
-    resumed = run(*args, "--store", str(store), "--resume")
-    assert resumed.exit_code == 0, resumed.output
-    assert _table(json.loads(resumed.stdout)) == _table(json.loads(whole.stdout))
     assert len(replayed) == 10  # only the rest was played
     with Store(store) as s:
         assert len(s.rows(play.GAMES_KIND)) == 16
@@ -125,7 +107,7 @@ def test_interrupt_keeps_finished_games_and_resume_gives_the_same_table(tmp_path
     replayed.clear()
     more = run(*[a if a != "4" else "5" for a in args], "--store", str(store), "--resume")
     assert more.exit_code == 0, more.output
-    assert sorted(replayed) == [11] * 4
+    assert sorted(a[-1] for a in replayed) == [11] * 4  # game seed 11 in each cell
 
 
 def test_interrupted_text_table_marks_partial_cells(tmp_path, monkeypatch):
@@ -137,9 +119,4 @@ def test_interrupted_text_table_marks_partial_cells(tmp_path, monkeypatch):
 
 
 def test_bad_batch_options_are_one_line():
-    assert_one_line_error(run("simulate", "--games", "1", "--resume"), "--store")
-    assert_one_line_error(run("simulate", "--games", "1", "--scheduler", "localhost:1"),
-                          "tcp://")
-    assert_one_line_error(run("simulate", "--games", "1", "--players", "2",
-                              "--scheduler", f"tcp://127.0.0.1:{free_port()}"),
-                          "--scheduler", "cannot connect")
+    assert_batch_options_checked(run, "simulate", "--games", "1", "--players", "2")
