@@ -59,6 +59,39 @@ def _run_chunk(fn: Callable[..., Any], tasks: list[tuple[Any, ...]]) -> list[Any
     return [fn(*args) for args in tasks]
 
 
+# A pool worker's task function and the arguments every task shares (the rules...), set
+# once when the worker starts; each task then brings only the arguments that vary.
+_WORKER: dict[str, Any] = {}
+
+
+def _start_worker(fn: Callable[..., Any], template: tuple[Any, ...],
+                  varying: tuple[int, ...]) -> None:
+    _ignore_sigint()
+    _WORKER.update(fn=fn, template=template, varying=varying)
+
+
+def _run_varying(tasks: list[tuple[Any, ...]]) -> list[Any]:
+    """Several tasks given by their varying arguments, results in order."""
+    fn, template, varying = _WORKER["fn"], _WORKER["template"], _WORKER["varying"]
+    out = []
+    for values in tasks:
+        args = list(template)
+        for position, value in zip(varying, values, strict=True):
+            args[position] = value
+        out.append(fn(*args))
+    return out
+
+
+def _split_shared(tasks: Sequence[tuple[Any, ...]]) -> tuple[tuple[Any, ...], tuple[int, ...]]:
+    """The arguments every task shares (the very same object at a position) as a
+    template, and the positions that vary."""
+    first = tasks[0]
+    shared = [all(len(t) == len(first) and t[j] is first[j] for t in tasks)
+              for j in range(len(first))]
+    template = tuple(a if same else None for a, same in zip(first, shared, strict=True))
+    return template, tuple(j for j, same in enumerate(shared) if not same)
+
+
 def default_jobs() -> int:
     """All cores this process may use."""
     try:
@@ -130,12 +163,20 @@ class Batch:
             workers = self.jobs if not self.scheduler else 8
             size = (1 if self.window < len(tasks) else self.chunk or
                     max(1, min(256, len(tasks) // (32 * workers))))
-            chunks = [(fn, list(tasks[i:i + size])) for i in range(0, len(tasks), size)]
-            chunk_keys = list(range(0, len(tasks), size))
-            run = self._dask if self.scheduler else self._pool
-            source = ((keys[first + j], result)
-                      for first, results in run(_run_chunk, chunks, chunk_keys)
-                      for j, result in enumerate(results))
+            starts = list(range(0, len(tasks), size))
+            if self.scheduler:
+                chunks = [(fn, list(tasks[i:i + size])) for i in starts]
+                results = self._dask(_run_chunk, chunks, starts)
+            else:
+                # the shared arguments reach each worker once, when it starts (fork:
+                # not even pickled), so per-process caches keyed on them keep hitting
+                template, varying = _split_shared(tasks)
+                chunks = [([tuple(t[j] for j in varying) for t in tasks[i:i + size]],)
+                          for i in starts]
+                results = self._pool(_run_varying, chunks, starts,
+                                     (fn, template, varying))
+            source = ((keys[first + j], result) for first, out in results
+                      for j, result in enumerate(out))
         try:
             for item in source:
                 self.done += 1
@@ -153,14 +194,15 @@ class Batch:
             yield key, fn(*args)
 
     def _pool(self, fn: Callable[..., Any], tasks: Sequence[tuple[Any, ...]],
-              keys: list[int]) -> Iterator[tuple[int, Any]]:
+              keys: list[int], start: tuple[Any, ...]) -> Iterator[tuple[int, Any]]:
         # fork (Linux): workers start with the parent's modules already imported (OR-Tools
         # takes about a second to import, a tenth of a 5000-game run). The parent's other
         # threads (rich's refresh, no solver runs at that moment) hold nothing a task
         # needs. Elsewhere: spawn.
         context = multiprocessing.get_context("fork" if sys.platform == "linux" else "spawn")
         pool = cf.ProcessPoolExecutor(max_workers=max(1, min(self.jobs, len(tasks))),
-                                      mp_context=context, initializer=_ignore_sigint)
+                                      mp_context=context, initializer=_start_worker,
+                                      initargs=start)
         pending: dict[cf.Future, int] = {}
         todo = iter(zip(keys, tasks, strict=True))
 

@@ -260,3 +260,26 @@ def test_tasks_a_pool_cannot_send_run_in_process():
     got = dict(batch.run(lambda n: n + offset, [(n,) for n in range(5)]))  # a closure
     assert got == {n: n + 10 for n in range(5)}
     assert batch.where == "in-process"
+
+
+def _note(seen: list, n: int) -> tuple[int, int]:
+    seen.append(n)  # a worker's own copy of the shared list grows with each task it runs
+    return os.getpid(), len(seen)
+
+
+def test_pool_workers_get_the_shared_arguments_once():
+    """The arguments every task shares (the rules) reach each pool worker once: all the
+    tasks a worker runs, over many chunks, see the very same object (so caches keyed on
+    the rules keep hitting), not a fresh copy per chunk."""
+    shared: list[int] = []
+    got = dict(Batch(2, progress=False).run(_note, [(shared, n) for n in range(400)]))
+    assert sorted(got) == list(range(400))
+    by_worker: dict[int, list[int]] = {}
+    for pid, length in got.values():
+        by_worker.setdefault(pid, []).append(length)
+    for lengths in by_worker.values():  # 1, 2, ..., all the tasks of that worker
+        assert sorted(lengths) == list(range(1, len(lengths) + 1))
+    assert shared == []  # the parent's list: the workers had their own
+    # the varying arguments arrive with the right task
+    assert dict(Batch(2, progress=False).run(divmod, [(n, 7) for n in range(50)])) == \
+        {n: divmod(n, 7) for n in range(50)}
