@@ -114,7 +114,9 @@ def test_sigint_to_a_real_run_keeps_its_rows(tmp_path):
     partial = json.loads(out)
     with Store(store) as s:
         kept = s.rows(play.GAMES_KIND)
-    assert len(kept) >= partial["games"] >= rows
+    # every game reported is stored; a Ctrl-C landing between a game's row and its
+    # report keeps that one stored but unreported, hence `rows - 1`
+    assert len(kept) >= partial["games"] >= rows - 1
     assert partial["games"] < games
     resumed = subprocess.run([*args, "--resume"], capture_output=True,
                              text=True, timeout=120)
