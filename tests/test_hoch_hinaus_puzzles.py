@@ -15,6 +15,9 @@ from models.hoch_hinaus.puzzles import (
     Puzzle,
     _make_kind,
     _read,
+    board_symmetries,
+    canonical_puzzle,
+    mapped_puzzle,
     puzzle_to_dict,
 )
 from models.hoch_hinaus.tasks import holds, parse_task
@@ -285,3 +288,31 @@ def test_shorter_wins_count(sat: HochHinausPuzzles, cp: HochHinausPuzzles) -> No
             assert found.solutions[0] == stated  # shortest first
         return
     pytest.fail("no library puzzle with K = 1")
+
+
+def test_board_symmetries_map_puzzles_onto_puzzles_with_the_mapped_solution(sat):
+    """The store folds a puzzle's mirror images and half turn (de-duplication): each
+    image is again unique, its solution is the original's moved by the symmetry, and
+    all images share one canonical form; another puzzle has another."""
+    rules = sat.rules
+    assert len(board_symmetries(rules, "blue")) == 4
+    half_turn = board_symmetries(rules, "purple")  # the printed fillers stay put
+    assert len(half_turn) == 2
+    printed = {rules.space_index[s] for s in rules.printed_fillers}
+    assert all({perm[s] for s in printed} == printed for perm in half_turn)
+    forms = set()
+    for path in LIBRARY[::4]:
+        puzzle, stated = load(sat, path)
+        images = set()
+        for perm in board_symmetries(rules, puzzle.side):
+            image = mapped_puzzle(rules, puzzle, perm)
+            verdict = check_unique(sat, image)
+            assert verdict.status == "unique", (path.name, perm)
+            moved = [(a.tile, perm[a.first], perm[a.second],
+                      None if a.filler is None else perm[a.filler]) for a in stated]
+            assert [(a.tile, a.first, a.second, a.filler)
+                    for a in verdict.solutions[0]] == moved, (path.name, perm)
+            images.add(canonical_puzzle(sat, image))
+        assert len(images) == 1, path.name
+        forms |= images
+    assert len(forms) == len(LIBRARY[::4])

@@ -24,6 +24,7 @@ depend on the machine's load, so a puzzle's rating is the same with either back-
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import time
 from collections.abc import Sequence
@@ -49,6 +50,7 @@ from solver.errors import BadInput
 from solver.generate import Rating, Search, as_features, rating_work
 from solver.io import expect
 from solver.io import field as jfield
+from solver.store import canonical_json
 
 BACKENDS = ("sat", "cpsat")
 MAX_WITHIN = 6
@@ -616,9 +618,62 @@ def _terminal(kind: HochHinausPuzzles, puzzle: Puzzle, solution: Solution, revea
     return Group(board_text(board), *(Text(x) for x in _lines(kind, puzzle, solution, reveal)))
 
 
+def board_symmetries(rules: Rules, side: str) -> list[tuple[int, ...]]:
+    """The permutations of the spaces that map the board onto itself: the grid's two
+    mirror images and its half turn (rows stay rows, columns stay columns), kept when
+    they also keep the side's printed gap fillers in place (the purple side: the half
+    turn only, with fillers on A2 and C3). Identity first."""
+    rows, cols = rules.rows, rules.columns
+    candidates = [lambda r, c: (r, c), lambda r, c: (r, cols - 1 - c),
+                  lambda r, c: (rows - 1 - r, c), lambda r, c: (rows - 1 - r, cols - 1 - c)]
+    printed = {rules.space_index[s] for s in rules.printed_fillers} if side == "purple" \
+        else set()
+    out = []
+    for f in candidates:
+        perm = tuple(f(*rules.rc(s))[0] * cols + f(*rules.rc(s))[1]
+                     for s in range(rules.n_spaces))
+        if {perm[s] for s in printed} == printed and perm not in out:
+            out.append(perm)
+    return out
+
+
+def _mapped_task(rules: Rules, task: Task, perm: tuple[int, ...]) -> Task:
+    """The task read on the board mapped by `perm` (ROW 1 becomes ROW 4, ...)."""
+    region = task.region
+    if region.kind not in ("row", "column"):
+        return task  # the board, edge, centre, corners and quantified lines map onto themselves
+    lines = rules.row_lines if region.kind == "row" else rules.column_lines
+    image = {perm[s] for s in lines[region.index]}
+    index = next(i for i, line in enumerate(lines) if set(line) == image)
+    return dataclasses.replace(task, region=dataclasses.replace(region, index=index),
+                               source="")
+
+
+def mapped_puzzle(rules: Rules, puzzle: Puzzle, perm: tuple[int, ...]) -> Puzzle:
+    """The same puzzle on the board mapped by a symmetry: pieces moved, tasks re-read."""
+    pieces = tuple(dataclasses.replace(p, spaces=tuple(perm[s] for s in p.spaces))
+                   for p in puzzle.pieces)
+    tasks = tuple(_mapped_task(rules, t, perm) for t in puzzle.tasks)
+    return dataclasses.replace(puzzle, pieces=pieces, tasks=tasks)
+
+
+def canonical_puzzle(kind: Any, puzzle: Puzzle) -> str:
+    """The puzzle's canonical form for the store's de-duplication: the smallest JSON of
+    the board, hand (as a multiset), tasks (as a set: all must be fulfilled) and K over
+    the board's symmetries (`board_symmetries`)."""
+    rules = kind.rules
+    forms = []
+    for perm in board_symmetries(rules, puzzle.side):
+        data = puzzle_to_dict(rules, mapped_puzzle(rules, puzzle, perm))
+        data["hand"] = sorted(data["hand"])
+        data["tasks"] = sorted(data["tasks"])
+        forms.append(canonical_json(data))
+    return min(forms)
+
+
 def puzzle_game() -> Any:
     """The shared puzzle commands' description of Hoch Hinaus! puzzles."""
     from solver.puzzle_cli import PuzzleGame
     return PuzzleGame("hoch-hinaus", BACKENDS, _make_kind, _read, _write, _solution_text,
-                      _picture, _terminal)
+                      _picture, _terminal, canonical=canonical_puzzle)
 
