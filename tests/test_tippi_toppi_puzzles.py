@@ -16,6 +16,9 @@ from models.tippi_toppi.puzzles import (
     Solution,
     TippiToppiPuzzles,
     _read,
+    canonical_puzzle,
+    mapped_puzzle,
+    pile_symmetries,
     puzzle_to_dict,
     replay,
 )
@@ -254,3 +257,44 @@ def test_plausible_first_plays_equal_an_engine_search(path):
         if all(_reachable_alone(after, t, puzzle.within - 1) for t in after.open_tasks):
             expected += 1
     assert kind.plausible_first(puzzle) == expected
+
+
+def test_pile_symmetries_keep_every_task_that_does_not_read_the_order():
+    """Reversing the row of piles keeps the neighbours, and every catalogue task means
+    the same on the moved piles unless it reads the left-to-right order."""
+    rules = load_rules()
+    perms = pile_symmetries(rules)
+    assert perms == [(0, 1, 2, 3), (3, 2, 1, 0)]
+    rng = random.Random(5)
+    deck = [(c, n) for c in range(len(rules.colours)) for n in rules.numbers]
+    changed = set()
+    for _ in range(300):
+        tops = tuple(rng.choice(deck) for _ in range(rules.piles))
+        for perm in perms:
+            moved = [tops[0]] * rules.piles
+            for i, card in enumerate(tops):
+                moved[perm[i]] = card
+            for entry in rules.catalogue:
+                if entry.task.holds(tops, rules) != entry.task.holds(tuple(moved), rules):
+                    changed.add(entry.task)
+    assert changed and all(t.reads_order for t in changed)  # the rising piles only
+
+
+def test_mirrored_library_puzzles_are_unique_with_the_mirrored_solution():
+    forms = set()
+    checked = 0
+    for path in LIBRARY[::3]:
+        kind, puzzle, stated, _ = _load(path)
+        if any(t.reads_order for t in puzzle.tasks):
+            continue
+        images = set()
+        for perm in pile_symmetries(kind.rules):
+            image = mapped_puzzle(puzzle, perm)
+            verdict = check_unique(kind, image)
+            assert verdict.status == "unique", (path.name, perm)
+            assert verdict.solutions == [tuple((c, perm[p]) for c, p in stated)], path.name
+            images.add(canonical_puzzle(kind, image))
+        assert len(images) == 1
+        forms |= images
+        checked += 1
+    assert checked >= 5 and len(forms) == checked

@@ -24,6 +24,8 @@ the machine's load), so a puzzle's rating is the same with either back-end.
 
 from __future__ import annotations
 
+import dataclasses
+import itertools
 import random
 import time
 from dataclasses import dataclass
@@ -42,6 +44,7 @@ from solver.errors import BadInput
 from solver.generate import Rating, Search, as_features, rating_work
 from solver.io import expect
 from solver.io import field as jfield
+from solver.store import canonical_json
 
 BACKENDS = ("sat", "cpsat")
 MAX_WITHIN = 8
@@ -490,8 +493,46 @@ def _terminal(kind: TippiToppiPuzzles, puzzle: Puzzle, solution: Solution,
     return Group(*lines)
 
 
+def pile_symmetries(rules: Rules) -> list[tuple[int, ...]]:
+    """The rearrangements of the piles that keep which piles are neighbours (the rules'
+    `adjacent`; in a row: as is and reversed). Identity first."""
+    n = rules.piles
+    out = []
+    for perm in itertools.permutations(range(n)):
+        if {(perm[i], perm[j]) for i, j in rules.neighbours} == set(rules.neighbours):
+            out.append(perm)
+    return out
+
+
+def mapped_puzzle(puzzle: Puzzle, perm: tuple[int, ...]) -> Puzzle:
+    """The same puzzle with pile i moved to place perm[i] (its tasks must not read the
+    piles' order: `Task.reads_order`)."""
+    tops = [puzzle.tops[0]] * len(puzzle.tops)
+    for i, card in enumerate(puzzle.tops):
+        tops[perm[i]] = card
+    return dataclasses.replace(puzzle, tops=tuple(tops))
+
+
+def canonical_puzzle(kind: Any, puzzle: Puzzle) -> str:
+    """The puzzle's canonical form for the store's de-duplication: the smallest JSON of
+    (piles, hand as a multiset, draw pile in order, tasks as a set, K) over the pile
+    rearrangements that keep neighbours (`pile_symmetries`), unless a task reads the
+    left-to-right order."""
+    rules = kind.rules
+    perms = pile_symmetries(rules)
+    if any(t.reads_order for t in puzzle.tasks):
+        perms = perms[:1]
+    forms = []
+    for perm in perms:
+        data = puzzle_to_dict(rules, mapped_puzzle(puzzle, perm))
+        data["hand"] = sorted(data["hand"])
+        data["tasks"] = sorted(data["tasks"])
+        forms.append(canonical_json(data))
+    return min(forms)
+
+
 def puzzle_game() -> Any:
     """The shared puzzle commands' description of Tippi Toppi puzzles."""
     from solver.puzzle_cli import PuzzleGame
     return PuzzleGame("tippi-toppi", BACKENDS, _make_kind, _read, _write, _solution_text,
-                      _picture, _terminal)
+                      _picture, _terminal, canonical=canonical_puzzle)

@@ -101,6 +101,12 @@ class Task:
     def text(self, rules: Rules) -> str:
         raise NotImplementedError
 
+    @property
+    def reads_order(self) -> bool:
+        """Whether the task reads the piles' left-to-right order beyond which piles are
+        neighbours (then moving the piles around changes its meaning)."""
+        return False
+
 
 def _present(f: Filter, tops: Tops) -> bool:
     return f.is_all or any(f.matches(c) for c in tops)
@@ -287,6 +293,10 @@ class RunTask(Task):
         if self.length == 0:
             return "the piles rise from left to right"
         return f"a run of {self.length}"
+
+    @property
+    def reads_order(self) -> bool:
+        return self.length == 0
 
 
 # --------------------------------------------------------------------------- parsing
