@@ -12,7 +12,16 @@ from pathlib import Path
 
 import pytest
 
-from models.topito.puzzles import RATING, Puzzle, TopitoPuzzles, puzzle_from_dict
+from models.topito.puzzles import (
+    RATING,
+    Puzzle,
+    TopitoPuzzles,
+    canonical_puzzle,
+    mapped_move,
+    mapped_puzzle,
+    podium_symmetries,
+    puzzle_from_dict,
+)
 from models.topito.rules import Goal, load_deck, load_position, load_rules
 from models.topito.search import bfs_plan, count_plans
 from solver.generate import attempt_seed, check_unique, generate
@@ -236,3 +245,24 @@ def test_moves_4_reports_none_found_without_error():
     assert res.exit_code == 0
     data = json.loads(res.stdout)
     assert data["puzzles"] == [] and data["attempts"] == 1
+
+
+def test_relabelled_podiums_give_the_same_puzzle_with_the_relabelled_plan():
+    """The store folds podium relabellings (de-duplication): every image of a library
+    puzzle is unique again, its plan is the original's with the podiums relabelled, and
+    all images share one canonical form; a podium card keeps its podium."""
+    forms = set()
+    for path in FILES[::3]:
+        puzzle, stated, _ = read(path)
+        perms = podium_symmetries(R, puzzle.card)
+        assert len(perms) == (2 if puzzle.card.kind == "podium" else 6)
+        images = set()
+        for perm in perms:
+            image = mapped_puzzle(puzzle, perm)
+            verdict = check_unique(SAT, image)
+            assert verdict.status == "unique", (path.name, perm)
+            assert verdict.solutions[0] == tuple(mapped_move(m, perm) for m in stated)
+            images.add(canonical_puzzle(SAT, image))
+        assert len(images) == 1, path.name
+        forms |= images
+    assert len(forms) == len(FILES[::3])

@@ -14,6 +14,8 @@ every shortest plan read back from an exact layered search (BFS).
 
 from __future__ import annotations
 
+import dataclasses
+import itertools
 import random
 import time
 from dataclasses import dataclass
@@ -40,6 +42,7 @@ from models.topito.search import bfs_plan, shortest_plans
 from solver.errors import BadInput
 from solver.generate import DIFFICULTIES, Rating, Search, as_features
 from solver.io import expect
+from solver.store import canonical_json
 
 BACKENDS = ("sat", "bfs")
 # plan length per difficulty (unique puzzles of 4+ moves practically never exist with
@@ -335,6 +338,39 @@ def _terminal(kind: TopitoPuzzles, puzzle: Puzzle, solution: Solution, reveal: b
                       style="bold"))
 
 
+def podium_symmetries(rules: Rules, card: Card) -> list[tuple[int, ...]]:
+    """The relabellings of the podiums that leave a puzzle's meaning unchanged: a move
+    goes from any podium to any other, so every permutation, kept when it fixes the
+    podium a podium card names. Identity first."""
+    return [perm for perm in itertools.permutations(range(rules.n_podiums))
+            if card.kind != "podium" or perm[card.podium] == card.podium]
+
+
+def mapped_move(move: Move, perm: tuple[int, ...]) -> Move:
+    """A move with its podiums relabelled."""
+    return Move(move.block, None if move.source is None else perm[move.source],
+                perm[move.target])
+
+
+def mapped_puzzle(puzzle: Puzzle, perm: tuple[int, ...]) -> Puzzle:
+    """The same puzzle with the stack on podium i moved to podium perm[i] (and the last
+    move with it)."""
+    state = puzzle.state
+    stacks = [()] * len(state.stacks)
+    for i, stack in enumerate(state.stacks):
+        stacks[perm[i]] = stack
+    last = None if state.last is None else mapped_move(state.last, perm)
+    return dataclasses.replace(puzzle, state=dataclasses.replace(
+        state, stacks=tuple(stacks), last=last))
+
+
+def canonical_puzzle(kind: Any, puzzle: Puzzle) -> str:
+    """The puzzle's canonical form for the store's de-duplication: the smallest JSON of
+    the puzzle over the podium relabellings that keep its meaning (`podium_symmetries`)."""
+    return min(canonical_json(puzzle_to_dict(kind, mapped_puzzle(puzzle, perm)))
+               for perm in podium_symmetries(kind.rules, puzzle.card))
+
+
 def puzzle_game() -> Any:
     """The shared puzzle commands' description of Topito puzzles."""
     import click
@@ -345,4 +381,5 @@ def puzzle_game() -> Any:
         help="Exactly this many moves in the unique shortest plan, whatever the "
              "difficulty (default: easy 1, medium 2, hard 3).")
     return PuzzleGame("topito", BACKENDS, _make_kind, _read, _write, _solution_text,
-                      _picture, _terminal, generate_options=(moves_option,))
+                      _picture, _terminal, generate_options=(moves_option,),
+                      canonical=canonical_puzzle)
