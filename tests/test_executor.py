@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import sqlite3
 import subprocess
@@ -285,3 +286,24 @@ def test_pool_workers_get_the_shared_arguments_once():
     # the varying arguments arrive with the right task
     assert dict(Batch(2, progress=False).run(divmod, [(n, 7) for n in range(50)])) == \
         {n: divmod(n, 7) for n in range(50)}
+
+
+def test_progress_bar_shows_done_of_total_rate_and_time_left(monkeypatch):
+    """The bar of long runs (on stderr): tasks done of total, tasks per second, time
+    elapsed and left."""
+    import io
+
+    from rich.console import Console
+
+    import solver.progress as progress
+
+    out = io.StringIO()
+    monkeypatch.setattr(progress, "stderr", Console(file=out, force_terminal=True, width=120))
+    with progress.progress_bar("games") as update:
+        for done in range(0, 41, 10):
+            update(done, 40)
+            time.sleep(0.05)
+    text = out.getvalue()
+    assert "games" in text and "40/40" in text, text[-300:]
+    assert re.search(r"\d+(\.\d+)?/s", text), text[-300:]  # the rate
+    assert re.search(r"\d:\d\d:\d\d", text), text[-300:]  # elapsed and left
