@@ -86,8 +86,9 @@ def _split_shared(tasks: Sequence[tuple[Any, ...]]) -> tuple[tuple[Any, ...], tu
     """The arguments every task shares (the very same object at a position) as a
     template, and the positions that vary."""
     first = tasks[0]
-    shared = [all(len(t) == len(first) and t[j] is first[j] for t in tasks)
-              for j in range(len(first))]
+    if any(len(t) != len(first) for t in tasks):
+        raise ValueError("the tasks of one batch take the same number of arguments")
+    shared = [all(t[j] is first[j] for t in tasks) for j in range(len(first))]
     template = tuple(a if same else None for a, same in zip(first, shared, strict=True))
     return template, tuple(j for j, same in enumerate(shared) if not same)
 
