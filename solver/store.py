@@ -16,7 +16,7 @@ import hashlib
 import json
 import re
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -31,6 +31,16 @@ PUZZLES_KIND = "puzzles"  # the table every game's `generate --store` writes
 def canonical_json(value: Any) -> str:
     """The JSON text with sorted keys and no spaces: equal values give equal text."""
     return json.dumps(value, sort_keys=True, separators=(",", ":"))
+
+
+def smallest_form(images: Iterable[dict[str, Any]], unordered: Sequence[str] = ()) -> str:
+    """A puzzle's canonical form over its symmetries: the smallest canonical JSON of its
+    images (the puzzle file of each symmetric copy), with the fields in `unordered`
+    (lists that are really multisets or sets, such as a hand or the tasks) sorted."""
+    forms = []
+    for data in images:
+        forms.append(canonical_json({**data, **{k: sorted(data[k]) for k in unordered}}))
+    return min(forms)
 
 
 def data_digest(value: Any) -> str:

@@ -50,7 +50,7 @@ from solver.errors import BadInput
 from solver.generate import Rating, Search, as_features, rating_work
 from solver.io import expect
 from solver.io import field as jfield
-from solver.store import canonical_json
+from solver.store import smallest_form
 
 BACKENDS = ("sat", "cpsat")
 MAX_WITHIN = 6
@@ -662,13 +662,9 @@ def canonical_puzzle(kind: Any, puzzle: Puzzle) -> str:
     the board, hand (as a multiset), tasks (as a set: all must be fulfilled) and K over
     the board's symmetries (`board_symmetries`)."""
     rules = kind.rules
-    forms = []
-    for perm in board_symmetries(rules, puzzle.side):
-        data = puzzle_to_dict(rules, mapped_puzzle(rules, puzzle, perm))
-        data["hand"] = sorted(data["hand"])
-        data["tasks"] = sorted(data["tasks"])
-        forms.append(canonical_json(data))
-    return min(forms)
+    return smallest_form((puzzle_to_dict(rules, mapped_puzzle(rules, puzzle, perm))
+                          for perm in board_symmetries(rules, puzzle.side)),
+                         unordered=("hand", "tasks"))
 
 
 def puzzle_game() -> Any:

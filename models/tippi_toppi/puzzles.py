@@ -44,7 +44,7 @@ from solver.errors import BadInput
 from solver.generate import Rating, Search, as_features, rating_work
 from solver.io import expect
 from solver.io import field as jfield
-from solver.store import canonical_json
+from solver.store import smallest_form
 
 BACKENDS = ("sat", "cpsat")
 MAX_WITHIN = 8
@@ -522,13 +522,8 @@ def canonical_puzzle(kind: Any, puzzle: Puzzle) -> str:
     perms = pile_symmetries(rules)
     if any(t.reads_order for t in puzzle.tasks):
         perms = perms[:1]
-    forms = []
-    for perm in perms:
-        data = puzzle_to_dict(rules, mapped_puzzle(puzzle, perm))
-        data["hand"] = sorted(data["hand"])
-        data["tasks"] = sorted(data["tasks"])
-        forms.append(canonical_json(data))
-    return min(forms)
+    return smallest_form((puzzle_to_dict(rules, mapped_puzzle(puzzle, perm)) for perm in perms),
+                         unordered=("hand", "tasks"))
 
 
 def puzzle_game() -> Any:

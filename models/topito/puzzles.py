@@ -42,7 +42,7 @@ from models.topito.search import bfs_plan, shortest_plans
 from solver.errors import BadInput
 from solver.generate import DIFFICULTIES, Rating, Search, as_features
 from solver.io import expect
-from solver.store import canonical_json
+from solver.store import smallest_form
 
 BACKENDS = ("sat", "bfs")
 # plan length per difficulty (unique puzzles of 4+ moves practically never exist with
@@ -367,8 +367,8 @@ def mapped_puzzle(puzzle: Puzzle, perm: tuple[int, ...]) -> Puzzle:
 def canonical_puzzle(kind: Any, puzzle: Puzzle) -> str:
     """The puzzle's canonical form for the store's de-duplication: the smallest JSON of
     the puzzle over the podium relabellings that keep its meaning (`podium_symmetries`)."""
-    return min(canonical_json(puzzle_to_dict(kind, mapped_puzzle(puzzle, perm)))
-               for perm in podium_symmetries(kind.rules, puzzle.card))
+    return smallest_form(puzzle_to_dict(kind, mapped_puzzle(puzzle, perm))
+                         for perm in podium_symmetries(kind.rules, puzzle.card))
 
 
 def puzzle_game() -> Any:
