@@ -33,6 +33,7 @@ import click
 
 from solver.errors import BadInput, ToppiError
 from solver.progress import progress_bar
+from solver.render import stderr
 from solver.store import Store, canonical_json
 
 
@@ -338,8 +339,6 @@ def interrupted_note(interrupted: bool, done: int, total: int, store_path: str |
     what was kept and exit 130; nothing when the run was complete."""
     if not interrupted:
         return
-    from solver.render import stderr
-
     where = (f"saved in {store_path}; run again with --resume to finish" if store_path
              else "not saved (use --store FILE to keep and --resume runs)")
     stderr.print(f"[yellow]Interrupted: {done} of {total} {noun} finished, {where}.[/yellow]")
