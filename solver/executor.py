@@ -55,25 +55,28 @@ def _picklable(*values: Any) -> bool:
     return True
 
 
-def _run_chunk(fn: Callable[..., Any], tasks: list[tuple[Any, ...]]) -> list[Any]:
-    """Several tasks in one go, results in order (a worker-side helper)."""
-    return [fn(*args) for args in tasks]
+# What a worker needs once: the task function, the arguments every task shares (the
+# rules...) as a template, and the positions of the arguments that vary. A pool worker
+# gets it when it starts, a Dask worker as one scattered object; each chunk of tasks
+# then brings only the varying arguments, and every task on a worker sees the same
+# shared objects (caches keyed on the rules keep hitting).
+Start = tuple[Callable[..., Any], tuple[Any, ...], tuple[int, ...]]
+_WORKER: dict[str, Start] = {}
 
 
-# A pool worker's task function and the arguments every task shares (the rules...), set
-# once when the worker starts; each task then brings only the arguments that vary.
-_WORKER: dict[str, Any] = {}
-
-
-def _start_worker(fn: Callable[..., Any], template: tuple[Any, ...],
-                  varying: tuple[int, ...]) -> None:
+def _start_worker(*start: Any) -> None:
     _ignore_sigint()
-    _WORKER.update(fn=fn, template=template, varying=varying)
+    _WORKER["start"] = start
 
 
 def _run_varying(tasks: list[tuple[Any, ...]]) -> list[Any]:
+    """A pool worker's chunk: `_run_with` the start it was given."""
+    return _run_with(_WORKER["start"], tasks)
+
+
+def _run_with(start: Start, tasks: list[tuple[Any, ...]]) -> list[Any]:
     """Several tasks given by their varying arguments, results in order."""
-    fn, template, varying = _WORKER["fn"], _WORKER["template"], _WORKER["varying"]
+    fn, template, varying = start
     out = []
     for values in tasks:
         args = list(template)
@@ -166,17 +169,14 @@ class Batch:
             size = (1 if self.window < len(tasks) else self.chunk or
                     max(1, min(256, len(tasks) // (32 * workers))))
             starts = list(range(0, len(tasks), size))
-            if self.scheduler:
-                chunks = [(fn, list(tasks[i:i + size])) for i in starts]
-                results = self._dask(_run_chunk, chunks, starts)
-            else:
-                # the shared arguments reach each worker once, when it starts (fork:
-                # not even pickled), so per-process caches keyed on them keep hitting
-                template, varying = _split_shared(tasks)
-                chunks = [([tuple(t[j] for j in varying) for t in tasks[i:i + size]],)
-                          for i in starts]
-                results = self._pool(_run_varying, chunks, starts,
-                                     (fn, template, varying))
+            # the shared arguments reach each worker once (a pool worker when it starts,
+            # with fork not even pickled), so per-process caches keyed on them keep hitting
+            template, varying = _split_shared(tasks)
+            chunks = [[tuple(t[j] for j in varying) for t in tasks[i:i + size]]
+                      for i in starts]
+            start = (fn, template, varying)
+            results = (self._dask(chunks, starts, start) if self.scheduler
+                       else self._pool(chunks, starts, start))
             source = ((keys[first + j], result) for first, out in results
                       for j, result in enumerate(out))
         try:
@@ -195,22 +195,22 @@ class Batch:
         for key, args in zip(keys, tasks, strict=True):
             yield key, fn(*args)
 
-    def _pool(self, fn: Callable[..., Any], tasks: Sequence[tuple[Any, ...]],
-              keys: list[int], start: tuple[Any, ...]) -> Iterator[tuple[int, Any]]:
+    def _pool(self, chunks: list[list[tuple[Any, ...]]], keys: list[int], start: Start
+              ) -> Iterator[tuple[int, Any]]:
         # fork (Linux): workers start with the parent's modules already imported (OR-Tools
         # takes about a second to import, a tenth of a 5000-game run). The parent's other
         # threads (rich's refresh, no solver runs at that moment) hold nothing a task
         # needs. Elsewhere: spawn.
         context = multiprocessing.get_context("fork" if sys.platform == "linux" else "spawn")
-        pool = cf.ProcessPoolExecutor(max_workers=max(1, min(self.jobs, len(tasks))),
+        pool = cf.ProcessPoolExecutor(max_workers=max(1, min(self.jobs, len(chunks))),
                                       mp_context=context, initializer=_start_worker,
                                       initargs=start)
         pending: dict[cf.Future, int] = {}
-        todo = iter(zip(keys, tasks, strict=True))
+        todo = iter(zip(keys, chunks, strict=True))
 
         def fill() -> None:
-            for key, args in todo:
-                pending[pool.submit(fn, *args)] = key
+            for key, chunk in todo:
+                pending[pool.submit(_run_varying, chunk)] = key
                 if len(pending) >= self.window:
                     return
 
@@ -233,8 +233,8 @@ class Batch:
                 future.cancel()
             pool.shutdown(wait=True, cancel_futures=True)
 
-    def _dask(self, fn: Callable[..., Any], tasks: Sequence[tuple[Any, ...]],
-              keys: list[int]) -> Iterator[tuple[int, Any]]:
+    def _dask(self, chunks: list[list[tuple[Any, ...]]], keys: list[int], start: Start
+              ) -> Iterator[tuple[int, Any]]:
         try:
             from distributed import Client, as_completed
         except ImportError:  # pragma: no cover - dask is a dependency
@@ -251,19 +251,22 @@ class Batch:
         except (OSError, TimeoutError, ValueError) as exc:
             raise BadInput(f"--scheduler {self.scheduler}: cannot connect ({exc})") from None
         pending: dict[Any, int] = {}
-        todo = iter(zip(keys, tasks, strict=True))
+        todo = iter(zip(keys, chunks, strict=True))
         finished = as_completed()
+        shared: Any = None
 
         def fill() -> None:
             # pure=False: every task runs even when two have equal arguments.
-            for key, args in todo:
-                future = client.submit(fn, *args, pure=False)
+            for key, chunk in todo:
+                future = client.submit(_run_with, shared, chunk, pure=False)
                 pending[future] = key
                 finished.add(future)
                 if len(pending) >= self.window:
                     return
 
         try:
+            # one copy of the start on every worker (in a list: scatter splits tuples)
+            shared = client.scatter([start], broadcast=True)[0]
             fill()
             for future in finished:
                 key = pending.pop(future)

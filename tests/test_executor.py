@@ -307,3 +307,17 @@ def test_progress_bar_shows_done_of_total_rate_and_time_left(monkeypatch):
     assert "games" in text and "40/40" in text, text[-300:]
     assert re.search(r"\d+(\.\d+)?/s", text), text[-300:]  # the rate
     assert re.search(r"\d:\d\d:\d\d", text), text[-300:]  # elapsed and left
+
+
+def test_dask_workers_get_the_shared_arguments_once(cluster):
+    """On the cluster too, every task a worker runs sees one copy of the shared
+    arguments (scattered once), not a fresh copy per chunk: a shared list that each
+    task extends (`list.__iadd__`, importable on the workers) keeps growing."""
+    shared: list[int] = []
+    got = dict(Batch(1, cluster, progress=False).run(
+        list.__iadd__, [(shared, [n]) for n in range(300)]))
+    assert sorted(got) == list(range(300))
+    assert all(n in seen for n, seen in got.items())  # (the list as fetched, later)
+    # two workers: one of them ran at least half the tasks on its one copy
+    assert max(len(seen) for seen in got.values()) >= 150
+    assert shared == []

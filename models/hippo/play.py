@@ -123,18 +123,12 @@ def game_seed(seed: int, game: int) -> int:
     return seed * SEED_STRIDE + game
 
 
-_SAME_RULES: dict[Rules, Rules] = {}
-
-
 def game_task(rules: Rules, policies: tuple[str, ...], rotate: bool, game: int,
               seed: int) -> GameRecord:
     """Game `game` of a run as a batch task (top level, so process pools and Dask can
-    pickle it): played from its own `seed` alone, the same record on any process."""
-    # On a Dask cluster every chunk of tasks brings its own unpickled copy of the rules
-    # (a local pool sends them once per worker); the first copy seen in this process
-    # stands for all, so the caches keyed on the rules (best.py) find it by identity
-    # instead of comparing every field on each look-up.
-    rules = _SAME_RULES.setdefault(rules, rules)
+    pickle it): played from its own `seed` alone, the same record on any process. (The
+    batch layer hands every task on a worker the same rules object, so the caches keyed
+    on the rules in best.py hit by identity.)"""
     return play_game(rules, seats_for(policies, game, rotate), seed, game)
 
 
