@@ -1,9 +1,9 @@
-"""The `toppi` command: one sub-group per game."""
+"""The `toppi` command: one sub-group per game, imported only when it is invoked."""
 
 from __future__ import annotations
 
+import difflib
 import importlib
-import importlib.util
 import os
 import sys
 from typing import Any
@@ -11,17 +11,34 @@ from typing import Any
 import click
 
 from solver import __version__
-from solver.errors import NotBuiltYet, ToppiError
+from solver.errors import ToppiError
 
-# game id -> (title, package under models/, issue that builds it). A game is built
-# when its package has a `cli` module with a click group named `group`.
+# game id -> (title, package under models/, what its commands answer). A game's
+# commands are the click group `group` of `models.<package>.cli`; the root lists the
+# games from this table, so `toppi --help` imports no game (nor its solvers).
 GAMES = {
-    "take-it-higher": ("Take it Higher!", "take_it_higher", 2),
-    "hoch-hinaus": ("Tippi Toppi – Hoch Hinaus!", "hoch_hinaus", 4),
-    "tippi-toppi": ("Tippi Toppi (card game)", "tippi_toppi", 5),
-    "topito": ("Topito", "topito", 6),
-    "hippo": ("Hippo", "hippo", 7),
+    "take-it-higher": ("Take it Higher!", "take_it_higher",
+                       "score sheets, boards, proven maximal scores."),
+    "hoch-hinaus": ("Tippi Toppi – Hoch Hinaus!", "hoch_hinaus",
+                    "legal placements, tasks, achievability, hints."),
+    "tippi-toppi": ("Tippi Toppi (card game)", "tippi_toppi",
+                    "tasks, achievability, hints, can we still win."),
+    "topito": ("Topito", "topito",
+               "shortest plans to a card, hints, reachability, unique puzzles."),
+    "hippo": ("Hippo", "hippo", "options of a roll, the best placement, plans for known "
+              "rolls, finishing chances, simulated games."),
 }
+
+# command -> (module whose click group `group` it is, short help)
+COMMANDS = {
+    **{game: (f"models.{package}.cli", f"{title}: {summary}")
+       for game, (title, package, summary) in GAMES.items()},
+    "puzzles": ("solver.store_cli",
+                "Puzzles saved by `toppi <game> generate --store FILE`: list them, export "
+                "them as puzzle files."),
+}
+
+_NO_ARGS = getattr(click.exceptions, "NoArgsIsHelpError", ())
 
 
 class ToppiFailure(click.ClickException):
@@ -55,6 +72,8 @@ class ToppiGroup(click.Group):
             return super().invoke(ctx)
         except ToppiError as exc:
             raise ToppiFailure(exc) from None
+        except _NO_ARGS:
+            raise
         except click.UsageError as exc:
             if isinstance(exc, OneLineUsage):
                 raise
@@ -63,24 +82,54 @@ class ToppiGroup(click.Group):
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         try:
             return super().parse_args(ctx, args)
+        except _NO_ARGS:  # a bare `toppi` or `toppi <game>`: the help itself, not an error line
+            raise
         except click.UsageError as exc:
             raise OneLineUsage(exc) from None
 
 
-def _not_built(game: str, title: str, issue: int) -> click.Command:
-    def callback(args: tuple[str, ...]) -> None:
-        raise NotBuiltYet(f"{title} is not built yet (planned in issue #{issue}); "
-                          "nothing was computed")
+class LazyToppiGroup(ToppiGroup):
+    """The root group: its sub-groups come from COMMANDS and are imported when invoked
+    (a game's module pulls in its solvers: OR-Tools alone takes about half a second)."""
 
-    return click.Command(
-        game, callback=callback,
-        params=[click.Argument(["args"], nargs=-1, type=click.UNPROCESSED)],
-        context_settings={"ignore_unknown_options": True, "allow_extra_args": True},
-        help=f"{title} — NOT BUILT YET (issue #{issue}).",
-        short_help=f"{title} — not built yet (issue #{issue}).")
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*COMMANDS, *self.commands})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name in self.commands or cmd_name not in COMMANDS:
+            return self.commands.get(cmd_name)
+        if COMMANDS[cmd_name][0].startswith("models."):
+            _unshadow_models()
+        group = importlib.import_module(COMMANDS[cmd_name][0]).group
+        group.name = cmd_name  # its usage lines say `toppi <game> ...`
+        self.commands[cmd_name] = group
+        return group
+
+    def resolve_command(self, ctx: click.Context, args: list[str]
+                        ) -> tuple[str | None, click.Command | None, list[str]]:
+        name = args[0]
+        if not name.startswith("-") and name not in self.list_commands(ctx):
+            close = difflib.get_close_matches(name, self.list_commands(ctx))
+            hint = f" Did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
+            raise click.UsageError(f"No such command {name!r}.{hint}", ctx)
+        return super().resolve_command(ctx, args)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """The table of commands from their short help in COMMANDS (no import)."""
+        names = self.list_commands(ctx)
+        limit = formatter.width - 6 - max(len(n) for n in names)
+        rows = []
+        for name in names:
+            if name in COMMANDS:
+                short = click.utils.make_default_short_help(COMMANDS[name][1], limit)
+            else:
+                short = self.commands[name].get_short_help_str(limit)
+            rows.append((name, short))
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
 
 
-@click.group(cls=ToppiGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=LazyToppiGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="toppi")
 def cli() -> None:
     """toppi: solver and puzzle analysis for Take it Higher!, Tippi Toppi – Hoch Hinaus!,
@@ -101,21 +150,7 @@ def _unshadow_models() -> None:
         del sys.modules["models"]
 
 
-def _register() -> None:
-    _unshadow_models()
-    for game, (title, package, issue) in GAMES.items():
-        name = f"models.{package}.cli"
-        if importlib.util.find_spec(f"models.{package}") is None or \
-                importlib.util.find_spec(name) is None:
-            cli.add_command(_not_built(game, title, issue))
-        else:
-            cli.add_command(importlib.import_module(name).group, game)
-    from solver import store_cli  # `toppi puzzles`: reads the store, for every game
-
-    cli.add_command(store_cli.group)
-
-
-_register()
+_unshadow_models()
 
 
 def main() -> None:

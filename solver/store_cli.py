@@ -16,6 +16,7 @@ from typing import Any
 import click
 from rich.table import Table
 
+from solver.cli import GAMES
 from solver.errors import BadInput
 from solver.generate import DIFFICULTIES
 from solver.options import json_option
@@ -56,8 +57,6 @@ class PuzzleListing:
 def stored_puzzles(path: str, game: str | None = None, difficulty: str | None = None
                    ) -> PuzzleListing:
     """The stored puzzles, ordered by game, difficulty (easy first), rating, row id."""
-    from solver.cli import GAMES  # the registry of game ids (imported late: cli imports us)
-
     if game is not None and game not in GAMES:
         raise BadInput(f"--game {game}: unknown game (one of {', '.join(GAMES)})")
     where: dict[str, Any] = {}

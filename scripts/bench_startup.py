@@ -1,0 +1,82 @@
+"""Start-up time of the command line: `toppi --help` and `toppi <game> --help`.
+
+    python scripts/bench_startup.py [--runs 10]
+
+Each command runs --runs times in a fresh process (the `toppi` console script next to
+this Python); the median wall time is printed, with the goal of 0.15 s. A slow line
+names the modules that cost most to import (`python -X importtime`), so the cause is
+in the output.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from solver.cli import COMMANDS
+
+GOAL = 0.15
+TOPPI = Path(sys.executable).with_name("toppi")
+
+
+def wall(args: list[str]) -> float:
+    start = time.perf_counter()
+    done = subprocess.run(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    if done.returncode != 0:
+        raise RuntimeError(done.stderr.strip().splitlines()[-1])
+    return time.perf_counter() - start
+
+
+def heavy_imports(module: str, top: int = 3) -> str:
+    """The costliest outside packages that importing `module` pulls in (cumulative
+    seconds, from `python -X importtime`), each with the project module importing it."""
+    out = subprocess.run([sys.executable, "-X", "importtime", "-c",
+                          f"import solver.cli, {module}"],
+                         capture_output=True, text=True, check=True).stderr
+    rows = []  # (depth, name, cumulative microseconds), children before their parent
+    for line in out.splitlines():
+        if line.startswith("import time:") and "|" in line:
+            _, cumulative, name = line.split(":", 1)[1].split("|")
+            if cumulative.strip().isdigit():
+                depth = (len(name) - len(name.lstrip())) // 2
+                rows.append((depth, name.strip(), int(cumulative)))
+    own = ("solver", "models")
+    found = []
+    for i, (depth, name, cost) in enumerate(rows):
+        if name.split(".")[0] in own or name.split(".")[0] in sys.stdlib_module_names:
+            continue
+        parent = next((up for d, up, _ in rows[i + 1:] if d < depth), "")
+        if parent.split(".")[0] in own:  # where the project reaches outside
+            found.append((cost, f"{name} {cost / 1e6:.2f} s via {parent}"))
+    return ", ".join(text for _, text in sorted(found, reverse=True)[:top])
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--runs", type=int, default=10)
+    args = ap.parse_args()
+    print(f"load average {os.getloadavg()[0]:.2f}; median of {args.runs} runs; "
+          f"goal <= {GOAL} s")
+    cases = [([], None)] + [([name], module) for name, (module, _) in COMMANDS.items()]
+    for extra, module in cases:
+        command = [str(TOPPI), *extra, "--help"]
+        name = f"toppi {' '.join([*extra, '--help']):24s}"
+        try:
+            wall(command)  # the first run fills the file cache
+            median = statistics.median(wall(command) for _ in range(args.runs))
+        except RuntimeError as exc:
+            print(f"{name} fails: {exc}")
+            continue
+        line = f"{name} {median:.3f} s"
+        if median > GOAL and module is not None:
+            line += f"  (heavy imports: {heavy_imports(module)})"
+        print(line)
+
+
+if __name__ == "__main__":
+    main()
