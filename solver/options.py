@@ -9,11 +9,23 @@ from typing import Any
 import click
 
 from solver.backends.common import SolverOptions
+from solver.progress import set_quiet
+
+
+def _set_quiet(ctx: click.Context, param: click.Parameter, value: bool) -> None:
+    set_quiet(value)  # every run sets it: one process may run several commands (tests)
+
+
+#: --quiet: no progress bar or status line on stderr (they show only on a terminal).
+#: solver_options includes it; for commands without solver options.
+quiet_option = click.option("--quiet", is_flag=True, expose_value=False,
+                            callback=_set_quiet,
+                            help="No progress bar or live status on stderr.")
 
 
 def solver_options(default_time: float | None = 60.0) -> Callable[[Callable], Callable]:
-    """--time-limit, --seed, --workers and --solver-log; the command receives `solver`,
-    a SolverOptions."""
+    """--time-limit, --seed, --workers, --solver-log and --quiet; the command receives
+    `solver`, a SolverOptions."""
 
     def decorate(f: Callable) -> Callable:
         @functools.wraps(f)  # also carries the click params declared below this one
@@ -23,6 +35,7 @@ def solver_options(default_time: float | None = 60.0) -> Callable[[Callable], Ca
             return f(*args, **kwargs)
 
         for option in (
+            quiet_option,
             click.option("--solver-log", is_flag=True,
                          help="Print the solver's own log on stderr."),
             click.option("--workers", type=click.IntRange(1, 64), default=2,

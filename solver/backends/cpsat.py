@@ -10,6 +10,7 @@ from collections.abc import Iterable, Sequence
 from ortools.sat.python import cp_model
 
 from solver.backends.common import SolveOutcome, SolverOptions
+from solver.progress import Status, live_status
 
 _STATUS = {
     cp_model.OPTIMAL: "optimal",
@@ -56,7 +57,13 @@ def solve(model: cp_model.CpModel, options: SolverOptions,
     """Solve a model; the outcome says whether the value is proven or only bounded."""
     solver = make_solver(options, subsolvers, extra)
     start = time.perf_counter()
-    code = solver.solve(model)
+    # the solver's own log is its progress: no status line over it
+    with live_status("CP-SAT", options.time_limit, show=not options.log) as line:
+        if line.active and model.has_objective():
+            # only while a line shows: a solution callback can slow CP-SAT down
+            code = solver.solve(model, _reporter(solver, model, line))
+        else:
+            code = solver.solve(model)
     wall = time.perf_counter() - start
     status = _STATUS.get(code, "unknown")
     if status == "invalid":  # a bug in an encoding, never the user's input
@@ -64,12 +71,40 @@ def solve(model: cp_model.CpModel, options: SolverOptions,
     objective = bound = None
     if model.has_objective() and status in ("optimal", "feasible"):
         objective = round(solver.objective_value)
-        b = solver.best_objective_bound
-        maximise = model.proto.objective.scaling_factor < 0
-        bound = math.floor(b + 1e-6) if maximise else math.ceil(b - 1e-6)
+        bound = _whole_bound(solver.best_objective_bound, _maximises(model))
         if status == "optimal":
             bound = objective
     return solver, SolveOutcome(status, objective, bound, wall, "cpsat")
+
+
+def _maximises(model: cp_model.CpModel) -> bool:
+    return model.proto.objective.scaling_factor < 0
+
+
+def _whole_bound(bound: float, maximise: bool) -> int:
+    """The bound on an integer objective (CP-SAT's is a float, possibly fractional)."""
+    return math.floor(bound + 1e-6) if maximise else math.ceil(bound - 1e-6)
+
+
+class _Forward(cp_model.CpSolverSolutionCallback):
+    """Each improving solution's value and the bound at that moment, to a status line."""
+
+    def __init__(self, status: Status, maximise: bool) -> None:
+        super().__init__()
+        self.status = status
+        self.maximise = maximise
+
+    def on_solution_callback(self) -> None:
+        self.status.found(round(self.objective_value))
+        self.status.bound(_whole_bound(self.best_objective_bound, self.maximise))
+
+
+def _reporter(solver: cp_model.CpSolver, model: cp_model.CpModel, status: Status
+              ) -> _Forward:
+    """The solution callback for `status`; the bound also moves between solutions."""
+    maximise = _maximises(model)
+    solver.best_bound_callback = lambda b: status.bound(_whole_bound(b, maximise))
+    return _Forward(status, maximise)
 
 
 def enumerate_solutions(model: cp_model.CpModel, variables: Iterable[cp_model.IntVar],

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Hashable, Iterable, Sequence
+from collections.abc import Hashable, Iterable, Iterator, Sequence
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 
 from pysat.card import CardEnc, EncType
 from pysat.examples.rc2 import RC2, RC2Stratified
@@ -18,6 +19,7 @@ from pysat.formula import WCNF, IDPool
 from pysat.solvers import Solver
 
 from solver.backends.common import SolveOutcome, SolverOptions
+from solver.progress import NO_STATUS, Status, live_status
 
 
 class CnfBuilder:
@@ -118,9 +120,9 @@ def maxsat(builder: CnfBuilder, options: SolverOptions, stratified: bool = False
     the outcome carries an upper bound on the optimum with status "unknown".
     """
     total = sum(w for _, w in builder.soft)
-    cls = RC2Stratified if stratified else RC2
     start = time.perf_counter()
-    with cls(builder.wcnf(), solver="g3", adapt=True, exhaust=True, minz=True) as rc2:
+    with (live_status("MaxSAT", options.time_limit) as line,
+          _rc2(builder, stratified, line, total) as rc2):
         timer = None
         fired = threading.Event()
         if options.time_limit is not None:
@@ -140,8 +142,42 @@ def maxsat(builder: CnfBuilder, options: SolverOptions, stratified: bool = False
                 return None, SolveOutcome("unknown", None, total - rc2.cost, wall, "maxsat")
             return None, SolveOutcome("infeasible", None, None, wall, "maxsat")
         value = total - rc2.cost
+        line.found(value)
+        line.bound(value)
         return {lit for lit in model if lit > 0}, SolveOutcome(
             "optimal", value, value, wall, "maxsat")
+
+
+class _ReportsBound:
+    """RC2 that sends the bound each core proves to a status line: the weight lost so
+    far (its cost) is a lower bound on what any model loses."""
+
+    line: Status = NO_STATUS
+    total = 0
+
+    def process_core(self) -> None:
+        super().process_core()
+        self.line.bound(self.total - self.cost)
+
+
+class _ReportingRC2(_ReportsBound, RC2):
+    pass
+
+
+class _ReportingRC2Stratified(_ReportsBound, RC2Stratified):
+    pass
+
+
+def _rc2(builder: CnfBuilder, stratified: bool, line: Status, total: int) -> RC2:
+    """RC2 on the builder's formula, reporting to `line` only while a line shows."""
+    if line.active:
+        cls = _ReportingRC2Stratified if stratified else _ReportingRC2
+    else:
+        cls = RC2Stratified if stratified else RC2
+    rc2 = cls(builder.wcnf(), solver="g3", adapt=True, exhaust=True, minz=True)
+    if line.active:
+        rc2.line, rc2.total = line, total
+    return rc2
 
 
 class Undecided(Exception):
@@ -164,6 +200,8 @@ class IncrementalSat:
         self.name = name
         self.solver = Solver(name=name, bootstrap_with=builder.hard)
         self._added = len(builder.hard)
+        self.created = time.perf_counter()
+        self.calls = 0  # limited calls, counted on the status line
 
     def sync(self) -> None:
         """Add clauses appended to the builder since the last call."""
@@ -200,9 +238,11 @@ class IncrementalSat:
                         solver.interrupt()
             guard = threading.Thread(target=watchdog, daemon=True)
             guard.start()
+        self.calls += 1
         try:
-            ok = solver.solve_limited(assumptions=list(assumptions),
-                                      expect_interrupt=deadline is not None)
+            with self._line(deadline):
+                ok = solver.solve_limited(assumptions=list(assumptions),
+                                          expect_interrupt=deadline is not None)
         finally:
             done.set()
             if guard is not None:
@@ -211,6 +251,14 @@ class IncrementalSat:
         if ok is None:
             raise Undecided
         return {lit for lit in solver.get_model() if lit > 0} if ok else None
+
+    def _line(self, deadline: float | None) -> AbstractContextManager[object]:
+        """A status line for a call that may run until a deadline (counted from this
+        solver's creation, so a loop of calls keeps one line)."""
+        if deadline is None:
+            return nullcontext()
+        return _counted(live_status("SAT", deadline - time.perf_counter(), unit="call",
+                                    since=self.created), self.calls)
 
     def minimal_core(self, assumptions: Sequence[int]) -> list[int] | None:
         """A subset-minimal unsatisfiable subset of `assumptions`, or None when the
@@ -241,3 +289,10 @@ class IncrementalSat:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+@contextmanager
+def _counted(status: AbstractContextManager[Status], calls: int) -> Iterator[Status]:
+    with status as line:
+        line.step(calls)
+        yield line
