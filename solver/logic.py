@@ -1,9 +1,10 @@
 """Write a Boolean model once, solve it with PySAT or with CP-SAT.
 
 `CnfLogic` and `CpLogic` offer the same small interface (fresh variables, negation,
-clauses, at-most-one / exactly-one / at-most-k, reified counts, AND / OR gates), so a
-game's model is one function of a `logic` argument and both back-ends are held equal
-by its tests (first written for Hoch Hinaus!).
+clauses, at-most-one / exactly-one / at-most-k, reified counts, counters whose outputs
+say "at least j", AND / OR gates), so a game's model is one function of a `logic`
+argument and both back-ends are held equal by its tests (Hoch Hinaus' placement steps,
+Tippi Toppi's plays and tasks).
 """
 
 from __future__ import annotations
@@ -14,16 +15,31 @@ from typing import Any
 from ortools.sat.python import cp_model
 
 from solver.backends.sat import CnfBuilder
-from solver.counting import Count, count_literal, cpsat_count_literal
+from solver.counting import Count, count_literal, counter_outputs, cpsat_count_literal
 
 
 class CnfLogic:
-    """Boolean modelling over a PySAT CnfBuilder (literals are ints)."""
+    """Boolean modelling over a PySAT CnfBuilder (literals are ints).
 
-    def __init__(self) -> None:
-        self.b = CnfBuilder()
-        self.true = self.b.var(("true",))
-        self.b.clause([self.true])
+    Given a `builder`, the model is written onto it and its constant `true` is the one
+    solver/counting.py's encodings share, `("counting-true",)`, made on first use and
+    asserted at every use as they do: the clauses are then exactly those of a model
+    written on the builder directly with those encodings, variable for variable."""
+
+    def __init__(self, builder: CnfBuilder | None = None) -> None:
+        self._shared_true = builder is not None
+        self.b = builder if builder is not None else CnfBuilder()
+        if not self._shared_true:
+            self._true = self.b.var(("true",))
+            self.b.clause([self._true])
+
+    @property
+    def true(self) -> int:
+        if self._shared_true:
+            t = self.b.var(("counting-true",))
+            self.b.clause([t])
+            return t
+        return self._true
 
     def var(self) -> int:
         return self.b.fresh()
@@ -53,6 +69,11 @@ class CnfLogic:
 
     def or_(self, lits: Sequence[int]) -> int:
         return self.b.or_lit(lits) if lits else -self.true
+
+    def at_least_outputs(self, lits: Sequence[int], upto: int) -> list[int]:
+        """outs[j] is true exactly when at least j+1 of `lits` are (j < min(upto,
+        len(lits))): a counter whose outputs may be used both ways."""
+        return counter_outputs(self.b, list(lits), upto)
 
 
 class CpLogic:
@@ -105,3 +126,15 @@ class CpLogic:
         self.m.add_bool_or(lits).only_enforce_if(x)
         self.m.add_bool_and([a.Not() for a in lits]).only_enforce_if(x.Not())
         return x
+
+    def at_least_outputs(self, lits: Sequence[Any], upto: int) -> list[Any]:
+        """outs[j] is true exactly when at least j+1 of `lits` are (j < min(upto,
+        len(lits)))."""
+        lits = list(lits)
+        out = []
+        for j in range(min(upto, len(lits))):
+            x = self.var()
+            self.m.add(sum(lits) >= j + 1).only_enforce_if(x)
+            self.m.add(sum(lits) <= j).only_enforce_if(x.Not())
+            out.append(x)
+        return out

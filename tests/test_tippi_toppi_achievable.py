@@ -1,5 +1,5 @@
-"""`achievable`: one play step of both encodings equals the rules engine on random
-states; the answers equal a brute-force search over the engine's plays on small
+"""`achievable`: one play step of the model on both back-ends equals the rules engine on
+random states; the answers equal a brute-force search over the engine's plays on small
 horizons; SAT and CP-SAT agree; a "no" core is minimal (checked by brute force)."""
 
 from __future__ import annotations
@@ -9,12 +9,13 @@ import random
 import pytest
 from ortools.sat.python import cp_model
 
-from models.tippi_toppi import encode_cpsat, encode_sat
 from models.tippi_toppi.encode import plan_problem
+from models.tippi_toppi.model import cpsat_value, encode_plan, tops_of
 from models.tippi_toppi.queries import achievable
 from models.tippi_toppi.rules import GameState, Variant, load_rules, new_game
 from solver.backends.sat import CnfBuilder, IncrementalSat
 from solver.errors import BadInput
+from solver.logic import CnfLogic, CpLogic
 
 R = load_rules()
 
@@ -62,11 +63,12 @@ def test_one_play_step_equals_the_engine():
     for seed in range(8):
         s = random_state(seed, players=2, plays=seed)
         problem = plan_problem(s, [], 1, "known")
-        b = CnfBuilder()
-        pv = encode_sat.encode_plan(b, problem, R)
-        m = cp_model.CpModel()
-        cp = encode_cpsat.encode_plan(m, problem, R)
-        with IncrementalSat(b) as sat:
+        logic = CnfLogic(CnfBuilder())
+        pv = encode_plan(logic, problem, R)
+        cp_logic = CpLogic()
+        cp = encode_plan(cp_logic, problem, R)
+        m = cp_logic.m
+        with IncrementalSat(logic.b) as sat:
             for i, inst in enumerate(problem.instances):
                 if (1, i, 0) not in pv.x:
                     continue  # not the mover's card: no variable at all
@@ -79,10 +81,7 @@ def test_one_play_step_equals_the_engine():
                     if legal:
                         after = s.after(next(a for a in s.legal_actions()
                                              if a.card == inst.card and a.pile == p))
-                        got = tuple((next(c for c in range(4) if pv.tops[1].col[q][c] in model),
-                                     next(n for n in R.numbers if pv.tops[1].num[q][n] in model))
-                                    for q in range(4))
-                        assert got == after.tops
+                        assert tops_of(model.__contains__, pv.tops[1], R) == after.tops
                     if seed < 3:  # CP-SAT: the same step on fewer states (slower)
                         m.clear_assumptions()
                         m.add_assumptions([cp.x[(1, i, p)]])
@@ -91,9 +90,7 @@ def test_one_play_step_equals_the_engine():
                         code = solver.solve(m)
                         assert (code in (cp_model.OPTIMAL, cp_model.FEASIBLE)) is legal
                         if legal:
-                            got = tuple((solver.value(cp.tops[1].col[q]),
-                                         solver.value(cp.tops[1].num[q])) for q in range(4))
-                            assert got == after.tops
+                            assert tops_of(cpsat_value(solver), cp.tops[1], R) == after.tops
     assert checked[True] > 20 and checked[False] > 20
 
 

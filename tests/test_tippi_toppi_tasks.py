@@ -1,5 +1,6 @@
 """The Tippi Toppi task language: the rulebook's readings, text round trips, the
-catalogue, and the SAT / CP-SAT task encodings held equal to the engine's evaluation."""
+catalogue, and the task encoding (model.py) on both back-ends held equal to the engine's
+evaluation."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from ortools.sat.python import cp_model
 
-from models.tippi_toppi import encode_cpsat, encode_sat
+from models.tippi_toppi.model import fix_tops, new_tops, task_lit, tops_of
 from models.tippi_toppi.rules import load_rules
 from models.tippi_toppi.tasks import (
     AdjacentTask,
@@ -28,6 +29,7 @@ from models.tippi_toppi.tasks import (
 from solver.backends.sat import CnfBuilder, IncrementalSat
 from solver.counting import Count
 from solver.errors import BadInput
+from solver.logic import CnfLogic, CpLogic
 
 R = load_rules()
 GREEN, PINK, ORANGE, PURPLE = range(4)
@@ -147,11 +149,11 @@ def test_sat_task_encoding_equals_engine_on_random_tops():
     seen = {True: 0, False: 0}
     for _ in range(12):
         tp = _random_tops(rng)
-        b = CnfBuilder()
-        tv = encode_sat.new_tops(b, R, "t")
-        encode_sat.fix_tops(b, tv, tp)
-        lits = [encode_sat.task_lit(b, t, tv, R) for t in tasks]
-        with IncrementalSat(b) as sat:
+        logic = CnfLogic(CnfBuilder())
+        tv = new_tops(logic, R)
+        fix_tops(logic, tv, tp)
+        lits = [task_lit(logic, t, tv, R) for t in tasks]
+        with IncrementalSat(logic.b) as sat:
             for t, h in zip(tasks, lits, strict=True):
                 expected = t.holds(tp, R)
                 assert (sat.solve([h]) is not None) is expected, (t.text(R), tp)
@@ -164,30 +166,27 @@ def test_cpsat_task_encoding_equals_engine_on_random_tops():
     tasks = [t.task for t in R.catalogue]
     for _ in range(6):
         tp = _random_tops(rng)
-        m = cp_model.CpModel()
-        tv = encode_cpsat.new_tops(m, R, "t")
-        encode_cpsat.fix_tops(m, tv, tp)
-        lits = [encode_cpsat.task_lit(m, t, tv, R) for t in tasks]
-        m.maximize(sum(lits))  # each literal is free to be true exactly when its task holds
+        logic = CpLogic()
+        tv = new_tops(logic, R)
+        fix_tops(logic, tv, tp)
+        lits = [task_lit(logic, t, tv, R) for t in tasks]
+        logic.m.maximize(sum(lits))  # each literal is free to be true exactly when its task holds
         solver = cp_model.CpSolver()
         solver.parameters.num_workers = 1
-        assert solver.solve(m) == cp_model.OPTIMAL
+        assert solver.solve(logic.m) == cp_model.OPTIMAL
         for t, h in zip(tasks, lits, strict=True):
             assert bool(solver.value(h)) is t.holds(tp, R), (t.text(R), tp)
 
 
 def test_every_catalogue_task_can_hold():
-    b = CnfBuilder()
-    tv = encode_sat.new_tops(b, R, "t")
-    lits = [encode_sat.task_lit(b, t.task, tv, R) for t in R.catalogue]
-    with IncrementalSat(b) as sat:
+    logic = CnfLogic(CnfBuilder())
+    tv = new_tops(logic, R)
+    lits = [task_lit(logic, t.task, tv, R) for t in R.catalogue]
+    with IncrementalSat(logic.b) as sat:
         for t, h in zip(R.catalogue, lits, strict=True):
             model = sat.solve([h])
             assert model is not None, t.task.text(R)
-            found = tuple((next(c for c in range(4) if tv.col[p][c] in model),
-                           next(n for n in R.numbers if tv.num[p][n] in model))
-                          for p in range(4))
-            assert t.task.holds(found, R)
+            assert t.task.holds(tops_of(model.__contains__, tv, R), R)
 
 
 # --------------------------------------------------------------------------- generated tasks
@@ -228,11 +227,11 @@ def test_generated_tasks_read_back_and_evaluate_alike(task, cards):
        st.lists(st.sampled_from(R.deck), min_size=4, max_size=4))
 def test_generated_tasks_sat_encoding_equals_engine(tasks, cards):
     tp = tuple(cards)
-    b = CnfBuilder()
-    tv = encode_sat.new_tops(b, R, "t")
-    encode_sat.fix_tops(b, tv, tp)
-    lits = [encode_sat.task_lit(b, t, tv, R) for t in tasks]
-    with IncrementalSat(b) as sat:
+    logic = CnfLogic(CnfBuilder())
+    tv = new_tops(logic, R)
+    fix_tops(logic, tv, tp)
+    lits = [task_lit(logic, t, tv, R) for t in tasks]
+    with IncrementalSat(logic.b) as sat:
         for t, h in zip(tasks, lits, strict=True):
             assert (sat.solve([h]) is not None) is t.holds(tp, R), t.text(R)
 
@@ -242,13 +241,13 @@ def test_generated_tasks_sat_encoding_equals_engine(tasks, cards):
        st.lists(st.sampled_from(R.deck), min_size=4, max_size=4))
 def test_generated_tasks_cpsat_encoding_equals_engine(tasks, cards):
     tp = tuple(cards)
-    m = cp_model.CpModel()
-    tv = encode_cpsat.new_tops(m, R, "t")
-    encode_cpsat.fix_tops(m, tv, tp)
-    lits = [encode_cpsat.task_lit(m, t, tv, R) for t in tasks]
-    m.maximize(sum(lits))
+    logic = CpLogic()
+    tv = new_tops(logic, R)
+    fix_tops(logic, tv, tp)
+    lits = [task_lit(logic, t, tv, R) for t in tasks]
+    logic.m.maximize(sum(lits))
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = 1
-    assert solver.solve(m) == cp_model.OPTIMAL
+    assert solver.solve(logic.m) == cp_model.OPTIMAL
     for t, h in zip(tasks, lits, strict=True):
         assert bool(solver.value(h)) is t.holds(tp, R), t.text(R)

@@ -396,25 +396,25 @@ def _sat_game(state: GameState, deadline: float) -> tuple[str | None, list[Play]
     """Decide with SAT whether the rest of the game can be won (every card known):
     ("yes", plays) / ("no", []) / (None, []) when the deadline passed."""
 
-    from models.tippi_toppi import encode_sat
     from models.tippi_toppi.encode import plan_problem, replay_check
+    from models.tippi_toppi.model import decode_moves, encode_game, sat_value
     from solver.backends.sat import INTERRUPTIBLE, CnfBuilder, IncrementalSat, Undecided
+    from solver.logic import CnfLogic
 
     steps = sum(len(h) for h in state.hands) + state.draw_count
     problem = plan_problem(state, [], steps, "known")
-    b = CnfBuilder()
-    pv, won = encode_sat.encode_game(b, problem, state.rules, state.open_tasks,
-                                     state.task_pile)
+    logic = CnfLogic(CnfBuilder())
+    pv, won = encode_game(logic, problem, state.rules, state.open_tasks, state.task_pile)
     if time.perf_counter() > deadline:
         return None, []
-    with IncrementalSat(b, name=INTERRUPTIBLE) as sat:
+    with IncrementalSat(logic.b, name=INTERRUPTIBLE) as sat:
         try:
             model = sat.solve_limited([won], deadline=deadline)
         except Undecided:
             return None, []
         if model is None:
             return "no", []
-    moves = encode_sat.decode_moves(model, pv, problem)
+    moves = decode_moves(sat_value(model), pv, problem)
     plays, _ = replay_check(state, problem, moves, "known")
     # keep the plays up to the win (the engine stops there)
     check, line = state.copy(), []

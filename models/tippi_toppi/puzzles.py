@@ -12,7 +12,7 @@ Definition (docs/puzzles.md):
   puzzle is not unique. The two copies of a card are not told apart: "G3 on pile 2" is
   one play whichever copy it is.
 
-Search: the K-play model of encode.py (encode_sat / encode_cpsat, "known" cards, one
+Search: the K-play model of model.py on the question of encode.py ("known" cards, one
 player), every open task demanded after some play. A model's plays are re-played by the
 rules engine and cut after the play that fulfils the last task; that line is blocked by
 a clause "one of plays 1..L differs (card or pile)", which also blocks every model that
@@ -31,15 +31,10 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from ortools.sat.python import cp_model
-
-from models.tippi_toppi import encode_cpsat, encode_sat
 from models.tippi_toppi.encode import PlanProblem, plan_problem
 from models.tippi_toppi.rules import Card, GameState, Play, Rules, parse_play
 from models.tippi_toppi.tasks import Task
-from solver.backends import cpsat
 from solver.backends.common import SolverOptions
-from solver.backends.sat import CnfBuilder, IncrementalSat
 from solver.errors import BadInput
 from solver.generate import Rating, Search, as_features, rating_work
 from solver.io import expect
@@ -173,58 +168,51 @@ class TippiToppiPuzzles:
         return line
 
     def _enumerate_sat(self, puzzle: Puzzle, limit: int) -> _Found:
+        from models.tippi_toppi.model import block_line, decode_moves, encode_plan, sat_value
+        from solver.backends.sat import CnfBuilder, IncrementalSat
+        from solver.logic import CnfLogic
+
         problem = self.problem(puzzle)
-        b = CnfBuilder()
-        pv = encode_sat.encode_plan(b, problem, self.rules)
+        logic = CnfLogic(CnfBuilder())
+        pv = encode_plan(logic, problem, self.rules)
         for s in pv.switches:
-            b.clause([s])
+            logic.clause([s])
         out: list[Solution] = []
-        with IncrementalSat(b) as sat:
+        with IncrementalSat(logic.b) as sat:
             while True:
                 model = sat.solve()
                 if model is None:
                     return _Found(out, True, sat.solver.accum_stats()["conflicts"])
-                line = self._cut(puzzle, encode_sat.decode_moves(model, pv, problem))
+                line = self._cut(puzzle, decode_moves(sat_value(model), pv, problem))
                 out.append(line)
                 if len(out) >= limit:
                     return _Found(out, False, sat.solver.accum_stats()["conflicts"])
-                # "play t is (card, pile)" for t = 1..L; one of them must differ
-                ys = []
-                for t, (card, pile) in enumerate(line, 1):
-                    y = b.fresh()
-                    for (tt, i, p), v in pv.x.items():
-                        if tt == t and p == pile and problem.instances[i].card == card:
-                            b.implies(v, y)
-                    ys.append(y)
-                b.clause([-y for y in ys])
+                block_line(logic, pv, problem, line)
 
     def _enumerate_cpsat(self, puzzle: Puzzle, limit: int) -> _Found:
+        from models.tippi_toppi.model import block_line, cpsat_value, decode_moves, encode_plan
+        from solver.backends import cpsat
+        from solver.logic import CpLogic
+
         problem = self.problem(puzzle)
-        m = cp_model.CpModel()
-        plan = encode_cpsat.encode_plan(m, problem, self.rules)
+        logic = CpLogic()
+        plan = encode_plan(logic, problem, self.rules)
         for s in plan.switches:
-            m.add(s == 1)
+            logic.clause([s])
         out: list[Solution] = []
         branches = 0
         while True:
-            solver, outcome = cpsat.solve(m, self.options())
+            solver, outcome = cpsat.solve(logic.m, self.options())
             branches += solver.num_branches
             if outcome.status == "infeasible":
                 return _Found(out, True, branches)
             if not outcome.has_solution:  # time limit: undecided
                 return _Found(out, False, branches)
-            line = self._cut(puzzle, encode_cpsat.decode_moves(solver, plan, problem))
+            line = self._cut(puzzle, decode_moves(cpsat_value(solver), plan, problem))
             out.append(line)
             if len(out) >= limit:
                 return _Found(out, False, branches)
-            ys = []
-            for t, (card, pile) in enumerate(line, 1):
-                y = m.new_bool_var("")
-                for (tt, i, p), v in plan.x.items():
-                    if tt == t and p == pile and problem.instances[i].card == card:
-                        m.add_implication(v, y)
-                ys.append(y)
-            m.add_bool_or([y.Not() for y in ys])
+            block_line(logic, plan, problem, line)
 
     # ---- features and rating
     def features(self, puzzle: Puzzle, solution: Solution, search: Search[Solution]
@@ -241,6 +229,10 @@ class TippiToppiPuzzles:
     def plausible_first(self, puzzle: Puzzle) -> int:
         """How many first plays keep every task achievable on its own (a relaxation: a
         solver is tempted by each of them)."""
+        from models.tippi_toppi.model import encode_plan
+        from solver.backends.sat import CnfBuilder, IncrementalSat
+        from solver.logic import CnfLogic
+
         state = puzzle.state(self.rules)
         firsts = sorted({(p.card, p.pile) for p in state.legal_actions()})
         count = 0
@@ -253,9 +245,9 @@ class TippiToppiPuzzles:
             if puzzle.within <= 1:
                 continue
             problem = plan_problem(after, left, puzzle.within - 1, "known", len(left))
-            b = CnfBuilder()
-            pv = encode_sat.encode_plan(b, problem, self.rules)
-            with IncrementalSat(b) as sat:
+            logic = CnfLogic(CnfBuilder())
+            pv = encode_plan(logic, problem, self.rules)
+            with IncrementalSat(logic.b) as sat:
                 if all(sat.solve([s]) is not None for s in pv.switches):
                     count += 1
         return count

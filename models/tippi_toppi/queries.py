@@ -5,14 +5,10 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from ortools.sat.python import cp_model
-
-from models.tippi_toppi import encode_cpsat, encode_sat
 from models.tippi_toppi.encode import CARD_MODES, PlanProblem, plan_problem, replay_check
 from models.tippi_toppi.rules import Card, GameState, format_play
 from models.tippi_toppi.tasks import Task
-from solver.backends import SolverOptions, cpsat
-from solver.backends.sat import CnfBuilder, IncrementalSat
+from solver.backends import SolverOptions
 from solver.errors import BadInput, TimeLimitReached
 
 BACKENDS = ("sat", "cpsat")
@@ -124,30 +120,38 @@ def achievable(state: GameState, tasks: list[Task] | None = None, within: int = 
 
 def _solve_sat(problem: PlanProblem, state: GameState
                ) -> tuple[list[tuple[Card, int]], list[int] | None]:
-    b = CnfBuilder()
-    pv = encode_sat.encode_plan(b, problem, state.rules)
-    with IncrementalSat(b) as sat:
+    from models.tippi_toppi.model import decode_moves, encode_plan, sat_value
+    from solver.backends.sat import CnfBuilder, IncrementalSat
+    from solver.logic import CnfLogic
+
+    logic = CnfLogic(CnfBuilder())
+    pv = encode_plan(logic, problem, state.rules)
+    with IncrementalSat(logic.b) as sat:
         core = sat.minimal_core(pv.switches)
         if core is not None:
             return [], [pv.switches.index(s) for s in core]
         model = sat.solve(pv.switches)
         assert model is not None
-        return encode_sat.decode_moves(model, pv, problem), None
+        return decode_moves(sat_value(model), pv, problem), None
 
 
 def _solve_cpsat(problem: PlanProblem, state: GameState, options: SolverOptions
                  ) -> tuple[list[tuple[Card, int]], list[int] | None]:
-    m = cp_model.CpModel()
-    plan = encode_cpsat.encode_plan(m, problem, state.rules)
+    from models.tippi_toppi.model import cpsat_value, decode_moves, encode_plan
+    from solver.backends import cpsat
+    from solver.logic import CpLogic
+
+    logic = CpLogic()
+    plan = encode_plan(logic, problem, state.rules)
     try:
-        core = cpsat.minimal_core(m, plan.switches, options)
+        core = cpsat.minimal_core(logic.m, plan.switches, options)
     except TimeoutError:
         raise TimeLimitReached("CP-SAT reached the time limit before an answer") from None
     if core is not None:
         return [], core
     for s in plan.switches:
-        m.add(s == 1)
-    solver, outcome = cpsat.solve(m, options)
+        logic.clause([s])
+    solver, outcome = cpsat.solve(logic.m, options)
     if not outcome.has_solution:
         raise TimeLimitReached("CP-SAT reached the time limit before a witness")
-    return encode_cpsat.decode_moves(solver, plan, problem), None
+    return decode_moves(cpsat_value(solver), plan, problem), None
