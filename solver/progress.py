@@ -152,7 +152,8 @@ class LiveStatus(Status):
 
 
 class _Nested(Status):
-    """A solve inside a status opened with solves=True: its reports go to that line."""
+    """A solve inside a status opened with solves=True: its best and bound go to that
+    line; its own counts (SAT calls) do not mix with the line's."""
 
     active = True
 
@@ -164,9 +165,6 @@ class _Nested(Status):
 
     def bound(self, value: float) -> None:
         self.outer.best_bound = value
-
-    def step(self, done: int, total: int | None = None) -> None:
-        self.outer.step(done, total)
 
 
 def _command_label() -> str:

@@ -139,15 +139,19 @@ def test_one_line_at_a_time(terminal):
         with progress.progress_bar("futures") as update:
             update(3, 8)
         assert outer.text().startswith("hint: 3/8 samples")
-    with progress.live_status("max", 60, solves=True) as outer:
+    with progress.live_status("max", 60, unit="draws", solves=True) as outer:
+        outer.step(2, 5)
         with progress.live_status("CP-SAT", 30) as inner:
             inner.found(100)
             inner.bound(120)
-        assert outer.text().startswith("max · CP-SAT: best 100, bound 120")
+            inner.step(7)  # the solve's own count stays off the line
+        assert outer.text().startswith("max · CP-SAT: 2/5 draws, best 100, bound 120")
         with progress.live_status("MaxSAT", 20) as inner:
-            assert outer.text().startswith("max · MaxSAT: searching")
+            # a new solve: the last one's values go, its time limit counts down
+            assert re.fullmatch(r"max · MaxSAT: 2/5 draws, \d\.\d s, (19|20)\.\d s left",
+                                outer.text())
             inner.bound(115)
-        assert outer.text().startswith("max · MaxSAT: bound 115, ")
+        assert outer.text().startswith("max · MaxSAT: 2/5 draws, bound 115, ")
 
 
 def test_cpsat_solve_reports_its_solutions_and_final_bound(terminal, reports):
