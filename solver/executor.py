@@ -16,25 +16,26 @@ cancelled, and `Batch.interrupted` is set.
 
 from __future__ import annotations
 
-import concurrent.futures as cf
 import contextlib
 import functools
-import multiprocessing
 import os
-import pickle
 import signal
-import socket
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any, overload
 
 import click
 
 from solver.errors import BadInput, ToppiError
-from solver.progress import progress_bar
 from solver.render import stderr
 from solver.store import Store, canonical_json
+
+if TYPE_CHECKING:
+    import concurrent.futures as cf
+
+# concurrent.futures, multiprocessing and distributed are imported where a batch runs:
+# every game's command-line module imports this one, and `--help` should stay fast.
 
 
 def _ignore_sigint() -> None:
@@ -48,11 +49,37 @@ def _ignore_sigint() -> None:
 
 def _picklable(*values: Any) -> bool:
     """Whether these can be sent to another process."""
+    import pickle
+
     try:
         pickle.dumps(values)
     except (pickle.PicklingError, AttributeError, TypeError):
         return False
     return True
+
+
+class SharedTasks(Sequence[tuple[Any, ...]]):
+    """The tasks `(*shared, value)` for every value of `values`, each made when it is
+    needed: a caller that may stop early (generate: enough puzzles found) can offer
+    millions of attempts without building them."""
+
+    def __init__(self, shared: tuple[Any, ...], values: Sequence[Any]) -> None:
+        self.shared = shared
+        self.values = values
+
+    def __len__(self) -> int:
+        return len(self.values)
+
+    @overload
+    def __getitem__(self, i: int) -> tuple[Any, ...]: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> list[tuple[Any, ...]]: ...
+
+    def __getitem__(self, i: int | slice) -> tuple[Any, ...] | list[tuple[Any, ...]]:
+        if isinstance(i, slice):
+            return [self[k] for k in range(*i.indices(len(self)))]
+        return (*self.shared, self.values[i])
 
 
 # What a worker needs once: the task function, the arguments every task shares (the
@@ -89,6 +116,8 @@ def _run_with(start: Start, tasks: list[tuple[Any, ...]]) -> list[Any]:
 def _split_shared(tasks: Sequence[tuple[Any, ...]]) -> tuple[tuple[Any, ...], tuple[int, ...]]:
     """The arguments every task shares (the very same object at a position) as a
     template, and the positions that vary."""
+    if isinstance(tasks, SharedTasks):
+        return (*tasks.shared, None), (len(tasks.shared),)
     first = tasks[0]
     if any(len(t) != len(first) for t in tasks):
         raise ValueError("the tasks of one batch take the same number of arguments")
@@ -103,6 +132,11 @@ def default_jobs() -> int:
         return max(1, len(os.sched_getaffinity(0)))
     except AttributeError:  # not on Linux
         return max(1, os.cpu_count() or 1)
+
+
+# How a submitted chunk runs, and what a failure of it means to the user
+Submit = Callable[[list[tuple[Any, ...]]], "cf.Future"]
+Failure = Callable[[Exception], Exception | None]
 
 
 @dataclass
@@ -139,7 +173,7 @@ class Batch:
         worker (default: chosen from the number of tasks; 1 for long tasks)."""
         self.window = window or len(tasks)
         self.chunk = chunk
-        keys = list(index) if index is not None else list(range(len(tasks)))
+        keys = index if index is not None else range(len(tasks))
         total = len(tasks)
         self.done = 0
         self.interrupted = False
@@ -150,6 +184,8 @@ class Batch:
             # (and Python 3.11's pool can hang on shutdown after such a failure)
             self.jobs = 1
         if self.progress:
+            from solver.progress import progress_bar
+
             with progress_bar(f"{self.description} ({self.where})") as update:
                 update(0, total)
                 yield from self._counted(fn, tasks, keys, lambda: update(self.done, total))
@@ -157,28 +193,12 @@ class Batch:
             yield from self._counted(fn, tasks, keys, lambda: None)
 
     def _counted(self, fn: Callable[..., Any], tasks: Sequence[tuple[Any, ...]],
-                 keys: list[int], tick: Callable[[], None]) -> Iterator[tuple[int, Any]]:
+                 keys: Sequence[int], tick: Callable[[], None]
+                 ) -> Iterator[tuple[int, Any]]:
         if self.jobs == 1 and not self.scheduler:
-            source = self._local(fn, tasks, keys)
+            source = ((key, fn(*args)) for key, args in zip(keys, tasks, strict=True))
         else:
-            # Short tasks travel in chunks (one message, the shared arguments such as
-            # the rules pickled once): about 32 chunks per worker (the tail stays
-            # balanced), at most 256 tasks each; with a window (a caller that may stop
-            # early) or when the caller says its tasks are long (chunk=1), one by one.
-            workers = self.jobs if not self.scheduler else 8
-            size = (1 if self.window < len(tasks) else self.chunk or
-                    max(1, min(256, len(tasks) // (32 * workers))))
-            starts = list(range(0, len(tasks), size))
-            # the shared arguments reach each worker once (a pool worker when it starts,
-            # with fork not even pickled), so per-process caches keyed on them keep hitting
-            template, varying = _split_shared(tasks)
-            chunks = [[tuple(t[j] for j in varying) for t in tasks[i:i + size]]
-                      for i in starts]
-            start = (fn, template, varying)
-            results = (self._dask(chunks, starts, start) if self.scheduler
-                       else self._pool(chunks, starts, start))
-            source = ((keys[first + j], result) for first, out in results
-                      for j, result in enumerate(out))
+            source = self._distributed(fn, tasks, keys)
         try:
             for item in source:
                 self.done += 1
@@ -189,28 +209,43 @@ class Batch:
         finally:
             source.close()
 
-    @staticmethod
-    def _local(fn: Callable[..., Any], tasks: Sequence[tuple[Any, ...]],
-               keys: list[int]) -> Iterator[tuple[int, Any]]:
-        for key, args in zip(keys, tasks, strict=True):
-            yield key, fn(*args)
+    def _distributed(self, fn: Callable[..., Any], tasks: Sequence[tuple[Any, ...]],
+                     keys: Sequence[int]) -> Iterator[tuple[int, Any]]:
+        """The tasks in chunks on the pool or the cluster, as they finish."""
+        # Short tasks travel in chunks (one message, the shared arguments such as the
+        # rules sent once): about 32 chunks per worker (the tail stays balanced), at
+        # most 256 tasks each; with a window (a caller that may stop early) or when the
+        # caller says its tasks are long (chunk=1), one by one.
+        workers = self.jobs if not self.scheduler else 8
+        size = (1 if self.window < len(tasks) else self.chunk or
+                max(1, min(256, len(tasks) // (32 * workers))))
+        # the shared arguments reach each worker once (a pool worker when it starts,
+        # with fork not even pickled), so per-process caches keyed on them keep hitting
+        template, varying = _split_shared(tasks)
+        chunks = ((first, [tuple(tasks[i][j] for j in varying)
+                           for i in range(first, min(first + size, len(tasks)))])
+                  for first in range(0, len(tasks), size))
+        start = (fn, template, varying)
+        on = (self._on_dask(start) if self.scheduler
+              else self._on_pool(start, -(-len(tasks) // size)))
+        with on as (submit, failure), \
+                contextlib.closing(self._collect(submit, failure, chunks)) as results:
+            for first, out in results:
+                for j, result in enumerate(out):
+                    yield keys[first + j], result
 
-    def _pool(self, chunks: list[list[tuple[Any, ...]]], keys: list[int], start: Start
-              ) -> Iterator[tuple[int, Any]]:
-        # fork (Linux): workers start with the parent's modules already imported (OR-Tools
-        # takes about a second to import, a tenth of a 5000-game run). The parent's other
-        # threads (rich's refresh, no solver runs at that moment) hold nothing a task
-        # needs. Elsewhere: spawn.
-        context = multiprocessing.get_context("fork" if sys.platform == "linux" else "spawn")
-        pool = cf.ProcessPoolExecutor(max_workers=max(1, min(self.jobs, len(chunks))),
-                                      mp_context=context, initializer=_start_worker,
-                                      initargs=start)
+    def _collect(self, submit: Submit, failure: Failure,
+                 chunks: Iterator[tuple[int, list[tuple[Any, ...]]]]
+                 ) -> Iterator[tuple[int, Any]]:
+        """Keep at most `window` chunks submitted; yield (key, result) as each finishes.
+        Leaving early (a caller stopping, Ctrl-C, an error) cancels what is queued."""
+        import concurrent.futures as cf
+
         pending: dict[cf.Future, int] = {}
-        todo = iter(zip(keys, chunks, strict=True))
 
         def fill() -> None:
-            for key, chunk in todo:
-                pending[pool.submit(_run_varying, chunk)] = key
+            for key, chunk in chunks:
+                pending[submit(chunk)] = key
                 if len(pending) >= self.window:
                     return
 
@@ -222,24 +257,49 @@ class Batch:
                     key = pending.pop(future)
                     try:
                         result = future.result()
-                    except cf.process.BrokenProcessPool:
-                        raise ToppiError("a worker process died (out of memory or killed?); "
-                                         "finished tasks are kept with --store, run again "
-                                         "with --resume, or use --jobs 1") from None
+                    except Exception as exc:
+                        said = failure(exc)
+                        if said is None:
+                            raise
+                        raise said from exc
                     fill()
                     yield key, result
         finally:
             for future in pending:
                 future.cancel()
+
+    @contextlib.contextmanager
+    def _on_pool(self, start: Start, chunks: int) -> Iterator[tuple[Submit, Failure]]:
+        import concurrent.futures as cf
+        import multiprocessing
+
+        # fork (Linux): workers start with the parent's modules already imported (OR-Tools
+        # takes about a second to import, a tenth of a 5000-game run). The parent's other
+        # threads (rich's refresh, no solver runs at that moment) hold nothing a task
+        # needs. Elsewhere: spawn.
+        context = multiprocessing.get_context("fork" if sys.platform == "linux" else "spawn")
+        pool = cf.ProcessPoolExecutor(max_workers=max(1, min(self.jobs, chunks)),
+                                      mp_context=context, initializer=_start_worker,
+                                      initargs=start)
+
+        def failure(exc: Exception) -> Exception | None:
+            if isinstance(exc, cf.process.BrokenProcessPool):
+                return ToppiError("a worker process died (out of memory or killed?); "
+                                  "finished tasks are kept with --store, run again "
+                                  "with --resume, or use --jobs 1")
+            return None  # the task's own error, as raised
+
+        try:
+            yield (lambda chunk: pool.submit(_run_varying, chunk)), failure
+        finally:
             pool.shutdown(wait=True, cancel_futures=True)
 
-    def _dask(self, chunks: list[list[tuple[Any, ...]]], keys: list[int], start: Start
-              ) -> Iterator[tuple[int, Any]]:
-        try:
-            from distributed import Client, as_completed
-        except ImportError:  # pragma: no cover - dask is a dependency
-            raise BadInput("--scheduler needs dask[distributed] (pip install "
-                           "'dask[distributed]')") from None
+    @contextlib.contextmanager
+    def _on_dask(self, start: Start) -> Iterator[tuple[Submit, Failure]]:
+        import socket
+
+        from distributed import Client
+
         host, _, port = self.scheduler.split("://", 1)[1].rpartition(":")
         try:  # a quick look first: a wrong address fails at once, not after the timeout
             socket.create_connection((host.strip("[]"), int(port)), timeout=5).close()
@@ -250,43 +310,24 @@ class Batch:
             client = Client(self.scheduler, timeout="10s")
         except (OSError, TimeoutError, ValueError) as exc:
             raise BadInput(f"--scheduler {self.scheduler}: cannot connect ({exc})") from None
-        pending: dict[Any, int] = {}
-        todo = iter(zip(keys, chunks, strict=True))
-        finished = as_completed()
-        shared: Any = None
 
-        def fill() -> None:
-            # pure=False: every task runs even when two have equal arguments.
-            for key, chunk in todo:
-                future = client.submit(_run_with, shared, chunk, pure=False)
-                pending[future] = key
-                finished.add(future)
-                if len(pending) >= self.window:
-                    return
+        def failure(exc: Exception) -> Exception | None:
+            if isinstance(exc, ToppiError):
+                return None
+            # Typically the workers' environment lacks toppi (or a model) at the
+            # client's version: one line, not a traceback from afar.
+            line = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+            return BadInput(f"--scheduler {self.scheduler}: a task failed on the cluster "
+                            f"({type(exc).__name__}: {line}); the scheduler and workers "
+                            "need toppi installed (see docs/batch.md)")
 
         try:
+            # pure=False: every task runs even when two have equal arguments
+            executor = client.get_executor(pure=False)
             # one copy of the start on every worker (in a list: scatter splits tuples)
             shared = client.scatter([start], broadcast=True)[0]
-            fill()
-            for future in finished:
-                key = pending.pop(future)
-                try:
-                    result = future.result()
-                except ToppiError:
-                    raise
-                except Exception as exc:
-                    # Typically the workers' environment lacks toppi (or a model) at
-                    # the client's version: one line, not a traceback from afar.
-                    line = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
-                    raise BadInput(f"--scheduler {self.scheduler}: a task failed on the "
-                                   f"cluster ({type(exc).__name__}: {line}); the scheduler "
-                                   "and workers need toppi installed (see docs/batch.md)"
-                                   ) from exc
-                fill()
-                yield key, result
+            yield (lambda chunk: executor.submit(_run_with, shared, chunk)), failure
         finally:
-            if pending:
-                client.cancel(list(pending))
             client.close()
 
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
 
 from solver.errors import BadInput
+from solver.executor import Batch, SharedTasks
 
 P = TypeVar("P")  # a puzzle (position + what is asked)
 S = TypeVar("S")  # a solution
@@ -110,6 +111,7 @@ class GenerationReport(Generic[P, S]):
     no_solution: int = 0
     undecided: int = 0
     wrong_difficulty: int = 0
+    duplicates: int = 0  # found, but a store held them already
     seconds: float = 0.0
 
 
@@ -166,37 +168,73 @@ def try_attempt(kind: PuzzleKind[P, S], difficulty: str, seed: int, attempt: int
 def generate(kind: PuzzleKind[P, S], difficulty: str, count: int, seed: int = 0,
              max_attempts: int | None = None,
              progress: Callable[[int, int], None] | None = None,
-             deadline: float | None = None) -> GenerationReport[P, S]:
+             deadline: float | None = None, *, batch: Batch | None = None,
+             task: tuple[Callable[..., Attempt[P, S]], tuple[Any, ...]] | None = None,
+             keep: Callable[[Attempt[P, S]], bool] | None = None,
+             resumed: Sequence[Generated[P, S]] = ()) -> GenerationReport[P, S]:
     """Propose puzzles until `count` unique ones of `difficulty` are found.
 
     Attempt i proposes from random.Random(attempt_seed(seed, i)); a puzzle is kept when
     its search is complete with exactly one solution and its rating matches. Stops after
     `max_attempts` (default 200 per wanted puzzle) or at `deadline` (time.monotonic()).
+
+    The attempts are tasks of `batch` (default: in this process); their outcomes are
+    taken in attempt order and the loop stops at the same attempt whichever executor
+    ran them, so a seed gives the same puzzles everywhere.
+    task: `(function, leading)`: attempt a is `function(*leading, difficulty, seed, a)`
+        in a worker (default `try_attempt` on `kind`, which then never leaves this
+        process); for a pool or a cluster, a function that builds the kind there.
+    keep: asked for each puzzle found, in attempt order; False drops it as a duplicate
+        (counted in `duplicates`).
+    resumed: puzzles an earlier run with the same parameters found (from a store): they
+        count towards `count`, and the attempts go on after the last of them.
     """
     if difficulty not in DIFFICULTIES:
         raise BadInput(f"unknown difficulty '{difficulty}' ({', '.join(DIFFICULTIES)})")
     if count < 1:
         raise BadInput("--count must be at least 1")
     limit = max_attempts if max_attempts is not None else 200 * count
-    report: GenerationReport[P, S] = GenerationReport()
+    batch = batch if batch is not None else Batch(1)
+    batch.progress = False  # the caller's bar counts puzzles found, not attempts
+    function, leading = task if task is not None else (try_attempt, (kind,))
+    report: GenerationReport[P, S] = GenerationReport(list(resumed[:count]))
     start = time.monotonic()
-    attempt = 0
-    since_last = 0
-    while len(report.puzzles) < count and attempt < limit:
-        if deadline is not None and time.monotonic() > deadline:
-            break
-        got = try_attempt(kind, difficulty, seed, attempt)
-        attempt += 1
-        since_last += 1
-        report.attempts = attempt
-        if got.outcome != "found":
-            setattr(report, got.outcome, getattr(report, got.outcome) + 1)
-        else:
-            report.puzzles.append(Generated(got.puzzle, got.solution, difficulty, got.score,
-                                            got.features, seed, got.attempt, since_last))
-            since_last = 0
-        if progress is not None:
-            progress(len(report.puzzles), count)
+    first = report.puzzles[-1].attempt + 1 if report.puzzles else 0
+    attempts = range(first, max(first, limit))
+    waiting: dict[int, Attempt[P, S]] = {}
+    next_attempt, since_last = first, 0
+    if progress is not None:
+        progress(len(report.puzzles), count)
+    done = len(report.puzzles) >= count or (deadline is not None
+                                            and time.monotonic() > deadline)
+    try:
+        results = () if done else batch.run(
+            function, SharedTasks((*leading, difficulty, seed), attempts), attempts,
+            window=max(2, 2 * batch.jobs))
+        for a, outcome in results:
+            waiting[a] = outcome
+            while next_attempt in waiting and len(report.puzzles) < count:
+                got = waiting.pop(next_attempt)
+                next_attempt += 1
+                since_last += 1
+                if got.outcome != "found":
+                    setattr(report, got.outcome, getattr(report, got.outcome) + 1)
+                    continue
+                if keep is not None and not keep(got):
+                    report.duplicates += 1
+                    continue
+                report.puzzles.append(Generated(got.puzzle, got.solution, difficulty,
+                                                got.score, got.features, seed, got.attempt,
+                                                since_last))
+                since_last = 0
+                if progress is not None:
+                    progress(len(report.puzzles), count)
+            if len(report.puzzles) >= count or (deadline is not None
+                                                and time.monotonic() > deadline):
+                break
+    except KeyboardInterrupt:
+        batch.interrupted = True
+    report.attempts = next_attempt
     report.seconds = round(time.monotonic() - start, 3)
     return report
 

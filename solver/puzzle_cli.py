@@ -27,6 +27,7 @@ from solver.generate import (
     GenerationReport,
     PuzzleKind,
     check_unique,
+    generate,
     try_attempt,
 )
 from solver.io import load_json
@@ -126,78 +127,47 @@ def attempt_task(make_kind: Callable[..., Any], kind_args: tuple, extra: tuple,
     return try_attempt(kind, difficulty, seed, attempt)
 
 
-def generate_batch(game: PuzzleGame, kind: Any, kind_args: tuple, extra: dict[str, Any],
-                   difficulty: str, count: int, seed: int, max_attempts: int | None,
-                   batch: Batch, progress: Callable[[int, int], None] | None = None,
-                   deadline: float | None = None, store: Store | None = None,
-                   resume: bool = False) -> tuple[GenerationReport, int]:
-    """`generate` with every attempt a task of `batch`. Results are taken in attempt
-    order and the loop stops where the single-process loop stops, so the puzzles are
-    those of `solver.generate.generate` for the same seed, whichever executor ran them.
-    With a store, every puzzle found is saved at once (a puzzle whose canonical form is
-    stored already is skipped); `resume` reuses the stored puzzles of this run and goes
-    on after the last one. Returns the report and the number of duplicates skipped."""
-    if difficulty not in DIFFICULTIES:
-        raise BadInput(f"unknown difficulty '{difficulty}' ({', '.join(DIFFICULTIES)})")
-    limit = max_attempts if max_attempts is not None else 200 * count
-    report = GenerationReport()
-    start = time.monotonic()
+def generate_stored(game: PuzzleGame, kind: Any, kind_args: tuple, extra: dict[str, Any],
+                    difficulty: str, count: int, seed: int, max_attempts: int | None,
+                    batch: Batch, progress: Callable[[int, int], None] | None = None,
+                    deadline: float | None = None, store: Store | None = None,
+                    resume: bool = False) -> GenerationReport:
+    """`solver.generate.generate` for a command: every attempt a task of `batch` that
+    builds the kind in its worker from `kind_args` (rules path, back-end, time limit)
+    and the game's own options `extra`. With a store, every puzzle found is saved at
+    once (a puzzle whose canonical form is stored already is skipped as a duplicate);
+    `resume` reuses the stored puzzles of this run and goes on after the last one."""
     parameters = {"game": game.game, "difficulty": difficulty, "seed": seed,
                   "rules": kind_args[0], "backend": kind_args[1], "time_limit": kind_args[2],
                   **extra}
-    first = 0
+    resumed = []
     if store is not None and resume:
         for attempt, data in sorted(store.done(PUZZLES_KIND, parameters).items()):
-            if len(report.puzzles) < count:
-                puzzle, solution = game.read(kind, data["puzzle"], "the store")
-                rating = data["puzzle"].get("rating", {})
-                report.puzzles.append(Generated(puzzle, solution, difficulty,
-                                                rating.get("score", 0.0),
-                                                rating.get("features", {}), seed, attempt, 0))
-                first = attempt + 1
+            puzzle, solution = game.read(kind, data["puzzle"], "the store")
+            rating = data["puzzle"].get("rating", {})
+            resumed.append(Generated(puzzle, solution, difficulty, rating.get("score", 0.0),
+                                     rating.get("features", {}), seed, attempt, 0))
     canonical = game.canonical or (lambda k, pz: canonical_json(game.write(k, pz, None, None)))
-    attempts = list(range(first, limit))
-    tasks = [(game.make_kind, kind_args, tuple(sorted(extra.items())), difficulty, seed, a)
-             for a in attempts]
-    batch.progress = False  # the bar counts puzzles found, as the single-process loop
-    waiting: dict[int, Attempt] = {}
-    next_attempt, since_last, duplicates = first, 0, 0
-    if progress is not None:
-        progress(len(report.puzzles), count)
-    try:
-        for a, outcome in batch.run(attempt_task, tasks, attempts,
-                                    window=max(2, 2 * batch.jobs)):
-            waiting[a] = outcome
-            while next_attempt in waiting and len(report.puzzles) < count:
-                got = waiting.pop(next_attempt)
-                next_attempt += 1
-                since_last += 1
-                if got.outcome != "found":
-                    setattr(report, got.outcome, getattr(report, got.outcome) + 1)
-                    continue
-                if store is not None:
-                    rating = {"difficulty": difficulty, "score": got.score,
-                              "features": got.features, "seed": seed, "attempt": got.attempt}
-                    data = game.write(kind, got.puzzle, got.solution, rating)
-                    form = f"{game.game} {canonical(kind, got.puzzle)}"
-                    if not store.put(PUZZLES_KIND, parameters, got.attempt,
-                                     {"puzzle": data}, rating, form):
-                        duplicates += 1
-                        continue
-                report.puzzles.append(Generated(got.puzzle, got.solution, difficulty,
-                                                got.score, got.features, seed, got.attempt,
-                                                since_last))
-                since_last = 0
-                if progress is not None:
-                    progress(len(report.puzzles), count)
-            if len(report.puzzles) >= count or (deadline is not None
-                                                and time.monotonic() > deadline):
-                break
-    except KeyboardInterrupt:
-        batch.interrupted = True
-    report.attempts = next_attempt
-    report.seconds = round(time.monotonic() - start, 3)
-    return report, duplicates
+
+    def keep(got: Attempt) -> bool:
+        """Store the puzzle: False when its canonical form is there already."""
+        if store is None:
+            return True
+        rating = {"difficulty": difficulty, "score": got.score, "features": got.features,
+                  "seed": seed, "attempt": got.attempt}
+        data = game.write(kind, got.puzzle, got.solution, rating)
+        form = f"{game.game} {canonical(kind, got.puzzle)}"
+        return store.put(PUZZLES_KIND, parameters, got.attempt, {"puzzle": data}, rating, form)
+
+    task = (attempt_task, (game.make_kind, kind_args, tuple(sorted(extra.items()))))
+    return generate(kind, difficulty, count, seed, max_attempts, progress, deadline,
+                    batch=batch, task=task, keep=keep, resumed=resumed)
+
+
+_VERDICT_WORDS = {"unique": "[green]unique[/green]: exactly one solution",
+                  "several": "[red]not unique[/red]: at least two solutions",
+                  "none": "[red]no solution[/red]",
+                  "unknown": "[yellow]undecided[/yellow]: the search ran out of time"}
 
 
 def _read(game: PuzzleGame, kind: Any, path: str) -> tuple[Any, Any]:
@@ -245,11 +215,10 @@ def add_puzzle_commands(group: click.Group, game: PuzzleGame) -> None:
         all cores (--jobs N, or a Dask cluster with --scheduler); the same puzzles for
         the same --seed whichever ran them."""
         kind = game.make_kind(rules_path, backend, time_limit, **extra)
-        duplicates = 0
         with progress_bar(f"{count} {difficulty} puzzle(s)") as update:
             deadline = None if max_seconds is None else time.monotonic() + max_seconds
             with store_at(store_path) as store:
-                report, duplicates = generate_batch(
+                report = generate_stored(
                     game, kind, (rules_path, backend, time_limit), extra, difficulty,
                     count, seed, max_attempts, batch, update, deadline, store, resume)
         files = []
@@ -270,7 +239,7 @@ def add_puzzle_commands(group: click.Group, game: PuzzleGame) -> None:
                                        data))
         result = GenerateResult(game.game, difficulty, seed, count, files, report.attempts,
                                 report.not_unique, report.no_solution, report.undecided,
-                                report.wrong_difficulty, report.seconds, duplicates,
+                                report.wrong_difficulty, report.seconds, report.duplicates,
                                 batch.where, batch.interrupted)
         if as_json:
             print_json(dumps(result))
@@ -284,8 +253,8 @@ def add_puzzle_commands(group: click.Group, game: PuzzleGame) -> None:
                      f"({report.not_unique} not unique, {report.no_solution} without "
                      f"solution, {report.wrong_difficulty} other difficulty, "
                      f"{report.undecided} undecided) in {report.seconds:.1f} s")
-        if duplicates:
-            stdout.print(f"{duplicates} puzzle(s) skipped: already in {store_path}")
+        if report.duplicates:
+            stdout.print(f"{report.duplicates} puzzle(s) skipped: already in {store_path}")
         if len(files) < count and not batch.interrupted:
             stdout.print("[yellow]Fewer puzzles than asked: raise --max-attempts or "
                          "--max-seconds.[/yellow]")
@@ -300,62 +269,43 @@ def add_puzzle_commands(group: click.Group, game: PuzzleGame) -> None:
                      f"{len(result.puzzles)} puzzle(s) found, {where}.[/yellow]")
         raise SystemExit(130)
 
-    def _verdict(path: str, backend: str, time_limit: float, rules_path: str | None
-                 ) -> tuple[Any, Any, SolveResult, list]:
-        kind = game.make_kind(rules_path, backend, time_limit)
-        puzzle, stated = _read(game, kind, path)
-        verdict = check_unique(kind, puzzle)
-        result = SolveResult(path, verdict.status,
-                             [game.solution_text(kind, puzzle, s) for s in verdict.solutions],
-                             None, round(verdict.effort, 3))
-        if stated is not None and verdict.solutions:
-            result.stated_solution_confirmed = (verdict.status == "unique"
-                                                and verdict.solutions[0] == stated)
-        return kind, puzzle, result, verdict.solutions
+    def verdict_command(name: str, summary: str) -> None:
+        """`solve` and `check-unique`: one body, two names (solving a puzzle is
+        checking its solution unique)."""
 
-    def _print_verdict(kind: Any, puzzle: Any, result: SolveResult, solutions: list) -> None:
-        words = {"unique": "[green]unique[/green]: exactly one solution",
-                 "several": "[red]not unique[/red]: at least two solutions",
-                 "none": "[red]no solution[/red]",
-                 "unknown": "[yellow]undecided[/yellow]: the search ran out of time"}
-        stdout.print(words[result.status])
-        for i, (text, s) in enumerate(zip(result.solutions, solutions, strict=True)):
-            stdout.print(f"[bold]solution {i + 1}[/bold]: {text}")
-            stdout.print(game.terminal(kind, puzzle, s, True))
-        if result.stated_solution_confirmed is not None:
-            stdout.print("the file's solution is " + (
-                "confirmed" if result.stated_solution_confirmed else
-                "[red]not the unique solution[/red]"))
+        @group.command(name=name, help=summary)
+        @click.argument("puzzle", type=click.Path(dir_okay=False))
+        @backend_option
+        @time_option
+        @rules_option
+        @json_option
+        def command(puzzle: str, backend: str, time_limit: float, rules_path: str | None,
+                    as_json: bool) -> None:
+            kind = game.make_kind(rules_path, backend, time_limit)
+            pz, stated = _read(game, kind, puzzle)
+            verdict = check_unique(kind, pz)
+            result = SolveResult(puzzle, verdict.status,
+                                 [game.solution_text(kind, pz, s) for s in verdict.solutions],
+                                 None, round(verdict.effort, 3))
+            if stated is not None and verdict.solutions:
+                result.stated_solution_confirmed = (verdict.status == "unique"
+                                                    and verdict.solutions[0] == stated)
+            if as_json:
+                print_json(dumps(result))
+                return
+            stdout.print(_VERDICT_WORDS[result.status])
+            for i, (text, s) in enumerate(zip(result.solutions, verdict.solutions,
+                                              strict=True)):
+                stdout.print(f"[bold]solution {i + 1}[/bold]: {text}")
+                stdout.print(game.terminal(kind, pz, s, True))
+            if result.stated_solution_confirmed is not None:
+                stdout.print("the file's solution is " + (
+                    "confirmed" if result.stated_solution_confirmed else
+                    "[red]not the unique solution[/red]"))
 
-    @group.command(name="solve")
-    @click.argument("puzzle", type=click.Path(dir_okay=False))
-    @backend_option
-    @time_option
-    @rules_option
-    @json_option
-    def solve_command(puzzle: str, backend: str, time_limit: float, rules_path: str | None,
-                      as_json: bool) -> None:
-        """Solve a puzzle file; says whether the solution is unique."""
-        kind, pz, result, solutions = _verdict(puzzle, backend, time_limit, rules_path)
-        if as_json:
-            print_json(dumps(result))
-            return
-        _print_verdict(kind, pz, result, solutions)
-
-    @group.command(name="check-unique")
-    @click.argument("puzzle", type=click.Path(dir_okay=False))
-    @backend_option
-    @time_option
-    @rules_option
-    @json_option
-    def check_unique_command(puzzle: str, backend: str, time_limit: float,
-                             rules_path: str | None, as_json: bool) -> None:
-        """For hand-made puzzles: unique, several (two shown) or none."""
-        kind, pz, result, solutions = _verdict(puzzle, backend, time_limit, rules_path)
-        if as_json:
-            print_json(dumps(result))
-            return
-        _print_verdict(kind, pz, result, solutions)
+    verdict_command("solve", "Solve a puzzle file; says whether the solution is unique.")
+    verdict_command("check-unique", "For hand-made puzzles: unique, several (two shown) or "
+                                    "none.")
 
     @group.command(name="sheet")
     @click.argument("puzzles", nargs=-1, required=True, type=click.Path(dir_okay=False))

@@ -202,7 +202,7 @@ def test_generate_store_resume_and_duplicates(tmp_path):
     import dataclasses
 
     from models.take_it_higher.puzzles import puzzle_game
-    from solver.puzzle_cli import PUZZLES_KIND, generate_batch
+    from solver.puzzle_cli import PUZZLES_KIND, generate_stored
 
     store_path = tmp_path / "puzzles.sqlite"
     args = ["generate", "--difficulty", "easy", "--seed", "1", "--jobs", "1", "--json"]
@@ -221,9 +221,9 @@ def test_generate_store_resume_and_duplicates(tmp_path):
     game = dataclasses.replace(puzzle_game(), canonical=lambda kind, puzzle: "all alike")
     kind = game.make_kind(None, "cpsat", 20.0)
     with Store(tmp_path / "dup.sqlite") as s:
-        report, duplicates = generate_batch(game, kind, (None, "cpsat", 20.0), {}, "easy", 2,
-                                            1, 3, Batch(1, progress=False), store=s)
-        assert (len(report.puzzles), duplicates, report.attempts) == (1, 1, 3)
+        report = generate_stored(game, kind, (None, "cpsat", 20.0), {}, "easy", 2, 1, 3,
+                                 Batch(1, progress=False), store=s)
+        assert (len(report.puzzles), report.duplicates, report.attempts) == (1, 1, 3)
         assert len(s.rows(PUZZLES_KIND)) == 1
 
 
