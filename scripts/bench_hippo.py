@@ -1,4 +1,4 @@
-"""Benchmark of Hippo (issue #7): `best` speed and simulated games of the best policy.
+"""Benchmark of Hippo: `best` speed and simulated games of the best policy.
 
     python scripts/bench_hippo.py [--positions 300] [--games 10000] [--players 4]
                                   [--jobs 2] [--runs 3] [--seed 0]
@@ -10,7 +10,7 @@ best: positions are taken from seeded games of the best policy (every 5th roll),
 simulate: --games games of the best policy on every seat on a local pool of --jobs
       processes (the machine has 2 cores shared with other jobs); wall time of each of
       --runs runs, their median, and the CPU time per game of one process.
---speedup: only the pool speed-up of simulate (issue 9): the same command
+--speedup: only the pool speed-up of simulate: the same command
       `toppi hippo simulate --games G --players P --policy best --jobs 1|2 --json`
       (G = --speedup-games), alternately, --runs times each, each a fresh process;
       games per second of simulate (its reported seconds) and of the whole command,
@@ -29,28 +29,37 @@ import time
 from pathlib import Path
 
 from models.hippo.best import best_options
-from models.hippo.play import advance, choose, roll_dice, simulate
-from models.hippo.rules import load_rules, new_game
+from models.hippo.game import GAME
+from models.hippo.rules import load_rules
 from solver.executor import Batch
+from solver.simulate import simulate
 
 
 def sample_positions(rules, n: int, players: int, seed: int) -> list:
+    """(state, roll) pairs from games of the best policy: every 5th roll as thrown,
+    and the same state with a roll that can make 7."""
     rng = random.Random(seed)
+    best = GAME.policy(rules, "best", {})
     out = []
     while len(out) < n:
-        state = new_game(rules, rules.colour_names[:players])
+        state = GAME.new_game(rules, {"players": players}, rng)
         rolls = 0
-        while not state.is_terminal() and rolls < 400 and len(out) < n:
-            dice = roll_dice(rules, rng)
+        while not GAME.is_terminal(state) and rolls < 400 and len(out) < n:
+            state = GAME.apply_action(state, GAME.sample_chance(state, rng))
             if rolls % 5 == 0:
-                out.append((state, dice))
+                out.append((state, state.roll))
                 out.append((state, (3, 4, rng.randint(1, 6))))
             rolls += 1
-            lanes, hippo, stocks, move = choose("best", state, dice, rng)
-            state = advance(state, lanes, hippo, stocks, move)
-            if not any(stocks[state.to_move]):
-                break
+            move = best.choose(state, GAME.legal_actions(state), rng)
+            state = GAME.apply_action(state, move)
     return out[:n]
+
+
+def run_simulation(rules, games: int, players: int, seed: int, batch: Batch | None = None):
+    """The first cell of `simulate` with the best policy on every seat."""
+    result = simulate(GAME, rules, games, GAME.setups(rules, players=players),
+                      [["best"] * players], seed, batch=batch)
+    return result.cells[0]
 
 
 def main() -> None:
@@ -84,20 +93,20 @@ def main() -> None:
 
     cpu_start = time.process_time()
     probe = min(200, args.games)
-    simulate(rules, probe, ["best"] * args.players, args.seed)
+    run_simulation(rules, probe, args.players, args.seed)
     cpu = (time.process_time() - cpu_start) / probe
     print(f"simulate: {1000 * cpu:.1f} ms CPU per game in one process ({probe} games)")
 
     walls = []
     for run in range(args.runs):
         start = time.perf_counter()
-        res = simulate(rules, args.games, ["best"] * args.players, args.seed + run,
-                       batch=Batch(args.jobs, progress=False))
+        cell = run_simulation(rules, args.games, args.players, args.seed + run,
+                              Batch(args.jobs, progress=False))
         walls.append(time.perf_counter() - start)
-        rates = ", ".join(f"{100 * r.rate:.1f}%" for r in res.win_rate_by_seat)
+        rates = ", ".join(f"{100 * r.rate:.1f}%" for r in cell.win_rate_by_seat)
         print(f"simulate run {run + 1}: {args.games} games, {args.players} players, "
               f"{args.jobs} processes: {walls[-1]:.1f} s wall; seats {rates}; mean "
-              f"{res.turns.mean:.1f} turns", flush=True)
+              f"{cell.measures['turns']['mean']:.1f} turns", flush=True)
     print(f"simulate: median wall {statistics.median(walls):.1f} s over {len(walls)} runs")
 
 
@@ -119,7 +128,8 @@ def speedup(games: int, players: int, runs: int, seed: int) -> None:
             wall = time.perf_counter() - start
             res = json.loads(out.stdout)
             # the same games whichever executor played them
-            key = (res["win_rate_by_seat"], res["turns"])
+            cell = res["cells"][0]
+            key = (cell["win_rate_by_seat"], cell["measures"]["turns"])
             assert first is None or key == first, "executors disagree"
             first = key
             rates[jobs].append(games / res["seconds"])

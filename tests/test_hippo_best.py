@@ -1,5 +1,6 @@
 """Hippo `best`: the fast evaluation equals brute force over every result and all 216
-outcomes of a bonus roll; exposure equals its definition; simulations are seeded."""
+outcomes of a bonus roll; exposure equals its definition; simulations are seeded and
+replay the published figures."""
 
 from __future__ import annotations
 
@@ -15,9 +16,10 @@ from models.hippo.best import (
     reach_counts,
     reference_exposure,
 )
-from models.hippo.play import play_game, simulate
+from models.hippo.game import GAME
 from models.hippo.rules import GameState, load_rules, new_game, random_state
 from solver.executor import Batch
+from solver.simulate import play_one, simulate
 
 RULES = load_rules()
 
@@ -88,22 +90,46 @@ def test_reach_counts():
     assert reach[7][2] == 0
 
 
+def _simulate(games: int, seats: list[str], seed: int, rotate: bool = False,
+              batch: Batch | None = None):
+    return simulate(GAME, RULES, games, GAME.setups(RULES, players=len(seats)), [seats],
+                    seed, rotate, batch=batch)
+
+
 def test_simulation_is_reproducible_from_the_seed():
-    a = simulate(RULES, 6, ["best", "greedy", "random"], seed=5, rotate=True)
-    b = simulate(RULES, 6, ["best", "greedy", "random"], seed=5, rotate=True,
-                 batch=Batch(2, progress=False))
-    assert a.win_rate_by_seat == b.win_rate_by_seat
-    assert a.turns == b.turns and a.records == b.records
+    a = _simulate(6, ["best", "greedy", "random"], seed=5, rotate=True)
+    b = _simulate(6, ["best", "greedy", "random"], seed=5, rotate=True,
+                  batch=Batch(2, progress=False))
+    assert a.cells == b.cells and a.records == b.records
     assert (a.executor, b.executor) == ("in-process", "local pool (2 processes)")
-    assert play_game(RULES, ["best", "random"], 77) == play_game(RULES, ["best", "random"], 77)
-    c = simulate(RULES, 6, ["best", "greedy", "random"], seed=6, rotate=True)
-    assert (c.turns, c.win_rate_by_seat) != (a.turns, a.win_rate_by_seat)
+    # the figures of the single-process simulation these games were first played with
+    cell = a.cells[0]
+    assert [r.successes for r in cell.win_rate_by_seat] == [1, 2, 3]
+    assert cell.measures["turns"]["mean"] == 14.833 and cell.measures["rounds_mean"] == 4.944
+    one = [GAME, RULES, {"players": 2}, ["best", "random"], {}, False, 0, 0, 77]
+    assert play_one(*one) == play_one(*one)
+    c = _simulate(6, ["best", "greedy", "random"], seed=6, rotate=True)
+    assert c.records != a.records
 
 
 def test_simulation_counts_every_game():
-    res = simulate(RULES, 10, ["greedy", "random"], seed=1)
-    assert sum(r.successes for r in res.win_rate_by_seat) + res.unfinished == 10
-    assert sum(r.trials for r in res.win_rate_by_policy.values()) == 20
+    res = _simulate(10, ["greedy", "random"], seed=1)
+    cell = res.cells[0]
+    assert [r.successes for r in cell.win_rate_by_seat] == [10, 0]
+    assert sum(r.successes for r in cell.win_rate_by_seat) + cell.unfinished == 10
+    assert cell.win_rate_by_policy is not None
+    assert sum(r.trials for r in cell.win_rate_by_policy.values()) == 20
+    assert cell.measures["turns"]["mean"] == 9.4
+
+
+def test_published_example_replays():
+    """docs/hippo.md: 200 games, best against greedy, seats rotated, seed 0."""
+    cell = _simulate(200, ["best", "greedy"], seed=0, rotate=True).cells[0]
+    assert cell.win_rate_by_policy is not None
+    assert {p: r.successes for p, r in cell.win_rate_by_policy.items()} == {
+        "best": 153, "greedy": 47}
+    assert [r.successes for r in cell.win_rate_by_seat] == [105, 95]
+    assert cell.measures["turns"]["mean"] == 8.285
 
 
 def crowded_state(seed: int) -> GameState:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -32,12 +33,48 @@ def test_show_and_best_on_every_example(name, tmp_path):
 
 def test_moves_642_on_the_start_position():
     out = ok_json("moves", str(PUZZLES / "start-2p.json"), "--roll", "6,4,2")
-    assert sorted(sorted(o["lanes"]) for o in out["outcomes"]) == [
+    assert out["to_move"] == 1 and out["chance"] == "6,4,2"
+    # every placement order is a move; the rulebook's five options are the results
+    assert out["count"] == 12 and out["distinct_results"] == 5
+    first = {}
+    for m in out["moves"]:
+        first.setdefault(m["result"], m)
+    assert [sorted(int(p.split()[0]) for p in m["placements"]) for m in first.values()] == [
         [2, 4, 6], [2, 10], [4, 8], [6, 6], [12]]
-    assert [o["shed"] for o in out["outcomes"]] == [3, 2, 2, 2, 1]
+    assert [m["shed"] for m in first.values()] == [3, 2, 2, 2, 1]
+    assert [m["orders"] for m in first.values()] == [6, 2, 2, 1, 1]
+    assert sum(m["orders"] for m in first.values()) == out["count"]
+    assert not any(m["bonus_roll"] or m["won"] or m["kicked_out"] or m["penalty_taken"]
+                   for m in out["moves"])
     assert run("moves", str(PUZZLES / "start-2p.json"), "--roll", "6,4,2").exit_code == 0
 
 
+def test_moves_without_a_roll_lists_the_rolls_and_their_chances():
+    out = ok_json("moves", str(PUZZLES / "start-2p.json"))
+    assert out["to_move"] == "chance" and out["count"] == 0
+    rolls = {tuple(o["roll"]): o["probability"] for o in out["chance_outcomes"]}
+    assert len(rolls) == 56
+    assert rolls[(6, 4, 2)] == round(6 / 216, 6) and rolls[(5, 5, 1)] == round(3 / 216, 6)
+    assert rolls[(3, 3, 3)] == round(1 / 216, 6)
+    assert abs(sum(rolls.values()) - 1) < 1e-4  # each rounded to 6 places
+    assert "6,4,2" in run("moves", str(PUZZLES / "start-2p.json")).stdout
+
+
+def test_a_position_file_with_its_roll(tmp_path):
+    data = {"game": "hippo", "players": ["red", "green"], "roll": [2, 6, 4]}
+    f = tmp_path / "rolled.json"
+    f.write_text(json.dumps(data))
+    shown = ok_json("show", str(f))
+    assert shown["roll"] == [6, 4, 2] and shown["state"]["roll"] == [6, 4, 2]
+    assert shown["status"] == "red to place 6,4,2 (the dice)"
+    moves = ok_json("moves", str(f))  # the moves after the file's roll
+    assert moves["to_move"] == 1 and moves["distinct_results"] == 5
+    best = ok_json("best", str(f))
+    given = ok_json("best", str(f), "--roll", "6,4,2")
+    assert {**best, "seconds": 0} == {**given, "seconds": 0}
+    assert best["roll"] == [6, 4, 2] and best["best"] == ["2 red", "4 red", "6 red"]
+    assert_one_line_error(run("moves", str(f), "--roll", "1,1,1"), "--roll",
+                          "no chance event")
 def test_best_json_ranks_by_expected_shed_then_exposure():
     out = ok_json("best", str(PUZZLES / "midgame-4p.json"), "--roll", "3,4,6")
     keys = [(-o["expected_shed"], o["exposure"]) for o in out["options"]]
@@ -48,16 +85,23 @@ def test_best_json_ranks_by_expected_shed_then_exposure():
 def test_simulate_json():
     out = ok_json("simulate", "--games", "4", "--players", "3", "--policy",
                   "best,greedy,random", "--seed", "2")
-    assert out["games"] == 4 and len(out["win_rate_by_seat"]) == 3
-    assert set(out["win_rate_by_policy"]) == {"best", "greedy", "random"}
-    assert run("simulate", "--games", "2", "--players", "2", "--policy", "greedy").exit_code == 0
+    cell = out["cells"][0]
+    assert cell["games"] == 4 and len(cell["win_rate_by_seat"]) == 3
+    assert cell["setup"] == {"players": 3} and cell["seats"] == ["best", "greedy", "random"]
+    assert set(cell["win_rate_by_policy"]) == {"best", "greedy", "random"}
+    turns = [r["measures"]["turns"] for r in out["records"]]
+    assert cell["measures"]["turns"]["mean"] == round(sum(turns) / 4, 3)
+    assert cell["measures"]["rounds_mean"] == round(sum(turns) / 4 / 3, 3)
+    assert out["knows"] == {"best": "own", "greedy": "own", "random": "own"}
+    text = run("simulate", "--games", "2", "--players", "2", "--policy", "greedy")
+    assert text.exit_code == 0 and "win rate" in text.stdout and "rounds" in text.stdout
 
 
 @pytest.mark.parametrize("args, words", [
     (["best", "start-2p.json", "--roll", "6,4,7"], ["die '7'", "1-6"]),
     (["moves", "start-2p.json", "--roll", "6,4"], ["3 dice"]),
     (["best", "missing.json", "--roll", "1,2,3"], ["no such file"]),
-    (["simulate", "--players", "5"], ["2-4 players"]),
+    (["simulate", "--players", "5"], ["--players: 5", "2-4 players"]),
     (["simulate", "--policy", "clever"], ["unknown policy 'clever'"]),
     (["simulate", "--players", "3", "--policy", "best,greedy"], ["2 policies for 3"]),
 ])
@@ -74,6 +118,9 @@ def test_bad_arguments(args, words):
     ('{"players": ["red", "green"], ', ["malformed JSON"]),
     ('{"players": ["red", "pink"]}', ["unknown colour 'pink'"]),
     ('{"game": "topito", "players": ["red", "green"]}', ["not a hippo position"]),
+    ('{"players": ["red", "green"], "roll": [6, 4]}', ["roll", "2 dice", "has 3"]),
+    ('{"players": ["red", "green"], "roll": [6, 4, 7]}', ["roll[2]", "die 7", "1-6"]),
+    ('{"players": ["red", "green"], "turns": -1}', ["turns", "negative"]),
 ])
 def test_bad_position_files(tmp_path, data, words):
     f = tmp_path / "p.json"

@@ -285,13 +285,8 @@ class Option:
 def roll_results(rules: Rules, state: GameState, dice: tuple[int, ...]) -> list[tuple]:
     """Distinct (lanes, hippo, stocks, move) results of a roll, first move in sorted
     order kept (the same set as rules.outcomes, faster)."""
-    me = state.to_move
-    results: list = []
-    for seq in roll_sequences(rules, tuple(sorted(dice))):
-        _expand(rules, state.lanes, state.hippo, state.stocks, me, seq, results)
-    results.sort(key=lambda r: r[3])
     seen: dict = {}
-    for lanes, hippo, stocks, move in results:
+    for lanes, hippo, stocks, move in state.placements(dice):
         seen.setdefault((lanes, hippo, stocks), move)
     return [(k[0], k[1], k[2], m) for k, m in seen.items()]
 

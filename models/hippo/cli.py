@@ -1,4 +1,5 @@
-"""`toppi hippo ...`: a thin layer over queries.py."""
+"""`toppi hippo ...`: the shared show / moves / simulate / play commands from the game's
+description (game.py), and Hippo's own questions: best, plan, finish, puzzles."""
 
 from __future__ import annotations
 
@@ -9,8 +10,7 @@ from rich.table import Table
 from rich.text import Text
 
 from models.hippo import queries
-from models.hippo.play import POLICIES
-from models.hippo.play import simulate as run_simulation
+from models.hippo.game import GAME
 from models.hippo.puzzles import puzzle_game
 from models.hippo.render import pool_svg, pool_text
 from models.hippo.rules import (
@@ -18,20 +18,17 @@ from models.hippo.rules import (
     Rules,
     load_rules,
     load_state,
+    parse_move,
     parse_roll,
     parse_rolls,
 )
 from solver.backends import SolverOptions
 from solver.errors import BadInput
-from solver.executor import Batch, batch_options, interrupted_note
+from solver.game_cli import add_game_commands
 from solver.options import json_option, rules_option, solver_options, svg_option
 from solver.puzzle_cli import add_puzzle_commands
 from solver.render import print_json, stdout
 from solver.results import dumps
-from solver.store import store_at
-
-roll_option = click.option("--roll", "roll_text", required=True,
-                           help="The dice, e.g. 6,4,2.")
 
 
 @click.group()
@@ -54,74 +51,28 @@ def _who(state: GameState) -> Text:
 
 @group.command()
 @click.argument("file", type=click.Path(dir_okay=False))
-@rules_option
-@json_option
-@svg_option
-def show(file: str, rules_path: str | None, as_json: bool, svg_path: str | None) -> None:
-    """Draw the pool of the position FILE: lanes, Mr. Hippo's lane, stocks."""
-    _, state = _load(file, rules_path)
-    if svg_path:
-        pool_svg(state, title=file.split("/")[-1]).save(svg_path)
-    if as_json:
-        print_json(dumps(queries.show(state)))
-        return
-    stdout.print(pool_text(state))
-
-
-@group.command()
-@click.argument("file", type=click.Path(dir_okay=False))
-@roll_option
-@rules_option
-@json_option
-def moves(file: str, roll_text: str, rules_path: str | None, as_json: bool) -> None:
-    """Every distinct result of a roll for the player on turn (each split of the dice,
-    each order of the chips, each colour allowed)."""
-    rules, state = _load(file, rules_path)
-    roll = parse_roll(rules, roll_text)
-    result = queries.moves(state, roll)
-    if as_json:
-        print_json(dumps(result))
-        return
-    stdout.print(pool_text(state))
-    line = Text("Roll " + "+".join(map(str, roll)) + " for ")
-    line.append_text(_who(state))
-    line.append(f": {len(result.outcomes)} distinct results"
-                + (" (bonus roll: no further roll)" if state.bonus else ""))
-    stdout.print(line)
-    table = Table()
-    for h in ("#", "placements (in order)", "shed", "bonus roll", "events", "orders"):
-        table.add_column(h, justify="right" if h in ("#", "shed", "orders") else "left")
-    for i, o in enumerate(result.outcomes, 1):
-        events = []
-        if o.kicked_out:
-            events.append("kicks out " + ", ".join(o.kicked_out))
-        if o.penalty_taken:
-            events.append(f"penalty: takes {len(o.penalty_taken)} chips")
-        if o.won:
-            events.append("wins")
-        table.add_row(str(i), ", ".join(o.placements), str(o.shed),
-                      "yes" if o.bonus_roll else "", "; ".join(events), str(o.orders))
-    stdout.print(table)
-
-
-@group.command()
-@click.argument("file", type=click.Path(dir_okay=False))
-@roll_option
+@click.option("--roll", "roll_text", default=None,
+              help="The dice, e.g. 6,4,2 (default: the position file's roll).")
 @click.option("--top", type=click.IntRange(min=1), default=10, show_default=True,
               help="Alternatives shown (JSON lists all).")
 @rules_option
 @json_option
 @svg_option
-def best(file: str, roll_text: str, top: int, rules_path: str | None, as_json: bool,
+def best(file: str, roll_text: str | None, top: int, rules_path: str | None, as_json: bool,
          svg_path: str | None) -> None:
     """The best placement for the roll: most chips shed this turn (a bonus roll counted
     by its exact expectation over all 216 outcomes), ties broken by least exposure (own
     chips the other players can kick out next, weighed by the chance of their rolls)."""
     rules, state = _load(file, rules_path)
-    roll = parse_roll(rules, roll_text)
+    if roll_text is not None:
+        roll = parse_roll(rules, roll_text)
+    elif state.roll is not None:
+        roll = state.roll
+    else:
+        raise BadInput("--roll: give the dice (e.g. --roll 6,4,2); the position file has "
+                       "no roll")
     result = queries.best(state, roll)
     if svg_path:
-        from models.hippo.rules import parse_move
         after = state.apply_action(parse_move(state, result.best))
         pool_svg(after, title=f"after {', '.join(result.best)}").save(svg_path)
     if as_json:
@@ -238,78 +189,5 @@ def finish(file: str, turns: int, time_limit: float, rules_path: str | None,
                  f"positions, {result.seconds:.2f} s.")
 
 
-def _policies(text: str, players: int) -> list[str]:
-    names = [p.strip().lower() for p in text.split(",") if p.strip()]
-    if not names:
-        raise BadInput("--policy: give best, greedy or random (or one per seat, comma-separated)")
-    for n in names:
-        if n not in POLICIES:
-            raise BadInput(f"--policy: unknown policy '{n}' ({', '.join(POLICIES)})")
-    if len(names) == 1:
-        return names * players
-    if len(names) != players:
-        raise BadInput(f"--policy: {len(names)} policies for {players} players "
-                       "(give one, or one per seat)")
-    return names
-
-
-@group.command()
-@click.option("--games", type=click.IntRange(min=1), default=100, show_default=True)
-@click.option("--players", type=click.IntRange(min=1), default=4, show_default=True)
-@click.option("--policy", "policy_text", default="best", show_default=True,
-              help="best, greedy or random; or one per seat, e.g. best,greedy,random,random.")
-@click.option("--rotate", is_flag=True,
-              help="Rotate the seats' policies from game to game (fair comparison).")
-@click.option("--seed", type=int, default=0, show_default=True,
-              help="Game g uses the seed seed*1000003+g (the same games on any executor).")
-@batch_options
-@rules_option
-@json_option
-def simulate(games: int, players: int, policy_text: str, rotate: bool, seed: int,
-             batch: Batch, store_path: str | None, resume: bool, rules_path: str | None,
-             as_json: bool) -> None:
-    """Play seeded games from the start: win rates by seat and by policy (Wilson 95%
-    intervals) and game lengths. Each game is a task: --jobs / --scheduler spread them,
-    --store keeps them, --resume finishes an interrupted run."""
-    rules = load_rules(rules_path)
-    if not rules.min_players <= players <= rules.max_players:
-        raise BadInput(f"--players: {players}; Hippo is for "
-                       f"{rules.min_players}-{rules.max_players} players")
-    policies = _policies(policy_text, players)
-    with store_at(store_path) as store:
-        result = run_simulation(rules, games, policies, seed, rotate, batch, store, resume)
-    if as_json:
-        print_json(dumps(result))
-        interrupted_note(result.interrupted, result.games, games, store_path, "games")
-        return
-    played = (f"{result.games} of {games} games (interrupted)" if result.interrupted
-              else f"{games} games")
-    table = Table(title=f"{played}, {players} players, seed {seed}"
-                        + (" (policies rotated)" if rotate else ""),
-                  caption=f"{result.seconds:.1f} s, {result.executor}; "
-                          "95% Wilson intervals")
-    for h in ("seat", "colour", "policy", "wins", "win rate", "95% interval"):
-        table.add_column(h, justify="right" if h in ("wins", "win rate") else "left")
-    for s, rate in enumerate(result.win_rate_by_seat):
-        table.add_row(str(s + 1), rules.colour_names[s],
-                      "rotating" if rotate else policies[s], str(rate.successes),
-                      f"{100 * rate.rate:.1f}%", f"{100 * rate.low:.1f}-{100 * rate.high:.1f}%")
-    stdout.print(table)
-    if len(set(policies)) > 1:
-        pt = Table(title="by policy (wins / seats played)")
-        for h in ("policy", "wins", "seats", "win rate", "95% interval"):
-            pt.add_column(h)
-        for name, rate in result.win_rate_by_policy.items():
-            pt.add_row(name, str(rate.successes), str(rate.trials), f"{100 * rate.rate:.1f}%",
-                       f"{100 * rate.low:.1f}-{100 * rate.high:.1f}%")
-        stdout.print(pt)
-    t = result.turns
-    stdout.print(f"Game length: mean {t.mean:.1f} turns ({result.rounds_mean:.1f} rounds), "
-                 f"median {t.median:g}, quartiles {t.quartiles[0]:g}-{t.quartiles[2]:g}, "
-                 f"min {t.min}, max {t.max}"
-                 + (f"; {result.unfinished} games unfinished after 2000 turns"
-                    if result.unfinished else ""))
-    interrupted_note(result.interrupted, result.games, games, store_path, "games")
-
-
+add_game_commands(group, GAME)
 add_puzzle_commands(group, puzzle_game())

@@ -11,9 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from models.hippo.encode_cpsat import build
 from models.hippo.rules import GameState, Move, colour_choices, outcomes, place
-from solver.backends import SolverOptions, cpsat
+from solver.backends import SolverOptions
 from solver.errors import BadInput, TimeLimitReached
 
 
@@ -119,6 +118,9 @@ def _colour_move(state: GameState, seq: tuple[int, ...]) -> Move:
 def solve_plan(state: GameState, rolls: list[tuple[int, ...]],
                options: SolverOptions | None = None) -> PlanResult:
     """The CP-SAT plan, replayed and checked by the rules engine."""
+    from models.hippo.encode_cpsat import build
+    from solver.backends import cpsat
+
     options = options or SolverOptions()
     if state.is_terminal():
         raise BadInput("the game is over: nothing to plan")

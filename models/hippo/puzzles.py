@@ -30,7 +30,6 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from models.hippo.encode_cpsat import build
 from models.hippo.plan import _colour_move, solo_step
 from models.hippo.rules import (
     GameState,
@@ -43,11 +42,11 @@ from models.hippo.rules import (
     state_from_dict,
     state_to_dict,
 )
-from solver.backends import SolverOptions, cpsat
+from solver.backends import SolverOptions
 from solver.errors import BadInput, TimeLimitReached
 from solver.generate import Rating, Search, as_features
 from solver.io import expect
-from solver.io import field as jfield
+from solver.io import field as json_field
 
 MAX_ROLLS = 6  # puzzles are short sequences; the brute force stays quick
 # (rolls, stock chips) where proposals start, per difficulty; the rating decides
@@ -189,6 +188,9 @@ class HippoPuzzles:
         return Search(found, complete, round(time.perf_counter() - start, 3))
 
     def _search_cpsat(self, puzzle: Puzzle, limit: int) -> tuple[list[Solution], bool]:
+        from models.hippo.encode_cpsat import build
+        from solver.backends import cpsat
+
         rolls = list(puzzle.rolls)
         pm = build(puzzle.state, rolls)
         pm.model.clear_objective()
@@ -264,12 +266,12 @@ def puzzle_from_dict(rules: Rules, data: Any, where: str) -> tuple[Puzzle, Any]:
     expect(data, dict, where)
     if data.get("game", "hippo") != "hippo":
         raise BadInput(f"{where}: a puzzle of '{data.get('game')}', not of hippo")
-    state = state_from_dict(rules, jfield(data, "position", dict, where), f"{where}: position")
+    state = state_from_dict(rules, json_field(data, "position", dict, where), f"{where}: position")
     if state.players != 2:
         raise BadInput(f"{where}: puzzles are for two players ({state.players} given)")
     if state.is_terminal():
         raise BadInput(f"{where}: the stock is already empty")
-    items = jfield(data, "rolls", list, where)
+    items = json_field(data, "rolls", list, where)
     if not 1 <= len(items) <= MAX_ROLLS:
         raise BadInput(f"{where}: rolls: 1-{MAX_ROLLS} rolls, {len(items)} given")
     rolls = tuple(tuple(sorted(parse_roll(rules, expect(r, str, f"{where}: rolls[{i}]"),

@@ -7,80 +7,37 @@ from dataclasses import dataclass
 from typing import Any
 
 from models.hippo.best import best_options, denominator
-from models.hippo.rules import (
-    GameState,
-    Move,
-    outcomes,
-    roll_splits,
-    state_to_dict,
-)
+from models.hippo.rules import GameState, Move, state_to_dict
 from solver.errors import BadInput
 
 
 @dataclass
 class ShowResult:
-    """A position: the file's state and every stock's size."""
+    """A position: the file's state, every stock's size, who is on turn and the dice
+    if they have been rolled."""
 
     state: dict[str, Any]
     stock_sizes: dict[str, int]
     to_move: str
     bonus_roll: bool
+    roll: list[int] | None
 
 
 def show(state: GameState) -> ShowResult:
     return ShowResult(state_to_dict(state),
                       {c: state.stock_size(p) for p, c in enumerate(state.colours)},
-                      state.colours[state.to_move], state.bonus)
+                      state.colours[state.to_move], state.bonus,
+                      None if state.roll is None else list(state.roll))
 
 
 def _placements(state: GameState, move: Move) -> list[str]:
     return [f"{lane} {state.colours[c]}" for lane, c in move]
 
 
-@dataclass
-class OutcomeView:
-    """A distinct result of the roll."""
-
-    placements: list[str]  # "lane colour" in one order that reaches it
-    lanes: list[int]
-    orders: int  # how many placement orders reach this same result
-    shed: int  # chips the mover's stock shrank by
-    bonus_roll: bool  # a bonus roll follows
-    won: bool
-    kicked_out: list[str]  # colours pushed out at the top, back to their owners
-    penalty_taken: list[str]  # chips the mover had to take (own chip kicked out)
-    after: dict[str, Any]  # the position after these placements
-
-
-@dataclass
-class MovesResult:
-    """Every distinct result of a roll for the player on turn."""
-
-    player: str
-    roll: list[int]
-    bonus_roll: bool  # this roll is the turn's bonus roll
-    splits: list[list[list[int]]]  # the dice grouped: each group is one chip
-    outcomes: list[OutcomeView]
-
-
 def _guard(state: GameState) -> None:
     if state.is_terminal():
         raise BadInput(f"the game is over: {state.colours[state.winner() or 0]} has no chips "
                        "left")
-
-
-def moves(state: GameState, roll: tuple[int, ...]) -> MovesResult:
-    """The rulebook's list of options, made exact: every distinct result of the roll."""
-    _guard(state)
-    views = []
-    for o in outcomes(state, roll):
-        views.append(OutcomeView(
-            _placements(state, o.move), [lane for lane, _ in o.move], o.orders, o.shed,
-            o.bonus, o.won, [state.colours[c] for c in o.kicked],
-            [state.colours[c] for c in o.taken], state_to_dict(o.state)))
-    views.sort(key=lambda v: (-len(v.lanes), sorted(v.lanes), v.lanes, v.placements))
-    splits = [[list(g) for g in s] for s in roll_splits(state.rules, tuple(sorted(roll)))]
-    return MovesResult(state.colours[state.to_move], list(roll), state.bonus, splits, views)
 
 
 @dataclass
@@ -130,5 +87,3 @@ def best(state: GameState, roll: tuple[int, ...]) -> BestResult:
     return BestResult(state.colours[state.to_move], list(roll), state.bonus,
                       opts[0].placements, round(float(top.value), 6),
                       round(float(top.exposure), 6), True, method, opts, round(seconds, 4))
-
-

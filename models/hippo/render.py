@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from rich.table import Table
 from rich.text import Text
 
 from models.hippo.rules import GameState
@@ -21,7 +20,7 @@ def pool_text(state: GameState, title: str = "") -> Text:
         out.append(title + "\n", style="bold")
     lanes = range(1, rules.lanes + 1)
     for field in range(rules.capacity - 1, -1, -1):
-        out.append("      " if field else "      ")
+        out.append(" " * 6)
         for lane in lanes:
             if lane == rules.hippo:
                 text = f"{sum(state.hippo):^5}" if field == rules.capacity - 1 else "     "
@@ -55,18 +54,16 @@ def pool_text(state: GameState, title: str = "") -> Text:
                            style=f"{rgb[c]}")
             out.append(" to place first)")
         out.append("\n")
-    if state.bonus:
-        out.append(f"{state.colours[state.to_move]} is about to throw the bonus roll\n")
+    me = state.colours[state.to_move]
+    which = "the bonus roll" if state.bonus else "the dice"
+    won = state.winner()
+    if won is not None:
+        out.append(f"{state.colours[won]} has no chips left and wins\n")
+    elif state.roll is not None:
+        out.append(f"{me} threw {which}: " + "+".join(map(str, state.roll)) + "\n")
+    elif state.bonus:
+        out.append(f"{me} is about to throw the bonus roll\n")
     return out
-
-
-def options_table(title: str, rows: list[list[str]], header: list[str]) -> Table:
-    table = Table(title=title)
-    for h in header:
-        table.add_column(h, justify="right" if h not in ("placements", "events") else "left")
-    for r in rows:
-        table.add_row(*r)
-    return table
 
 
 def pool_svg(state: GameState, title: str = "") -> Svg:
@@ -103,8 +100,14 @@ def pool_svg(state: GameState, title: str = "") -> Svg:
                             if n and c != p)
         label = (f"{state.colours[p]}: {sum(row)} in stock" + (f" ({foreign})" if foreign
                                                                else "")
-                 + ("  ← to roll" + (" (bonus roll)" if state.bonus else "")
-                    if p == state.to_move else ""))
+                 + (_turn_label(state) if p == state.to_move else ""))
         svg.text(left + 24, y, label, 13, "#123", anchor="start")
         y += 22
     return svg
+
+
+def _turn_label(state: GameState) -> str:
+    bonus = " (bonus roll)" if state.bonus else ""
+    if state.roll is not None:
+        return f"  ← placing {'+'.join(map(str, state.roll))}{bonus}"
+    return f"  ← to roll{bonus}"

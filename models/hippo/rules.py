@@ -1,19 +1,22 @@
 """Hippo: rules data, game states, rolls and their options, placing chips.
 
 This module is the reference every other part is checked against (the fast `best`
-evaluation, the CP-SAT plan model, the finishing-chance DP). The state follows the
-OpenSpiel pattern: `legal_actions(roll)`, `apply_action(move)`, `is_terminal()`.
+evaluation, the CP-SAT plan model, the finishing-chance DP). A state knows whether the
+dice have been rolled (`roll`); `legal_actions(roll)` lists the placements of a roll and
+`apply_action(move)` returns the state after them, with the dice not yet rolled again.
 
 Representation (plain tuples, so states hash and copy cheaply):
 - colours are indices into `GameState.colours` (seat order); player i plays colour i;
 - `lanes[L]` is lane L's chips from the bottom field up (index 0 and the hippo lane
   stay empty; the hippo lane only counts chips per colour in `hippo`);
 - `stocks[p][c]` is how many chips of colour c player p holds;
+- a roll is the dice, highest first: (6, 4, 2) (their order never matters);
 - a move is the sequence of placements of one roll: ((lane, colour), ...).
 """
 
 from __future__ import annotations
 
+import bisect
 import itertools
 import re
 from collections import Counter
@@ -24,11 +27,14 @@ from typing import Any
 
 from solver.errors import BadInput
 from solver.io import expect, load_data, load_json
-from solver.io import field as jfield
+from solver.io import field as json_field
 
 Lanes = tuple[tuple[int, ...], ...]
 Stocks = tuple[tuple[int, ...], ...]
+Roll = tuple[int, ...]
 Move = tuple[tuple[int, int], ...]
+# one placement sequence of a roll and where it leads: (lanes, hippo, stocks, move)
+Placed = tuple[Lanes, tuple[int, ...], Stocks, Move]
 
 
 @dataclass(frozen=True)
@@ -70,7 +76,7 @@ def rules_from_dict(data: Any, where: str = "rules") -> Rules:
     expect(data, dict, where)
 
     def integer(key: str, low: int, high: int) -> int:
-        value = jfield(data, key, int, where)
+        value = json_field(data, key, int, where)
         if not low <= value <= high:
             raise BadInput(f"{where}.{key}: {value} is outside {low}..{high}")
         return value
@@ -82,7 +88,7 @@ def rules_from_dict(data: Any, where: str = "rules") -> Rules:
     if faces >= hippo:
         raise BadInput(f"{where}: a single die must not reach the hippo lane "
                        f"(faces {faces} >= hippo_lane {hippo})")
-    colours = jfield(data, "colours", dict, where)
+    colours = json_field(data, "colours", dict, where)
     for name, rgb in colours.items():
         if not isinstance(rgb, str) or not re.fullmatch(r"#[0-9a-fA-F]{6}", rgb):
             raise BadInput(f"{where}.colours.{name}: expected a colour like '#d62828'")
@@ -91,12 +97,12 @@ def rules_from_dict(data: Any, where: str = "rules") -> Rules:
     if len(colours) < max_players:
         raise BadInput(f"{where}: {len(colours)} colours for up to {max_players} players")
     return Rules(
-        name=jfield(data, "name", str, where, "custom rules"),
+        name=json_field(data, "name", str, where, "custom rules"),
         lanes=lanes, hippo=hippo,
         capacity=integer("lane_capacity", 1, 10),
         chips=integer("chips_per_colour", 1, 100),
         dice=dice, faces=faces, min_players=min_players, max_players=max_players,
-        penalty_takes_placed=jfield(data, "penalty_takes_placed_chip", bool, where, True),
+        penalty_takes_placed=json_field(data, "penalty_takes_placed_chip", bool, where, True),
         colours=tuple((str(k), v.lower()) for k, v in colours.items()))
 
 
@@ -165,6 +171,11 @@ def roll_sequences(rules: Rules, dice: tuple[int, ...]) -> tuple[tuple[int, ...]
     return tuple(sorted(out, key=lambda s: (-len(s), s)))
 
 
+def sorted_roll(dice: tuple[int, ...] | list[int]) -> Roll:
+    """The dice highest first: how a roll is kept (the dice's order never matters)."""
+    return tuple(sorted(dice, reverse=True))
+
+
 @cache
 def all_rolls(rules: Rules) -> tuple[tuple[tuple[int, ...], int], ...]:
     """The distinct rolls (dice sorted) with how many of the faces**dice ordered
@@ -228,7 +239,8 @@ def colour_choices(stock: tuple[int, ...], me: int) -> list[int]:
 @dataclass(frozen=True)
 class GameState:
     """A position: lanes, Mr. Hippo's lane, every stock, who rolls next and whether
-    that roll is the turn's bonus roll."""
+    that roll is the turn's bonus roll; `roll` is the dice once thrown (None: not yet
+    rolled), `turns` counts the turns begun so far (game length, for simulations)."""
 
     rules: Rules
     colours: tuple[str, ...]  # seat (turn) order; player i plays colours[i]
@@ -237,6 +249,8 @@ class GameState:
     stocks: Stocks
     to_move: int = 0
     bonus: bool = False
+    roll: Roll | None = None
+    turns: int = 0
 
     @property
     def players(self) -> int:
@@ -255,30 +269,67 @@ class GameState:
     def is_terminal(self) -> bool:
         return self.winner() is not None
 
-    def legal_actions(self, roll: tuple[int, ...]) -> list[Move]:
-        """Every distinct placement sequence for this roll: each split of the dice,
-        each order of its chips, each allowed colour per chip. A sequence stops early
-        when the stock runs out (the player has won)."""
-        if self.is_terminal():
-            return []
-        me = self.to_move
-        moves: set[Move] = set()
+    def rolled(self, roll: Roll) -> GameState:
+        """The state once the dice show `roll` (a roll that is not the bonus roll
+        begins a turn)."""
+        return GameState(self.rules, self.colours, self.lanes, self.hippo, self.stocks,
+                         self.to_move, self.bonus, sorted_roll(roll),
+                         self.turns + (not self.bonus))
 
-        def expand(lanes: Lanes, stocks: Stocks, seq: tuple[int, ...], i: int,
-                   placed: tuple[tuple[int, int], ...]) -> None:
+    def placements(self, roll: Roll) -> tuple[Placed, ...]:
+        """Every placement sequence of the roll and its result, sorted by the move:
+        each split of the dice, each order of its chips, each allowed colour per chip.
+        A sequence stops early when the stock runs out (the player has won); each move
+        is listed once. Remembered for the last roll asked (the legal actions, a policy and the
+        legality check of one step all ask for the same roll)."""
+        dice = tuple(sorted(roll))
+        memo = self.__dict__.get("_placements")
+        if memo is not None and memo[0] == dice:
+            return memo[1]
+        me = self.to_move
+        rules = self.rules
+        found: list[Placed] = []
+
+        def expand(lanes: Lanes, hippo: tuple[int, ...], stocks: Stocks,
+                   seq: tuple[int, ...], i: int, move: Move) -> None:
             if i == len(seq) or not any(stocks[me]):
-                moves.add(placed)
+                found.append((lanes, hippo, stocks, move))
                 return
             for c in colour_choices(stocks[me], me):
-                nl, _, ns, _, _ = place(self.rules, lanes, self.hippo, stocks, me, seq[i], c)
-                expand(nl, ns, seq, i + 1, placed + ((seq[i], c),))
+                nl, nh, ns, _, _ = place(rules, lanes, hippo, stocks, me, seq[i], c)
+                expand(nl, nh, ns, seq, i + 1, move + ((seq[i], c),))
 
-        for seq in roll_sequences(self.rules, tuple(sorted(roll))):
-            expand(self.lanes, self.stocks, seq, 0, ())
-        return sorted(moves)
+        for seq in roll_sequences(rules, dice):
+            expand(self.lanes, self.hippo, self.stocks, seq, 0, ())
+        found.sort(key=_move_of)
+        # a stock running out mid-roll cuts several sequences to the same move
+        result = tuple(p for i, p in enumerate(found) if i == 0 or p[3] != found[i - 1][3])
+        object.__setattr__(self, "_placements", (dice, result))
+        return result
+
+    def legal_actions(self, roll: Roll) -> list[Move]:
+        """Every distinct placement sequence for this roll, sorted (see `placements`);
+        none once the game is over."""
+        if self.is_terminal():
+            return []
+        dice = tuple(sorted(roll))
+        memo = self.__dict__.get("_moves")
+        if memo is None or memo[0] != dice:
+            memo = (dice, [p[3] for p in self.placements(dice)])
+            object.__setattr__(self, "_moves", memo)
+        return list(memo[1])
+
+    def is_legal(self, roll: Roll, move: Any) -> bool:
+        """Whether `move` is one of the roll's placement sequences here."""
+        if self.is_terminal() or not isinstance(move, tuple):
+            return False
+        placed = self.placements(roll)
+        i = bisect.bisect_left(placed, move, key=_move_of) if _is_move(move) else len(placed)
+        return i < len(placed) and placed[i][3] == move
 
     def apply_action(self, move: Move) -> GameState:
-        """The state after a move (no legality check: use legal_actions)."""
+        """The state after a move: a new state, the dice not yet rolled again (no
+        legality check: use legal_actions or is_legal)."""
         return self.play(move)[0]
 
     def play(self, move: Move) -> tuple[GameState, list[tuple[int, int | None, tuple[int, ...]]]]:
@@ -299,10 +350,28 @@ class GameState:
             to_move, bonus = me, True
         else:
             to_move, bonus = (me + 1) % self.players, False
-        return GameState(self.rules, self.colours, lanes, hippo, stocks, to_move, bonus), events
+        return GameState(self.rules, self.colours, lanes, hippo, stocks, to_move, bonus,
+                         None, self.turns), events
 
     def key(self) -> tuple:
+        """The position without the dice and the turn count."""
         return (self.lanes, self.hippo, self.stocks, self.to_move, self.bonus)
+
+    def __getstate__(self) -> dict[str, Any]:
+        # the remembered placements and moves are a cache: not pickled
+        return {k: v for k, v in self.__dict__.items() if k not in _MEMOS}
+
+
+_MEMOS = ("_placements", "_moves")
+
+
+def _move_of(placed: Placed) -> Move:
+    return placed[3]
+
+
+def _is_move(value: Any) -> bool:
+    return all(isinstance(p, tuple) and len(p) == 2 and isinstance(p[0], int)
+               and isinstance(p[1], int) for p in value)
 
 
 def new_game(rules: Rules, colours: list[str] | tuple[str, ...]) -> GameState:
@@ -382,10 +451,10 @@ def state_from_dict(rules: Rules, data: Any, where: str = "position") -> GameSta
     """A game state from its JSON object, checked: known colours, lanes within capacity,
     every colour's chips adding up to the rules' count."""
     expect(data, dict, where)
-    game = jfield(data, "game", str, where, "hippo")
+    game = json_field(data, "game", str, where, "hippo")
     if game != "hippo":
         raise BadInput(f"{where}: this is a '{game}' file, not a hippo position")
-    names = jfield(data, "players", list, where)
+    names = json_field(data, "players", list, where)
     colours = []
     for i, v in enumerate(names):
         name = expect(v, str, f"{where}.players[{i}]").strip().lower()
@@ -399,12 +468,12 @@ def state_from_dict(rules: Rules, data: Any, where: str = "position") -> GameSta
         raise BadInput(f"{where}.players: {len(colours)} players; Hippo is for "
                        f"{rules.min_players}-{rules.max_players}")
     n = len(colours)
-    to_move = _colour(colours, rules, jfield(data, "to_move", str, where, colours[0]),
+    to_move = _colour(colours, rules, json_field(data, "to_move", str, where, colours[0]),
                       f"{where}.to_move")
-    bonus = jfield(data, "bonus_roll", bool, where, False)
+    bonus = json_field(data, "bonus_roll", bool, where, False)
     lanes: list[tuple[int, ...]] = [()] * (rules.lanes + 1)
     hippo = [0] * n
-    for key, value in jfield(data, "lanes", dict, where, {}).items():
+    for key, value in json_field(data, "lanes", dict, where, {}).items():
         w = f"{where}.lanes.{key}"
         if not str(key).isdigit() or not 1 <= int(key) <= rules.lanes:
             raise BadInput(f"{w}: '{key}' is not a lane (lanes are 1-{rules.lanes})")
@@ -418,7 +487,7 @@ def state_from_dict(rules: Rules, data: Any, where: str = "position") -> GameSta
             raise BadInput(f"{w}: {len(chips)} chips, but a lane holds {rules.capacity}")
         lanes[lane] = tuple(_colour(colours, rules, c, f"{w}[{i}]") for i, c in enumerate(chips))
     on_board = [sum(lane.count(c) for lane in lanes) + hippo[c] for c in range(n)]
-    stocks_data = jfield(data, "stocks", dict, where, None)
+    stocks_data = json_field(data, "stocks", dict, where, None)
     stocks = []
     if stocks_data is None:
         stocks = [tuple(rules.chips - on_board[p] if c == p else 0 for c in range(n))
@@ -449,12 +518,34 @@ def state_from_dict(rules: Rules, data: Any, where: str = "position") -> GameSta
                     f"{where}: {held + on_board[c]} {colours[c]} chips counted "
                     f"({on_board[c]} in the pool, {held} in stocks); each colour has "
                     f"{rules.chips}")
+    roll = _file_roll(rules, data.get("roll"), f"{where}.roll")
+    turns = json_field(data, "turns", int, where, 0)
+    if turns < 0:
+        raise BadInput(f"{where}.turns: negative count {turns}")
     state = GameState(rules, tuple(colours), tuple(lanes), tuple(hippo), tuple(stocks),
-                      to_move, bonus)
+                      to_move, bonus, roll, turns)
     won = state.winner()
     if won is not None and won != to_move:
         raise BadInput(f"{where}: {colours[won]} has no chips left: the game is over")
+    if won is not None and roll is not None:
+        raise BadInput(f"{where}.roll: the game is over ({colours[won]} has no chips "
+                       "left): no roll to place")
     return state
+
+
+def _file_roll(rules: Rules, value: Any, where: str) -> Roll | None:
+    """A position's roll: null (not rolled yet), a list of dice or a text like '6,4,2'."""
+    if value is None:
+        return None
+    if isinstance(value, str):
+        return sorted_roll(parse_roll(rules, value, where))
+    dice = expect(value, list, where)
+    if len(dice) != rules.dice:
+        raise BadInput(f"{where}: {len(dice)} dice, a roll has {rules.dice} (e.g. [6, 4, 2])")
+    for i, d in enumerate(dice):
+        if not 1 <= expect(d, int, f"{where}[{i}]") <= rules.faces:
+            raise BadInput(f"{where}[{i}]: die {d} is not a number 1-{rules.faces}")
+    return sorted_roll(dice)
 
 
 def load_state(rules: Rules, path: str | Path) -> GameState:
@@ -463,7 +554,8 @@ def load_state(rules: Rules, path: str | Path) -> GameState:
 
 
 def state_to_dict(state: GameState) -> dict[str, Any]:
-    """The JSON object of a state (round-trips through state_from_dict)."""
+    """The JSON object of a state (round-trips through state_from_dict); the roll and
+    the turn count only when there is one."""
     names = state.colours
     lanes: dict[str, Any] = {str(lane): [names[c] for c in state.lanes[lane]]
                              for lane in range(1, state.rules.lanes + 1)
@@ -476,8 +568,14 @@ def state_to_dict(state: GameState) -> dict[str, Any]:
             stocks[names[p]] = row[p]
         else:
             stocks[names[p]] = {names[c]: n for c, n in enumerate(row) if n}
-    return {"game": "hippo", "players": list(names), "to_move": names[state.to_move],
-            "bonus_roll": state.bonus, "lanes": lanes, "stocks": stocks}
+    data: dict[str, Any] = {"game": "hippo", "players": list(names),
+                            "to_move": names[state.to_move], "bonus_roll": state.bonus,
+                            "lanes": lanes, "stocks": stocks}
+    if state.roll is not None:
+        data["roll"] = list(state.roll)
+    if state.turns:
+        data["turns"] = state.turns
+    return data
 
 
 def format_move(state: GameState, move: Move) -> str:
