@@ -8,14 +8,17 @@ from pathlib import Path
 
 import pytest
 
-from models.topito.rules import Goal, load_position, load_rules, parse_card
-from models.topito.search import bfs_plan, count_plans
+from models.topito.bfs import bfs_plan, count_plans
+from models.topito.positions import load_position
+from models.topito.rules import Goal, parse_card
+from models.topito.table import load_game_rules
 from tests.cli_helpers import assert_one_line_error, game_runner
 from tests.cli_helpers import run_json as shared_run_json
 
 PUZZLES = Path(__file__).resolve().parents[1] / "puzzles" / "topito"
 MID = str(PUZZLES / "midgame.json")
-R = load_rules()
+GAME_RULES = load_game_rules()
+R = GAME_RULES.rules
 
 
 run = game_runner("topito")
@@ -33,18 +36,19 @@ def test_show_every_example(name, tmp_path):
     assert run("show", f, "--svg", str(svg)).exit_code == 0
     assert svg.read_text().startswith("<svg")
     data = run_json("show", f)
-    pos = load_position(R, f)
-    assert len(data["out_of_play"]) == len(pos.state.out_of_play())
+    pos = load_position(GAME_RULES, f)
+    assert len(data["out_of_play"]) == len(pos.blocks.out_of_play())
 
 
 def test_moves_json_counts_the_engine_moves():
     data = run_json("moves", MID)
-    assert data["count"] == len(load_position(R, MID).state.legal_actions()) == 20
-    assert data["forbidden"] == "move Bear+Cat red -> blue"
-    assert all(m["move"] != data["forbidden"] for m in data["moves"])
+    assert data["count"] == len(load_position(GAME_RULES, MID).blocks.legal_actions()) == 20
+    forbidden = run_json("show", MID)["forbidden"]
+    assert forbidden == "move Bear+Cat red -> blue"
+    assert all(m["move"] != forbidden for m in data["moves"])
     free = run_json("moves", MID, "--no-reversal")
-    assert free["count"] == 21 and free["forbidden"] is None
-    assert data["forbidden"] in [m["move"] for m in free["moves"]]
+    assert free["count"] == 21
+    assert forbidden in [m["move"] for m in free["moves"]]
 
 
 @pytest.mark.parametrize("backend", ["sat", "bfs"])
@@ -55,7 +59,7 @@ def test_plan_on_midgame(backend):
     assert sorted(data["met_at_end"]) == sorted(data["cards"])
     goal = Goal((parse_card(R, "order Whale < Mouse < Pig"), parse_card(R, "Duck on Owl")),
                 "all")
-    assert bfs_plan(load_position(R, MID).state, goal, 4).length == 4
+    assert bfs_plan(load_position(GAME_RULES, MID).blocks, goal, 4).length == 4
 
 
 def test_plan_any_with_cards_option():
@@ -92,24 +96,26 @@ def test_hint_with_hand_option():
 
 def test_generated_example_is_unique():
     f = PUZZLES / "unique-3.json"
-    pos = load_position(R, f)
-    goal = Goal((parse_card(R, pos.puzzle["card"]),))
-    assert bfs_plan(pos.state, goal, 3).length == pos.puzzle["moves"] == 3
-    assert count_plans(pos.state, goal, 3) == 1
-    data = run_json("plan", str(f), "--card", pos.puzzle["card"])
+    state = load_position(GAME_RULES, f).blocks
+    puzzle = json.loads(f.read_text())["puzzle"]
+    goal = Goal((parse_card(R, puzzle["card"]),))
+    assert bfs_plan(state, goal, 3).length == puzzle["moves"] == 3
+    assert count_plans(state, goal, 3) == 1
+    data = run_json("plan", str(f), "--card", puzzle["card"])
     assert data["moves"] == 3
 
 
 def test_generate_writes_a_position(tmp_path):
-    # issue 6's `generate --moves K`, now the shared command: --out is a directory
+    # the shared generate command: --out is a directory
     data = run_json("generate", "--moves", "2", "--seed", "4", "--out", str(tmp_path))
     (g,) = data["puzzles"]
     assert g["features"]["moves"] == 2
-    pos = load_position(R, g["file"])
-    card = pos.puzzle["card"]
-    assert pos.puzzle["moves"] == 2 and len(pos.puzzle["solution"]) == 2
+    state = load_position(GAME_RULES, g["file"]).blocks
+    puzzle = json.loads(Path(g["file"]).read_text())["puzzle"]
+    card = puzzle["card"]
+    assert puzzle["moves"] == 2 and len(puzzle["solution"]) == 2
     goal = Goal((parse_card(R, card),))
-    assert count_plans(pos.state, goal, 2) == 1 and bfs_plan(pos.state, goal, 1).length is None
+    assert count_plans(state, goal, 2) == 1 and bfs_plan(state, goal, 1).length is None
     assert run_json("plan", g["file"], "--card", card)["moves"] == 2
 
 

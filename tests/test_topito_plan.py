@@ -7,19 +7,23 @@ import random
 
 import pytest
 
-from models.topito import queries
+from models.topito.bfs import bfs_plan, count_plans
 from models.topito.encode_sat import SatPlanner, sat_plan
+from models.topito.hint import hint
+from models.topito.plan import BACKENDS, plan
+from models.topito.puzzle_search import random_state
+from models.topito.reachable import reachable
 from models.topito.rules import (
     Card,
     Goal,
     Move,
     State,
+    format_move,
     load_deck,
     load_rules,
     parse_card,
     rules_from_dict,
 )
-from models.topito.search import bfs_plan, count_plans
 
 R = load_rules()
 DECK = load_deck(R)
@@ -27,7 +31,7 @@ DECK = load_deck(R)
 
 def random_states(seed: int, n: int) -> list[State]:
     rng = random.Random(seed)
-    return [queries.random_state(R, rng) for _ in range(n)]
+    return [random_state(R, rng) for _ in range(n)]
 
 
 def brute_length(state: State, goal: Goal, max_depth: int) -> int | None:
@@ -98,7 +102,7 @@ def test_plan_lengths_sat_equal_bfs_on_300_small_cases():
     rng = random.Random(7)
     lengths = []
     for _ in range(300):
-        st = queries.random_state(SMALL, rng)
+        st = random_state(SMALL, rng)
         goal = Goal((random_card(SMALL, rng),))
         status, length, moves, _ = sat_plan(st, goal, 5)
         out = bfs_plan(st, goal, 5)
@@ -126,7 +130,7 @@ def test_plan_lengths_sat_equal_bfs_full_rules():
 def test_any_and_all_goals_sat_equal_bfs():
     rng = random.Random(8)
     for _ in range(40):
-        st = queries.random_state(SMALL, rng)
+        st = random_state(SMALL, rng)
         cards = (random_card(SMALL, rng), random_card(SMALL, rng))
         for mode in ("any", "all"):
             goal = Goal(cards, mode)
@@ -153,16 +157,16 @@ def test_the_ban_can_lengthen_the_plan():
     free = State(R, stacks)
     banned = State(R, stacks, Move(b["Cat"], 2, 0))
     house_rule = State(R, stacks, Move(b["Cat"], 2, 0), reversal_rule=False)
-    for backend in queries.BACKENDS:
-        assert queries.plan(free, goal, backend).moves == 1
-        assert queries.plan(banned, goal, backend).moves == 2
-        assert queries.plan(house_rule, goal, backend).moves == 1  # --no-reversal
+    for backend in BACKENDS:
+        assert plan(free, goal, backend).moves == 1
+        assert plan(banned, goal, backend).moves == 2
+        assert plan(house_rule, goal, backend).moves == 1  # --no-reversal
 
 
 def test_without_the_reversal_rule_sat_equals_engine_and_bfs():
     rng = random.Random(12)
     for _ in range(40):
-        st = queries.random_state(SMALL, rng)
+        st = random_state(SMALL, rng)
         st = State(SMALL, st.stacks, st.last, reversal_rule=False)
         assert st.ban is None
         goal = Goal((random_card(SMALL, rng),))
@@ -180,18 +184,18 @@ def test_without_the_reversal_rule_sat_equals_engine_and_bfs():
 def test_reachable_no_is_proven_by_both_backends():
     st = State(R, ((), (), ()))
     goal = Goal((parse_card(R, "rank 4: Owl"),))  # needs 5 blocks put
-    for backend in queries.BACKENDS:
-        r = queries.reachable(st, goal, 4, backend)
+    for backend in BACKENDS:
+        r = reachable(st, goal, 4, backend)
         assert not r.reachable and r.status == "proven"
-        assert queries.reachable(st, goal, 5, backend).moves == 5
+        assert reachable(st, goal, 5, backend).moves == 5
 
 
 def test_hint_sat_equals_bfs():
     rng = random.Random(10)
     for st in random_states(6, 3):
         hand = rng.sample(DECK, 4)
-        a = queries.hint(st, hand, "sat", 4)
-        b = queries.hint(st, hand, "bfs", 4)
+        a = hint(st, hand, "sat", 4)
+        b = hint(st, hand, "bfs", 4)
         assert [(m.move, m.distances) for m in a.moves] == [(m.move, m.distances)
                                                               for m in b.moves]
         assert a.distances_now == b.distances_now
@@ -201,7 +205,7 @@ def test_hint_prefers_a_card_met_now_and_ranks_by_distance():
     b = {n: i for i, n in enumerate(R.characters)}
     st = State(R, ((b["Bear"],), (b["Owl"],), ()))
     hand = [parse_card(R, t) for t in ("Cat on Bear", "order Whale < Mouse < Pig")]
-    h = queries.hint(st, hand, "sat", 6)
+    h = hint(st, hand, "sat", 6)
     assert h.best.move == "put Cat on red" and h.best.nearest == 0
     assert h.best.meets == ["Cat on Bear"]
     nearest = [m.nearest for m in h.moves]
@@ -209,7 +213,7 @@ def test_hint_prefers_a_card_met_now_and_ranks_by_distance():
     # each listed distance is the proven shortest plan from the position after the move
     for m in h.moves[:6]:
         move = next(x for x in st.legal_actions()
-                    if queries.format_move(R, x, st.stacks) == m.move)
+                    if format_move(R, x, st.stacks) == m.move)
         after = st.apply_action(move)
         for c in hand:
             assert m.distances[c.text(R)] == bfs_plan(after, Goal((c,)), 6).length
@@ -217,7 +221,7 @@ def test_hint_prefers_a_card_met_now_and_ranks_by_distance():
 
 @pytest.mark.parametrize("k", [1, 2, 3])
 def test_generated_puzzles_have_one_shortest_plan(k):
-    # issue 6's `generate --moves K`: now the shared loop over the Topito PuzzleKind
+    # `generate --moves K`: the shared generate loop over the Topito PuzzleKind
     from models.topito.puzzles import TopitoPuzzles
     from solver.generate import generate
 

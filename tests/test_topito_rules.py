@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from models.topito.positions import read_position, write_position
 from models.topito.rules import (
     Card,
     Goal,
@@ -17,12 +18,13 @@ from models.topito.rules import (
     load_deck,
     load_rules,
     parse_card,
-    position_from_dict,
     rules_from_dict,
 )
+from models.topito.table import load_game_rules
 from solver.errors import BadInput
 
 R = load_rules()
+GAME_RULES = load_game_rules()
 B = {name: i for i, name in enumerate(R.characters)}
 P = {name: i for i, name in enumerate(R.podiums)}
 
@@ -194,10 +196,14 @@ GOOD = {"game": "topito", "podiums": {"red": ["Bear", "Cat"], "yellow": [], "blu
 
 
 def test_position_round_trip():
-    pos = position_from_dict(R, GOOD)
-    assert names(pos.state.stacks) == [["Bear", "Cat"], [], ["Owl"]]
-    assert pos.state.ban == (B["Cat"], P["blue"])
-    assert pos.to_dict() == GOOD
+    pos = read_position(GAME_RULES, GOOD)
+    assert names(pos.blocks.stacks) == [["Bear", "Cat"], [], ["Owl"]]
+    assert pos.blocks.ban == (B["Cat"], P["blue"])
+    # the file's fields come back, with what a game adds: nothing played yet, the deck
+    # face down (all 48 cards: neither hand card is in the deck file), no move made
+    assert write_position(pos) == {**GOOD, "played": [[]], "deck": 48, "moves_made": 0}
+    assert write_position(read_position(GAME_RULES, write_position(pos))) == \
+        write_position(pos)
 
 
 @pytest.mark.parametrize("change, words", [
@@ -220,7 +226,7 @@ def test_bad_positions(change, words):
     data = json.loads(json.dumps(GOOD))
     data.update(change)
     with pytest.raises(BadInput) as err:
-        position_from_dict(R, data)
+        read_position(GAME_RULES, data)
     msg = str(err.value)
     assert "\n" not in msg
     for w in words:

@@ -1,34 +1,32 @@
-"""`toppi topito ...`: a thin layer over queries.py."""
+"""`toppi topito ...`: the shared play commands (show, moves, simulate, play) from the
+game's description (game.py), the puzzle commands from puzzles.py, and Topito's own
+questions: plan, reachable, hint and deck. Solvers are imported inside the commands
+that use them, so `toppi topito --help` stays fast."""
 
 from __future__ import annotations
 
 from dataclasses import replace
-from pathlib import Path
+from typing import Any
 
 import click
 from rich.table import Table
 
-from models.topito import queries
+from models.topito.game import GAME
+from models.topito.plan import BACKENDS
 from models.topito.puzzles import puzzle_game
 from models.topito.render import distance_text, hint_table, stacks_svg, stacks_text
-from models.topito.rules import (
-    Goal,
-    Position,
-    Rules,
-    load_deck,
-    load_position,
-    load_rules,
-    parse_cards,
-)
+from models.topito.rules import Goal, Rules, load_deck, load_rules, parse_cards
+from models.topito.table import GameState
 from solver.backends import SolverOptions
 from solver.errors import BadInput
+from solver.game_cli import add_game_commands
 from solver.options import json_option, rules_option, solver_options, svg_option
 from solver.puzzle_cli import add_puzzle_commands
 from solver.render import print_json, stdout
 from solver.results import dumps
 
 backend_option = click.option(
-    "--backend", type=click.Choice(queries.BACKENDS), default="sat", show_default=True,
+    "--backend", type=click.Choice(BACKENDS), default="sat", show_default=True,
     help="SAT planning encoding (incremental, growing horizon) or breadth-first search.")
 max_moves_option = click.option(
     "--max-moves", type=click.IntRange(0, 60), default=12, show_default=True,
@@ -41,11 +39,11 @@ reversal_option = click.option(
     help="Apply the rule that the previous player's last move may not be reversed.")
 
 
-def _position(rules: Rules, file: str, reversal_rule: bool = True) -> Position:
+def _position(file: str, rules_path: str | None, deck_path: str | None,
+              reversal_rule: bool = True) -> GameState:
     """The position file, played with or without the no-reversal rule."""
-    position = load_position(rules, file)
-    position.state = replace(position.state, reversal_rule=reversal_rule)
-    return position
+    state = GAME.load_position(GAME.load_rules(rules_path, deck_path=deck_path), file)
+    return replace(state, blocks=replace(state.blocks, reversal_rule=reversal_rule))
 
 
 def _card_options(f: click.decorators.FC) -> click.decorators.FC:
@@ -74,56 +72,15 @@ def _goal(rules: Rules, card_texts: tuple[str, ...], cards_text: tuple[str, ...]
 
 @click.group()
 def group() -> None:
-    """Topito: shortest plans to a card, hints, reachability, unique puzzles."""
+    """Topito: games with hands, photo time and seven cards; shortest plans to a card,
+    hints, reachability, unique puzzles."""
 
 
-@group.command()
-@file_argument
-@rules_option
-@json_option
-@svg_option
-def show(file: str, rules_path: str | None, as_json: bool, svg_path: str | None) -> None:
-    """Draw the podiums of a position FILE; list hands and the cards met now."""
-    rules = load_rules(rules_path)
-    position = load_position(rules, file)
-    result = queries.show(position)
-    if svg_path:
-        stacks_svg(rules, position.state.stacks, Path(file).name).save(svg_path)
-    if as_json:
-        print_json(dumps(result))
-        return
-    stdout.print(stacks_text(rules, position.state.stacks))
-    stdout.print(f"last move: {result.last_move or 'none'}"
-                 + (f" (so '{result.forbidden}' is not allowed now)" if result.forbidden else ""))
-    for i, hand in enumerate(result.hands):
-        mark = " (on turn)" if i == result.turn else ""
-        met = result.met_now[i]
-        stdout.print(f"player {i}{mark}: " + "; ".join(hand)
-                     + (f"  [bold green]photo time! {'; '.join(met)}[/bold green]" if met else ""))
+# show, moves, simulate, play: the shared commands over models/topito/game.py
+add_game_commands(group, GAME)
 
 
-@group.command()
-@file_argument
-@reversal_option
-@rules_option
-@json_option
-def moves(file: str, reversal_rule: bool, rules_path: str | None, as_json: bool) -> None:
-    """The legal moves in the position FILE (the no-reversal rule applied)."""
-    rules = load_rules(rules_path)
-    state = _position(rules, file, reversal_rule).state
-    result = queries.legal_moves(state)
-    if as_json:
-        print_json(dumps(result))
-        return
-    stdout.print(stacks_text(rules, state.stacks))
-    for m in result.moves:
-        stdout.print(f"  {m.move}")
-    stdout.print(f"{result.count} legal moves"
-                 + (f"; not allowed: {result.forbidden} (reverses the last move)"
-                    if result.forbidden else ""))
-
-
-def _print_plan(rules: Rules, res: queries.PlanResult | queries.ReachableResult) -> None:
+def _print_plan(rules: Rules, res: Any) -> None:
     for i, step in enumerate(res.plan, 1):
         stdout.print(f"[bold]{i}.[/bold] {step.move}")
     if res.plan:
@@ -139,18 +96,22 @@ def _print_plan(rules: Rules, res: queries.PlanResult | queries.ReachableResult)
 @max_moves_option
 @reversal_option
 @rules_option
+@deck_option
 @solver_options(default_time=60.0)
 @json_option
 @svg_option
 def plan(file: str, card_texts: tuple[str, ...], cards_text: tuple[str, ...], mode: str,
          backend: str, max_moves: int, reversal_rule: bool, rules_path: str | None,
-         solver: SolverOptions, as_json: bool, svg_path: str | None) -> None:
+         deck_path: str | None, solver: SolverOptions, as_json: bool,
+         svg_path: str | None) -> None:
     """The fewest moves that make the stacks in FILE meet the card (any or all of
     several), with the moves; proven minimal by either back-end."""
-    rules = load_rules(rules_path)
-    state = _position(rules, file, reversal_rule).state
+    from models.topito.plan import plan as shortest_plan
+
+    state = _position(file, rules_path, deck_path, reversal_rule).blocks
+    rules = state.rules
     goal = _goal(rules, card_texts, cards_text, mode)
-    res = queries.plan(state, goal, backend, max_moves, solver.time_limit)
+    res = shortest_plan(state, goal, backend, max_moves, solver.time_limit)
     if svg_path:
         end = res.plan[-1].after if res.plan else res.start
         stacks = tuple(tuple(rules.block(b) for b in end[p]) for p in rules.podiums)
@@ -177,16 +138,19 @@ def plan(file: str, card_texts: tuple[str, ...], cards_text: tuple[str, ...], mo
 @backend_option
 @reversal_option
 @rules_option
+@deck_option
 @solver_options(default_time=60.0)
 @json_option
 def reachable(file: str, card_texts: tuple[str, ...], cards_text: tuple[str, ...], mode: str,
               within: int, backend: str, reversal_rule: bool, rules_path: str | None,
-              solver: SolverOptions, as_json: bool) -> None:
+              deck_path: str | None, solver: SolverOptions, as_json: bool) -> None:
     """Can the card be met within K moves from FILE? Yes with a plan, or no with proof."""
-    rules = load_rules(rules_path)
-    state = _position(rules, file, reversal_rule).state
+    from models.topito.reachable import reachable as within_reach
+
+    state = _position(file, rules_path, deck_path, reversal_rule).blocks
+    rules = state.rules
     goal = _goal(rules, card_texts, cards_text, mode)
-    res = queries.reachable(state, goal, within, backend, solver.time_limit)
+    res = within_reach(state, goal, within, backend, solver.time_limit)
     if as_json:
         print_json(dumps(res))
         return
@@ -207,27 +171,36 @@ def reachable(file: str, card_texts: tuple[str, ...], cards_text: tuple[str, ...
               help="Distances beyond this are shown as '>N'.")
 @reversal_option
 @rules_option
+@deck_option
 @solver_options(default_time=60.0)
 @json_option
 def hint(file: str, hand: str | None, backend: str, max_moves: int, reversal_rule: bool,
-         rules_path: str | None, solver: SolverOptions, as_json: bool) -> None:
+         rules_path: str | None, deck_path: str | None, solver: SolverOptions,
+         as_json: bool) -> None:
     """The best move for the player on turn: a card met now if possible, otherwise the
     move that brings the nearest card closest; every move ranked with its distances."""
-    rules = load_rules(rules_path)
-    position = _position(rules, file, reversal_rule)
+    from models.topito.hint import hint as best_move
+
+    position = _position(file, rules_path, deck_path, reversal_rule)
+    rules = position.blocks.rules
     if hand is not None:
         cards = parse_cards(rules, [hand], "--hand")
-        if len(cards) > 4:
-            raise BadInput(f"--hand: a hand holds at most 4 cards, got {len(cards)}")
+        if len(cards) > position.rules.hand_size:
+            raise BadInput(f"--hand: a hand holds at most {position.rules.hand_size} "
+                           f"cards, got {len(cards)}")
     elif position.hands:
-        cards = position.hands[position.turn]
+        own = position.hands[position.turn]
+        if None in own:
+            raise BadInput(f"{file}: the hand of player {position.turn} (on turn) is not "
+                           "known ('?'); give --hand \"card; card; ...\"")
+        cards = list(own)
     else:
         raise BadInput(f"{file}: no hands in the file; give --hand \"card; card; ...\"")
-    res = queries.hint(position.state, cards, backend, max_moves, solver.time_limit)
+    res = best_move(position.blocks, cards, backend, max_moves, solver.time_limit)
     if as_json:
         print_json(dumps(res))
         return
-    stdout.print(stacks_text(rules, position.state.stacks))
+    stdout.print(stacks_text(rules, position.blocks.stacks))
     if res.met_now:
         stdout.print(f"[bold green]Photo time![/bold green] met now: {'; '.join(res.met_now)}")
     now = ", ".join(f"{c}: {distance_text(d, max_moves)}" for c, d in res.distances_now.items())

@@ -25,10 +25,9 @@ from collections.abc import Sequence
 
 from models.topito.rules import Card, Goal, Move, Stacks, State
 from solver.backends.sat import INTERRUPTIBLE, CnfBuilder, IncrementalSat, Undecided
+from solver.errors import TimeLimitReached
 
 SAT_SOLVER = INTERRUPTIBLE  # Glucose: PySAT's CaDiCaL cannot stop at a deadline
-
-Interrupted = Undecided  # the deadline passed during a SAT call
 
 
 class SatPlanner:
@@ -272,8 +271,12 @@ class SatPlanner:
     # ---------------------------------------------------------------- solving
     def solve(self, assumptions: Sequence[int], deadline: float | None = None
               ) -> set[int] | None:
-        """A model (true literals) or None (unsatisfiable); Interrupted at the deadline."""
-        return self.sat.solve_limited(assumptions, deadline)
+        """A model (true literals) or None (unsatisfiable); TimeLimitReached when the
+        deadline passes first."""
+        try:
+            return self.sat.solve_limited(assumptions, deadline)
+        except Undecided:
+            raise TimeLimitReached("time limit reached during a SAT call") from None
 
     def moves_of(self, model: set[int], length: int) -> list[Move]:
         """The move sequence of a model, read with the rules engine's vocabulary."""
@@ -318,7 +321,7 @@ def sat_plan(state: State, goal: Goal, max_depth: int, deadline: float | None = 
     """Growing horizon: the first step t at which the goal is satisfiable is the
     shortest plan; unsatisfiability at every smaller t is the proof.
 
-    Returns (status, length, moves, depth_done) like search.SearchOutcome: status
+    Returns (status, length, moves, depth_done) like bfs.SearchOutcome: status
     optimal | infeasible | unknown; depth_done = plans of at most this length ruled out
     (or examined)."""
     own = planner is None
@@ -330,7 +333,7 @@ def sat_plan(state: State, goal: Goal, max_depth: int, deadline: float | None = 
             pl.extend(t)
             try:
                 model = pl.solve(assume + [pl.goal_lit(goal, t)], deadline)
-            except Interrupted:
+            except TimeLimitReached:
                 return "unknown", None, [], t - 1
             if model is not None:
                 return "optimal", t, pl.moves_of(model, t), t - 1

@@ -4,9 +4,9 @@ A puzzle states the stacks, the previous player's last move (the no-reversal rul
 force for the first move), a deck card and K. Its solution is the plan of K moves that
 meets the card; no plan is shorter and no other plan has K moves.
 
-Proposals come from issue 6's search (queries.walk_back + queries.screen_position):
-random stacks walked K moves backwards, every deck card screened on one incremental SAT
-planner, the last move chosen so the no-reversal rule forbids a competing first move.
+Proposals come from puzzle_search.py (walk_back + screen_position): random stacks walked
+K moves backwards, every deck card screened on one incremental SAT planner, the last
+move chosen so the no-reversal rule forbids a competing first move.
 The shared loop (solver/generate.py) then searches each proposal from scratch: the
 shortest plan, and a second plan of the same length with the first one blocked (SAT), or
 every shortest plan read back from an exact layered search (BFS).
@@ -21,8 +21,9 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from models.topito.encode_sat import Interrupted, SatPlanner
-from models.topito.queries import other_plan, screen_position, walk_back
+from models.topito.bfs import bfs_plan, shortest_plans
+from models.topito.plan import BACKENDS
+from models.topito.positions import blocks_dict, check_fields, parse_move, read_blocks
 from models.topito.rules import (
     Card,
     Goal,
@@ -34,17 +35,13 @@ from models.topito.rules import (
     load_rules,
     move_dict,
     parse_card,
-    parse_move,
-    position_dict,
-    position_from_dict,
 )
-from models.topito.search import bfs_plan, shortest_plans
-from solver.errors import BadInput
+from solver.errors import BadInput, TimeLimitReached
 from solver.generate import DIFFICULTIES, Rating, Search, as_features
 from solver.io import expect
+from solver.io import field as json_field
 from solver.store import smallest_form
 
-BACKENDS = ("sat", "bfs")
 # plan length per difficulty (unique puzzles of 4+ moves practically never exist with
 # the 48-card deck: docs/topito.md, "Generate")
 MOVES = {"easy": 1, "medium": 2, "hard": 3}
@@ -100,10 +97,12 @@ class TopitoPuzzles:
         if difficulty not in DIFFICULTIES:
             raise BadInput(f"unknown difficulty '{difficulty}'")
         k = self.moves if self.moves is not None else MOVES[difficulty]
+        from models.topito.puzzle_search import screen_position, walk_back
+
         base, cards = walk_back(self.rules, self.deck, rng, k)
         try:
             found = screen_position(base, cards, k, self._deadline())
-        except Interrupted:
+        except TimeLimitReached:
             found = None
         if found is None:  # stated as a K-move puzzle, it is "none" or "several"
             return Puzzle(base, cards[0], k)
@@ -129,32 +128,35 @@ class TopitoPuzzles:
 
     def _search_sat(self, state: State, goal: Goal, max_moves: int, limit: int
                     ) -> tuple[list[Solution], bool, float]:
+        from models.topito.encode_sat import SatPlanner
+        from models.topito.puzzle_search import other_plan
+
         deadline = self._deadline()
         # no symmetry breaking: plans are counted
-        with SatPlanner(state) as pl:
+        with SatPlanner(state) as planner:
             found: list[Solution] = []
             try:
                 for t in range(max_moves + 1):
-                    pl.extend(t)
-                    model = pl.solve([pl.goal_lit(goal, t)], deadline)
+                    planner.extend(t)
+                    model = planner.solve([planner.goal_lit(goal, t)], deadline)
                     if model is None:
                         continue
-                    first = pl.moves_of(model, t)
+                    first = planner.moves_of(model, t)
                     found.append(tuple(first))
                     if limit < 2:
-                        return found, True, self._conflicts(pl)
-                    second = other_plan(pl, goal, t, first, deadline)
+                        return found, True, self._conflicts(planner)
+                    second = other_plan(planner, goal, t, first, deadline)
                     if second is not None:
                         found.append(tuple(second))
-                        return found, False, self._conflicts(pl)
-                    return found, True, self._conflicts(pl)
-            except Interrupted:
-                return found, False, self._conflicts(pl)
-            return found, True, self._conflicts(pl)  # no plan within max_moves (proven)
+                        return found, False, self._conflicts(planner)
+                    return found, True, self._conflicts(planner)
+            except TimeLimitReached:
+                return found, False, self._conflicts(planner)
+            return found, True, self._conflicts(planner)  # no plan within max_moves (proven)
 
     @staticmethod
-    def _conflicts(pl: SatPlanner) -> float:
-        return pl.sat.solver.accum_stats().get("conflicts", 0) / 100
+    def _conflicts(planner: Any) -> float:
+        return planner.sat.solver.accum_stats().get("conflicts", 0) / 100
 
     def _search_bfs(self, state: State, goal: Goal, max_moves: int, limit: int
                     ) -> tuple[list[Solution], bool, float]:
@@ -186,13 +188,15 @@ class TopitoPuzzles:
         if self.backend == "bfs":
             return sum(1 for m in moves
                        if bfs_plan(state.apply_action(m), goal, k).length is not None)
+        from models.topito.encode_sat import SatPlanner
+
         deadline = self._deadline()
         count = 0
-        with SatPlanner(state) as pl:
-            pl.extend(k + 1)
+        with SatPlanner(state) as planner:
+            planner.extend(k + 1)
             for m in moves:
-                a = pl.mv(m.block, m.target, 0)
-                if any(pl.solve([a, pl.goal_lit(goal, t)], deadline) is not None
+                a = planner.mv(m.block, m.target, 0)
+                if any(planner.solve([a, planner.goal_lit(goal, t)], deadline) is not None
                        for t in range(1, k + 2)):
                     count += 1
         return count
@@ -222,7 +226,7 @@ def puzzle_to_dict(kind: TopitoPuzzles, puzzle: Puzzle, solution: Solution | Non
                    rating: dict[str, Any] | None = None) -> dict[str, Any]:
     """A position file (toppi topito plan/show read it too) with a `puzzle` part: the
     card, K, and optionally the solution (moves in the last_move form) and the rating."""
-    data = position_dict(puzzle.state)
+    data = blocks_dict(puzzle.state)
     part: dict[str, Any] = {"card": puzzle.card.text(kind.rules)}
     k = puzzle.moves if puzzle.moves is not None else (
         len(solution) if solution is not None else None)
@@ -241,8 +245,9 @@ def puzzle_from_dict(kind: TopitoPuzzles, data: Any, where: str
     """A puzzle and its stated solution (None when the file has none), each checked
     with a one-line BadInput."""
     rules = kind.rules
-    position = position_from_dict(rules, data, where)
-    part = position.puzzle
+    check_fields(data, where)
+    state = read_blocks(rules, data, where)
+    part = json_field(data, "puzzle", dict, where, None)
     if part is None:
         raise BadInput(f"{where}: no 'puzzle' part (the card, and K)")
     unknown = sorted(k for k in part if k not in PUZZLE_FIELDS)
@@ -255,7 +260,6 @@ def puzzle_from_dict(kind: TopitoPuzzles, data: Any, where: str
     if moves is not None and (isinstance(moves, bool) or not isinstance(moves, int)
                               or not 1 <= moves <= MAX_MOVES):
         raise BadInput(f"{where}.puzzle.moves: a whole number from 1 to {MAX_MOVES}")
-    state = position.state
     if card.met(state.stacks):
         raise BadInput(f"{where}: the card '{card.text(rules)}' is met already")
     puzzle = Puzzle(state, card, moves)

@@ -1,11 +1,15 @@
-"""Pictures of Topito positions: coloured stacks on podiums (terminal and SVG)."""
+"""Pictures of Topito positions: coloured stacks on podiums, and the cards at the table
+(hands, played piles, the deck), for the terminal and as SVG."""
 
 from __future__ import annotations
 
+from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
-from models.topito.rules import Rules, Stacks
+from models.topito.rules import Rules, Stacks, format_move
+from models.topito.show import forbidden_move
+from models.topito.table import GameState, cards_text
 from solver.render import Svg, text_on
 
 COL_W = 12
@@ -109,3 +113,56 @@ def hint_table(result: object) -> Table:
                       *[distance_text(m.distances[c], result.max_moves) for c in cards],
                       style=style)
     return table
+
+
+def table_lines(state: GameState) -> list[tuple[str, str]]:
+    """The cards at the table in words, one (line, style) per line: the last move, each
+    hand with its played pile, the deck."""
+    blocks = state.blocks
+    r = blocks.rules
+    lines = []
+    if blocks.last is not None:
+        forbidden = forbidden_move(blocks)
+        lines.append((f"last move: {_format_last(state)}"
+                      + (f" (so '{forbidden}' is not allowed now)" if forbidden else ""), ""))
+    winners = state.winners()
+    for p, hand in enumerate(state.hands):
+        mark = " (to move)" if p == state.turn and state.end() is None else ""
+        mark += " WINS" if p in winners else ""
+        pile = state.played[p]
+        met = cards_text(r, state.met_now(p))
+        lines.append((f"seat {p + 1}{mark}: hand " + ("; ".join(cards_text(r, hand)) or "-")
+                      + f" | played {len(pile)}" + (": " + "; ".join(cards_text(r, pile))
+                                                   if pile else ""),
+                      "bold" if mark else ""))
+        if met:
+            lines.append((f"  photo time! {'; '.join(met)}", "bold green"))
+    if state.hands:
+        lines.append((f"deck: {state.deck_count} card(s)"
+                      + ("" if state.deck is None else " in a known order"), "dim"))
+    if state.photo_queue:
+        lines.append((f"photo time: seat {state.photo_queue[0] + 1} draws "
+                      f"{state.draws_due} card(s)", "bold"))
+    return lines
+
+
+def _format_last(state: GameState) -> str:
+    return format_move(state.blocks.rules, state.blocks.last)
+
+
+def table_text(state: GameState) -> Group:
+    """The stacks and the cards at the table, for the terminal."""
+    parts: list = [stacks_text(state.blocks.rules, state.blocks.stacks)]
+    parts += [Text(line, style=style) for line, style in table_lines(state)]
+    return Group(*parts)
+
+
+def table_svg(state: GameState, title: str = "") -> Svg:
+    """The stacks as a picture, the cards at the table written under it."""
+    svg = stacks_svg(state.blocks.rules, state.blocks.stacks, title)
+    lines = table_lines(state)
+    bottom = svg.height
+    svg.height += 18 * len(lines)
+    for i, (line, _) in enumerate(lines):
+        svg.text(20, bottom + 18 * i, line, size=12, anchor="start")
+    return svg

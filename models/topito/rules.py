@@ -16,7 +16,7 @@ from typing import Any
 
 from solver.errors import BadInput
 from solver.io import expect, load_data, load_json, package_data
-from solver.io import field as jfield
+from solver.io import field as json_field
 
 Stacks = tuple[tuple[int, ...], ...]
 # The move the next player may not make: (block, podium) = "lift block onto podium".
@@ -87,17 +87,17 @@ def rules_from_dict(data: Any, where: str = "rules") -> Rules:
     lists = {}
     for key in ("podiums", "characters"):
         names, rgbs = [], []
-        for i, item in enumerate(jfield(data, key, list, where)):
+        for i, item in enumerate(json_field(data, key, list, where)):
             w = f"{where}: {key}[{i}]"
             expect(item, dict, w)
-            name = jfield(item, "name", str, w)
+            name = json_field(item, "name", str, w)
             if not _NAME.match(name) or name.lower() in ("on", "order", "rank", "podium", "out"):
                 raise BadInput(f"{w}: '{name}' is not usable as a name (one word of letters, "
                                "not a card keyword)")
             if name.lower() in (n.lower() for n in names):
                 raise BadInput(f"{where}: {key[:-1]} '{name}' is defined twice")
             names.append(name)
-            rgbs.append(jfield(item, "rgb", str, w, "#999999"))
+            rgbs.append(json_field(item, "rgb", str, w, "#999999"))
         lists[key] = (tuple(names), tuple(rgbs))
     podiums, characters = lists["podiums"], lists["characters"]
     if len(podiums[0]) < 2:
@@ -107,7 +107,7 @@ def rules_from_dict(data: Any, where: str = "rules") -> Rules:
     clash = {n.lower() for n in podiums[0]} & {n.lower() for n in characters[0]}
     if clash:
         raise BadInput(f"{where}: '{sorted(clash)[0]}' is both a podium and a character")
-    return Rules(jfield(data, "name", str, where, "custom rules"), podiums[0], podiums[1],
+    return Rules(json_field(data, "name", str, where, "custom rules"), podiums[0], podiums[1],
                  characters[0], characters[1])
 
 
@@ -241,7 +241,7 @@ def load_deck(rules: Rules, path: str | Path | None = None) -> list[Card]:
     data = load_json(p, "deck file")
     where = f"deck file {p}"
     expect(data, dict, where)
-    texts = jfield(data, "cards", list, where)
+    texts = json_field(data, "cards", list, where)
     if not texts:
         raise BadInput(f"{where}: no cards")
     return [parse_card(rules, expect(t, str, f"{where}: cards[{i}]"), f"{where}: cards[{i}]")
@@ -388,120 +388,3 @@ def move_dict(rules: Rules, move: Move) -> dict[str, str]:
     return {"block": rules.characters[move.block],
             "from": "out" if move.source is None else rules.podiums[move.source],
             "to": rules.podiums[move.target]}
-
-
-# --------------------------------------------------------------------------- positions
-
-POSITION_FIELDS = {"game", "title", "note", "podiums", "out_of_play", "last_move", "hands",
-                   "turn", "puzzle"}
-HAND_SIZE = 4
-
-
-@dataclass
-class Position:
-    """A position file: the state, the players' hands (may be empty) and who is on turn."""
-
-    state: State
-    hands: list[list[Card]]
-    turn: int = 0
-    puzzle: dict[str, Any] | None = None
-
-    def to_dict(self) -> dict[str, Any]:
-        r = self.state.rules
-        return position_dict(self.state, [[c.text(r) for c in h] for h in self.hands],
-                             self.turn)
-
-
-def position_dict(state: State, hands: list[list[str]] | None = None, turn: int = 0
-                  ) -> dict[str, Any]:
-    r = state.rules
-    d: dict[str, Any] = {"game": "topito",
-                         "podiums": {r.podiums[p]: [r.characters[b] for b in s]
-                                     for p, s in enumerate(state.stacks)},
-                         "last_move": None if state.last is None else move_dict(r, state.last)}
-    if hands:
-        d["hands"] = hands
-        d["turn"] = turn
-    return d
-
-
-def parse_move(rules: Rules, data: Any, where: str) -> Move:
-    expect(data, dict, where)
-    block = rules.block(jfield(data, "block", str, where), f"{where}.block")
-    src_text = jfield(data, "from", str, where)
-    src = None if src_text.strip().lower() == "out" else rules.podium(src_text, f"{where}.from")
-    dst = rules.podium(jfield(data, "to", str, where), f"{where}.to")
-    if src == dst:
-        raise BadInput(f"{where}: 'from' and 'to' are the same podium")
-    return Move(block, src, dst)
-
-
-def position_from_dict(rules: Rules, data: Any, where: str = "position") -> Position:
-    """Parse and check a position: unknown names, a block twice, a last move that does
-    not match the stacks — each a one-line BadInput."""
-    expect(data, dict, where)
-    game = data.get("game", "topito")
-    if game != "topito":
-        raise BadInput(f"{where}: this is a '{game}' file, not a topito position")
-    unknown = sorted(set(data) - POSITION_FIELDS)
-    if unknown:
-        raise BadInput(f"{where}: unknown field '{unknown[0]}' "
-                       f"(fields: {', '.join(sorted(POSITION_FIELDS))})")
-    podiums_in = jfield(data, "podiums", dict, where)
-    stacks: list[tuple[int, ...]] = [()] * rules.n_podiums
-    seen: dict[int, str] = {}
-    given: set[int] = set()
-    for name, blocks in podiums_in.items():
-        p = rules.podium(name, f"{where}.podiums")
-        if p in given:
-            raise BadInput(f"{where}.podiums: podium '{rules.podiums[p]}' is given twice")
-        given.add(p)
-        expect(blocks, list, f"{where}.podiums.{name}")
-        stack = []
-        for i, text in enumerate(blocks):
-            w = f"{where}.podiums.{name}[{i}]"
-            b = rules.block(expect(text, str, w), w)
-            if b in seen:
-                raise BadInput(f"{where}: block '{rules.characters[b]}' is placed twice "
-                               f"({seen[b]} and {rules.podiums[p]})")
-            seen[b] = rules.podiums[p]
-            stack.append(b)
-        stacks[p] = tuple(stack)
-    for i, text in enumerate(jfield(data, "out_of_play", list, where, [])):
-        w = f"{where}.out_of_play[{i}]"
-        b = rules.block(expect(text, str, w), w)
-        if b in seen:
-            raise BadInput(f"{where}: block '{rules.characters[b]}' is both on "
-                           f"{seen[b]} and out of play")
-        seen[b] = "out of play"
-    st = tuple(stacks)
-    last = None
-    if data.get("last_move") is not None:
-        last = parse_move(rules, data["last_move"], f"{where}.last_move")
-        at = locate(st, last.block)
-        name = rules.characters[last.block]
-        if at is None or at[0] != last.target:
-            raise BadInput(f"{where}.last_move: {name} was moved to "
-                           f"{rules.podiums[last.target]} but is not there now")
-        if last.source is None and at[1] != len(st[last.target]) - 1:
-            raise BadInput(f"{where}.last_move: {name} was put on "
-                           f"{rules.podiums[last.target]} last, so it must be on top")
-    hands = []
-    for i, hand in enumerate(jfield(data, "hands", list, where, [])):
-        w = f"{where}.hands[{i}]"
-        expect(hand, list, w)
-        if len(hand) > HAND_SIZE:
-            raise BadInput(f"{w}: a hand holds at most {HAND_SIZE} cards, got {len(hand)}")
-        hands.append([parse_card(rules, expect(c, str, f"{w}[{j}]"), f"{w}[{j}]")
-                      for j, c in enumerate(hand)])
-    turn = jfield(data, "turn", int, where, 0)
-    if hands and not 0 <= turn < len(hands):
-        raise BadInput(f"{where}.turn: player {turn} has no hand (players 0 to {len(hands) - 1})")
-    puzzle = jfield(data, "puzzle", dict, where, None)
-    return Position(State(rules, st, last), hands, turn, puzzle)
-
-
-def load_position(rules: Rules, path: str | Path) -> Position:
-    """Read and check a position file."""
-    return position_from_dict(rules, load_json(path, "position"), f"position {path}")
-

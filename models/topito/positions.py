@@ -1,0 +1,229 @@
+"""Topito position files: the blocks, and what the file's reader knows of the cards.
+
+```json
+{"game": "topito",
+ "podiums": {"red": ["Elephant", "Bear"], "yellow": ["Whale", "Duck"], "blue": []},
+ "last_move": {"block": "Bear", "from": "blue", "to": "red"},
+ "hands": [["Duck on Owl", "rank 2: Duck"], ["?", "?", "?", "?"]],
+ "played": [["Cat on Bear"], []],
+ "deck": 41,
+ "turn": 0, "moves_made": 5}
+```
+
+Only `podiums` is needed: a file of the blocks alone is a position for `plan`,
+`reachable`, `moves` and `show`. Hands hold up to 4 cards, "?" for a card the reader
+has not seen; `deck` is a count (its order unknown) or a list, top card first (a full
+state: a dealt game); without it the deck is every card of the deck file that the
+played piles and the known hands do not hold. `photo_time` appears only while cards are
+drawn from a deck of unknown order: the players whose photo time is not over (the first
+is drawing) and how many cards they still draw.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from models.topito.rules import Move, Rules, State, locate, move_dict, parse_card
+from models.topito.table import MAX_PLAYERS, GameRules, GameState, cards_text
+from solver.errors import BadInput
+from solver.io import expect, load_json
+from solver.io import field as json_field
+
+POSITION_FIELDS = ("game", "title", "note", "podiums", "out_of_play", "last_move",
+                   "hands", "played", "deck", "turn", "moves_made", "photo_time", "puzzle")
+
+
+def check_fields(data: Any, where: str) -> dict[str, Any]:
+    """A Topito position's JSON object with no unknown field."""
+    expect(data, dict, where)
+    game = data.get("game", "topito")
+    if game != "topito":
+        raise BadInput(f"{where}: this is a '{game}' file, not a topito position")
+    unknown = sorted(set(data) - set(POSITION_FIELDS))
+    if unknown:
+        raise BadInput(f"{where}: unknown field '{unknown[0]}' "
+                       f"(fields: {', '.join(sorted(POSITION_FIELDS))})")
+    return data
+
+
+def parse_move(rules: Rules, data: Any, where: str) -> Move:
+    """A move in its file form {"block", "from" (a podium or "out"), "to"}."""
+    expect(data, dict, where)
+    block = rules.block(json_field(data, "block", str, where), f"{where}.block")
+    src_text = json_field(data, "from", str, where)
+    src = None if src_text.strip().lower() == "out" else rules.podium(src_text, f"{where}.from")
+    dst = rules.podium(json_field(data, "to", str, where), f"{where}.to")
+    if src == dst:
+        raise BadInput(f"{where}: 'from' and 'to' are the same podium")
+    return Move(block, src, dst)
+
+
+def read_blocks(rules: Rules, data: dict[str, Any], where: str) -> State:
+    """The stacks and the last move of a position: unknown names, a block twice, a last
+    move that does not match the stacks — each a one-line BadInput."""
+    podiums_in = json_field(data, "podiums", dict, where)
+    stacks: list[tuple[int, ...]] = [()] * rules.n_podiums
+    seen: dict[int, str] = {}
+    given: set[int] = set()
+    for name, blocks in podiums_in.items():
+        p = rules.podium(name, f"{where}.podiums")
+        if p in given:
+            raise BadInput(f"{where}.podiums: podium '{rules.podiums[p]}' is given twice")
+        given.add(p)
+        expect(blocks, list, f"{where}.podiums.{name}")
+        stack = []
+        for i, text in enumerate(blocks):
+            w = f"{where}.podiums.{name}[{i}]"
+            b = rules.block(expect(text, str, w), w)
+            if b in seen:
+                raise BadInput(f"{where}: block '{rules.characters[b]}' is placed twice "
+                               f"({seen[b]} and {rules.podiums[p]})")
+            seen[b] = rules.podiums[p]
+            stack.append(b)
+        stacks[p] = tuple(stack)
+    for i, text in enumerate(json_field(data, "out_of_play", list, where, [])):
+        w = f"{where}.out_of_play[{i}]"
+        b = rules.block(expect(text, str, w), w)
+        if b in seen:
+            raise BadInput(f"{where}: block '{rules.characters[b]}' is both on "
+                           f"{seen[b]} and out of play")
+        seen[b] = "out of play"
+    st = tuple(stacks)
+    last = None
+    if data.get("last_move") is not None:
+        last = parse_move(rules, data["last_move"], f"{where}.last_move")
+        at = locate(st, last.block)
+        name = rules.characters[last.block]
+        if at is None or at[0] != last.target:
+            raise BadInput(f"{where}.last_move: {name} was moved to "
+                           f"{rules.podiums[last.target]} but is not there now")
+        if last.source is None and at[1] != len(st[last.target]) - 1:
+            raise BadInput(f"{where}.last_move: {name} was put on "
+                           f"{rules.podiums[last.target]} last, so it must be on top")
+    return State(rules, st, last)
+
+
+def blocks_dict(state: State) -> dict[str, Any]:
+    """The blocks part of a position file: the stacks and the last move."""
+    r = state.rules
+    return {"game": "topito",
+            "podiums": {r.podiums[p]: [r.characters[b] for b in s]
+                        for p, s in enumerate(state.stacks)},
+            "last_move": None if state.last is None else move_dict(r, state.last)}
+
+
+def _cards(rules: Rules, items: Any, where: str, unknown_allowed: bool
+           ) -> tuple[Any, ...]:
+    out = []
+    for j, text in enumerate(expect(items, list, where)):
+        w = f"{where}[{j}]"
+        if unknown_allowed and text == "?":
+            out.append(None)
+        else:
+            out.append(parse_card(rules, expect(text, str, w), w))
+    return tuple(out)
+
+
+def read_position(rules: GameRules, data: Any, where: str = "position") -> GameState:
+    """A position file read and checked (each problem a one-line BadInput)."""
+    check_fields(data, where)
+    r = rules.rules
+    blocks = read_blocks(r, data, where)
+    hands = []
+    for i, hand in enumerate(json_field(data, "hands", list, where, [])):
+        w = f"{where}.hands[{i}]"
+        expect(hand, list, w)
+        if len(hand) > rules.hand_size:
+            raise BadInput(f"{w}: a hand holds at most {rules.hand_size} cards, "
+                           f"got {len(hand)}")
+        hands.append(_cards(r, hand, w, True))
+    if len(hands) > MAX_PLAYERS:
+        raise BadInput(f"{where}.hands: {len(hands)} hands; at most {MAX_PLAYERS} players")
+    turn = json_field(data, "turn", int, where, 0)
+    if hands and not 0 <= turn < len(hands):
+        raise BadInput(f"{where}.turn: player {turn} has no hand (players 0 to "
+                       f"{len(hands) - 1})")
+    if not hands:
+        for key in ("played", "deck", "photo_time"):
+            if key in data:
+                raise BadInput(f"{where}: '{key}' needs the players' hands ('hands')")
+        # one seat with no cards: whose turn it is does not matter
+        return GameState(rules, blocks,
+                         moves_made=json_field(data, "moves_made", int, where, 0))
+    played_in = json_field(data, "played", list, where, [[] for _ in hands])
+    if len(played_in) != len(hands):
+        raise BadInput(f"{where}.played: {len(played_in)} piles for {len(hands)} players")
+    played = tuple(_cards(r, pile, f"{where}.played[{i}]", False)
+                   for i, pile in enumerate(played_in))
+    moves_made = json_field(data, "moves_made", int, where, 0)
+    if moves_made < 0:
+        raise BadInput(f"{where}.moves_made: {moves_made} is negative")
+    state = GameState(rules, blocks, tuple(hands), played, None, 0, turn, moves_made)
+    deck_in = json_field(data, "deck", (int, list), where, None)
+    unseen = len(state.unseen())
+    unknown = state.unknown_cards()
+    if isinstance(deck_in, list):
+        deck = _cards(r, deck_in, f"{where}.deck", False)
+        state = GameState(rules, blocks, tuple(hands), played, deck, len(deck), turn,
+                          moves_made)
+        unseen = len(state.unseen())
+        if unseen != unknown:
+            raise BadInput(f"{where}: {unknown} unknown hand card(s) but {unseen} card(s) "
+                           "of the deck file are placed nowhere (a deck in order lists "
+                           "every card that is not in a hand or played)")
+    else:
+        count = unseen - unknown if deck_in is None else deck_in
+        if count < 0 or count + unknown != unseen:
+            raise BadInput(f"{where}: the deck ({'?' if deck_in is None else deck_in}), "
+                           f"{unknown} unknown hand card(s), the hands and the played "
+                           f"cards do not add up to the {len(rules.deck)} cards of the deck "
+                           f"file ({unseen} are unseen)")
+        state = GameState(rules, blocks, tuple(hands), played, None, count, turn,
+                          moves_made)
+    if "photo_time" in data:
+        state = _read_photo_time(state, data["photo_time"], f"{where}.photo_time")
+    return state
+
+
+def _read_photo_time(state: GameState, data: Any, where: str) -> GameState:
+    expect(data, dict, where)
+    queue = json_field(data, "players", list, where)
+    draws = json_field(data, "draws", int, where)
+    n = len(state.hands)
+    for i, p in enumerate(queue):
+        expect(p, int, f"{where}.players[{i}]")
+        if not 0 <= p < n:
+            raise BadInput(f"{where}.players[{i}]: no player {p} (players 0 to {n - 1})")
+    if not queue or len(set(queue)) != len(queue):
+        raise BadInput(f"{where}.players: the players still in photo time, each once")
+    if not 1 <= draws <= min(state.deck_count, state.rules.hand_size
+                             - len(state.hands[queue[0]])):
+        raise BadInput(f"{where}.draws: player {queue[0]} cannot draw {draws} card(s) "
+                       f"(hand of {len(state.hands[queue[0]])}, deck of {state.deck_count})")
+    return replace(state, photo_queue=tuple(queue), draws_due=draws)
+
+
+def write_position(state: GameState) -> dict[str, Any]:
+    """The position file of a state (`read_position` reads it back equal)."""
+    data = blocks_dict(state.blocks)
+    r = state.blocks.rules
+    if not state.hands:
+        if state.moves_made:
+            data["moves_made"] = state.moves_made
+        return data
+    data["hands"] = [cards_text(r, h) for h in state.hands]
+    data["played"] = [cards_text(r, pile) for pile in state.played]
+    data["deck"] = (state.deck_count if state.deck is None
+                    else cards_text(r, state.deck))
+    data["turn"] = state.turn
+    data["moves_made"] = state.moves_made
+    if state.photo_queue:
+        data["photo_time"] = {"players": list(state.photo_queue), "draws": state.draws_due}
+    return data
+
+
+def load_position(rules: GameRules, path: str | Path) -> GameState:
+    """Read and check a position file."""
+    return read_position(rules, load_json(path, "position"), f"position {path}")
