@@ -7,11 +7,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from ortools.sat.python import cp_model
-
-from solver.backends.sat import CnfBuilder
 from solver.errors import BadInput
+
+if TYPE_CHECKING:  # the task languages are parsed without loading any solver
+    from ortools.sat.python import cp_model
+
+    from solver.backends.sat import CnfBuilder
 
 NUMBER_WORDS = {
     "no": 0, "zero": 0, "none": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5,

@@ -12,7 +12,7 @@ import random
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Any, Generic, Literal, Protocol, TypeVar
 
 from solver.errors import BadInput
 from solver.executor import Batch, SharedTasks
@@ -21,6 +21,13 @@ P = TypeVar("P")  # a puzzle (position + what is asked)
 S = TypeVar("S")  # a solution
 
 DIFFICULTIES = ("easy", "medium", "hard")
+
+#: The verdict of check-unique: "several" shows two solutions; "unknown" when the search
+#: ran out of time before deciding.
+Verdict = Literal["unique", "several", "none", "unknown"]
+
+#: What one generator attempt gave (only "found" keeps a puzzle).
+Outcome = Literal["found", "not_unique", "undecided", "no_solution", "wrong_difficulty"]
 
 
 @dataclass(frozen=True)
@@ -36,10 +43,9 @@ class Search(Generic[S]):
 
 @dataclass(frozen=True)
 class Uniqueness(Generic[S]):
-    """The verdict of check-unique: "unique", "several" (two shown), "none", or
-    "unknown" when the search ran out of time before deciding."""
+    """The verdict of check-unique (see Verdict) and the solutions found (two at most)."""
 
-    status: str
+    status: Verdict
     solutions: list[S]
     effort: float
 
@@ -133,11 +139,10 @@ def attempt_seed(seed: int, attempt: int) -> int:
 
 @dataclass
 class Attempt(Generic[P, S]):
-    """What one generator attempt gave: outcome is found | not_unique | undecided |
-    no_solution | wrong_difficulty; puzzle, solution and rating only when found."""
+    """What one generator attempt gave; puzzle, solution and rating only when found."""
 
     attempt: int
-    outcome: str
+    outcome: Outcome
     puzzle: P | None = None
     solution: S | None = None
     score: float = 0.0

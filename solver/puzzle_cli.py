@@ -26,6 +26,7 @@ from solver.generate import (
     Generated,
     GenerationReport,
     PuzzleKind,
+    Verdict,
     check_unique,
     generate,
     try_attempt,
@@ -106,7 +107,7 @@ class SolveResult:
     """`solve` / `check-unique`: the verdict and the solutions found (two at most)."""
 
     file: str
-    status: str  # unique | several | none | unknown
+    status: Verdict
     solutions: list[str] = field(default_factory=list)
     stated_solution_confirmed: bool | None = None
     seconds: float = 0.0

@@ -146,6 +146,44 @@ def test_minimal_cores_are_unsatisfiable_and_minimal_in_both_backends():
     assert checked >= 5
 
 
+def test_deletion_core_is_minimal_with_an_oracle_that_gives_no_core():
+    """The one deletion loop both back-ends use, on an oracle that answers only
+    satisfiable or not (its core is the whole subset): a subset is unsatisfiable when
+    it contains {2, 5} or {1, 3, 4}."""
+    from solver.backends.common import deletion_core
+
+    conflicts = [{2, 5}, {1, 3, 4}]
+
+    def core_of(subset):
+        return list(subset) if any(c <= set(subset) for c in conflicts) else None
+
+    assert deletion_core([0, 1, 3, 6], core_of) is None
+    core = deletion_core(range(7), core_of)
+    assert core in ([2, 5], [1, 3, 4])
+    assert all(core_of([x for x in core if x != drop]) is None for drop in core)
+    # a solver's own (smaller) core is kept
+    assert deletion_core(range(7), lambda s: [x for x in s if x in (2, 5)]
+                         if {2, 5} <= set(s) else None) == [2, 5]
+
+
+def test_cpsat_core_out_of_time_is_a_time_limit_not_a_core():
+    import pytest
+
+    from solver.errors import TimeLimitReached
+
+    m = cp_model.CpModel()  # pigeons: 10 in 9 holes, switched on one by one
+    n = 9
+    switches = [m.new_bool_var(f"pigeon{p}") for p in range(n + 1)]
+    holes = [[m.new_bool_var(f"p{p}h{h}") for h in range(n)] for p in range(n + 1)]
+    for p in range(n + 1):
+        m.add_bool_or(holes[p]).only_enforce_if(switches[p])
+    for h in range(n):
+        m.add_at_most_one(holes[p][h] for p in range(n + 1))
+    with pytest.raises(TimeLimitReached, match="minimising the core"):
+        cpsat.minimal_core(m, switches, SolverOptions(time_limit=0.001))
+    assert list(m.proto.assumptions) == []  # the model is left as it was given
+
+
 def test_summary_and_wilson_interval():
     from solver.stats import summarise, wilson
     s = summarise([1, 2, 3, 4, 10])
@@ -172,14 +210,18 @@ def test_limited_sat_calls_stop_at_deadline_and_budget():
     import pytest
 
     from solver.backends.sat import INTERRUPTIBLE, Undecided
+    from solver.errors import TimeLimitReached
+
+    assert Undecided is TimeLimitReached  # the name game packages import
     b = CnfBuilder()
     _pigeons(b, 11)
     with IncrementalSat(b, name=INTERRUPTIBLE) as sat:
         start = time.perf_counter()
-        with pytest.raises(Undecided):
+        with pytest.raises(TimeLimitReached, match="deadline") as stopped:
             sat.solve_limited(deadline=start + 0.3)
+        assert stopped.value.exit_code == 3
         assert time.perf_counter() - start < 2.0
-        with pytest.raises(Undecided):
+        with pytest.raises(TimeLimitReached, match="conflict budget"):
             sat.solve_limited(conflicts=100)
     small = CnfBuilder()
     _pigeons(small, 3)

@@ -1,8 +1,16 @@
-"""Options and outcomes common to every back-end."""
+"""Options, outcomes and the core-minimising loop common to every back-end."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Literal, TypeVar
+
+#: What a solve proved: "optimal" (value proven), "feasible" (best found; a bound limits
+#: the optimum), "infeasible" (proven no solution) or "unknown" (nothing found in time).
+SolveStatus = Literal["optimal", "feasible", "infeasible", "unknown"]
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -27,13 +35,9 @@ class SolverOptions:
 
 @dataclass
 class SolveOutcome:
-    """What a solve proved, honestly.
+    """What a solve proved, honestly (see SolveStatus; `bound` limits the optimum)."""
 
-    status: "optimal" (value proven), "feasible" (best found; `bound` limits the
-    optimum), "infeasible" (proven no solution) or "unknown" (nothing found in time).
-    """
-
-    status: str
+    status: SolveStatus
     objective: int | None
     bound: int | None
     wall_time: float
@@ -46,3 +50,27 @@ class SolveOutcome:
     @property
     def proven(self) -> bool:
         return self.status in ("optimal", "infeasible")
+
+
+def deletion_core(items: Sequence[T], core_of: Callable[[list[T]], list[T] | None]
+                  ) -> list[T] | None:
+    """A subset-minimal unsatisfiable subset of `items`, or None when all of them hold
+    together.
+
+    core_of(subset): None when `subset` is satisfiable, else an unsatisfiable part of it
+    in the subset's order (the solver's own core, or the whole subset); it raises
+    TimeLimitReached when it cannot decide, since a core not proven minimal must not be
+    reported as one. Deletion: drop one item; if the rest is still unsatisfiable keep
+    the (smaller) core found for it, else the item is needed.
+    """
+    core = core_of(list(items))
+    if core is None:
+        return None
+    i = 0
+    while i < len(core):
+        smaller = core_of(core[:i] + core[i + 1:])
+        if smaller is None:
+            i += 1
+        else:
+            core = smaller
+    return core

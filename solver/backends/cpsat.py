@@ -9,15 +9,15 @@ from collections.abc import Iterable, Sequence
 
 from ortools.sat.python import cp_model
 
-from solver.backends.common import SolveOutcome, SolverOptions
+from solver.backends.common import SolveOutcome, SolverOptions, SolveStatus, deletion_core
+from solver.errors import TimeLimitReached
 from solver.progress import Status, live_status
 
-_STATUS = {
+_STATUS: dict[int, SolveStatus] = {
     cp_model.OPTIMAL: "optimal",
     cp_model.FEASIBLE: "feasible",
     cp_model.INFEASIBLE: "infeasible",
     cp_model.UNKNOWN: "unknown",
-    cp_model.MODEL_INVALID: "invalid",
 }
 
 
@@ -65,9 +65,9 @@ def solve(model: cp_model.CpModel, options: SolverOptions,
         else:
             code = solver.solve(model)
     wall = time.perf_counter() - start
-    status = _STATUS.get(code, "unknown")
-    if status == "invalid":  # a bug in an encoding, never the user's input
+    if code == cp_model.MODEL_INVALID:  # a bug in an encoding, never the user's input
         raise RuntimeError(f"CP-SAT rejected the model: {model.validate()}")
+    status = _STATUS.get(code, "unknown")
     objective = bound = None
     if model.has_objective() and status in ("optimal", "feasible"):
         objective = round(solver.objective_value)
@@ -135,13 +135,12 @@ def minimal_core(model: cp_model.CpModel, switches: Sequence[cp_model.IntVar],
     """A subset-minimal set of the Boolean `switches` (indices into the list) that
     cannot all be true together, or None when they can.
 
-    Each switch is assumed true in turn; CP-SAT's own core (sufficient assumptions for
-    infeasibility) is shrunk by deletion. Raises TimeoutError when a check runs out of
-    time, since a core that was not proven minimal must not be reported as one.
+    Deletion on CP-SAT's own cores (its sufficient assumptions for infeasibility), the
+    switches assumed true. Raises TimeLimitReached when a check runs out of time.
     """
     switches = list(switches)
 
-    def infeasible(indices: list[int]) -> list[int] | None:
+    def core_of(indices: list[int]) -> list[int] | None:
         model.clear_assumptions()
         model.add_assumptions([switches[i] for i in indices])
         solver = make_solver(SolverOptions(options.time_limit, options.seed, 1, options.log))
@@ -151,19 +150,9 @@ def minimal_core(model: cp_model.CpModel, switches: Sequence[cp_model.IntVar],
             return [i for i in indices if switches[i].index in found]
         if code in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             return None
-        raise TimeoutError("CP-SAT ran out of time while minimising the core")
+        raise TimeLimitReached("CP-SAT reached the time limit while minimising the core")
 
     try:
-        core = infeasible(list(range(len(switches))))
-        if core is None:
-            return None
-        i = 0
-        while i < len(core):
-            smaller = infeasible(core[:i] + core[i + 1:])
-            if smaller is None:
-                i += 1
-            else:
-                core = smaller
-        return core
+        return deletion_core(range(len(switches)), core_of)
     finally:
         model.clear_assumptions()

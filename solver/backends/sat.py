@@ -18,7 +18,8 @@ from pysat.examples.rc2 import RC2, RC2Stratified
 from pysat.formula import WCNF, IDPool
 from pysat.solvers import Solver
 
-from solver.backends.common import SolveOutcome, SolverOptions
+from solver.backends.common import SolveOutcome, SolverOptions, deletion_core
+from solver.errors import TimeLimitReached
 from solver.progress import NO_STATUS, Status, live_status
 
 
@@ -180,8 +181,9 @@ def _rc2(builder: CnfBuilder, stratified: bool, line: Status, total: int) -> RC2
     return rc2
 
 
-class Undecided(Exception):
-    """A limited SAT call stopped (deadline or conflict budget) before deciding."""
+# A limited SAT call that stops (deadline or conflict budget) before deciding raises
+# TimeLimitReached; `Undecided` is the same class under the name game packages import.
+Undecided = TimeLimitReached
 
 
 # PySAT's CaDiCaL ignores interrupt(): solvers that must stop at a deadline are Glucose
@@ -218,14 +220,14 @@ class IncrementalSat:
 
     def solve_limited(self, assumptions: Sequence[int] = (), deadline: float | None = None,
                       conflicts: int | None = None) -> set[int] | None:
-        """Like solve, but raises Undecided when `deadline` (time.perf_counter()) passes
-        or the `conflicts` budget runs out first."""
+        """Like solve, but raises TimeLimitReached when `deadline` (time.perf_counter())
+        passes or the `conflicts` budget runs out first."""
         self.sync()
         if deadline is not None and self.name.startswith("cadical"):
             raise ValueError("CaDiCaL cannot be interrupted: use IncrementalSat(..., "
                              "name=INTERRUPTIBLE) for deadlines")
         if deadline is not None and time.perf_counter() >= deadline:
-            raise Undecided
+            raise TimeLimitReached("the SAT solver reached its deadline before deciding")
         solver = self.solver
         if conflicts is not None:
             solver.conf_budget(conflicts)
@@ -249,7 +251,9 @@ class IncrementalSat:
                 guard.join()
                 solver.clear_interrupt()
         if ok is None:
-            raise Undecided
+            if deadline is not None and time.perf_counter() >= deadline:
+                raise TimeLimitReached("the SAT solver reached its deadline before deciding")
+            raise TimeLimitReached("the SAT solver used its conflict budget before deciding")
         return {lit for lit in solver.get_model() if lit > 0} if ok else None
 
     def _line(self, deadline: float | None) -> AbstractContextManager[object]:
@@ -262,24 +266,16 @@ class IncrementalSat:
 
     def minimal_core(self, assumptions: Sequence[int]) -> list[int] | None:
         """A subset-minimal unsatisfiable subset of `assumptions`, or None when the
-        formula is satisfiable under all of them.
-
-        The solver's core is shrunk by deletion: drop one assumption, and if the rest is
-        still unsatisfiable keep the (smaller) core the solver reports for it.
-        """
+        formula is satisfiable under all of them (deletion on the solver's cores)."""
         self.sync()
-        if self.solver.solve(assumptions=list(assumptions)):
-            return None
-        core = [a for a in assumptions if a in set(self.solver.get_core() or ())]
-        i = 0
-        while i < len(core):
-            trial = core[:i] + core[i + 1:]
-            if not self.solver.solve(assumptions=trial):
-                reported = set(self.solver.get_core() or ())
-                core = [a for a in trial if a in reported]
-            else:
-                i += 1
-        return core
+
+        def core_of(subset: list[int]) -> list[int] | None:
+            if self.solver.solve(assumptions=subset):
+                return None
+            reported = set(self.solver.get_core() or ())
+            return [a for a in subset if a in reported]
+
+        return deletion_core(assumptions, core_of)
 
     def close(self) -> None:
         self.solver.delete()
