@@ -78,7 +78,7 @@ def test_dask_cluster_local_pool_and_in_process_give_the_same_table(cluster):
     assert [r["game"] for r in records] == list(range(24))
     assert [r["seed"] for r in records] == [3 * 1_000_003 + g for g in range(24)]
     assert records[1]["seats"] == ["greedy", "random", "best"]  # rotated by one seat
-    # the summary is that of the records (seat wins of the old single-process code)
+    # the summary is that of the records
     cell = alone["cells"][0]
     wins = [sum(_winner(r) == s for r in records) for s in range(3)]
     assert [w["successes"] for w in cell["win_rate_by_seat"]] == wins == [8, 10, 6]

@@ -54,142 +54,149 @@ def build(state: GameState, rolls: list[tuple[int, ...]]) -> PlanModel:
     own0 = state.stocks[me][me]
     other0 = state.stock_size(me) - own0
     # lane fields as (own, other) 0/1 values or bool variables, bottom first
-    own_f: dict[int, list] = {}
-    oth_f: dict[int, list] = {}
+    own_fields: dict[int, list] = {}
+    other_fields: dict[int, list] = {}
     for lane in range(1, rules.lanes + 1):
         if lane == rules.hippo:
             continue
         content = state.lanes[lane]
-        own_f[lane] = [int(i < len(content) and content[i] == me) for i in range(cap)]
-        oth_f[lane] = [int(i < len(content) and content[i] != me) for i in range(cap)]
+        own_fields[lane] = [int(i < len(content) and content[i] == me) for i in range(cap)]
+        other_fields[lane] = [int(i < len(content) and content[i] != me) for i in range(cap)]
 
-    E: cp_model.LinearExprT = own0
-    F: cp_model.LinearExprT = other0
+    # the stock (own chips, other colours' chips) before the next die's chip
+    stock_own: cp_model.LinearExprT = own0
+    stock_other: cp_model.LinearExprT = other0
     sequences, select, live, bonus, stock_after = [], [], [], [], []
-    prev_done = None
-    b_k: object = int(state.bonus)
+    last_done = None
+    is_bonus: object = int(state.bonus)
     turns_terms = []
     for k, roll in enumerate(rolls):
         seqs = roll_sequences(rules, tuple(sorted(roll)))
         sequences.append(seqs)
-        lv = m.new_bool_var(f"live{k}")
-        if prev_done is None:
-            m.add(lv == 1)
+        is_live = m.new_bool_var(f"live{k}")
+        if last_done is None:
+            m.add(is_live == 1)
         else:
-            m.add(lv == 1 - prev_done)
-        live.append(lv)
-        sel = [m.new_bool_var(f"sel{k}_{q}") for q in range(len(seqs))]
-        m.add(sum(sel) == lv)
-        select.append(sel)
-        bonus.append(b_k)
-        tb = m.new_bool_var(f"newturn{k}")  # a turn starts with this roll
-        if isinstance(b_k, int):
-            m.add(tb == lv * (1 - b_k))
+            m.add(is_live == 1 - last_done)
+        live.append(is_live)
+        chosen = [m.new_bool_var(f"order{k}_{q}") for q in range(len(seqs))]
+        m.add(sum(chosen) == is_live)
+        select.append(chosen)
+        bonus.append(is_bonus)
+        new_turn = m.new_bool_var(f"newturn{k}")  # a turn starts with this roll
+        if isinstance(is_bonus, int):
+            m.add(new_turn == is_live * (1 - is_bonus))
         else:
-            m.add(tb <= lv)
-            m.add(tb <= 1 - b_k)
-            m.add(tb >= lv - b_k)
-        turns_terms.append(tb)
-        used7 = []
+            m.add(new_turn <= is_live)
+            m.add(new_turn <= 1 - is_bonus)
+            m.add(new_turn >= is_live - is_bonus)
+        turns_terms.append(new_turn)
+        into_hippo = []  # a chip of this roll goes into Mr. Hippo's lane
         for j in range(rules.dice):
-            intend: dict[int, list] = {}
+            lanes_of_die: dict[int, list] = {}  # lane -> orders putting die j's chip there
             for q, seq in enumerate(seqs):
                 if len(seq) > j:
-                    intend.setdefault(seq[j], []).append(sel[q])
-            if not intend:
+                    lanes_of_die.setdefault(seq[j], []).append(chosen[q])
+            if not lanes_of_die:
                 continue
-            has = m.new_bool_var(f"has{k}_{j}")
-            Ev = m.new_int_var(0, total, f"E{k}_{j}")
-            Fv = m.new_int_var(0, total, f"F{k}_{j}")
-            m.add(Ev == E)
-            m.add(Fv == F)
-            m.add(Ev + Fv >= 1).only_enforce_if(has)
-            m.add(Ev + Fv == 0).only_enforce_if(has.Not())
-            fore = m.new_bool_var(f"fore{k}_{j}")
-            m.add(Fv >= 1).only_enforce_if(fore)
-            m.add(Fv == 0).only_enforce_if(fore.Not())
-            acts = {}
-            for lane, sels in intend.items():
-                a = m.new_bool_var(f"a{k}_{j}_{lane}")
+            holds_any = m.new_bool_var(f"holds{k}_{j}")  # a chip is left to place
+            own_held = m.new_int_var(0, total, f"own_held{k}_{j}")
+            other_held = m.new_int_var(0, total, f"other_held{k}_{j}")
+            m.add(own_held == stock_own)  # the stock when this die's chip is placed
+            m.add(other_held == stock_other)
+            m.add(own_held + other_held >= 1).only_enforce_if(holds_any)
+            m.add(own_held + other_held == 0).only_enforce_if(holds_any.Not())
+            # other colours in the stock go first: this chip is one of them
+            other_first = m.new_bool_var(f"other_first{k}_{j}")
+            m.add(other_held >= 1).only_enforce_if(other_first)
+            m.add(other_held == 0).only_enforce_if(other_first.Not())
+            goes_into = {}  # lane -> this die's chip goes into it
+            for lane, sels in lanes_of_die.items():
+                goes = m.new_bool_var(f"goes{k}_{j}_{lane}")
                 want = sum(sels)
-                m.add(a <= want)
-                m.add(a <= has)
-                m.add(a >= want + has - 1)
-                acts[lane] = a
-            placed = sum(acts.values())
-            pf = m.new_bool_var(f"pf{k}_{j}")  # an other-colour chip was placed
-            m.add(pf <= placed)
-            m.add(pf <= fore)
-            m.add(pf >= placed + fore - 1)
-            po = placed - pf
-            taken_own = m.new_int_var(0, cap + 1, f"tm{k}_{j}")
-            taken_oth = m.new_int_var(0, cap + 1, f"to{k}_{j}")
-            pens = []
-            for lane, a in acts.items():
+                m.add(goes <= want)
+                m.add(goes <= holds_any)
+                m.add(goes >= want + holds_any - 1)
+                goes_into[lane] = goes
+            placed = sum(goes_into.values())
+            # an other colour's chip was placed
+            placed_other = m.new_bool_var(f"placed_other{k}_{j}")
+            m.add(placed_other <= placed)
+            m.add(placed_other <= other_first)
+            m.add(placed_other >= placed + other_first - 1)
+            placed_own = placed - placed_other
+            # chips the penalty gives back to the stock
+            taken_own = m.new_int_var(0, cap + 1, f"taken_own{k}_{j}")
+            taken_other = m.new_int_var(0, cap + 1, f"taken_other{k}_{j}")
+            penalties = []
+            for lane, goes in goes_into.items():
                 if lane == rules.hippo:
-                    used7.append(a)
+                    into_hippo.append(goes)
                     continue
-                own_now, oth_now = own_f[lane], oth_f[lane]
-                pen = m.new_bool_var(f"pen{k}_{j}_{lane}")
-                push = m.new_bool_var(f"push{k}_{j}_{lane}")
-                m.add(pen + push == a)
-                m.add(pen <= own_now[cap - 1])
-                m.add(push <= 1 - own_now[cap - 1])
-                M2 = [m.new_bool_var(f"M{k}_{j}_{lane}_{i}") for i in range(cap)]
-                O2 = [m.new_bool_var(f"O{k}_{j}_{lane}_{i}") for i in range(cap)]
+                own_field, other_field = own_fields[lane], other_fields[lane]
+                penalty = m.new_bool_var(f"penalty{k}_{j}_{lane}")
+                pushed = m.new_bool_var(f"pushed{k}_{j}_{lane}")
+                m.add(penalty + pushed == goes)
+                m.add(penalty <= own_field[cap - 1])
+                m.add(pushed <= 1 - own_field[cap - 1])
+                own_next = [m.new_bool_var(f"own{k}_{j}_{lane}_{i}") for i in range(cap)]
+                other_next = [m.new_bool_var(f"other{k}_{j}_{lane}_{i}") for i in range(cap)]
                 keeps = 0 if rules.penalty_takes_placed else 1  # fields left after it
                 for i in range(cap):
-                    m.add(M2[i] == own_now[i]).only_enforce_if(a.Not())
-                    m.add(O2[i] == oth_now[i]).only_enforce_if(a.Not())
+                    m.add(own_next[i] == own_field[i]).only_enforce_if(goes.Not())
+                    m.add(other_next[i] == other_field[i]).only_enforce_if(goes.Not())
                     if i >= keeps:
-                        m.add(M2[i] == 0).only_enforce_if(pen)
-                        m.add(O2[i] == 0).only_enforce_if(pen)
+                        m.add(own_next[i] == 0).only_enforce_if(penalty)
+                        m.add(other_next[i] == 0).only_enforce_if(penalty)
                 if keeps:
-                    m.add(M2[0] == 1 - fore).only_enforce_if(pen)
-                    m.add(O2[0] == fore).only_enforce_if(pen)
-                m.add(M2[0] == 1 - fore).only_enforce_if(push)
-                m.add(O2[0] == fore).only_enforce_if(push)
+                    m.add(own_next[0] == 1 - other_first).only_enforce_if(penalty)
+                    m.add(other_next[0] == other_first).only_enforce_if(penalty)
+                m.add(own_next[0] == 1 - other_first).only_enforce_if(pushed)
+                m.add(other_next[0] == other_first).only_enforce_if(pushed)
                 for i in range(cap - 1):
-                    m.add(M2[i + 1] == own_now[i]).only_enforce_if(push)
-                    m.add(O2[i + 1] == oth_now[i]).only_enforce_if(push)
-                placed_own = (1 - fore) * (1 - keeps)
-                m.add(taken_own == sum(own_now) + placed_own).only_enforce_if(pen)
-                m.add(taken_oth == sum(oth_now) + fore * (1 - keeps)).only_enforce_if(pen)
-                own_f[lane], oth_f[lane] = M2, O2
-                pens.append(pen)
-            if pens:
-                no_pen = m.new_bool_var(f"nopen{k}_{j}")
-                m.add(sum(pens) + no_pen == 1)
-                m.add(taken_own == 0).only_enforce_if(no_pen)
-                m.add(taken_oth == 0).only_enforce_if(no_pen)
+                    m.add(own_next[i + 1] == own_field[i]).only_enforce_if(pushed)
+                    m.add(other_next[i + 1] == other_field[i]).only_enforce_if(pushed)
+                # the penalty takes the lane's chips, and the chip placed unless it stays
+                m.add(taken_own == sum(own_field) + (1 - other_first) * (1 - keeps)
+                      ).only_enforce_if(penalty)
+                m.add(taken_other == sum(other_field) + other_first * (1 - keeps)
+                      ).only_enforce_if(penalty)
+                own_fields[lane], other_fields[lane] = own_next, other_next
+                penalties.append(penalty)
+            if penalties:
+                no_penalty = m.new_bool_var(f"no_penalty{k}_{j}")
+                m.add(sum(penalties) + no_penalty == 1)
+                m.add(taken_own == 0).only_enforce_if(no_penalty)
+                m.add(taken_other == 0).only_enforce_if(no_penalty)
             else:
                 m.add(taken_own == 0)
-                m.add(taken_oth == 0)
-            E = Ev - po + taken_own
-            F = Fv - pf + taken_oth
-        after = m.new_int_var(0, total, f"S{k}")
-        m.add(after == E + F)
+                m.add(taken_other == 0)
+            stock_own = own_held - placed_own + taken_own
+            stock_other = other_held - placed_other + taken_other
+        after = m.new_int_var(0, total, f"stock{k}")
+        m.add(after == stock_own + stock_other)
         stock_after.append(after)
         done = m.new_bool_var(f"done{k}")
         m.add(after == 0).only_enforce_if(done)
         m.add(after >= 1).only_enforce_if(done.Not())
-        prev_done = done
-        # the next roll is a bonus roll when this one used lane 7 and was not one
-        u = sum(used7) if used7 else 0
-        nb = m.new_bool_var(f"bonus{k + 1}")
-        if isinstance(b_k, int):
-            m.add(nb == u * (1 - b_k))
+        last_done = done
+        # the next roll is a bonus roll when this one put a chip into Mr. Hippo's lane
+        # and was not itself one
+        hippo_used = sum(into_hippo) if into_hippo else 0
+        next_bonus = m.new_bool_var(f"bonus{k + 1}")
+        if isinstance(is_bonus, int):
+            m.add(next_bonus == hippo_used * (1 - is_bonus))
         else:
-            m.add(nb <= u)
-            m.add(nb <= 1 - b_k)
-            m.add(nb >= u - b_k)
-        b_k = nb
-    assert prev_done is not None
+            m.add(next_bonus <= hippo_used)
+            m.add(next_bonus <= 1 - is_bonus)
+            m.add(next_bonus >= hippo_used - is_bonus)
+        is_bonus = next_bonus
+    assert last_done is not None
     n = len(rolls)
     finish = m.new_int_var(0, n + 1, "finish")
     used = sum(turns_terms) + int(state.bonus)  # a pending bonus roll belongs to turn 1
-    m.add(finish == used).only_enforce_if(prev_done)
-    m.add(finish == n + 1).only_enforce_if(prev_done.Not())
+    m.add(finish == used).only_enforce_if(last_done)
+    m.add(finish == n + 1).only_enforce_if(last_done.Not())
     big = total + 1
     m.minimize(finish * big + stock_after[-1])
     return PlanModel(m, sequences, select, live, bonus, stock_after, finish, big)
