@@ -1,4 +1,4 @@
-"""Benchmarks of the executor layer (issue 9 speed goals; figures in docs/batch.md).
+"""Benchmarks of the executor layer against its speed goals (figures in docs/batch.md).
 
 1. `take-it-higher simulate`: games per second on the local pool with 2 processes
    against in-process (--jobs 1); goal: at least 1.8x. Two workloads: greedy games

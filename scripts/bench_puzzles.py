@@ -1,4 +1,4 @@
-"""Benchmark of puzzle creation (issue #8), for every game that has puzzles.
+"""Benchmark of puzzle creation, for every game that has puzzles.
 
     python scripts/bench_puzzles.py [--game take-it-higher] [--runs 5] [--difficulty medium]
 
