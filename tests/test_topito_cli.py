@@ -185,3 +185,61 @@ def test_plan_svg_and_already_met(tmp_path):
     assert res.exit_code == 0 and "<svg" in svg.read_text()
     met = run_json("reachable", MID, "--card", "Bear on Elephant", "--within", "0")
     assert met["reachable"] and met["moves"] == 0 and met["proof"] == "the card is met already"
+
+
+def test_show_json_has_the_cards_at_the_table():
+    data = run_json("show", MID)
+    assert data["to_move"] == 1 and data["turn"] == 0 and data["status"] == "playing"
+    assert data["played"] == [[], []] and data["winners"] == [] and data["end"] is None
+    # 4 of the 8 hand cards are in the deck file: 44 cards face down, all unseen
+    assert data["deck"] == 44 and data["unseen"] == 44 and not data["deck_in_order"]
+    assert data["unknown"] == ["the order of the deck (44 cards)"]
+    assert data["met_now"] == [[], []]
+
+
+def test_simulate_json_cells_and_measures():
+    data = run_json("simulate", "--games", "12", "--players", "2,3", "--policy", "greedy",
+                    "--policy", "random", "--jobs", "1")
+    cells = data["cells"]
+    assert [(c["setup"]["players"], c["seats"]) for c in cells] == [
+        (2, ["greedy", "greedy"]), (2, ["random", "random"]),
+        (3, ["greedy", "greedy", "greedy"]), (3, ["random", "random", "random"])]
+    assert data["knows"] == {"greedy": "own", "random": "own"}
+    for cell in cells:
+        records = [r for r in data["records"] if r["seats"] == cell["seats"]]
+        assert len(records) == 12
+        m = cell["measures"]
+        assert len(m["played_by_seat"]) == len(cell["seats"])
+        # a turn is one move: the player actions simulate counts
+        assert [r["measures"]["turns"] for r in records] == [r["actions"] for r in records]
+        # every game has a winner with 7 played cards, or ended without one
+        for r in records:
+            winners = [s for s, x in enumerate(r["returns"]) if x == 1.0]
+            assert [s for s, n in enumerate(r["measures"]["played"]) if n >= 7] == winners
+            assert (r["measures"]["end"] == "won") == bool(winners)
+        assert m["no_winner"] == sum(1 for r in records if r["measures"]["end"] != "won")
+
+
+def test_simulate_table_and_bad_players():
+    res = run("simulate", "--games", "5", "--jobs", "1")
+    assert res.exit_code == 0 and "Topito: 5 games per row, seed 0" in res.output
+    assert_one_line_error(run("simulate", "--games", "5", "--players", "6"), "2 to 5")
+    assert_one_line_error(run("simulate", "--games", "5", "--players", "two"),
+                          "not a number")
+    assert_one_line_error(run("simulate", "--games", "5", "--policy", "hint"),
+                          "unknown policy 'hint'")
+
+
+def test_play_a_game_in_the_terminal():
+    from click.testing import CliRunner
+
+    from solver.cli import cli
+
+    res = CliRunner().invoke(cli, ["topito", "play", "--seed", "4"], input="1\n" * 400)
+    assert res.exit_code == 0, res.output
+    assert "you play seat 1" in res.output and "Game over" in res.output
+    assert "Seat 2 (greedy):" in res.output
+    stopped = CliRunner().invoke(cli, ["topito", "play", MID, "--seed", "1"],
+                                 input="moves\nmove Bear red -> yellow\nquit\n")
+    assert stopped.exit_code == 0 and "Game stopped" in stopped.output
+    assert "Seat 2 (greedy):" in stopped.output  # it answered the move

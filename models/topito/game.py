@@ -243,7 +243,6 @@ class TopitoGame(Game[GameRules, GameState, Action]):
         ends = Counter(r["end"] for r in records)
         return {"played_by_seat": [round(mean(r["played"][s] for r in records), 3)
                                    for s in range(seats)],
-                "turns": round(mean(r["turns"] for r in records), 3),
                 "no_winner": sum(ends.get(e, 0) for e in ENDS if e != "won"),
                 "shared_wins": sum(1 for r in records if r["winners"] > 1)}
 
@@ -267,7 +266,8 @@ class TopitoGame(Game[GameRules, GameState, Action]):
         best = res.best
         head = (f"Best move: {best.move}" + (f" (meets {'; '.join(best.meets)})"
                                              if best.meets else "")) if best else "No move"
-        return Group(head, hint_table(res))
+        legend = "  ".join(f"c{i + 1} = {c}" for i, c in enumerate(res.considered))
+        return Group(head, hint_table(res), legend)
 
 
 GAME = TopitoGame()
