@@ -24,8 +24,9 @@ import time
 from pathlib import Path
 
 from models.hoch_hinaus.achieve import achievable
+from models.hoch_hinaus.files import load_position
 from models.hoch_hinaus.hint import hint
-from models.hoch_hinaus.rules import load_game, load_rules
+from models.hoch_hinaus.rules import load_rules
 from models.hoch_hinaus.tasks import load_catalogue
 from solver.progress import progress_bar
 
@@ -72,7 +73,7 @@ def main() -> None:
     rules = load_rules()
     cat = load_catalogue(rules)
     files = sorted(PUZZLES.glob("midgame-*.json"))
-    games = [(f.name, load_game(rules, f, None, cat)) for f in files]
+    games = [(f.name, load_position(rules, f, None, cat)) for f in files]
     times: dict[tuple[str, str], list[float]] = {}
     answers: dict[tuple[str, str, str], str] = {}
     hints: list[float] = []

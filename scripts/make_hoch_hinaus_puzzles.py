@@ -11,8 +11,10 @@ import json
 import random
 from pathlib import Path
 
+from models.hoch_hinaus.files import position_json
 from models.hoch_hinaus.hint import policy_action
-from models.hoch_hinaus.rules import game_json, load_rules, new_game
+from models.hoch_hinaus.rules import load_rules
+from models.hoch_hinaus.state import new_game
 from models.hoch_hinaus.tasks import load_catalogue
 
 OUT = Path(__file__).resolve().parent.parent / "puzzles" / "hoch-hinaus"
@@ -22,11 +24,11 @@ def play(seed: int, stop) -> dict | None:
     rules = load_rules()
     cat = load_catalogue(rules)
     rng = random.Random(seed)
-    g = new_game(rules, cat.tasks, 2, "normal", rng)
+    g = new_game(rules, cat, 2, "normal", rng)
     while not g.is_terminal():
         if stop(g):
-            return game_json(g)
-        g.apply_action(policy_action(g, rng, "greedy"))
+            return position_json(g)
+        g = g.apply_action(policy_action(g, rng, "greedy"))
     return None
 
 
@@ -34,18 +36,14 @@ def dead_end(seed: int = 30) -> dict | None:
     rules = load_rules()
     cat = load_catalogue(rules)
     rng = random.Random(seed)
-    g = new_game(rules, cat.tasks, 2, "champions", rng)
+    g = new_game(rules, cat, 2, "champions", rng)
     while not g.is_terminal():
         acts = g.legal_actions()
         if g.turns >= 9:
-            lost = []
-            for a in acts:
-                g2 = g.copy()
-                g2.apply_action(a)
-                lost.append(g2.status == "lost")
+            lost = [g.apply_action(a).status == "lost" for a in acts]
             if any(lost) and not all(lost):
-                return game_json(g)
-        g.apply_action(rng.choice(acts))
+                return position_json(g)
+        g = g.apply_action(rng.choice(acts))
     return None
 
 

@@ -7,14 +7,18 @@ from __future__ import annotations
 import json
 import random
 
-from models.hoch_hinaus import play
-from models.hoch_hinaus.rules import load_rules, new_game
+from models.hoch_hinaus.game import GAME
+from models.hoch_hinaus.reachable import play_out
+from models.hoch_hinaus.rules import load_rules
+from models.hoch_hinaus.state import new_game
 from models.hoch_hinaus.tasks import load_catalogue
-from solver.store import Store
+from solver import simulate
+from solver.game import task_seed
+from solver.store import Store, data_digest
 from tests.cli_helpers import (
     assert_batch_options_checked,
     game_runner,
-    interrupt_and_resume,
+    interrupt_after,
     on_three_executors,
 )
 
@@ -40,36 +44,54 @@ def _simulate(*extra: str) -> dict:
 def test_dask_cluster_equals_local_pool_and_in_process(cluster):
     on_dask, pooled, alone = on_three_executors(_simulate, cluster)
     assert _table(on_dask) == _table(pooled) == _table(alone)
-    assert not alone["interrupted"]
-    # deal by deal, every policy on each deal; the summary is that of the records
-    assert [(r["game"], r["policy"]) for r in alone["records"]] == \
-        [(i, p) for i in range(2) for p in ("greedy", "random")]
-    for stats in alone["policies"]:
-        mine = [r for r in alone["records"] if r["policy"] == stats["policy"]]
-        assert stats["rate"]["trials"] == 2
-        assert stats["rate"]["successes"] == sum(r["won"] for r in mine)
-        assert stats["mean_turns"] == round(sum(r["turns"] for r in mine) / 2, 2)
+    assert not alone["interrupted"] and alone["played"] == 4
+    # one cell per policy, each on the same two deals; the summary is that of the records
+    assert [(r["cell"], r["game"], r["seats"]) for r in alone["records"]] == \
+        [(c, g, [p, p]) for c, p in enumerate(("greedy", "random")) for g in range(2)]
+    assert alone["knows"] == {"greedy": "everything", "random": "own"}
+    for c, cell in enumerate(alone["cells"]):
+        mine = [r for r in alone["records"] if r["cell"] == c]
+        assert cell["win_rate"]["trials"] == 2
+        assert cell["win_rate"]["successes"] == sum(r["returns"][0] > 0 for r in mine)
+        turns = [r["measures"]["turns"] for r in mine]
+        assert cell["measures"]["mean_turns"] == round(sum(turns) / 2, 2)
     # the text table too, less its caption line (seconds, executor)
     texts = [[line for line in run(*ARGS, *extra).output.splitlines() if line.strip()]
              for extra in (("--scheduler", cluster), ("--jobs", "1"))]
-    assert texts[0][:-1] == texts[1][:-1]
-    assert sum(line.startswith(("│ greedy", "│ random")) for line in texts[0]) == 2
-    assert "dask" in texts[0][-1] and "in-process" in texts[1][-1]
+    assert texts[0][:-2] == texts[1][:-2]
+    assert sum(line.startswith("│ first") for line in texts[0]) == 2  # one row a cell
+    assert "All-seeing (open hands): greedy" in texts[0][-1]
 
 
 def test_records_are_the_rules_engine_games():
-    """Each record is the game dealt by new_game from seed*7919+i and played by the
-    policy from seed*104729+i (the seeding of the first figures), replayed here with
+    """Each record is the game dealt by new_game from random.Random(seed*1000003+g) and
+    played by the policy from a second random.Random of that seed, replayed here with
     the engine directly."""
     data = _simulate("--jobs", "1")
     for r in data["records"]:
-        i = r["game"]
-        g = new_game(R, CAT.tasks, 2, "first", random.Random(3 * 7919 + i), "blue", False)
-        g = play.play_out(g, random.Random(3 * 104729 + i), r["policy"])
-        assert (r["deal_seed"], r["play_seed"]) == (3 * 7919 + i, 3 * 104729 + i)
-        assert r["won"] == (g.status == "won")
-        assert (r["tasks_completed"], r["turns"]) == (len(g.completed), g.turns)
+        g = r["game"]
+        seed = task_seed(3, g)
+        state = new_game(R, CAT, 2, "first", random.Random(seed), "blue", False)
+        end = play_out(state, random.Random(seed), r["seats"][0], None)
+        assert r["seed"] == 3 * 1_000_003 + g
+        assert r["returns"] == [1.0 if end.status == "won" else 0.0] * 2
+        assert r["measures"] == {"tasks_completed": len(end.completed), "turns": end.turns}
+        assert r["actions"] == end.turns + (end.status == "won")
     assert len(data["records"]) == 4
+
+
+def test_seed_zero_replays_the_published_deals():
+    """--seed 0: game g is dealt and played from random.Random(g), as the figures in
+    docs/hoch-hinaus.md were (greedy and random rows of the 40-game table)."""
+    out = run("simulate", "--games", "3", "--policy", "random", "--jobs", "1", "--json")
+    records = json.loads(out.stdout)["records"]
+    assert [(r["measures"]["tasks_completed"], r["measures"]["turns"]) for r in records] \
+        == [(4, 16), (5, 16), (2, 10)]
+    for r in records:
+        state = new_game(R, CAT, 2, "normal", random.Random(r["game"]))
+        end = play_out(state, random.Random(r["game"]), "random", None)
+        assert (len(end.completed), end.turns) == (r["measures"]["tasks_completed"],
+                                                   r["measures"]["turns"])
 
 
 def test_interrupt_keeps_finished_games_and_resume_gives_the_same_table(tmp_path,
@@ -77,16 +99,42 @@ def test_interrupt_keeps_finished_games_and_resume_gives_the_same_table(tmp_path
     store = tmp_path / "runs.sqlite"
     args = ["simulate", "--games", "3", "--difficulty", "first", "--seed", "9",
             "--policy", "random", "--policy", "greedy", "--jobs", "1", "--json"]
-    _, partial, played = interrupt_and_resume(run, args, store, monkeypatch, play, 3,
-                                              _table)  # Ctrl-C during the fourth game
-    assert partial["interrupted"] and len(partial["records"]) == 3
-    # the rest only: 6 games in all (deal by deal, both policies), 3 stored
-    assert [(a[6], a[7]) for a in played] == \
-        [(p, i) for i in range(3) for p in ("random", "greedy")][3:]
+    whole = run(*args)
+    assert whole.exit_code == 0, whole.output
+    real = simulate.play_one
+    interrupt_after(monkeypatch, simulate, 3, "play_one")  # Ctrl-C during the fourth game
+    cut = run(*args, "--store", str(store))
+    assert cut.exit_code == 130, cut.output
+    assert "Interrupted" in cut.stderr and "--resume" in cut.stderr, cut.stderr
+    partial = json.loads(cut.stdout)
+    assert partial["interrupted"] and partial["played"] == 3
     with Store(store) as s:
-        rows = s.rows(play.GAMES_KIND)
-    assert len(rows) == 6
-    assert sorted({r["seed"] for r in rows}) == [9 * 7919 + i for i in range(3)]
+        rows = s.rows(simulate.GAMES_KIND)
+    assert [r["seed"] for r in rows] == [9 * 1_000_003 + g for g in range(3)]
+    assert rows[0]["parameters"] == {
+        "game": "hoch-hinaus", "rules_digest": data_digest(GAME.load_rules(None)),
+        "setup": {"players": 2, "difficulty": "first", "pros": False, "side": "blue"},
+        "seats": ["random", "random"], "rotate": False, "options": {"hint_time": 0.0},
+        "open_hands": False}
+    monkeypatch.setattr(simulate, "play_one", real)
+    played = interrupt_after(monkeypatch, simulate, -1, "play_one")  # never interrupts
+    resumed = run(*args, "--store", str(store), "--resume")
+    assert resumed.exit_code == 0, resumed.output
+    assert _table(json.loads(resumed.stdout)) == _table(json.loads(whole.stdout))
+    # the rest only: the three greedy games (cell 1)
+    assert [(a[3], a[7]) for a in played] == [(["greedy", "greedy"], g) for g in range(3)]
+    with Store(store) as s:
+        assert len(s.rows(simulate.GAMES_KIND)) == 6
+
+
+def test_a_tasks_file_is_another_run(tmp_path):
+    """The catalogue is part of the rules data: its fingerprint tells runs apart."""
+    data = {"tasks": [{"id": f"X{i}", "text": t.text()} for i, t in enumerate(CAT.tasks[:30])]}
+    tasks = tmp_path / "tasks.json"
+    tasks.write_text(json.dumps(data))
+    other = GAME.load_rules(None, tasks_path=str(tasks))
+    assert data_digest(other) != data_digest(GAME.load_rules(None))
+    assert len(other.catalogue.tasks) == 30
 
 
 def test_bad_batch_options_are_one_line():

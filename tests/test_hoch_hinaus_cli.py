@@ -5,7 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from models.hoch_hinaus.rules import load_game, load_rules
+from models.hoch_hinaus.files import load_position
+from models.hoch_hinaus.rules import load_rules
 from tests.cli_helpers import assert_one_line_error, game_runner
 
 PUZZLES = Path(__file__).resolve().parent.parent / "puzzles" / "hoch-hinaus"
@@ -30,10 +31,20 @@ def test_show_json_and_svg(tmp_path):
 
 def test_moves_count_matches_the_engine():
     data = json.loads(run("moves", CORNER, "--json").output)
-    g = load_game(R, CORNER)
-    assert data["count"] == len(g.legal_actions()) > data["count_without_filler"] > 0
+    g = load_position(R, CORNER)
+    without_filler = sum(m["filler"] is None for m in data["moves"])
+    assert data["count"] == len(g.legal_actions()) == 252 > without_filler == 18
+    assert data["to_move"] == 1 and data["distinct_results"] == 252
+    # each move says what it fulfils, as the engine's turn does
+    for m in data["moves"][:40]:
+        a = next(a for a in g.legal_actions() if a.tile == m["tile"] and
+                 [R.spaces[a.first], R.spaces[a.second]] == m["on"] and
+                 (a.filler is None) == (m["filler"] is None) and
+                 (a.filler is None or R.spaces[a.filler] == m["filler"]))
+        assert m["fulfils"] == [t.text() for t in g.turn(a)[1]]
     data = json.loads(run("moves", CORNER, "--json", "--no-fillers", "--tile", "T32").output)
-    assert data["tiles"] == ["T32"] and all(m["filler"] is None for m in data["moves"])
+    assert {m["tile"] for m in data["moves"]} == {"T32"}
+    assert all(m["filler"] is None for m in data["moves"]) and data["count"] == 6
 
 
 def test_achievable_yes_with_witness_and_no_with_core():
@@ -64,7 +75,10 @@ def test_hint_reachable_simulate():
     res = run("simulate", "--games", "1", "--difficulty", "first", "--players", "3",
               "--policy", "random", "--json")
     data = json.loads(res.output)
-    assert data["players"] == 3 and data["policies"][0]["rate"]["trials"] == 1
+    cell = data["cells"][0]
+    assert cell["setup"] == {"players": 3, "difficulty": "first", "pros": False,
+                             "side": "blue"}
+    assert cell["win_rate"]["trials"] == 1 and len(data["records"][0]["returns"]) == 3
 
 
 @pytest.mark.parametrize("content,words", [

@@ -7,8 +7,10 @@ import random
 import pytest
 
 from models.hoch_hinaus.achieve import achievable, allowed_tiles, max_height
+from models.hoch_hinaus.board import Board
 from models.hoch_hinaus.encode import CnfLogic, CpLogic, StepModel
-from models.hoch_hinaus.rules import Board, Bonus, Game, load_rules
+from models.hoch_hinaus.rules import load_rules
+from models.hoch_hinaus.state import Bonus, GameState
 from models.hoch_hinaus.tasks import holds, load_catalogue, parse_task
 from solver.backends.sat import IncrementalSat
 
@@ -96,7 +98,7 @@ def test_one_step_successors_equal_engine_with_cpsat(seed, pros, fillers):
 
 
 def _game(board, hands, fillers=2, reserve=None):
-    return Game(RULES, board, [], [], [Bonus(None, fillers)] if fillers else [],
+    return GameState(RULES, board, [], [], [Bonus(None, fillers)] if fillers else [],
                 hands, reserve or [], reserve_known=True)
 
 

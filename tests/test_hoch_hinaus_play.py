@@ -6,10 +6,15 @@ from pathlib import Path
 import pytest
 
 from models.hoch_hinaus.achieve import achievable
+from models.hoch_hinaus.board import Action, Board
+from models.hoch_hinaus.files import load_position
+from models.hoch_hinaus.game import GAME
 from models.hoch_hinaus.hint import hint
-from models.hoch_hinaus.play import exact, reachable, simulate
-from models.hoch_hinaus.rules import Action, Board, Game, load_game, load_rules
+from models.hoch_hinaus.reachable import exact, reachable
+from models.hoch_hinaus.rules import load_rules
+from models.hoch_hinaus.state import GameState
 from models.hoch_hinaus.tasks import load_catalogue, parse_task
+from solver.simulate import simulate
 
 R = load_rules()
 CAT = load_catalogue(R)
@@ -17,7 +22,7 @@ PUZZLES = Path(__file__).resolve().parent.parent / "puzzles" / "hoch-hinaus"
 
 
 def game(name):
-    return load_game(R, PUZZLES / name, None, CAT)
+    return load_position(R, PUZZLES / name, None, CAT)
 
 
 @pytest.mark.parametrize("name", ["midgame-1.json", "midgame-3.json", "midgame-5.json"])
@@ -31,13 +36,11 @@ def test_hint_fulfils_most_and_avoids_dead_ends(name):
     # brute force with the engine: most tasks fulfilled now, among non-losing turns
     best, safe = 0, False
     for a in legal:
-        g2 = g.copy()
-        done = g2.apply_action(a)
+        g2, done = g.turn(a)
         if g2.status != "lost":
             safe = True
             best = max(best, len(done))
-    top = g.copy()
-    done = top.apply_action(res.options[0].action)
+    top, done = g.turn(res.options[0].action)
     assert len(done) == best and (top.status != "lost" or not safe)
 
 
@@ -67,25 +70,25 @@ def _replay_line(g, line):
         a = Action(p["tile"], R.space_index[p["on"][0]], R.space_index[p["on"][1]],
                    None if p["filler"] is None else R.space_index[p["filler"]])
         assert g.on_turn + 1 == step.player
-        g.apply_action(a)
+        g = g.apply_action(a)
     return g
 
 
 def test_exact_reachable_wins_with_a_line_the_engine_confirms():
     g = game("endgame-known.json")
     assert g.everything_known
-    res = reachable(g, CAT.tasks, time_limit=30)
+    res = reachable(g, time_limit=30)
     assert res.method == "exact" and res.answer == "won" and res.proven
     assert _replay_line(g, res.line).status == "won"
 
 
 def test_exact_reachable_proves_a_loss():
     # one player, two tiles, no reserve, no filler: 4 of 12 spaces can be covered
-    g = Game(R, Board(R), [parse_task(R, "NO EMPTY spaces")], [], [], [["T01", "T09"]], [])
+    g = GameState(R, Board(R), [parse_task(R, "NO EMPTY spaces")], [], [], [["T01", "T09"]], [])
     res = exact(g, 10)
     assert res.answer == "lost" and res.proven
     # and with a task two tiles can do, it is won
-    g = Game(R, Board(R), [parse_task(R, "TWO GREEN")], [], [], [["T01", "T09"]], [])
+    g = GameState(R, Board(R), [parse_task(R, "TWO GREEN")], [], [], [["T01", "T09"]], [])
     res = exact(g, 10)
     assert res.answer == "won" and _replay_line(g, res.line).status == "won"
 
@@ -93,17 +96,20 @@ def test_exact_reachable_proves_a_loss():
 def test_sampled_reachable_is_reproducible_with_an_interval():
     g = game("corner-gap.json")
     assert not g.everything_known
-    a = reachable(g, CAT.tasks, samples=3, policy="greedy", seed=4)
-    b = reachable(g, CAT.tasks, samples=3, policy="greedy", seed=4)
+    a = reachable(g, samples=3, policy="greedy", seed=4)
+    b = reachable(g, samples=3, policy="greedy", seed=4)
     assert a.method == "sampled" and a.rate.trials == 3 and not a.proven
     assert a.rate == b.rate and a.rate.low <= a.rate.rate <= a.rate.high
 
 
 def test_simulate_greedy_beats_random_on_the_same_deals():
-    res = simulate(R, CAT.tasks, 3, "first", 2, ["greedy", "random"], seed=1)
-    greedy, rnd = res.policies
-    assert greedy.rate.trials == rnd.rate.trials == 3
-    assert greedy.mean_tasks_completed > rnd.mean_tasks_completed
+    data = GAME.load_rules(None)
+    setups = GAME.setups(data, difficulty="first")
+    res = simulate(GAME, data, 3, setups, [["greedy"], ["random"]], seed=1)
+    greedy, rnd = res.cells
+    assert greedy.win_rate.trials == rnd.win_rate.trials == 3
+    assert greedy.measures["mean_tasks_completed"] > rnd.measures["mean_tasks_completed"]
+    assert res.knows == {"greedy": "everything", "random": "own"}
 
 
 def test_hint_flags_exactly_the_losing_placements_and_avoids_them():
@@ -111,9 +117,7 @@ def test_hint_flags_exactly_the_losing_placements_and_avoids_them():
     res = hint(g, top=2)
     lost = {}
     for o in res.options:
-        g2 = g.copy()
-        g2.apply_action(o.action)
-        lost[o.action] = g2.status == "lost"
+        lost[o.action] = g.apply_action(o.action).status == "lost"
     assert any(lost.values()) and not all(lost.values())
     assert all(o.dead_end == lost[o.action] for o in res.options)
     assert not res.options[0].dead_end

@@ -13,12 +13,12 @@ import pytest
 from models.hoch_hinaus.puzzles import (
     HochHinausPuzzles,
     Puzzle,
-    _make_kind,
-    _read,
     board_symmetries,
     canonical_puzzle,
+    make_kind,
     mapped_puzzle,
     puzzle_to_dict,
+    read_puzzle,
 )
 from models.hoch_hinaus.tasks import holds, parse_task
 from solver.generate import attempt_seed, check_unique, generate
@@ -30,16 +30,16 @@ LIBRARY = sorted((ROOT / "puzzles" / "hoch-hinaus" / "library").glob("*.json"))
 
 @pytest.fixture(scope="module")
 def sat() -> HochHinausPuzzles:
-    return _make_kind(None, "sat", 20.0)
+    return make_kind(None, "sat", 20.0)
 
 
 @pytest.fixture(scope="module")
 def cp() -> HochHinausPuzzles:
-    return _make_kind(None, "cpsat", 20.0)
+    return make_kind(None, "cpsat", 20.0)
 
 
 def load(kind: HochHinausPuzzles, path: Path):
-    return _read(kind, json.loads(path.read_text()), str(path))
+    return read_puzzle(kind, json.loads(path.read_text()), str(path))
 
 
 def brute_force(kind: HochHinausPuzzles, puzzle: Puzzle) -> set[tuple]:
@@ -197,7 +197,7 @@ def test_perturbed_puzzle_is_several(sat: HochHinausPuzzles, cp: HochHinausPuzzl
 
 def test_generation_replays(sat: HochHinausPuzzles) -> None:
     a = generate(sat, "easy", 2, seed=4)
-    b = generate(_make_kind(None, "sat", 20.0), "easy", 2, seed=4)
+    b = generate(make_kind(None, "sat", 20.0), "easy", 2, seed=4)
     assert [g.puzzle for g in a.puzzles] == [g.puzzle for g in b.puzzles]
     assert [g.features for g in a.puzzles] == [g.features for g in b.puzzles]
     assert all(g.difficulty == "easy" for g in a.puzzles)

@@ -5,14 +5,10 @@ import random
 
 import pytest
 
-from models.hoch_hinaus.rules import (
-    Action,
-    Board,
-    Bonus,
-    Game,
-    load_rules,
-    parse_game,
-)
+from models.hoch_hinaus.board import Action, Board
+from models.hoch_hinaus.files import read_position
+from models.hoch_hinaus.rules import load_rules
+from models.hoch_hinaus.state import Bonus, GameState
 from models.hoch_hinaus.tasks import canonical_text, holds, load_catalogue, parse_task
 from solver.errors import BadInput
 
@@ -65,7 +61,7 @@ def test_overhanging_and_non_neighbouring_refused():
     assert "neighbouring" in b.why_not(S["C1"], S["A2"], faces)  # would wrap round
     assert "neighbouring" in b.why_not(S["A1"], S["C1"], faces)
     with pytest.raises(BadInput, match="not a space"):
-        parse_game(R, {"pieces": [{"tile": "T02", "on": ["C1", "D1"]}]}, "f", False, CAT)
+        read_position(R, {"pieces": [{"tile": "T02", "on": ["C1", "D1"]}]}, "f", False, CAT)
 
 
 def test_not_flat_refused():
@@ -84,7 +80,7 @@ def _corner_gap_game():
     bonus = [Bonus(parse_task(R, "Exactly EIGHT GREEN"), 1),
              Bonus(parse_task(R, "Exactly SEVEN GREEN"), 2)]
     pile = [parse_task(R, "Exactly SIX GREEN")]
-    return Game(R, board, open_, pile, bonus, [["T20", "T21", "T22"]], ["T30"])
+    return GameState(R, board, open_, pile, bonus, [["T20", "T21", "T22"]], ["T30"])
 
 
 def test_gap_filler_example_in_the_corner():
@@ -96,7 +92,9 @@ def test_gap_filler_example_in_the_corner():
     acts = [a for a in g.legal_actions() if a.filler == S["A1"]
             and {a.first, a.second} == {S["A1"], S["B1"]}]
     assert acts, "a gap filler in the corner lets a tile lie on the 0 and its neighbour"
-    g.apply_action(acts[0])
+    before = g.copy()
+    g = g.apply_action(acts[0])
+    assert before.board.height(S["A1"]) == 0 and before.fillers_left == 3  # unchanged
     assert g.board.height(S["A1"]) == 2 and g.board.height(S["B1"]) == 2
     # the first bonus task lost its last filler: face down on top of the draw pile
     assert g.bonus[0].fillers == 0 and g.draw_pile[0] == parse_task(R, "Exactly EIGHT GREEN")
@@ -282,32 +280,33 @@ def test_newly_turned_up_task_fulfilled_at_once_and_win():
     board = Board(R)
     tasks = [parse_task(R, t) for t in ("ONE ORANGE", "NO PURPLE", "NO PINK", "NO 3s",
                                         "ONE 1s", "NO EMPTY spaces")]
-    g = Game(R, board, tasks[:4], tasks[4:], [], [["T01", "T20"]], [])
-    g.apply_action(Action("T01", S["A1"], S["B1"]))  # O1-O2
+    start = GameState(R, board, tasks[:4], tasks[4:], [], [["T01", "T20"]], [])
+    g, done = start.turn(Action("T01", S["A1"], S["B1"]))  # O1-O2
     # all four open fulfilled, 'ONE 1s' turned up and fulfilled at once, then NO EMPTY
-    assert len(g.completed) == 5 and g.open == [tasks[5]] and g.status == "playing"
+    assert done == tasks[:5] and g.completed == tasks[:5]
+    assert g.open == [tasks[5]] and g.status == "playing"
     assert g.hands == [["T20"]]  # empty reserve: no draw
-    with pytest.raises(BadInput):
+    assert start.open == tasks[:4] and start.hands == [["T01", "T20"]]  # unchanged
+    with pytest.raises(BadInput, match="not in the hand"):
         g.apply_action(Action("T01", S["A2"], S["B2"]))  # no longer in hand
-    g2 = Game(R, Board(R), [parse_task(R, "ONE ORANGE")], [], [], [["T01"]], [])
-    g2.apply_action(Action("T01", S["A1"], S["B1"]))
-    assert g2.status == "won"
+    g2 = GameState(R, Board(R), [parse_task(R, "ONE ORANGE")], [], [], [["T01"]], [])
+    assert g2.apply_action(Action("T01", S["A1"], S["B1"])).status == "won"
 
 
 def test_lost_when_player_on_turn_cannot_place():
-    g = Game(R, Board(R), [parse_task(R, "Exactly TWELVE GREEN")], [], [], [["T01"], []],
-             [])
-    g.apply_action(Action("T01", S["A1"], S["B1"]))
+    g = GameState(R, Board(R), [parse_task(R, "Exactly TWELVE GREEN")], [], [],
+                  [["T01"], []], [])
+    g = g.apply_action(Action("T01", S["A1"], S["B1"]))
     assert g.status == "lost" and g.on_turn == 1
     # gap fillers in a checkerboard: no two neighbours of equal height, so no tile can
     # lie anywhere; lost at once unless a gap filler is left to level a pair
     state = {"pieces": [{"filler": x} for x in ("A1", "C1", "B2", "A3", "C3", "B4")],
              "open": ["Exactly TWELVE GREEN"], "hands": [["T08"]], "reserve": [],
              "bonus": []}
-    assert parse_game(R, state, "f", False, CAT).status == "lost"
-    assert not parse_game(R, state, "f", False, CAT).board.can_place(["T08"], False, False)
+    assert read_position(R, state, "f", False, CAT).status == "lost"
+    assert not read_position(R, state, "f", False, CAT).board.can_place(["T08"], False, False)
     state["bonus"] = [{"task": "NO GREEN", "fillers": 1}]
-    g = parse_game(R, state, "f", False, CAT)
+    g = read_position(R, state, "f", False, CAT)
     assert g.status == "playing" and all(a.filler is not None for a in g.legal_actions())
 
 
@@ -315,21 +314,21 @@ def test_lost_when_player_on_turn_cannot_place():
 
 def test_floating_tile_and_copies_and_reuse_are_refused():
     with pytest.raises(BadInput, match="floats over an empty space"):
-        parse_game(R, {"pieces": [{"tile": "T01", "on": ["A1", "B1"], "level": 2}]}, "f",
+        read_position(R, {"pieces": [{"tile": "T01", "on": ["A1", "B1"], "level": 2}]}, "f",
                    False, CAT)
     with pytest.raises(BadInput, match="does not lie flat|not lie flat"):
-        parse_game(R, {"pieces": [{"tile": "T01", "on": ["A1", "B1"]},
+        read_position(R, {"pieces": [{"tile": "T01", "on": ["A1", "B1"]},
                                   {"tile": "T02", "on": ["B1", "C1"]}]}, "f", False, CAT)
     with pytest.raises(BadInput, match="more copies of tile O2-O1 than the set has"):
-        parse_game(R, {"pieces": [{"tile": "O1-O2", "on": ["A1", "B1"]},
+        read_position(R, {"pieces": [{"tile": "O1-O2", "on": ["A1", "B1"]},
                                   {"tile": "O2-O1", "on": ["A2", "B2"]}]}, "f", False, CAT)
     with pytest.raises(BadInput, match="used twice"):
-        parse_game(R, {"pieces": [{"tile": "T01", "on": ["A1", "B1"]}],
+        read_position(R, {"pieces": [{"tile": "T01", "on": ["A1", "B1"]}],
                        "hands": [["T01"]]}, "f", False, CAT)
     with pytest.raises(BadInput, match="gap fillers"):
-        parse_game(R, {"pieces": [{"filler": "A1"}] * 11}, "f", False, CAT)
+        read_position(R, {"pieces": [{"filler": "A1"}] * 11}, "f", False, CAT)
     with pytest.raises(BadInput, match="congruent"):
-        parse_game(R, {"pieces": [{"tile": "T01", "on": ["A1", "B1"]},
+        read_position(R, {"pieces": [{"tile": "T01", "on": ["A1", "B1"]},
                                   {"tile": "T02", "on": ["B1", "A1"]}]}, "f", False, CAT)
 
 

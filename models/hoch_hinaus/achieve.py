@@ -7,20 +7,24 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from models.hoch_hinaus.encode import CnfLogic, CpLogic, StepModel
-from models.hoch_hinaus.rules import Action, Game, action_json
-from models.hoch_hinaus.tasks import Task, holds
-from solver.backends import cpsat
+from models.hoch_hinaus.board import Action, action_json
+from models.hoch_hinaus.state import GameState
 from solver.backends.common import SolverOptions
-from solver.backends.sat import IncrementalSat
 from solver.errors import BadInput, TimeLimitReached
+
+if TYPE_CHECKING:
+    from models.hoch_hinaus.encode import StepModel
+    from models.hoch_hinaus.tasks import Task
+
+# The back-ends are imported where they are used: the command line stays quick to load.
 
 TILE_MODES = ("hand", "known", "any")
 BACKENDS = ("sat", "cpsat")
 
 
-def allowed_tiles(game: Game, k: int, mode: str) -> list[list[str]]:
+def allowed_tiles(game: GameState, k: int, mode: str) -> list[list[str]]:
     """The tiles each of the next k placements may use.
 
     hand: the hand of the player on turn at that step (tiles drawn meanwhile not used);
@@ -43,7 +47,7 @@ def allowed_tiles(game: Game, k: int, mode: str) -> list[list[str]]:
     return out
 
 
-def max_height(game: Game, k: int, fillers: bool) -> int:
+def max_height(game: GameState, k: int, fillers: bool) -> int:
     top = max(game.board.height(s) for s in range(game.rules.n_spaces))
     return top + k * (2 if fillers else 1)
 
@@ -70,10 +74,12 @@ class AchievableResult:
     seconds: float = 0.0
 
 
-def check_witness(game: Game, tasks: Sequence[Task], acts: Sequence[Action]
+def check_witness(game: GameState, tasks: Sequence[Task], acts: Sequence[Action]
                   ) -> list[list[int]]:
     """Replay placements with the rules engine; returns per step the indices of the tasks
     that hold then. Raises RuntimeError if a placement is illegal (an encoding bug)."""
+    from models.hoch_hinaus.tasks import holds
+
     board = game.board.copy()
     out = []
     for a in acts:
@@ -89,8 +95,10 @@ def check_witness(game: Game, tasks: Sequence[Task], acts: Sequence[Action]
     return out
 
 
-def build(game: Game, tasks: Sequence[Task], k: int, mode: str, logic: object
+def build(game: GameState, tasks: Sequence[Task], k: int, mode: str, logic: object
           ) -> tuple[StepModel, list, list]:
+    from models.hoch_hinaus.encode import StepModel
+
     fillers = game.fillers_left > 0
     allowed = allowed_tiles(game, k, mode)
     model = StepModel(game.rules, logic, k, allowed, game.pros,
@@ -106,10 +114,14 @@ def build(game: Game, tasks: Sequence[Task], k: int, mode: str, logic: object
     return model, fixed, switches
 
 
-def achievable(game: Game, tasks: Sequence[Task], k: int, mode: str = "hand",
+def achievable(game: GameState, tasks: Sequence[Task], k: int, mode: str = "hand",
                backend: str = "sat", options: SolverOptions | None = None
                ) -> AchievableResult:
     """Can every task in `tasks` be fulfilled (each after some placement) within k?"""
+    from models.hoch_hinaus.encode import CnfLogic, CpLogic
+    from solver.backends import cpsat
+    from solver.backends.sat import IncrementalSat
+
     if k < 1:
         raise BadInput("--within must be at least 1")
     if mode not in TILE_MODES:

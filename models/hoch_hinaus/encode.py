@@ -8,7 +8,7 @@ State at time t (0 = the position, t = after the t-th placement), per space s:
   rules.all_faces, the last value EMPTY), and per neighbouring pair e: J[t][e] "the
   tops of both spaces are one tile" (what the congruence rule looks at).
 Step t: fill[t][s] (a gap filler first; its mid state Hm/Fm/Jm), pos[t][e][o] (the pair
-and which way round), use[t][tile]. The rules engine (rules.py) is the reference; tests
+and which way round), use[t][tile]. The rules engine (board.py) is the reference; tests
 hold the set of one-step successors equal to the engine's.
 """
 
@@ -17,7 +17,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from models.hoch_hinaus.rules import Action, Board, Rules
+from models.hoch_hinaus.board import Action, Board
+from models.hoch_hinaus.rules import Rules
 from models.hoch_hinaus.tasks import Pred, Task
 from solver.counting import Count
 from solver.logic import CnfLogic, CpLogic

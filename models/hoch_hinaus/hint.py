@@ -17,10 +17,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from models.hoch_hinaus.board import Action, action_json
 from models.hoch_hinaus.encode import CnfLogic, StepModel
-from models.hoch_hinaus.rules import Action, Game, action_json
+from models.hoch_hinaus.state import GameState
 from models.hoch_hinaus.tasks import Task
 from solver.backends.sat import IncrementalSat, Undecided
+from solver.errors import TimeLimitReached
 
 
 def distance(rules: Any, task: Task, visible: Sequence) -> int:
@@ -82,7 +84,7 @@ class HintResult:
     note: str = ""
 
 
-def _evaluate(game: Game, a: Action) -> tuple[HintOption, Game]:
+def _evaluate(game: GameState, a: Action) -> tuple[HintOption, GameState]:
     g = game.copy()
     bonus_before = sum(1 for b in g.bonus if b.fillers > 0)
     g.place(a)
@@ -93,7 +95,9 @@ def _evaluate(game: Game, a: Action) -> tuple[HintOption, Game]:
     hand = list(g.hands[nxt]) if g.hands else []
     if g.players == 1 and g.reserve_known and g.reserve:
         hand.append(g.reserve[0])
-    dead = g.status != "won" and not g.board.can_place(hand, g.pros, g.fillers_left > 0)
+    # a hand with unknown tiles may hold any unseen tile: never judged a dead end
+    dead = (g.status != "won" and None not in hand
+            and not g.board.can_place(hand, g.pros, g.fillers_left > 0))
     vis = g.board.visible()
     dist = sum(distance(r, t, vis) for t in g.open if t is not None)
     opt = HintOption(action_json(r, a), [t.text(r) for t in done], dead, a.filler is not None,
@@ -108,15 +112,11 @@ def _cheap_score(o: HintOption) -> float:
             - 0.3 * o.uses_filler - 4 * o.releases_task)
 
 
-class OutOfTime(Exception):
-    """The hint's look-ahead reached its time limit."""
-
-
 class Lookahead:
     """One incremental SAT model of `horizon` placements with any free tile, started from
     any board by assumptions; task literals are built once per task."""
 
-    def __init__(self, game: Game, horizon: int) -> None:
+    def __init__(self, game: GameState, horizon: int) -> None:
         self.game, self.horizon = game, horizon
         r = game.rules
         self.logic = CnfLogic()
@@ -134,21 +134,21 @@ class Lookahead:
         return self.task_lit[task]
 
     def _solve(self, assumptions: list[int], deadline: float) -> bool | None:
-        """Satisfiable? None when the conflict budget ran out (unproven); OutOfTime past
-        the deadline."""
+        """Satisfiable? None when the conflict budget ran out (unproven);
+        TimeLimitReached past the deadline."""
         if time.perf_counter() > deadline:
-            raise OutOfTime
+            raise TimeLimitReached("the hint's look-ahead reached its time limit")
         try:
             return self.solver.solve_limited(assumptions, conflicts=self.budget) is not None
         except Undecided:
             return None
 
-    def check(self, g: Game, mode: str, deadline: float) -> tuple[int, int, bool | None]:
+    def check(self, g: GameState, mode: str, deadline: float) -> tuple[int, int, bool | None]:
         """(tasks proven achievable one by one, tasks unproven, all together: True/False
         or None if unproven) after a move: g is the game after place and fulfil, before
         the draw. mode any: any tile not on the board; hand: the next players' hands as
         they are (plus the drawn tile if the reserve order is known), each placement by
-        the player on turn then."""
+        the player on turn then; a hand with unknown tiles may use any unseen tile."""
         tasks = [t for t in g.open if t is not None]
         base = self.model.init_lits(g.board) + [
             self.model.fillers_at_most(min(g.fillers_left, self.horizon))]
@@ -156,8 +156,11 @@ class Lookahead:
             hands = [list(h) for h in g.hands]
             if g.reserve_known and g.reserve:
                 hands[g.on_turn].append(g.reserve[0])
+            unseen = set(g.unseen_tiles())
             for step in range(self.horizon):
                 allowed = set(hands[(g.on_turn + 1 + step) % len(hands)])
+                if None in allowed:
+                    allowed |= unseen
                 base += [-u for tid, u in self.model.use[step].items() if tid not in allowed]
         lits = [self.lit(t) for t in tasks]
         together = self._solve(base + lits, deadline)
@@ -170,11 +173,13 @@ class Lookahead:
         self.solver.close()
 
 
-def hint(game: Game, horizon: int = 2, top: int = 8, time_limit: float = 1.3,
-         lookahead: bool = True, rng: random.Random | None = None) -> HintResult:
-    """Rank the legal placements of the player on turn (best first)."""
+def hint(game: GameState, horizon: int = 2, top: int = 8, time_limit: float = 1.3,
+         lookahead: bool = True, rng: random.Random | None = None,
+         actions: list[Action] | None = None) -> HintResult:
+    """Rank the legal placements of the player on turn (best first); `actions`: the
+    legal placements when the caller has them already."""
     start = time.perf_counter()
-    acts = game.legal_actions()
+    acts = game.legal_actions() if actions is None else actions
     if not acts:
         if not game.hands:
             note = "no legal placement"
@@ -186,7 +191,7 @@ def hint(game: Game, horizon: int = 2, top: int = 8, time_limit: float = 1.3,
     plain = [a for a in acts if a.filler is None]
     with_filler = [a for a in acts if a.filler is not None]
     seen: dict[tuple, HintOption] = {}
-    games: dict[int, Game] = {}
+    games: dict[int, GameState] = {}
     for a in plain + with_filler:
         opt, g = _evaluate(game, a)
         key = (g.board.key(), a.tile, a.filler is not None)
@@ -213,7 +218,7 @@ def hint(game: Game, horizon: int = 2, top: int = 8, time_limit: float = 1.3,
                     try:
                         a = la.check(g, "any", deadline)
                         h = la.check(g, "hand", deadline)
-                    except OutOfTime:
+                    except TimeLimitReached:
                         break
                     o.achievable, o.unproven, o.together = a[0], a[1], a[2]
                     o.achievable_hands, o.together_hands = h[0], h[2]
@@ -232,7 +237,7 @@ def hint(game: Game, horizon: int = 2, top: int = 8, time_limit: float = 1.3,
                       round(time.perf_counter() - start, 3))
 
 
-def _reason(o: HintOption, game: Game, horizon: int) -> str:
+def _reason(o: HintOption, game: GameState, horizon: int) -> str:
     parts = []
     if o.wins:
         parts.append("wins the game")
@@ -255,16 +260,17 @@ def _reason(o: HintOption, game: Game, horizon: int) -> str:
     return "; ".join(parts)
 
 
-def policy_action(game: Game, rng: random.Random, policy: str,
-                  hint_time: float | None = 0.8) -> Action | None:
+def policy_action(game: GameState, rng: random.Random, policy: str,
+                  hint_time: float | None = 0.8, actions: list[Action] | None = None
+                  ) -> Action | None:
     """The action a policy plays: random (a legal placement at random), greedy (the
     hint's ranking without the SAT look-ahead) or hint (with it). `hint_time`: the
     hint's wall-clock budget per move; None: none, the look-ahead is bounded by its SAT
     conflict budget alone, so the move depends on the position and rng only (the same
-    on any machine, under any load)."""
+    on any machine, under any load). `actions`: the legal placements, if known."""
     if policy == "random":
-        acts = game.legal_actions()
+        acts = game.legal_actions() if actions is None else actions
         return rng.choice(acts) if acts else None
     res = hint(game, lookahead=policy == "hint", rng=rng, top=4,
-               time_limit=math.inf if hint_time is None else hint_time)
+               time_limit=math.inf if hint_time is None else hint_time, actions=actions)
     return res.options[0].action if res.options else None

@@ -31,17 +31,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from models.hoch_hinaus.achieve import check_witness
+from models.hoch_hinaus.achieve import BACKENDS, check_witness
+from models.hoch_hinaus.board import Action, Board, Piece, action_text
 from models.hoch_hinaus.encode import CnfLogic, CpLogic, StepModel
-from models.hoch_hinaus.rules import (
-    Action,
-    Board,
-    Piece,
-    Rules,
-    action_text,
-    board_json,
-    parse_board,
-)
+from models.hoch_hinaus.files import board_json, parse_board
+from models.hoch_hinaus.rules import Rules
 from models.hoch_hinaus.tasks import Catalogue, Task, canonical_text, holds, parse_task
 from solver.backends import cpsat
 from solver.backends.common import SolverOptions
@@ -49,10 +43,9 @@ from solver.backends.sat import IncrementalSat
 from solver.errors import BadInput
 from solver.generate import Rating, Search, as_features, rating_work
 from solver.io import expect
-from solver.io import field as jfield
+from solver.io import field as json_field
 from solver.store import smallest_form
 
-BACKENDS = ("sat", "cpsat")
 MAX_WITHIN = 6
 STACK_ON_LAST = 1.0  # share of proposed lines' placements laid on the one before
 REFINE = 40  # solutions looked at when a task is chosen to split them
@@ -457,14 +450,14 @@ def puzzle_from_dict(rules: Rules, catalogue: Catalogue, data: Any, where: str
     expect(data, dict, where)
     if data.get("game", "hoch-hinaus") != "hoch-hinaus":
         raise BadInput(f"{where}: a puzzle of '{data.get('game')}', not of hoch-hinaus")
-    variant = jfield(data, "variant", str, where, "basic")
+    variant = json_field(data, "variant", str, where, "basic")
     if variant not in ("basic", "pros"):
         raise BadInput(f"{where}.variant: 'basic' or 'pros', not '{variant}'")
     pros = variant == "pros"
     used: set[str] = set()
     board = parse_board(rules, data, where, pros, used)
     hand: list[str] = []
-    for j, t in enumerate(jfield(data, "hand", list, where)):
+    for j, t in enumerate(json_field(data, "hand", list, where)):
         w = f"{where}.hand[{j}]"
         tile, _ = rules.parse_tile(expect(t, str, w), w, used)
         if tile.id in used:
@@ -473,17 +466,17 @@ def puzzle_from_dict(rules: Rules, catalogue: Catalogue, data: Any, where: str
         hand.append(tile.id)
     if not hand:
         raise BadInput(f"{where}.hand: the hand is empty")
-    within = jfield(data, "within", int, where)
+    within = json_field(data, "within", int, where)
     if not 1 <= within <= MAX_WITHIN:
         raise BadInput(f"{where}.within: 1 to {MAX_WITHIN} placements, not {within}")
     if within > len(hand):
         raise BadInput(f"{where}.within: {within} placements need {within} tiles in the "
                        f"hand, it has {len(hand)}")
-    fillers = jfield(data, "fillers", int, where, 0)
+    fillers = json_field(data, "fillers", int, where, 0)
     left = rules.fillers - board.fillers_used()
     if not 0 <= fillers <= left:
         raise BadInput(f"{where}.fillers: 0 to {left} gap fillers, not {fillers}")
-    texts = jfield(data, "tasks", list, where)
+    texts = json_field(data, "tasks", list, where)
     if not 1 <= len(texts) <= rules.open_tasks:
         raise BadInput(f"{where}.tasks: 1 to {rules.open_tasks} tasks, not {len(texts)}")
     tasks = []
@@ -511,10 +504,10 @@ def parse_solution(rules: Rules, puzzle: Puzzle, items: Any, where: str) -> Solu
     for i, item in enumerate(items):
         w = f"{where}[{i}]"
         expect(item, dict, w)
-        tile, flipped = rules.parse_tile(jfield(item, "tile", str, w), f"{w}.tile")
+        tile, flipped = rules.parse_tile(json_field(item, "tile", str, w), f"{w}.tile")
         if tile.id not in puzzle.hand:
             raise BadInput(f"{w}: tile {tile.id} is not in the hand")
-        on = jfield(item, "on", list, w)
+        on = json_field(item, "on", list, w)
         if len(on) != 2:
             raise BadInput(f"{w}.on: a tile covers exactly two spaces")
         s1, s2 = (rules.parse_space(expect(x, str, f"{w}.on"), f"{w}.on") for x in on)
@@ -541,7 +534,7 @@ def parse_solution(rules: Rules, puzzle: Puzzle, items: Any, where: str) -> Solu
 
 # --------------------------------------------------------------------------- commands
 
-def _make_kind(rules_path: str | None, backend: str, time_limit: float, **_: Any
+def make_kind(rules_path: str | None, backend: str, time_limit: float, **_: Any
                ) -> HochHinausPuzzles:
     from models.hoch_hinaus.rules import load_rules
     from models.hoch_hinaus.tasks import load_catalogue
@@ -549,7 +542,7 @@ def _make_kind(rules_path: str | None, backend: str, time_limit: float, **_: Any
     return HochHinausPuzzles(rules, load_catalogue(rules), backend, time_limit)
 
 
-def _read(kind: HochHinausPuzzles, data: Any, where: str) -> tuple[Puzzle, Solution | None]:
+def read_puzzle(kind: HochHinausPuzzles, data: Any, where: str) -> tuple[Puzzle, Solution | None]:
     puzzle, stated = puzzle_from_dict(kind.rules, kind.catalogue, data, where)
     solution = None
     if stated is not None:
@@ -557,12 +550,12 @@ def _read(kind: HochHinausPuzzles, data: Any, where: str) -> tuple[Puzzle, Solut
     return puzzle, solution
 
 
-def _write(kind: HochHinausPuzzles, puzzle: Puzzle, solution: Solution | None,
+def write_puzzle(kind: HochHinausPuzzles, puzzle: Puzzle, solution: Solution | None,
            rating: dict[str, Any] | None) -> dict[str, Any]:
     return puzzle_to_dict(kind.rules, puzzle, solution, rating)
 
 
-def _solution_text(kind: HochHinausPuzzles, puzzle: Puzzle, solution: Solution) -> str:
+def solution_text(kind: HochHinausPuzzles, puzzle: Puzzle, solution: Solution) -> str:
     return "; ".join(action_text(kind.rules, a) for a in solution)
 
 
@@ -593,7 +586,7 @@ def _lines(kind: HochHinausPuzzles, puzzle: Puzzle, solution: Solution, reveal: 
     return out
 
 
-def _picture(kind: HochHinausPuzzles, puzzle: Puzzle, solution: Solution, reveal: bool
+def puzzle_picture(kind: HochHinausPuzzles, puzzle: Puzzle, solution: Solution, reveal: bool
              ) -> Any:
     from models.hoch_hinaus.render import board_svg
     from solver.render import Svg
@@ -608,7 +601,7 @@ def _picture(kind: HochHinausPuzzles, puzzle: Puzzle, solution: Solution, reveal
     return svg
 
 
-def _terminal(kind: HochHinausPuzzles, puzzle: Puzzle, solution: Solution, reveal: bool
+def puzzle_terminal(kind: HochHinausPuzzles, puzzle: Puzzle, solution: Solution, reveal: bool
               ) -> Any:
     from rich.console import Group
     from rich.text import Text
@@ -670,6 +663,7 @@ def canonical_puzzle(kind: Any, puzzle: Puzzle) -> str:
 def puzzle_game() -> Any:
     """The shared puzzle commands' description of Hoch Hinaus! puzzles."""
     from solver.puzzle_cli import PuzzleGame
-    return PuzzleGame("hoch-hinaus", BACKENDS, _make_kind, _read, _write, _solution_text,
-                      _picture, _terminal, canonical=canonical_puzzle)
+    return PuzzleGame("hoch-hinaus", BACKENDS, make_kind, read_puzzle, write_puzzle,
+                      solution_text, puzzle_picture, puzzle_terminal,
+                      canonical=canonical_puzzle)
 

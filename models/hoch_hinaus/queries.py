@@ -1,37 +1,21 @@
-"""The questions users ask about a Hoch Hinaus! position, answered as plain dataclasses."""
+"""What `show` reports about a Hoch Hinaus! position (a plain dataclass), and the
+pictures of a position and of a hint for the terminal."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from pathlib import Path
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
-from models.hoch_hinaus.rules import (
-    Game,
-    Rules,
-    action_json,
-    board_json,
-    hand_tiles,
-    load_game,
-    load_rules,
-)
-from models.hoch_hinaus.tasks import Catalogue, holds, load_catalogue
-from solver.errors import BadInput
+from rich.console import Group
+from rich.markup import escape
+from rich.table import Table
 
+from models.hoch_hinaus.files import UNKNOWN, board_json
+from models.hoch_hinaus.render import board_text
+from models.hoch_hinaus.state import GameState
 
-@dataclass
-class Context:
-    """Rules, catalogue and the game read from a file."""
-
-    rules: Rules
-    catalogue: Catalogue
-    game: Game
-
-
-def load_context(file: str | Path, rules_path: str | None = None,
-                 tasks_path: str | None = None, pros: bool | None = None) -> Context:
-    rules = load_rules(rules_path)
-    cat = load_catalogue(rules, tasks_path)
-    return Context(rules, cat, load_game(rules, file, pros, cat))
+if TYPE_CHECKING:
+    from models.hoch_hinaus.hint import HintResult
 
 
 @dataclass
@@ -50,6 +34,8 @@ class TaskView:
 
 @dataclass
 class ShowResult:
+    """hands: tile ids, "?" for a tile the file leaves unknown; reserve: its size."""
+
     side: str
     variant: str
     spaces: list[SpaceView]
@@ -63,44 +49,68 @@ class ShowResult:
     reserve_known: bool
     completed: int
     status: str
+    spare_fillers: int = 0  # a board file's gap fillers at hand
 
 
-def show(ctx: Context) -> ShowResult:
-    g, r = ctx.game, ctx.rules
+def show(g: GameState) -> ShowResult:
+    from models.hoch_hinaus.tasks import holds
+
+    r = g.rules
     vis = g.board.visible()
+    cat = g.catalogue
+    tasks = [TaskView(UNKNOWN, None, False) if t is None else
+             TaskView(t.text(r), cat.id_of(t) if cat is not None else None,
+                      holds(r, t, vis)) for t in g.open]
     return ShowResult(
         g.board.side, "pros" if g.pros else "basic",
         [SpaceView(r.spaces[s], None if f is None else r.face_text(f), h)
          for s, (f, h) in enumerate(vis)],
-        board_json(g.board),
-        [TaskView(t.text(r), ctx.catalogue.id_of(t), holds(r, t, vis)) for t in g.open],
-        len(g.draw_pile), [b.fillers for b in g.bonus], g.hands, g.on_turn + 1,
-        len(g.reserve), g.reserve_known, len(g.completed), g.status)
+        board_json(g.board), tasks,
+        len(g.draw_pile), [b.fillers for b in g.bonus],
+        [[UNKNOWN if t is None else t for t in h] for h in g.hands], g.on_turn + 1,
+        len(g.reserve), g.reserve_known, len(g.completed), g.status,
+        g.spare_fillers)
 
 
-@dataclass
-class MovesResult:
-    tiles: list[str]
-    fillers_available: bool
-    count: int
-    count_without_filler: int
-    moves: list[dict] = field(default_factory=list)
+def show_terminal(g: GameState) -> Group:
+    """The board, the open tasks and the rest of the state, for the terminal."""
+    result = show(g)
+    parts: list[Any] = [board_text(g.board)]
+    if result.open_tasks:
+        table = Table(title="Open tasks")
+        table.add_column("id")
+        table.add_column("task")
+        table.add_column("fulfilled now")
+        for t in result.open_tasks:
+            table.add_row(t.id or "", escape(t.text), "[green]yes[/green]" if t.fulfilled_now
+                          else "no")
+        parts.append(table)
+    if result.hands:
+        r = g.rules
+        hands = "; ".join(" ".join(UNKNOWN if t is None else r.tile_text(t) for t in h)
+                          for h in g.hands)
+        parts.append(escape(f"Player on turn: {result.on_turn}; hands: {hands}"))
+        parts.append(f"Draw pile: {result.draw_pile} tasks; gap fillers on bonus tasks: "
+                     f"{result.bonus_fillers}; reserve: {result.reserve} tiles "
+                     f"({'order known' if result.reserve_known else 'order unknown'}); "
+                     f"completed: {result.completed}; game: {result.status}")
+    elif result.spare_fillers:
+        parts.append(f"Gap fillers at hand: {result.spare_fillers}")
+    return Group(*parts)
 
 
-def moves(ctx: Context, tiles: list[str] | None = None, fillers: bool | None = None
-          ) -> MovesResult:
-    """Every legal placement of the given tiles (default: the hand on turn), with and
-    without a gap filler first."""
-    g, r = ctx.game, ctx.rules
-    used = set(g.board.tiles_used())
-    ids = []
-    for t in tiles or []:
-        tile, _ = r.parse_tile(t, "--tile")
-        if tile.id in used:
-            raise BadInput(f"--tile: {tile.id} already lies on the board")
-        ids.append(tile.id)
-    ids = hand_tiles(g, ids)
-    allow = g.fillers_left > 0 if fillers is None else fillers
-    acts = g.board.placements(ids, g.pros, allow)
-    return MovesResult(ids, allow, len(acts), sum(1 for a in acts if a.filler is None),
-                       [action_json(r, a) for a in acts])
+def hint_table(result: HintResult, horizon: int) -> Any:
+    """The ranked placements of a hint (or why there is none)."""
+    if not result.options:
+        return f"[bold red]{escape(result.note)}[/bold red]"
+    table = Table(title=f"Player {result.player}: best placements ({result.legal} legal, "
+                        f"{result.checked} checked {horizon} placements ahead, "
+                        f"{result.seconds:.2f} s)")
+    table.add_column("#", justify="right")
+    table.add_column("placement")
+    table.add_column("score", justify="right")
+    table.add_column("why")
+    for i, o in enumerate(result.options, 1):
+        table.add_row(str(i), escape(o.placement["text"]), f"{o.score:.1f}",
+                      escape(o.reason))
+    return table

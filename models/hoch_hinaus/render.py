@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from models.hoch_hinaus.rules import Board
+from models.hoch_hinaus.board import Board
 from solver.render import Svg, text_on
 
 CELL = 7

@@ -31,7 +31,7 @@ from typing import Any
 from solver.counting import NUMBER_WORDS, Count, parse_count
 from solver.errors import BadInput
 from solver.io import expect, load_json
-from solver.io import field as jfield
+from solver.io import field as json_field
 
 WORD_OF = {v: k for k, v in NUMBER_WORDS.items() if k.isascii() and k not in
            ("no", "none", "zero", "kein", "keine", "null", "ein", "eine", "eins", "elf",
@@ -133,10 +133,6 @@ class Task:
 
 
 # --------------------------------------------------------------------------- evaluation
-
-def _count_in(pred: Pred, spaces: Sequence[int], visible: Sequence) -> int:
-    return sum(1 for s in spaces if pred.matches(visible[s][0], visible[s][1]))
-
 
 def holds(rules: Any, task: Task, visible: Sequence) -> bool:
     """Is the task fulfilled by the board seen from above? visible[s] = (face, height)."""
@@ -448,12 +444,12 @@ def load_catalogue(rules: Any, path: str | Path | None = None) -> Catalogue:
         where = f"task catalogue {path}"
     expect(data, dict, where)
     ids, tasks = [], []
-    for i, item in enumerate(jfield(data, "tasks", list, where)):
+    for i, item in enumerate(json_field(data, "tasks", list, where)):
         w = f"{where}.tasks[{i}]"
         expect(item, dict, w)
-        tid = jfield(item, "id", str, w).upper()
+        tid = json_field(item, "id", str, w).upper()
         if tid in ids:
             raise BadInput(f"{w}: duplicate id {tid}")
         ids.append(tid)
-        tasks.append(parse_task(rules, jfield(item, "text", str, w), w))
-    return Catalogue(rules, ids, tasks, jfield(data, "note", str, where, ""))
+        tasks.append(parse_task(rules, json_field(item, "text", str, w), w))
+    return Catalogue(rules, ids, tasks, json_field(data, "note", str, where, ""))

@@ -1,0 +1,349 @@
+"""Tippi Toppi – Hoch Hinaus! described to solver/ (`solver.game.Game`): positions,
+turns, chance (a tile drawn from a reserve whose order nobody knows, a face-down task
+turned up), what each player may see, and the policies.
+
+A turn is one action: the placement (an optional gap filler, then a tile); the fulfil
+and draw steps follow by themselves. In a dealt game every pile is in order, so a turn
+never waits for chance. In a position that leaves the reserve's order or a face-down
+task unknown, the draw and the turning up are chance actions: a tile id (any unseen tile,
+with equal chance) or a task (any catalogue task not seen yet, by its count).
+
+Hidden by the rulebook: the other players' tiles ("You may not name the number values
+and colours on your tiles"), the face-down reserve, the face-down draw pile and the
+bonus tasks under the gap fillers.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from statistics import mean
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from models.hoch_hinaus.board import Action, action_json, action_text
+from models.hoch_hinaus.files import position_json, read_position
+from models.hoch_hinaus.rules import Rules, load_rules
+from models.hoch_hinaus.state import GameState, new_game
+from solver.errors import BadInput
+from solver.game import CHANCE, TERMINAL, Game, Policy
+
+if TYPE_CHECKING:
+    from models.hoch_hinaus.tasks import Catalogue
+
+DIFFICULTIES = ("first", "normal", "advanced", "pros", "champions")
+
+
+@dataclass(frozen=True)
+class GameData:
+    """The rules data a game is played with: the rules, the task catalogue (`--tasks`)
+    and the Pros rule forced on or off (`--pros/--basic`; None: each position file's
+    own variant, and a new game without it)."""
+
+    rules: Rules
+    catalogue: Catalogue
+    pros: bool | None = None
+
+    @property
+    def name(self) -> str:
+        return self.rules.name
+
+
+def _random_choice(observation: Any, legal: list, rng: random.Random) -> Any:
+    return rng.choice(legal)
+
+
+class HochHinausGame(Game[GameData, GameState, Any]):
+    id = "hoch-hinaus"
+    title = "Tippi Toppi – Hoch Hinaus!"
+    kind = "cooperative"
+    policy_names = ("hint", "greedy", "random")
+    data_options = (
+        click.Option(["--tasks", "tasks_path"], type=click.Path(dir_okay=False),
+                     help="Task catalogue file replacing the built-in one."),
+        click.Option(["--pros/--basic", "pros"], default=None,
+                     help="Force the Pros placement rule on or off (default: the file's "
+                          "'variant'; a new game: off)."),
+    )
+    setup_options = (
+        click.Option(["--players"], type=click.IntRange(1, 4), default=2,
+                     show_default=True),
+        click.Option(["--difficulty"], type=click.Choice(DIFFICULTIES), default="normal",
+                     show_default=True, help="Size of the draw pile (rules data)."),
+        click.Option(["--side"], type=click.Choice(["blue", "purple"]), default="blue",
+                     show_default=True),
+    )
+    play_options = (
+        click.Option(["--hint-time"], type=click.FloatRange(min=0), default=0.0,
+                     show_default=True,
+                     help="Seconds per move for the hint policy's look-ahead; 0: no "
+                          "clock, its SAT conflict budget alone (games replay exactly "
+                          "anywhere)."),
+    )
+    chance_option = click.Option(
+        ["--chance"], metavar="OUTCOME",
+        help="At a chance event, the outcome to apply first: the tile drawn (T07 or "
+             "G3-O1) or the task turned up (its text or catalogue id).")
+    what_if_options = (
+        click.Option(["--tile", "tiles"], multiple=True,
+                     help="A tile to place (id T07 or faces G3-O1); repeatable. Default: "
+                          "the hand of the player on turn (a board file: every tile not "
+                          "on the board)."),
+        click.Option(["--fillers/--no-fillers"], default=None,
+                     help="Also list placements with a gap filler first (default: if one "
+                          "is left)."),
+    )
+
+    # ------------------------------------------------------------------ data, positions
+
+    def load_rules(self, path: str | None, **data: Any) -> GameData:
+        from models.hoch_hinaus.tasks import load_catalogue
+
+        rules = load_rules(path)
+        return GameData(rules, load_catalogue(rules, data.get("tasks_path")),
+                        data.get("pros"))
+
+    def read(self, rules: GameData, data: Any, where: str) -> GameState:
+        return read_position(rules.rules, data, where, rules.pros, rules.catalogue)
+
+    def write(self, state: GameState) -> dict[str, Any]:
+        return position_json(state)
+
+    def what_if(self, rules: GameData, state: GameState, **options: Any) -> GameState:
+        """`moves --tile`: the player on turn holds these tiles instead (a board file:
+        only these are placed); `--fillers`/`--no-fillers`: a gap filler is at hand, or
+        none is."""
+        tiles, fillers = options.get("tiles") or (), options.get("fillers")
+        if not tiles and fillers is None:
+            return state
+        g = state.copy()
+        if tiles:
+            _hold_instead(g, tiles)
+        if fillers is False:
+            for b in g.bonus:
+                b.fillers = 0
+            g.spare_fillers = 0
+        elif fillers and g.fillers_left == 0:
+            g.spare_fillers = 1
+        if g.hands and g.status != "won":
+            g.status = "playing"
+            g.check_lost()
+        return g
+
+    def setups(self, rules: GameData, **options: Any) -> list[dict[str, Any]]:
+        return [{"players": options.get("players", 2),
+                 "difficulty": options.get("difficulty", "normal"),
+                 "pros": bool(rules.pros), "side": options.get("side", "blue")}]
+
+    def new_game(self, rules: GameData, setup: dict[str, Any], rng: random.Random
+                 ) -> GameState:
+        return new_game(rules.rules, rules.catalogue, setup["players"], setup["difficulty"],
+                        rng, setup["side"], setup["pros"])
+
+    # ------------------------------------------------------------------ play
+
+    def players(self, state: GameState) -> int:
+        return max(state.players, 1)
+
+    def current_player(self, state: GameState) -> int:
+        if state.status != "playing":
+            return TERMINAL
+        if state.chance_due:
+            return CHANCE
+        if state.board_only:
+            return TERMINAL if state.is_terminal() else 0
+        return state.on_turn
+
+    def legal_actions(self, state: GameState) -> list:
+        p = self.current_player(state)
+        if p == TERMINAL:
+            return []
+        if p == CHANCE:
+            return [o for o, _ in state.chance_outcomes()]
+        return state.legal_actions()
+
+    def apply_action(self, state: GameState, action: Any) -> GameState:
+        return state.apply_action(action)
+
+    def chance_outcomes(self, state: GameState) -> list[tuple[Any, float]]:
+        return state.chance_outcomes()
+
+    def returns(self, state: GameState) -> list[float]:
+        return [1.0 if state.status == "won" else 0.0] * self.players(state)
+
+    def status(self, state: GameState) -> str:
+        return state.status
+
+    # ------------------------------------------------------------------ information
+
+    def observation(self, state: GameState, player: int) -> GameState:
+        return state.observation(player)
+
+    def determinize(self, observation: GameState, rng: random.Random) -> GameState:
+        return observation.determinise(rng)
+
+    def unknown(self, state: GameState) -> list[str]:
+        out = [f"{n} tile(s) in the hand of player {s + 1}"
+               for s, h in enumerate(state.hands) if (n := sum(t is None for t in h))]
+        if not state.reserve_known and state.reserve and not state.board_only:
+            out.append(f"the order of the reserve ({len(state.reserve)} tiles)")
+        if n := sum(t is None for t in state.draw_pile):
+            out.append(f"{n} task(s) of the draw pile")
+        out += [f"the task of bonus task {i + 1} (under {b.fillers} gap filler(s))"
+                for i, b in enumerate(state.bonus) if b.task is None and b.fillers > 0]
+        if state.task_due:
+            out.append("the task being turned up")
+        return out
+
+    # ------------------------------------------------------------------ words
+
+    def action_text(self, state: GameState, action: Any) -> str:
+        r = state.rules
+        if isinstance(action, Action):
+            return action_text(r, action)
+        if isinstance(action, str):
+            return f"draw {r.tile_text(action)}"
+        return f"turn up {action.text(r)}"
+
+    def parse_action(self, state: GameState, text: str) -> Any:
+        if state.draw_due:
+            word = text.strip()
+            word = word[4:] if word.lower().startswith("draw") else word
+            word = word.split("(")[0].strip()
+            tile, _ = state.rules.parse_tile(word, "--chance")
+            return tile.id
+        if state.task_due:
+            if state.catalogue is None:
+                raise BadInput("no task catalogue to turn a task up from")
+            word = text.strip()
+            word = word[7:] if word.lower().startswith("turn up") else word
+            return state.catalogue.parse(word.strip(), "--chance")
+        matches = self.matching_actions(state, text)
+        if len(matches) != 1:
+            raise BadInput(f"'{text}' is not one legal placement here ({len(matches)} "
+                           "match)")
+        return matches[0]
+
+    def matching_actions(self, state: GameState, text: str) -> list:
+        """The placements meant by `text`: its exact text, or a tile (T07 or G3-O1)
+        with the spaces it covers in order and 'filler A1', in any order."""
+        legal = state.legal_actions()
+        key = text.strip().lower()
+        exact = [a for a in legal if action_text(state.rules, a).lower() == key]
+        if exact:
+            return exact
+        r = state.rules
+        tile = filler = None
+        spaces: list[int] = []
+        words = key.replace("+", " ").replace(",", " ").split()
+        i = 0
+        while i < len(words):
+            w = words[i]
+            if w == "filler" and i + 1 < len(words):
+                filler = r.parse_space(words[i + 1], "move")
+                i += 2
+                continue
+            if w.upper() in r.space_index:
+                spaces.append(r.space_index[w.upper()])
+            elif ":" in w and w.split(":")[1].upper() in r.space_index:
+                spaces.append(r.space_index[w.split(":")[1].upper()])
+            else:
+                tile = r.parse_tile(w, "move")[0].id
+            i += 1
+        return [a for a in legal if (tile is None or a.tile == tile)
+                and (filler is None or a.filler == filler)
+                and list((a.first, a.second))[:len(spaces)] == spaces]
+
+    def action_json(self, state: GameState, action: Any) -> dict[str, Any]:
+        r = state.rules
+        if isinstance(action, Action):
+            _, done = state.turn(action)
+            return {**action_json(r, action), "fulfils": [t.text(r) for t in done]}
+        if isinstance(action, str):
+            return {"text": self.action_text(state, action), "tile": action}
+        cat = state.catalogue
+        return {"text": self.action_text(state, action), "task": action.text(r),
+                "id": cat.id_of(action) if cat is not None else None}
+
+    # ------------------------------------------------------------------ pictures
+
+    def show(self, state: GameState) -> Any:
+        from models.hoch_hinaus.queries import show
+        return show(state)
+
+    def terminal(self, state: GameState) -> Any:
+        from models.hoch_hinaus.queries import show_terminal
+        return show_terminal(state)
+
+    def picture(self, state: GameState, title: str) -> Any:
+        from models.hoch_hinaus.render import board_svg
+        return board_svg(state.board, title)
+
+    # ------------------------------------------------------------------ policies
+
+    def policy(self, rules: GameData, name: str, options: dict[str, Any]) -> Policy:
+        """random: a legal placement at random; greedy: the hint's ranking without its
+        SAT look-ahead; hint: with it. greedy and hint read the other hands and the
+        reserve's order (all-seeing, labelled so)."""
+        if name == "random":
+            return Policy("random", _random_choice)
+        if name not in ("hint", "greedy"):
+            raise BadInput(f"unknown policy '{name}' ({', '.join(self.policy_names)})")
+        hint_time = options.get("hint_time") or None
+
+        def choose(state: GameState, legal: list, rng: random.Random) -> Any:
+            from models.hoch_hinaus.hint import policy_action
+            return policy_action(state, rng, name, hint_time, legal)
+
+        return Policy(name, choose, open_hands=True)
+
+    def measure(self, rules: GameData, setup: dict[str, Any], end: GameState,
+                options: dict[str, Any]) -> dict[str, Any]:
+        return {"tasks_completed": len(end.completed), "turns": end.turns}
+
+    def summarise(self, records: Sequence[dict[str, Any]]) -> dict[str, Any]:
+        return {"mean_tasks_completed": round(mean(r["tasks_completed"] for r in records), 2),
+                "mean_turns": round(mean(r["turns"] for r in records), 2)}
+
+    def final_report(self, rules: GameData, end: GameState, options: dict[str, Any]
+                     ) -> Any:
+        return f"{len(end.completed)} task(s) fulfilled in {end.turns} turn(s)."
+
+    def hint(self, rules: GameData, observation: GameState, options: dict[str, Any]
+             ) -> Any:
+        """The hint from what the player sees (other hands unknown: never judged dead
+        ends; the look-ahead lets them hold any unseen tile)."""
+        from models.hoch_hinaus.hint import hint
+        from models.hoch_hinaus.queries import hint_table
+
+        return hint_table(hint(observation, top=4), 2)
+
+
+def _hold_instead(g: GameState, tiles: Sequence[str]) -> None:
+    """The player on turn holds `tiles` instead of the hand (taken from wherever they
+    were); a board file becomes a one-player position with that hand."""
+    r = g.rules
+    on_board = set(g.board.tiles_used())
+    unseen = set(g.unseen_tiles())
+    ids: list[str] = []
+    for text in tiles:
+        tile, _ = r.parse_tile(text, "--tile")
+        if tile.id in on_board:
+            raise BadInput(f"--tile: {tile.id} already lies on the board")
+        ids.append(tile.id)
+    ids = list(dict.fromkeys(ids))
+    if g.board_only:
+        g.hands, g.reserve, g.reserve_known, g.on_turn = [list(ids)], [], True, 0
+        return
+    g.hands = [[t for t in h if t not in ids] for h in g.hands]
+    g.hands[g.on_turn] = list(ids)
+    if g.reserve_known:
+        g.reserve = [t for t in g.reserve if t not in ids]
+    else:
+        taken = sum(1 for t in ids if t in unseen)
+        g.reserve = g.reserve[:max(0, len(g.reserve) - taken)]
+
+
+GAME = HochHinausGame()
