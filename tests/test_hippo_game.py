@@ -7,6 +7,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import json
+import pickle
 import random
 from collections import Counter
 from fractions import Fraction
@@ -120,6 +121,14 @@ def test_the_roll_and_the_turns_round_trip_through_files():
     assert GAME.read(RULES, json.loads(json.dumps(written)), "again") == state
     # neither is written when there is none: files without them stay as they were
     assert "roll" not in GAME.write(START) and "turns" not in GAME.write(START)
+
+
+def test_a_pickled_state_leaves_its_remembered_placements_behind():
+    rolled = GAME.apply_action(START, (6, 4, 2))
+    GAME.legal_actions(rolled)  # remembered on the state
+    copy = pickle.loads(pickle.dumps(rolled))
+    assert copy == rolled and "_placements" not in copy.__dict__
+    assert GAME.legal_actions(copy) == GAME.legal_actions(rolled)
 
 
 def test_actions_in_words():
