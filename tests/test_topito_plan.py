@@ -96,6 +96,7 @@ def random_card(rules, rng: random.Random) -> Card:
     return Card(kind, (rng.randrange(rules.n_blocks),), rank=rng.randint(1, 4))
 
 
+@pytest.mark.slow
 def test_plan_lengths_sat_equal_bfs_on_300_small_cases():
     """Six characters, three podiums: 300 random positions (random last move in force)
     and random cards of every kind, horizon up to 5."""
@@ -219,7 +220,7 @@ def test_hint_prefers_a_card_met_now_and_ranks_by_distance():
             assert m.distances[c.text(R)] == bfs_plan(after, Goal((c,)), 6).length
 
 
-@pytest.mark.parametrize("k", [1, 2, 3])
+@pytest.mark.parametrize("k", [1, 2, pytest.param(3, marks=pytest.mark.slow)])
 def test_generated_puzzles_have_one_shortest_plan(k):
     # `generate --moves K`: the shared generate loop over the Topito PuzzleKind
     from models.topito.puzzles import TopitoPuzzles

@@ -169,6 +169,7 @@ def test_generate_json_and_out_dir(tmp_path):
         assert json.loads(check.stdout)["status"] == "unique"
 
 
+@pytest.mark.slow
 def test_generate_moves_k_text_output():
     res = run("generate", "--moves", "3", "--seed", "3")
     assert res.exit_code == 0, res.output
@@ -250,6 +251,7 @@ def test_moves_4_reports_none_found_without_error():
     assert data["puzzles"] == [] and data["attempts"] == 1
 
 
+@pytest.mark.slow
 def test_relabelled_podiums_give_the_same_puzzle_with_the_relabelled_plan():
     """The store folds podium relabellings (de-duplication): every image of a library
     puzzle is unique again, its plan is the original's with the podiums relabelled, and
