@@ -318,7 +318,9 @@ class HochHinausGame(Game[GameData, GameState, Any]):
         from models.hoch_hinaus.hint import hint
         from models.hoch_hinaus.queries import hint_table
 
-        return hint_table(hint(observation, top=4), 2)
+        result = hint(observation)
+        result.options = result.options[:8]
+        return hint_table(result, result.horizon)
 
 
 def _hold_instead(g: GameState, tiles: Sequence[str]) -> None:
