@@ -41,6 +41,8 @@ CASES: dict[str, tuple[list[str], tuple[str, ...]]] = {
                      ("seconds",)),
     "tt-reachable": (["tippi-toppi", "reachable", str(P / "tippi-toppi/known-deck.json")],
                      ("seconds",)),
+    "topito-simulate": (["topito", "simulate", "--games", "200", "--players", "2",
+                         "--policy", "greedy"], ("seconds",)),
     "hippo-finish": (["hippo", "finish", str(P / "hippo/solo-endgame.json"), "--turns", "2"],
                      ("seconds",)),
 }
