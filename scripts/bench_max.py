@@ -1,4 +1,4 @@
-"""Benchmark of `toppi take-it-higher max` (issue #2 speed targets).
+"""Speed of `toppi take-it-higher max`.
 
     python scripts/bench_max.py [--runs 3] [--draws 50] [--backend cpsat] [--skip-gs]
 
@@ -15,8 +15,9 @@ import statistics
 import sys
 import time
 
-from models.take_it_higher.queries import maximise
-from models.take_it_higher.rules import Variant, load_rules
+from models.take_it_higher.maximum import maximise
+from models.take_it_higher.rules import load_rules
+from models.take_it_higher.variants import Variant
 from solver.backends import SolverOptions
 
 

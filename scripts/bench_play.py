@@ -1,12 +1,13 @@
-"""Benchmark of hints and policies (issue #3): strength over seeded games and hint speed.
+"""Strength of the Take it Higher! policies over seeded games, and the hint's speed.
 
     python scripts/bench_play.py --games 200 --hint-games 20 [--variant basic|simple|advanced]
                                  [--gold-silver] [--optimum-time 10] [--log FILE.jsonl]
 
-Game g calls random.Random(seed + g).sample(tiles, 24), the same draws for every policy.
-Prints per policy the mean, median and quartiles over its games, the mean hindsight
-optimum of the same draws (`max --draw`, proven for basic/gold-silver, best found within
---optimum-time with spaceships), and the median time of a hint decision.
+Game g is the game simulate plays from --seed (dealt from seed*1000003+g), the same
+draws for every policy. Prints per policy the mean, median and quartiles over its
+games, the mean hindsight optimum of the same draws (`max --draw`, proven for
+basic/gold-silver, best found within --optimum-time with spaceships), and the median
+time of a hint decision.
 """
 
 from __future__ import annotations
@@ -19,9 +20,16 @@ import statistics
 import sys
 import time
 
-from models.take_it_higher import play
-from models.take_it_higher.hint import hint
-from models.take_it_higher.rules import GameState, Placement, Tile, load_rules, parse_variant
+from models.take_it_higher.draws import hindsight_optimum
+from models.take_it_higher.game import GAME
+from models.take_it_higher.policies import hint_choice
+from models.take_it_higher.positions import Placement
+from models.take_it_higher.rules import load_rules
+from models.take_it_higher.sheet import state_sheet
+from models.take_it_higher.state import GameState, game_draw
+from models.take_it_higher.variants import parse_variant
+from solver.game import Policy, play_out, task_seed
+from solver.simulate import simulate
 
 
 def main() -> None:
@@ -59,8 +67,8 @@ def main() -> None:
     proven = 0
     for g in range(args.games):
         if ("optimum", g) not in done:
-            draw = play.game_draw(rules, args.seed + g)
-            value, is_proven = play.hindsight_optimum(rules, variant, draw, args.optimum_time)
+            draw = game_draw(rules, task_seed(args.seed, g))
+            value, is_proven = hindsight_optimum(rules, variant, draw, args.optimum_time)
             record("optimum", g, value=value, proven=is_proven)
         optima.append(done[("optimum", g)]["value"])
         proven += bool(done[("optimum", g)]["proven"])
@@ -69,10 +77,9 @@ def main() -> None:
     report("hindsight optimum", optima, f"{proven}/{args.games} proven")
 
     for name in ("greedy", "random"):
-        res = play.simulate(rules, variant, args.games, args.seed, name,
-                            progress=progress(name), optimum_time=None)
-        print(file=sys.stderr)
-        report(name, [r.score for r in res.records], "")
+        res = simulate(GAME, rules, args.games, [{"variant": variant.name}], [[name]],
+                       args.seed, options={"no_optimum": True})
+        report(name, [r.returns[0] for r in res.records], "")
 
     if args.hint_games == 0:
         return
@@ -80,23 +87,23 @@ def main() -> None:
     times: list[float] = []
     for g in range(args.hint_games):
         times.extend(done.get((kind, g), {}).get("times", []))
+    choose = hint_choice(args.hint_samples, args.hint_time)
 
-    def timed_hint(state: GameState, tile: Tile, rng: random.Random) -> Placement:
+    def timed_hint(observation: GameState, legal: list[Placement], rng: random.Random
+                   ) -> Placement:
         start = time.perf_counter()
-        result = hint(state, tile, samples=args.hint_samples, seed=rng.randrange(2 ** 31),
-                      time_limit=args.hint_time)
+        move = choose(observation, legal, rng)
         times.append(time.perf_counter() - start)
-        best = result.options[0]
-        return Placement(tile.id, best.cell, best.launch)
+        return move
 
     scores = []
     for g in range(args.hint_games):
         if (kind, g) not in done:
             before = len(times)
-            draw = play.game_draw(rules, args.seed + g)
-            state = play.play_game(rules, variant, draw, timed_hint,
-                                   random.Random(f"policy-{g}"))
-            record(kind, g, score=play.final_score(state),
+            deal, play = GAME.streams(task_seed(args.seed, g))
+            state = GAME.new_game(rules, {"variant": variant.name}, deal)
+            end, _, _ = play_out(GAME, state, [Policy("hint", timed_hint)], play)
+            record(kind, g, score=state_sheet(end).total,
                    times=[round(t, 3) for t in times[before:]])
         scores.append(done[(kind, g)]["score"])
         progress("hint")(g + 1, args.hint_games)

@@ -7,18 +7,21 @@ import random
 import pytest
 
 from models.take_it_higher.hint import hint
-from models.take_it_higher.rules import GameState, Placement, Variant, board_score, load_rules
+from models.take_it_higher.positions import Placement, Position
+from models.take_it_higher.rows import board_score
+from models.take_it_higher.rules import load_rules
+from models.take_it_higher.state import GameState, replay
+from models.take_it_higher.variants import Variant
 from tests.tih_small import brute_force_max, small_rules
 
 
 def _state(rules, variant, k, seed):
+    """k random tiles on random cells (no tile called yet), and the next tile."""
     rng = random.Random(seed)
     tiles = rng.sample(list(rules.tiles), rules.board_size)
     cells = rng.sample(list(rules.cell_ids), rules.board_size)
-    state = GameState(rules, variant)
-    for t, c in zip(tiles[:k], cells[:k], strict=True):
-        state.apply(Placement(t.id, c))
-    return state, tiles[k]
+    placed = [Placement(t.id, c) for t, c in zip(tiles[:k], cells[:k], strict=True)]
+    return replay(Position(rules, placed), variant), tiles[k]
 
 
 @pytest.mark.parametrize("seed", range(3))
@@ -54,7 +57,7 @@ def test_two_cells_left_estimates_are_exact_scores():
     state, tile = _state(rules, Variant(), rules.board_size - 2, 2)
     result = hint(state, tile, samples=4, time_limit=5)
     assert {o.cell for o in result.options} == set(state.empty_cells())
-    unseen = [t for t in state.available_tiles() if t.id != tile.id]
+    unseen = [t for t in state.unplaced_tiles() if t.id != tile.id]
     for o in result.options:
         board = dict(state.board)
         board[o.cell] = tile
@@ -90,7 +93,8 @@ def test_last_tile_hint_takes_the_best_launch(name, ships):
     launch that scores most (Oliver's last tile launches red and silver: ring 180)."""
     from pathlib import Path
 
-    from models.take_it_higher.rules import Position, load_position, replay, score_sheet
+    from models.take_it_higher.positions import load_position
+    from models.take_it_higher.sheet import score_sheet
     rules = load_rules()
     path = Path(__file__).parents[1] / "puzzles/take-it-higher" / f"{name}.json"
     pos = load_position(rules, path)
@@ -109,7 +113,8 @@ def test_best_launches_recover_the_recorded_bonus():
     a bonus at least as high as the players' (180 and 160)."""
     from pathlib import Path
 
-    from models.take_it_higher.rules import best_launches, load_position
+    from models.take_it_higher.positions import load_position
+    from models.take_it_higher.spaceships import best_launches
     rules = load_rules()
     for name, ships, bonus in (("oliver-simple", "simple", 180),
                                ("hannah-advanced", "advanced", 160)):
@@ -118,7 +123,4 @@ def test_best_launches_recover_the_recorded_bonus():
         found, game = best_launches(GameState(rules, Variant(False, ships)),
                                     [(p.tile, p.cell) for p in pos.placements])
         assert found >= bonus
-        replayed = GameState(rules, Variant(False, ships))
-        for p in game:
-            replayed.apply(p)
-        assert replayed.bonus()[0] == found
+        assert replay(Position(rules, game), Variant(False, ships)).bonus()[0] == found

@@ -11,8 +11,10 @@ from hypothesis import strategies as st
 
 from models.take_it_higher import encode_cpsat
 from models.take_it_higher.encode import MaxProblem
-from models.take_it_higher.queries import maximise
-from models.take_it_higher.rules import Variant, board_score, load_rules
+from models.take_it_higher.maximum import maximise
+from models.take_it_higher.rows import board_score
+from models.take_it_higher.rules import load_rules
+from models.take_it_higher.variants import Variant
 from solver.backends import SolverOptions, cpsat
 from tests.tih_small import brute_force_max, small_rules
 
@@ -136,7 +138,9 @@ def test_builtin_board_has_exactly_the_half_turn_symmetry():
 @given(seed=st.integers(0, 10_000), n_dirs=st.integers(1, 4))
 def test_rules_without_studs_or_spaceships(seed, n_dirs):
     """Nothing assumes studs, spaceships, 4 directions or 24 cells."""
-    from models.take_it_higher.rules import Position, rules_from_dict, score_sheet
+    from models.take_it_higher.positions import Position
+    from models.take_it_higher.rules import rules_from_dict
+    from models.take_it_higher.sheet import score_sheet
     from tests.tih_small import small_rules_dict
     data = small_rules_dict(seed, n_cells=4, n_tiles=6, n_dirs=n_dirs, studs=False)
     data.pop("spaceships")
@@ -160,8 +164,9 @@ def test_models_are_the_same_in_every_process():
 
     code = ("import hashlib; from models.take_it_higher import encode_cpsat; "
             "from models.take_it_higher.encode import MaxProblem; "
-            "from models.take_it_higher.play import game_draw; "
-            "from models.take_it_higher.rules import Variant, load_rules; r = load_rules(); "
+            "from models.take_it_higher.state import game_draw; "
+            "from models.take_it_higher.variants import Variant; "
+            "from models.take_it_higher.rules import load_rules; r = load_rules(); "
             "p = MaxProblem(r, Variant(gold_silver=True), tuple(game_draw(r, 3)[:20])); "
             "print(hashlib.md5(str(encode_cpsat.build(p, pair_cuts=True).model.proto)"
             ".encode()).hexdigest())")

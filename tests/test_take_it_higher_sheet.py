@@ -9,25 +9,23 @@ orange/blue, diagonal-up "/" = pink/green, diagonal-down "\\" = yellow/purple.
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
-from models.take_it_higher.rules import (
-    GameState,
+from models.take_it_higher.positions import (
     Placement,
-    board_score,
-    completed_rows,
-    default_rules_path,
     load_position,
-    load_rules,
     parse_placement,
-    parse_variant,
     position_from_dict,
-    replay,
-    score_sheet,
 )
+from models.take_it_higher.rows import board_score, completed_rows
+from models.take_it_higher.rules import default_rules_path, load_rules
+from models.take_it_higher.sheet import score_sheet
+from models.take_it_higher.state import GameState, replay
+from models.take_it_higher.variants import parse_variant
 from solver.cli import cli
 from solver.errors import BadInput
 
@@ -57,10 +55,12 @@ def stud_lines(sheet) -> dict[str, tuple[int, int, int]]:
 
 
 def state_after(variant, placements: list[str]) -> GameState:
-    state = GameState(R, variant)
-    for i, item in enumerate(placements):
-        state.apply(parse_placement(R, item, f"placement {i + 1}"))
-    return state
+    return replay(position(*placements), variant)
+
+
+def place(state: GameState, move: Placement) -> GameState:
+    """The state after `move`'s tile is called and placed (BadInput if illegal)."""
+    return state.apply_action(R.tile_by_id[move.tile]).apply_action(move)
 
 
 def launches_for(state: GameState, tile: str, cell: str) -> set[tuple[str, ...]]:
@@ -218,7 +218,7 @@ def test_simple_white_row_and_pink_row_launch_only_white():
     assert sorted(r.colour for _, r in completed_rows(R, board, "a4")) == ["pink", "white"]
     # pink is blocked while orange and yellow are on the pad
     assert launches_for(state, "SP", "a4") == {(), ("white",)}
-    state.apply(Placement("SP", "a4", ("white",)))
+    state = place(state, Placement("SP", "a4", ("white",)))
     assert state.bonus() == (20, "white")
     assert score_sheet(position(*OLIVER[:4]), SIMPLE).take_it_higher_bonus == 20
 
@@ -228,7 +228,7 @@ def test_simple_out_of_order_launch_is_rejected(launch):
     state = state_after(SIMPLE, OLIVER[:3])
     bad = "+".join(["SP@a4", *launch])
     with pytest.raises(BadInput, match=r"placement 4 \(" + bad.replace("+", r"\+")):
-        state.apply(parse_placement(R, bad, "placement 4"))
+        place(state, parse_placement(R, bad, "placement 4"))
     assert "a4" not in state.board  # nothing applied
 
 
@@ -237,8 +237,8 @@ def test_simple_next_three_ships_on_one_tile():
     assert launches_for(state, "GH", "d6") == {
         (), ("orange",), ("orange", "yellow"), ("orange", "yellow", "pink")}
     with pytest.raises(BadInput, match=r"placement 9 .*next spaceship to launch is orange"):
-        state.apply(Placement("GH", "d6", ("yellow", "pink")))
-    state.apply(Placement("GH", "d6", ("orange", "yellow", "pink")))
+        place(state, Placement("GH", "d6", ("yellow", "pink")))
+    state = place(state, Placement("GH", "d6", ("orange", "yellow", "pink")))
     assert state.bonus() == (80, "pink")
     assert score_sheet(position(*OLIVER[:9]), SIMPLE).take_it_higher_bonus == 80
 
@@ -252,8 +252,8 @@ def test_simple_red_row_and_silver_bonus_row_launch_red_and_silver():
     assert rows["purple"].stud == "silver" and rows["red"].stud is None
     assert launches_for(state, "SE", "f3") == {(), ("red",), ("red", "silver")}
     with pytest.raises(BadInput, match="placement 24"):
-        state.apply(Placement("SE", "f3", ("silver",)))  # red first
-    state.apply(Placement("SE", "f3", ("red", "silver")))
+        place(state, Placement("SE", "f3", ("silver",)))  # red first
+    state = place(state, Placement("SE", "f3", ("red", "silver")))
     assert state.bonus() == (180, "silver")
     sheet = score_sheet(position(*OLIVER), SIMPLE)
     assert sheet.take_it_higher_bonus == 180 and sheet.ring_over == "silver"
@@ -285,21 +285,22 @@ SG_AT = HANNAH.index("SG@f4+yellow")
 
 def test_advanced_green_row_with_a_ship_cannot_launch_green():
     state = state_after(ADVANCED, HANNAH[:SG_AT])
-    assert state.ships_on["c1"] == ["blue"]  # Silver I with the blue ship on the green row
+    assert state.ships_on["c1"] == ("blue",)  # Silver I with the blue ship on the green row
     board = {**state.board, "f4": R.tile_by_id["SG"]}
     rows = {r.colour: r for _, r in completed_rows(R, board, "f4")}
     assert set(rows) == {"red", "green", "yellow"} and "c1" in rows["green"].cells
     assert launches_for(state, "SG", "f4") == {(), ("yellow",), ("red",)}
     with pytest.raises(BadInput, match=r"placement 15 .*green row already carries"):
-        state.apply(Placement("SG", "f4", ("green",)))
+        place(state, Placement("SG", "f4", ("green",)))
     with pytest.raises(BadInput, match=r"placement 15 .*only one spaceship"):
-        state.apply(Placement("SG", "f4", ("yellow", "red")))
-    state.apply(Placement("SG", "f4", ("yellow",)))
+        place(state, Placement("SG", "f4", ("yellow", "red")))
+    state = place(state, Placement("SG", "f4", ("yellow",)))
 
 
 def test_advanced_choice_only_among_ships_still_on_the_pad():
     state = state_after(ADVANCED, HANNAH[:SG_AT])
-    state.ships_on["b2"] = ["yellow"]  # yellow gone already, on a tile off these rows
+    # yellow gone already, on a tile off these rows
+    state = replace(state, ships_on={**state.ships_on, "b2": ("yellow",)})
     assert launches_for(state, "SG", "f4") == {(), ("red",)}
 
 
@@ -357,8 +358,8 @@ def test_advanced_ring_in_hannahs_game(upto, bonus, ring):
 ])
 def test_ring_stops_below_the_lowest_ship_on_the_pad(launched, bonus):
     for variant in (SIMPLE, ADVANCED):
-        state = GameState(R, variant)
-        state.ships_on = {cell: [ship] for cell, ship in zip(R.cell_ids[:len(launched)], launched, strict=True)}
+        ships_on = {cell: (ship,) for cell, ship in zip(R.cell_ids, launched, strict=False)}
+        state = GameState(R, variant, ships_on=ships_on)
         assert state.bonus()[0] == bonus
 
 

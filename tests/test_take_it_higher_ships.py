@@ -16,17 +16,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from models.take_it_higher.queries import maximise
-from models.take_it_higher.rules import (
-    Position,
-    Rules,
-    Tile,
-    Variant,
-    format_placement,
-    position_from_dict,
-    rules_from_dict,
-    score_sheet,
-)
+from models.take_it_higher.maximum import maximise
+from models.take_it_higher.positions import Position, format_placement, position_from_dict
+from models.take_it_higher.rules import Rules, Tile, rules_from_dict
+from models.take_it_higher.sheet import score_sheet
+from models.take_it_higher.variants import Variant
 from solver.backends import SolverOptions
 from tests.tih_small import (
     brute_force_max,
@@ -244,7 +238,7 @@ def test_ship_completion_from_a_game_in_progress(seed, ships, k):
     """Fixing the first k moves of a best game (brute force over the rules engine), the
     completion model keeps them and still reaches the best total."""
     from models.take_it_higher.encode import MaxProblem
-    from models.take_it_higher.queries import solve_ship_completion
+    from models.take_it_higher.maximum import solve_ship_completion
     from tests.tih_small import brute_force_ship_best, small_ship_rules
 
     rules = small_ship_rules(seed, n_cells=5, n_tiles=6)

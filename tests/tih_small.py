@@ -6,15 +6,11 @@ import itertools
 import random
 from collections.abc import Callable
 
-from models.take_it_higher.rules import (
-    GameState,
-    Placement,
-    Rules,
-    Tile,
-    Variant,
-    board_score,
-    rules_from_dict,
-)
+from models.take_it_higher.positions import Placement
+from models.take_it_higher.rows import board_score
+from models.take_it_higher.rules import Rules, Tile, rules_from_dict
+from models.take_it_higher.state import GameState
+from models.take_it_higher.variants import Variant
 
 DIRECTION_KEYS = [
     ("vertical", lambda x, y: x, ["white", "red"]),
@@ -111,14 +107,14 @@ def _ship_search(rules: Rules, variant: Variant,
                  ) -> tuple[int, list[Placement]]:
     """Best final total and one game reaching it. Every turn: each tile `tiles_for`
     offers, each empty cell and each launch set the rules engine allows
-    (GameState.legal_actions); the moves are made with GameState.apply and undone.
+    (GameState.placements_for); the moves are made and undone in place.
 
     The final total is the score sheet's: row points (+ gold/silver bonus rows) + the
     Take it Higher bonus (GameState.bonus, from the set of launched ships). The legal
     launches depend on the ships only through that set and the cells that carry a ship
     (advanced rules: a row with a ship cannot launch another), so the best continuation
     is memoised on (board, launched ships, cells with ships)."""
-    state = GameState(rules, variant)
+    state = GameState(rules, variant)  # this search's own: changed in place
     memo: dict[tuple[frozenset, frozenset, frozenset], tuple[int, tuple[Placement, ...]]] = {}
     row_points: dict[frozenset, int] = {}
 
@@ -134,12 +130,10 @@ def _ship_search(rules: Rules, variant: Variant,
             return memo[key]
         out: tuple[int, tuple[Placement, ...]] = (-1, ())
         for tile in tiles_for(state):
-            for move in state.legal_actions(tile):
-                state.apply(move)
+            for move in state.placements_for(tile):
+                state.play_in_place(move)
                 value, rest = best(board_key | {(move.cell, move.tile)})
-                state.placements.pop()
-                del state.board[move.cell]
-                state.ships_on.pop(move.cell, None)
+                state.undo_in_place(move)
                 if value > out[0]:
                     out = (value, (move, *rest))
         memo[key] = out
@@ -155,7 +149,7 @@ def brute_force_ship_best(rules: Rules, variant: Variant, draw: list[Tile] | Non
     order) each called tile must be placed in turn; without, any board_size distinct
     tiles in any order."""
     if draw is None:
-        return _ship_search(rules, variant, GameState.available_tiles)
+        return _ship_search(rules, variant, GameState.unplaced_tiles)
     if len(draw) != rules.board_size or len({t.id for t in draw}) != len(draw):
         raise ValueError("the draw must call board_size distinct tiles")
     return _ship_search(rules, variant, lambda s: [draw[len(s.placements)]])

@@ -15,8 +15,11 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from models.take_it_higher.rules import Rules, Tile, Variant
+from models.take_it_higher.rules import Rules, Tile
+from models.take_it_higher.variants import Variant
 from solver.errors import BadInput
+
+BACKENDS = ("cpsat", "maxsat")  # the two encodings' solvers
 
 
 @dataclass(frozen=True)

@@ -27,7 +27,7 @@ from ortools.sat.python import cp_model
 
 from models.take_it_higher.encode import LineOption, MaxProblem, TileClass
 from models.take_it_higher.encode_cpsat import capacity_cuts
-from models.take_it_higher.rules import Placement
+from models.take_it_higher.positions import Placement
 from solver.errors import BadInput
 
 

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from models.take_it_higher.rules import GameState, Placement, Tile
+from models.take_it_higher.positions import Placement
+from models.take_it_higher.rules import Tile
+from models.take_it_higher.spaceships import ring_bonus
+from models.take_it_higher.state import GameState
 
 
 def bonus_after(state: GameState, p: Placement) -> int:
     """The Take it Higher! bonus (ring position) right after the move `p`."""
-    return state.after(p).bonus()[0]
+    return ring_bonus(state.rules, state.launched | set(p.launch))[0]
 
 
 def cell_value(state: GameState, tile: Tile, cell: str) -> float:
@@ -18,22 +21,38 @@ def cell_value(state: GameState, tile: Tile, cell: str) -> float:
     gold/silver rules. A line the tile spoils (its tiles all shared another colour)
     subtracts the points already building there (tiles x their colour value)."""
     rules = state.rules
+    board = state.board
+    values = rules.colour_values
     value = 0.0
-    for d in range(len(rules.directions)):
-        _, line = rules.lines[rules.line_of[(cell, d)]]
-        placed = [state.board[c] for c in line if c in state.board]
-        n = len(line)
+    # one pass over each line: the greedy policy calls this for every empty cell
+    for d, line in rules.lines_through[cell]:
         colour = tile.stripes[d]
-        if all(t.stripes[d] == colour for t in placed):
-            per_tile = rules.colour_values[colour]
-            if (state.variant.gold_silver and tile.stud is not None
-                    and all(t.stud == tile.stud for t in placed)):
+        first: str | None = None  # the stripe of the first tile on the line
+        uniform = True  # the tiles on the line all have that stripe
+        same_stud = True  # ... and all the tile's stud
+        placed = 0
+        for c in line:
+            t = board.get(c)
+            if t is None:
+                continue
+            stripe = t.stripes[d]
+            if first is None:
+                first = stripe
+            elif stripe != first:
+                uniform = False
+                break
+            if t.stud != tile.stud:
+                same_stud = False
+            placed += 1
+        if not uniform:
+            continue
+        if first is None or first == colour:
+            per_tile = values[colour]
+            if state.variant.gold_silver and tile.stud is not None and same_stud:
                 per_tile += rules.stud_bonus[tile.stud]
-            value += n * per_tile
-        else:
-            colours = {t.stripes[d] for t in placed}
-            if len(colours) == 1:  # a row was building here, and this tile spoils it
-                value -= rules.colour_values[colours.pop()] * len(placed)
+            value += len(line) * per_tile
+        else:  # a row was building here, and this tile spoils it
+            value -= values[first] * placed
     return value
 
 

@@ -21,15 +21,12 @@ from dataclasses import dataclass, replace
 
 from models.take_it_higher.encode import MaxProblem
 from models.take_it_higher.heuristics import cell_value, greedy_launch
-from models.take_it_higher.rules import (
-    GameState,
-    Placement,
-    Position,
-    Tile,
-    best_launches,
-    board_score,
-    score_sheet,
-)
+from models.take_it_higher.positions import Placement
+from models.take_it_higher.rows import board_score
+from models.take_it_higher.rules import Tile
+from models.take_it_higher.sheet import state_sheet
+from models.take_it_higher.spaceships import best_launches
+from models.take_it_higher.state import GameState
 from solver.backends import SolverOptions
 from solver.errors import BadInput
 
@@ -64,11 +61,13 @@ def hint(state: GameState, tile: Tile, samples: int = 0, seed: int = 0,
     completion (CP-SAT deterministic time, one worker), so the answer depends only on
     the position and the seed, not on the machine's load; time_limit is then unused.
     """
-    from models.take_it_higher.queries import solve_completion
+    from models.take_it_higher.maximum import solve_completion
 
     start = time.perf_counter()
-    if any(p.tile == tile.id for p in state.placements):
-        raise BadInput(f"tile {tile.id} was already placed")
+    if state.called is None:
+        state = state.apply_action(tile)  # BadInput if it was placed already
+    elif state.called != tile:
+        raise BadInput(f"the called tile is {state.called.id}, not {tile.id}")
     empty = state.empty_cells()
     if not empty:
         raise BadInput("the board is full")
@@ -76,13 +75,12 @@ def hint(state: GameState, tile: Tile, samples: int = 0, seed: int = 0,
     if len(empty) == 1:  # the last tile: every legal launch scored exactly
         last = []
         for launch in state.legal_launches(tile, empty[0]):
-            game = [*state.placements, Placement(tile.id, empty[0], launch)]
-            total = score_sheet(Position(state.rules, game), state.variant).total
+            total = state_sheet(state.apply_action(Placement(tile.id, empty[0], launch))).total
             last.append(HintOption(empty[0], launch, total, 1))
         last.sort(key=lambda o: (-o.estimate, len(o.launch)))
         return HintResult(tile.id, last, 1, time.perf_counter() - start, True)
 
-    unseen = [t for t in state.available_tiles() if t.id != tile.id]
+    unseen = state.unseen_tiles()
     rng = random.Random(seed)
     max_samples = samples if samples > 0 else 256
     futures = [rng.sample(unseen, len(empty) - 1) for _ in range(max_samples)]
@@ -122,7 +120,7 @@ def hint(state: GameState, tile: Tile, samples: int = 0, seed: int = 0,
             return Placement(tile.id, cell_of[tile.id]), rows, proven
         moves = [(t.id, cell_of[t.id]) for t in [tile, *future]]
         if move is not None:
-            bonus, rest = best_launches(state.after(move), moves[1:])
+            bonus, rest = best_launches(state.apply_action(move), moves[1:])
             return move, rows + bonus, False
         bonus, game = best_launches(state, moves)
         return game[0], rows + bonus, False
@@ -175,8 +173,3 @@ MIN_CANDIDATES = 3
 # nearly all basic completions to optimality (median 0.05 s of CPU, scripts/ notes)
 DETERMINISTIC_SOLVE = 0.5
 
-
-def advice(state: GameState, tile: Tile, **kw: float) -> Placement:
-    """The hint's best move as a placement."""
-    best = hint(state, tile, **kw).options[0]  # type: ignore[arg-type]
-    return Placement(tile.id, best.cell, best.launch)

@@ -7,7 +7,8 @@ finds the best completion; a second search, with the score held at that maximum 
 the first placement blocked, must fail for the puzzle to be kept (solver/generate.py).
 The basic scoring is used; tiles still to come have distinct letters, so "one
 placement" is meant tile by tile (a gold and a silver tile of one letter would be
-interchangeable in the basic game).
+interchangeable in the basic game). The solvers are imported where they are used, so
+listing the commands does not load them.
 """
 
 from __future__ import annotations
@@ -17,26 +18,17 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from models.take_it_higher import encode_cpsat, encode_maxsat
 from models.take_it_higher.encode import MaxProblem
-from models.take_it_higher.play import game_draw
-from models.take_it_higher.queries import solve_completion
-from models.take_it_higher.rules import (
-    Placement,
-    Rules,
-    Tile,
-    Variant,
-    board_score,
-    board_symmetries,
-    format_placement,
-    parse_placement,
-)
-from solver.backends import SolverOptions, cpsat
-from solver.backends.sat import maxsat
+from models.take_it_higher.positions import Placement, format_placement, parse_placement
+from models.take_it_higher.rows import board_score
+from models.take_it_higher.rules import Rules, Tile, board_symmetries
+from models.take_it_higher.state import game_draw
+from models.take_it_higher.variants import Variant
+from solver.backends import SolverOptions
 from solver.errors import BadInput, TimeLimitReached
 from solver.generate import Rating, Search, as_features
 from solver.io import expect
-from solver.io import field as jfield
+from solver.io import field as json_field
 from solver.store import canonical_json
 
 BASIC = Variant()
@@ -80,6 +72,8 @@ class TakeItHigherPuzzles:
 
     def propose(self, rng: random.Random, difficulty: str) -> Puzzle:
         """The optimal board of a random draw, with tiles of distinct letters taken off."""
+        from models.take_it_higher.maximum import solve_completion
+
         draw = game_draw(self.rules, rng.randrange(2 ** 31))
         board, outcome = solve_completion(MaxProblem(self.rules, BASIC, tuple(draw)),
                                           self.options())
@@ -126,6 +120,9 @@ class TakeItHigherPuzzles:
     def _search_cpsat(self, problem: MaxProblem, limit: int
                       ) -> tuple[list[Solution], bool, int]:
         """Solutions, completeness, and the branches of the first solve (its work)."""
+        from models.take_it_higher import encode_cpsat
+        from solver.backends import cpsat
+
         mm = encode_cpsat.build(problem, pair_cuts=True)
         solver, outcome = cpsat.solve(mm.model, self.options())
         work = solver.num_branches
@@ -151,6 +148,9 @@ class TakeItHigherPuzzles:
         return found, outcome2.status == "infeasible", work
 
     def _search_maxsat(self, problem: MaxProblem, limit: int) -> tuple[list[Solution], bool]:
+        from models.take_it_higher import encode_maxsat
+        from solver.backends.sat import maxsat
+
         sm = encode_maxsat.build(problem)
         lits, outcome = maxsat(sm.cnf, self.options())
         if outcome.status == "infeasible":
@@ -179,6 +179,8 @@ class TakeItHigherPuzzles:
                  ) -> dict[str, float]:
         """Empty cells; cells where the first tile still allows a score within 5% of the
         best (how many ways a solver is tempted); solver branches."""
+        from models.take_it_higher.maximum import solve_completion
+
         problem = puzzle.problem(self.rules)
         best = self.score(puzzle, solution)
         first = puzzle.to_come[0]
@@ -241,14 +243,14 @@ def puzzle_from_dict(rules: Rules, data: Any, where: str) -> tuple[Puzzle, dict[
     if data.get("variant", "basic") != "basic":
         raise BadInput(f"{where}: puzzles use the basic scoring (variant 'basic')")
     fixed = []
-    for i, item in enumerate(jfield(data, "board", list, where)):
+    for i, item in enumerate(json_field(data, "board", list, where)):
         p = parse_placement(rules, item, f"{where}: board[{i}]")
         if p.launch:
             raise BadInput(f"{where}: board[{i}]: no spaceships in puzzles")
         fixed.append((p.cell, rules.tile_by_id[p.tile]))
     to_come = tuple(rules.parse_tile(expect(t, str, f"{where}: to_come[{i}]"),
                                      f"{where}: to_come[{i}]")
-                    for i, t in enumerate(jfield(data, "to_come", list, where)))
+                    for i, t in enumerate(json_field(data, "to_come", list, where)))
     cells = [c for c, _ in fixed]
     if len(set(cells)) != len(cells):
         twice = next(c for c in cells if cells.count(c) > 1)
@@ -280,6 +282,7 @@ def parse_solution(rules: Rules, puzzle: Puzzle, items: Any, where: str) -> Solu
 
 def _make_kind(rules_path: str | None, backend: str, time_limit: float) -> TakeItHigherPuzzles:
     from models.take_it_higher.rules import load_rules
+
     return TakeItHigherPuzzles(load_rules(rules_path), backend, time_limit)
 
 

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping, Sequence
 
 from rich.table import Table
 from rich.text import Text
 
 from models.take_it_higher.hint import HintResult
-from models.take_it_higher.rules import Rules, ScoreSheet, Tile
+from models.take_it_higher.rules import Rules, Tile
+from models.take_it_higher.sheet import ScoreSheet
 from solver.render import Svg, text_on
 
 CELL_W = 6
@@ -19,7 +21,7 @@ def _ship_rgb(rules: Rules, ship: str) -> str:
 
 
 def board_text(rules: Rules, board: dict[str, Tile],
-               ships_on: dict[str, list[str]] | None = None) -> Text:
+               ships_on: Mapping[str, Sequence[str]] | None = None) -> Text:
     """The board as three text rows per board row: the stripes (one glyph per direction
     in its colour), the tile with its stud colour, and spaceships on the tile."""
     ships_on = ships_on or {}
@@ -32,12 +34,12 @@ def board_text(rules: Rules, board: dict[str, Tile],
             for x in xs:
                 cid = at.get((x, y))
                 out.append_text(_cell_part(rules, cid, board.get(cid) if cid else None,
-                                           ships_on.get(cid, []) if cid else [], part))
+                                           ships_on.get(cid, ()) if cid else (), part))
             out.append("\n")
     return out
 
 
-def _cell_part(rules: Rules, cid: str | None, tile: Tile | None, ships: list[str],
+def _cell_part(rules: Rules, cid: str | None, tile: Tile | None, ships: Sequence[str],
                part: int) -> Text:
     if cid is None:
         return Text(" " * CELL_W)
@@ -103,7 +105,7 @@ def hint_table(result: HintResult) -> Table:
 
 
 def board_svg(rules: Rules, board: dict[str, Tile],
-              ships_on: dict[str, list[str]] | None = None, title: str = "") -> Svg:
+              ships_on: Mapping[str, Sequence[str]] | None = None, title: str = "") -> Svg:
     """Octagonal tiles with their stripes, stud and letter; spaceships as triangles."""
     ships_on = ships_on or {}
     size = 70.0

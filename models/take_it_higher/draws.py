@@ -1,0 +1,120 @@
+"""Draws of tiles and their hindsight optimum: the best score anyone could have reached
+knowing every called tile in advance (`max --draw`), for one game or over many random
+draws (`max --draws N`, each draw a task of the batch layer)."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import asdict, dataclass, field
+
+from models.take_it_higher.maximum import maximise
+from models.take_it_higher.rules import Rules, Tile
+from models.take_it_higher.state import game_draw
+from models.take_it_higher.variants import Variant
+from solver.backends import SolverOptions
+from solver.errors import BadInput, TimeLimitReached
+from solver.executor import Batch, SeededTask, run_stored
+from solver.game import task_seed
+from solver.stats import summarise as summarise_values
+from solver.store import Store, data_digest
+
+DRAWS_KIND = "take_it_higher_draws"
+
+
+def hindsight_optimum(rules: Rules, variant: Variant, draw: list[Tile], time_limit: float,
+                      workers: int | None = None) -> tuple[int | None, bool | None]:
+    """The best score with every tile of `draw` placed (in call order for the spaceship
+    variants) and whether it is proven; (None, None) if the solver found nothing.
+    `workers`: CP-SAT workers (default: SolverOptions' default)."""
+    options = (SolverOptions(time_limit=time_limit) if workers is None else
+               SolverOptions(time_limit=time_limit, workers=workers))
+    try:
+        result = maximise(rules, variant, draw, "cpsat", options)
+    except TimeLimitReached:
+        return None, None
+    return result.score, result.status == "optimal"
+
+
+@dataclass
+class DrawOptimum:
+    """The hindsight optimum of one random draw: `score` None when the solver found
+    nothing in time; `proven` whether the solver proved it maximal (else `bound`)."""
+
+    draw: int
+    seed: int
+    tiles: list[str]
+    score: int | None
+    proven: bool
+    bound: int | None
+    placements: list[str]
+    seconds: float
+
+
+@dataclass
+class DrawsResult:
+    """`max --draws N`: the distribution of hindsight-optimal scores over N draws."""
+
+    rules: str
+    variant: str
+    backend: str
+    seed: int
+    draws: int
+    found: int
+    proven: int
+    mean: float | None
+    median: float | None
+    quartiles: list[float] | None
+    min: int | None
+    max: int | None
+    records: list[DrawOptimum] = field(default_factory=list)
+    seconds: float = 0.0
+    executor: str = "in-process"
+    interrupted: bool = False
+
+
+def draw_task(rules: Rules, variant: Variant, index: int, draw_seed: int, backend: str,
+              time_limit: float | None) -> DrawOptimum:
+    """The hindsight optimum of draw `index` (tiles `game_draw(rules, draw_seed)`, the
+    draw of simulate's game with that seed), on one solver worker: a batch task."""
+    draw = game_draw(rules, draw_seed)
+    start = time.perf_counter()
+    try:
+        result = maximise(rules, variant, draw, backend,
+                          SolverOptions(time_limit=time_limit, seed=0, workers=1))
+    except TimeLimitReached:
+        return DrawOptimum(index, draw_seed, [t.id for t in draw], None, False, None, [],
+                           round(time.perf_counter() - start, 3))
+    return DrawOptimum(index, draw_seed, [t.id for t in draw], result.score,
+                       result.status == "optimal", result.bound, result.placements,
+                       round(time.perf_counter() - start, 3))
+
+
+def draws_batch(rules: Rules, variant: Variant, draws: int, seed: int, backend: str,
+                time_limit: float | None, batch: Batch, store: Store | None = None,
+                resume: bool = False) -> DrawsResult:
+    """Hindsight optima of `draws` random draws (draw i from `task_seed(seed, i)`, the
+    draw of simulate's game i), each a task of `batch`, summarised (mean, median,
+    quartiles over the draws where a board was found)."""
+    if draws < 1:
+        raise BadInput("--draws must be at least 1")
+    parameters = {"rules": rules.name, "rules_digest": data_digest(rules),
+                  "variant": variant.name, "backend": backend,
+                  "time_limit": time_limit}
+    start = time.perf_counter()
+    batch.description = f"{draws} draws, hindsight optimum"
+    tasks = [SeededTask(parameters, task_seed(seed, i),
+                        (rules, variant, i, task_seed(seed, i), backend, time_limit))
+             for i in range(draws)]
+    records = run_stored(batch, draw_task, tasks, DRAWS_KIND, store, resume,
+                         lambda r: (asdict(r), {"score": r.score, "proven": r.proven}),
+                         lambda data, i: DrawOptimum(**{**data, "draw": i}),
+                         chunk=1, noun="draw")
+    ordered = [records[i] for i in sorted(records)]
+    scores = [r.score for r in ordered if r.score is not None]
+    s = summarise_values(scores) if scores else None
+    return DrawsResult(rules.name, variant.name, backend, seed, len(ordered), len(scores),
+                       sum(r.proven for r in ordered),
+                       s.mean if s else None, s.median if s else None,
+                       s.quartiles if s else None,
+                       int(s.min) if s else None, int(s.max) if s else None, ordered,
+                       round(time.perf_counter() - start, 3), batch.where, batch.interrupted)

@@ -1,0 +1,335 @@
+"""Take it Higher! described once for the shared commands and tests (`solver.game.Game`).
+
+One player; each turn a tile is called from the face-down bag and placed. A dealt game
+knows the order of the bag and calls the next tile as part of the placement; a
+position file or what the player sees does not, and there the call is a chance event
+(`--tile` names it on the command line). Actions are a `Placement` (the player) or a
+`Tile` (the call).
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+from collections.abc import Sequence
+from typing import Any
+
+import click
+from rich.console import Group
+from rich.text import Text
+
+from models.take_it_higher.positions import (
+    Placement,
+    Position,
+    format_placement,
+    parse_launch,
+    parse_placement,
+    position_from_dict,
+)
+from models.take_it_higher.queries import ShowResult, show
+from models.take_it_higher.rows import completed_rows
+from models.take_it_higher.rules import Rules, Tile, load_rules
+from models.take_it_higher.sheet import state_sheet
+from models.take_it_higher.state import GameState, deal, dealt_game, replay
+from models.take_it_higher.variants import (
+    VARIANT_CHOICES,
+    Variant,
+    parse_variant,
+    variant_from_name,
+)
+from solver.errors import BadInput, ToppiError
+from solver.game import CHANCE, TERMINAL, Game, Policy
+from solver.render import Svg, text_on
+
+Action = Placement | Tile
+
+# the hindsight optimum's time, when --optimum-time is not given
+SIMULATED_OPTIMUM_TIME = 10.0
+PLAYED_OPTIMUM_TIME = 30.0
+
+
+class TakeItHigherGame(Game[Rules, GameState, Action]):
+    id = "take-it-higher"
+    title = "Take it Higher!"
+    kind = "score"
+    policy_names = ("greedy", "hint", "random")
+    setup_options = (
+        click.Option(["--variant"], default="basic", show_default=True,
+                     type=click.Choice(VARIANT_CHOICES, case_sensitive=False),
+                     help="basic; gold-silver bonus rows; simple or advanced spaceship "
+                          "rules."),
+        click.Option(["--gold-silver"], is_flag=True,
+                     help="Add the gold/silver bonus to a spaceship variant."),
+    )
+    play_options = (
+        click.Option(["--samples"], type=click.IntRange(min=0), default=0,
+                     show_default=True,
+                     help="Sampled futures per hint (0: as many as fit in --hint-time; "
+                          "K > 0: fixed work per hint, so games replay exactly from --seed)."),
+        click.Option(["--hint-time"], type=click.FloatRange(min=0.01), default=2.0,
+                     show_default=True, help="Seconds per hint."),
+        click.Option(["--optimum-time"], type=click.FloatRange(min=0.01), default=None,
+                     help="Seconds for the hindsight optimum of a game's draw (default: "
+                          f"{SIMULATED_OPTIMUM_TIME:g} per simulated game, "
+                          f"{PLAYED_OPTIMUM_TIME:g} at the end of play)."),
+        click.Option(["--no-optimum"], is_flag=True, help="Skip the hindsight optimum."),
+    )
+    chance_option = click.Option(["--tile"], default=None, metavar="TILE",
+                                 help="The called tile (e.g. GJ) when the position calls "
+                                      "none: list its placements.")
+
+    # ------------------------------------------------------------------ data, positions
+
+    def load_rules(self, path: str | None, **data: Any) -> Rules:
+        return load_rules(path)
+
+    def read(self, rules: Rules, data: Any, where: str) -> GameState:
+        position = position_from_dict(rules, data, where)
+        try:
+            return replay(position, position.variant or Variant())
+        except BadInput as exc:
+            raise BadInput(f"{where}: {exc}") from None
+
+    def write(self, state: GameState) -> dict[str, Any]:
+        called = state.called.id if state.called is not None else None
+        return Position(state.rules, list(state.placements), called, state.variant).to_dict()
+
+    def setups(self, rules: Rules, **options: Any) -> list[dict[str, Any]]:
+        variant = parse_variant(options.get("variant", "basic"),
+                                options.get("gold_silver", False))
+        return [{"variant": variant.name}]
+
+    def new_game(self, rules: Rules, setup: dict[str, Any], rng: random.Random
+                 ) -> GameState:
+        return dealt_game(rules, variant_from_name(setup.get("variant", "basic")),
+                          deal(rules, rng))
+
+    def streams(self, seed: int) -> tuple[random.Random, random.Random]:
+        # the deal and the policies' choices use separate generators, so a policy
+        # that draws more or fewer numbers meets the same tiles
+        return random.Random(seed), random.Random(f"policy-{seed}")
+
+    # ------------------------------------------------------------------ play
+
+    def players(self, state: GameState) -> int:
+        return 1
+
+    def current_player(self, state: GameState) -> int:
+        if state.is_terminal():
+            return TERMINAL
+        return CHANCE if state.called is None else 0
+
+    def legal_actions(self, state: GameState) -> list[Action]:
+        if state.called is None:
+            return list(state.call_outcomes())
+        return list(state.legal_placements())
+
+    def apply_action(self, state: GameState, action: Action) -> GameState:
+        if not isinstance(action, (Placement, Tile)):
+            raise BadInput(f"{action!r} is neither a placement nor a called tile")
+        return state.apply_action(action)
+
+    def chance_outcomes(self, state: GameState) -> list[tuple[Action, float]]:
+        tiles = state.call_outcomes()
+        return [(t, 1 / len(tiles)) for t in tiles]
+
+    def returns(self, state: GameState) -> list[float]:
+        return [float(state_sheet(state).total)]
+
+    # ------------------------------------------------------------------ information
+
+    def observation(self, state: GameState, player: int) -> GameState:
+        if state.to_call is None:
+            return state
+        return GameState(state.rules, state.variant, state.placements, state.board,
+                         state.ships_on, state.called, None)
+
+    def determinize(self, observation: GameState, rng: random.Random) -> GameState:
+        if observation.to_call is not None:
+            return observation
+        order = rng.sample(observation.unseen_tiles(), observation.calls_to_come())
+        return GameState(observation.rules, observation.variant, observation.placements,
+                         observation.board, observation.ships_on, observation.called,
+                         tuple(order))
+
+    def unknown(self, state: GameState) -> list[str]:
+        n = state.calls_to_come()
+        if state.to_call is not None or n == 0:
+            return []
+        return [f"the {n} tile(s) still to be called and their order: any {n} of the "
+                f"{len(state.unseen_tiles())} tiles neither placed nor called"]
+
+    # ------------------------------------------------------------------ words
+
+    def action_text(self, state: GameState, action: Action) -> str:
+        return action.id if isinstance(action, Tile) else format_placement(action)
+
+    def parse_action(self, state: GameState, text: str) -> Action:
+        rules = state.rules
+        if state.is_terminal():
+            raise BadInput("the game is over: the board is full")
+        if state.called is None:
+            return rules.parse_tile(text, "tile")
+        head, *launch = [s.strip() for s in text.strip().split("+")]
+        if "@" in head:
+            return parse_placement(rules, text.strip(), "move")
+        return Placement(state.called.id, rules.parse_cell(head, "move"),
+                         parse_launch(rules, launch, "move"))
+
+    def matching_actions(self, state: GameState, text: str) -> list[Action]:
+        """A cell alone (`c3`) means the called tile on it, with any legal launch; a
+        cell or placement with launches (`c3+white`) means that move."""
+        if state.called is None or state.is_terminal():
+            return [self.parse_action(state, text)]
+        head = text.strip().split("+")[0].strip()
+        if "@" not in head:
+            cell = head.lower()
+            empty = ", ".join(state.empty_cells())
+            if cell not in state.rules.cell_by_id:
+                raise BadInput(f"'{head}' is not a cell of this board (empty cells: {empty})")
+            if cell in state.board:
+                raise BadInput(f"cell {cell} is occupied by {state.board[cell].id} "
+                               f"(empty cells: {empty})")
+            if "+" not in text:
+                return [p for p in state.legal_placements() if p.cell == cell]
+        move = self.parse_action(state, text)
+        assert isinstance(move, Placement)
+        for p in state.legal_placements():  # launches in any order
+            if (p.tile, p.cell, set(p.launch)) == (move.tile, move.cell, set(move.launch)):
+                return [p]
+        state.apply_action(move)  # BadInput: why the move is not legal
+        return [move]
+
+    def action_json(self, state: GameState, action: Action) -> dict[str, Any]:
+        if isinstance(action, Tile):
+            return {"text": action.id, "tile": action.id}
+        tile = state.rules.tile_by_id[action.tile]
+        board = {**state.board, action.cell: tile}
+        rows = [row.colour for _, row in completed_rows(state.rules, board, action.cell)]
+        return {"text": format_placement(action), "tile": action.tile, "cell": action.cell,
+                "launch": list(action.launch), "rows_completed": rows}
+
+    # ------------------------------------------------------------------ pictures
+
+    def show(self, state: GameState) -> ShowResult:
+        return show(state)
+
+    def terminal(self, state: GameState) -> Group:
+        from models.take_it_higher.render import board_text
+
+        rules = state.rules
+        lines: list[Any] = [board_text(rules, state.board, state.ships_on)]
+        if state.called is not None:
+            lines.append(called_tile_line(rules, state.called, len(state.placements) + 1))
+        else:
+            lines.append(Text(f"{len(state.board)} of {rules.board_size} cells filled"))
+        return Group(*lines)
+
+    def picture(self, state: GameState, title: str) -> Svg:
+        from models.take_it_higher.render import board_svg
+
+        return board_svg(state.rules, state.board, state.ships_on, title=title)
+
+    # ------------------------------------------------------------------ policies
+
+    def policy(self, rules: Rules, name: str, options: dict[str, Any]) -> Policy[Action]:
+        from models.take_it_higher import policies
+
+        if name == "greedy":
+            return Policy("greedy", policies.greedy_choice)
+        if name == "random":
+            return Policy("random", policies.random_choice)
+        if name == "hint":
+            return Policy("hint", policies.hint_choice(options.get("samples", 0),
+                                                       options.get("hint_time", 2.0)))
+        raise BadInput(f"unknown policy '{name}' ({', '.join(self.policy_names)})")
+
+    def measure(self, rules: Rules, setup: dict[str, Any], end: GameState,
+                options: dict[str, Any]) -> dict[str, Any]:
+        """The score sheet's total, the moves, and (unless --no-optimum) the hindsight
+        optimum of the same draw on one CP-SAT worker (the batch fills the cores)."""
+        out: dict[str, Any] = {"score": state_sheet(end).total,
+                               "placements": [format_placement(p) for p in end.placements]}
+        if not options.get("no_optimum"):
+            from models.take_it_higher.draws import hindsight_optimum
+
+            draw = [rules.tile_by_id[p.tile] for p in end.placements]
+            out["optimum"], out["optimum_proven"] = hindsight_optimum(
+                rules, end.variant, draw,
+                options.get("optimum_time") or SIMULATED_OPTIMUM_TIME, workers=1)
+        return out
+
+    def summarise(self, records: Sequence[dict[str, Any]]) -> dict[str, Any]:
+        """The mean hindsight optimum, whether all were proven, and the mean score over
+        it (None when some optimum was not found in time)."""
+        if not records or not any("optimum" in r for r in records):
+            return {}
+        optima = [r.get("optimum") for r in records]
+        if any(o is None for o in optima):
+            return {"optimum_mean": None, "optimum_all_proven": None, "ratio": None}
+        mean = round(statistics.fmean(r["score"] for r in records), 3)
+        optimum_mean = statistics.fmean(optima)
+        return {"optimum_mean": round(optimum_mean, 3),
+                "optimum_all_proven": all(bool(r["optimum_proven"]) for r in records),
+                "ratio": round(mean / optimum_mean, 4) if optimum_mean else None}
+
+    def final_report(self, rules: Rules, end: GameState, options: dict[str, Any]) -> Group:
+        """The score sheet, the moves, and the hindsight optimum of the same draw."""
+        from models.take_it_higher.render import sheet_table
+
+        sheet = state_sheet(end)
+        lines: list[Any] = [sheet_table(sheet), Text(
+            "Placements: " + " ".join(format_placement(p) for p in end.placements))]
+        if options.get("no_optimum") or not end.is_terminal():
+            return Group(*lines)
+        from models.take_it_higher.draws import hindsight_optimum
+
+        seconds = options.get("optimum_time") or PLAYED_OPTIMUM_TIME
+        draw = [rules.tile_by_id[p.tile] for p in end.placements]
+        optimum, proven = hindsight_optimum(rules, end.variant, draw, seconds)
+        if optimum is None:
+            lines.append(Text("The hindsight optimum was not found in time.", style="yellow"))
+            return Group(*lines)
+        how = "proven optimal" if proven else f"best found in {seconds:g} s"
+        share = f" ({100 * sheet.total / optimum:.0f}%)" if optimum else ""
+        line = Text("You scored ")
+        line.append(str(sheet.total), style="bold")
+        line.append(f"{share}; knowing every tile in advance, the best possible with this "
+                    "draw is ")
+        line.append(str(optimum), style="bold")
+        line.append(f" ({how}).")
+        lines.append(line)
+        return Group(*lines)
+
+    def hint(self, rules: Rules, observation: GameState, options: dict[str, Any]) -> Any:
+        """The hint table for the called tile; its futures are seeded by the turn."""
+        from models.take_it_higher.hint import hint
+        from models.take_it_higher.render import hint_table
+
+        if observation.called is None:
+            return Text("No tile is called yet.", style="yellow")
+        try:
+            result = hint(observation, observation.called, samples=options.get("samples", 0),
+                          seed=len(observation.placements) + 1,
+                          time_limit=options.get("hint_time", 2.0))
+        except ToppiError as exc:
+            return Text(f"No hint: {exc}", style="yellow")
+        return hint_table(result)
+
+
+def called_tile_line(rules: Rules, tile: Tile, turn: int) -> Text:
+    """`Turn 3/24: called tile GJ (gold)  vertical | white  horizontal - blue ...`,
+    stripes coloured."""
+    line = Text(f"Turn {turn}/{rules.board_size}: called tile ")
+    bg = rules.stud_rgb.get(tile.stud or "", "#444444")
+    line.append(f" {tile.id} ", style=f"bold {text_on(bg)} on {bg}")
+    if tile.stud:
+        line.append(f" ({tile.stud})")
+    for d, direction in enumerate(rules.directions):
+        colour = tile.stripes[d]
+        line.append(f"  {direction.name} ")
+        line.append(f"{direction.glyph} {colour}", style=f"bold {rules.colour_rgb[colour]}")
+    return line
+
+
+GAME = TakeItHigherGame()

@@ -1,0 +1,281 @@
+"""The maximal score: the best board over every choice of tiles, or with every tile of
+a draw placed, proven by CP-SAT or MaxSAT (PySAT RC2), or reported with its bound.
+
+Every board a back-end returns is scored again by the rules engine and must agree.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, replace
+
+from models.take_it_higher import encode_cpsat, encode_maxsat, encode_ships
+from models.take_it_higher.encode import BACKENDS, MaxProblem
+from models.take_it_higher.positions import Placement, Position, format_placement
+from models.take_it_higher.rows import board_score
+from models.take_it_higher.rules import Rules, Tile, board_symmetries
+from models.take_it_higher.sheet import ScoreSheet, score_sheet
+from models.take_it_higher.spaceships import best_launches
+from models.take_it_higher.state import GameState
+from models.take_it_higher.variants import Variant
+from solver.backends import SolveOutcome, SolverOptions, cpsat
+from solver.backends.sat import maxsat
+from solver.errors import BadInput, TimeLimitReached
+
+# The LP workers prove the bound; the default 2-worker portfolio does not (docs).
+CPSAT_SUBSOLVERS = ("reduced_costs", "max_lp")
+
+
+@dataclass
+class MaxResult:
+    """The best score found and whether it is proven.
+
+    status: "optimal" (proven), or "feasible" (best found within the time limit;
+    `bound` is a proven upper limit on the maximum).
+    """
+
+    variant: str
+    backend: str
+    status: str
+    score: int
+    bound: int
+    seconds: float
+    draw: list[str] | None
+    placements: list[str]
+    board: dict[str, str]
+    sheet: ScoreSheet
+
+
+def maximise(rules: Rules, variant: Variant, draw: list[Tile] | None = None,
+             backend: str = "cpsat", options: SolverOptions | None = None) -> MaxResult:
+    """The highest score over all boards (any 24 tiles), or with every tile of `draw`
+    placed; the value is proven by the solver or reported with its bound."""
+    options = options or SolverOptions()
+    if backend not in BACKENDS:
+        raise BadInput(f"unknown backend '{backend}' ({', '.join(BACKENDS)})")
+    problem = MaxProblem(rules, variant, tuple(draw or ()))
+    if variant.ships is not None:
+        return _maximise_with_ships(problem, backend, options)
+    board, outcome = _solve(problem, backend, options)
+    if board is None:
+        if outcome.status == "infeasible":
+            raise BadInput("no board can be filled with these tiles")
+        bound = f" (proven bound {outcome.bound})" if outcome.bound is not None else ""
+        raise TimeLimitReached(f"time limit reached before any board was found{bound}")
+    value = board_score(rules, board, variant.gold_silver)
+    if value != outcome.objective:  # the encoding and the rules engine must agree
+        raise RuntimeError(f"encoding claims {outcome.objective}, rules engine scores {value}")
+    order = [t.id for t in draw] if draw else []
+    cell_of = {t.id: c for c, t in board.items()}
+    placed = [Placement(tid, cell_of[tid]) for tid in order]
+    placed += [Placement(t.id, c) for c, t in board.items() if t.id not in set(order)]
+    position = Position(rules, placed)
+    sheet = score_sheet(position, variant)
+    return MaxResult(variant.name, backend, outcome.status, value,
+                     outcome.bound if outcome.bound is not None else value,
+                     round(outcome.wall_time, 3), order or None,
+                     [f"{p.tile}@{p.cell}" for p in placed],
+                     {c: board[c].id for c in rules.cell_ids}, sheet)
+
+
+def _maximise_with_ships(problem: MaxProblem, backend: str, options: SolverOptions
+                         ) -> MaxResult:
+    """Rows, bonus rows and the Take it Higher! bonus, with the call order given by the
+    draw (or free without one); the launches are replayed by the rules engine."""
+    if backend != "cpsat":
+        raise BadInput("the spaceship optimum has a CP-SAT model only (--backend cpsat)")
+    n = problem.rules.board_size
+    if problem.draw and len(problem.draw) != n:
+        raise BadInput(f"with spaceships, --draw must call all {n} tiles (the call order "
+                       f"decides which rows each tile completes)")
+    start = time.perf_counter()
+
+    def remaining() -> SolverOptions:  # one time limit for all three solves
+        if options.time_limit is None:
+            return options
+        return replace(options, time_limit=max(
+            0.01, options.time_limit - (time.perf_counter() - start)))
+
+    # proven maxima without the ring cap the row points and tighten the bound; their
+    # best board, with the best launches for it, is a legal game to start from
+    board, colour = _solve_one(replace(problem, variant=Variant()), "cpsat", remaining())
+    cap = colour.objective if colour.status == "optimal" else colour.bound
+    points_cap = None
+    if problem.variant.gold_silver and problem.rules.stud_bonus:
+        gs_board, points = _solve(replace(problem, variant=replace(problem.variant, ships=None)),
+                                  "cpsat", remaining())
+        points_cap = points.objective if points.status == "optimal" else points.bound
+        board = gs_board or board
+    start_game: list[Placement] | None = None
+    if board is not None:
+        cell_of = {t.id: c for c, t in board.items()}
+        order = [t.id for t in problem.draw] or [board[c].id for c in problem.rules.cell_ids]
+        _, start_game = best_launches(GameState(problem.rules, problem.variant),
+                                      [(tid, cell_of[tid]) for tid in order])
+    sm = encode_ships.build(problem, colour_cap=cap, points_cap=points_cap)
+    if start_game is not None:
+        sm.hint_game(start_game, problem)
+    solver, outcome = cpsat.solve(sm.model, remaining())
+    if outcome.has_solution:
+        placements = sm.placements(solver, problem)
+    elif start_game is not None and outcome.status != "infeasible":
+        placements = start_game  # the solver ran out of time before improving on it
+        outcome = replace(outcome, status="feasible",
+                          objective=score_sheet(Position(problem.rules, start_game),
+                                                problem.variant).total)
+    elif outcome.status == "infeasible":
+        raise BadInput("no board can be filled with these tiles")
+    else:
+        raise TimeLimitReached("time limit reached before any board was found")
+    if outcome.bound is None:  # no bound from the ship model: the caps + the top button
+        rows = points_cap if points_cap is not None else cap
+        if rows is None:  # nothing proven at all: every line scoring its best colour
+            rules = problem.rules
+            rows = sum(len(cells) * max(rules.colour_values[c] for c in rules.directions[d].colours)
+                       for d, cells in rules.lines) + _max_bonus(problem)
+        outcome = replace(outcome, bound=rows + max(problem.rules.buttons, default=0))
+    position = Position(problem.rules, placements)
+    try:
+        sheet = score_sheet(position, problem.variant)
+    except BadInput as exc:  # the model and the rules engine disagree: a bug
+        raise RuntimeError(f"the spaceship model proposed an illegal launch: {exc}") from None
+    if sheet.total < outcome.objective or (outcome.status == "optimal"
+                                           and sheet.total != outcome.objective):
+        raise RuntimeError(f"model claims {outcome.objective}, rules engine scores {sheet.total}")
+    rules = problem.rules
+    return MaxResult(problem.variant.name, backend, outcome.status, sheet.total,
+                     max(outcome.bound, sheet.total), round(time.perf_counter() - start, 3),
+                     [t.id for t in problem.draw] or None,
+                     [format_placement(p) for p in placements],
+                     {c: position.board[c].id for c in rules.cell_ids}, sheet)
+
+
+def solve_completion(problem: MaxProblem, options: SolverOptions
+                     ) -> tuple[dict[str, Tile] | None, SolveOutcome]:
+    """The best completion of a partly filled board with known tiles, as one CP-SAT
+    solve (no gold/silver decomposition: hints want a good board within a budget)."""
+    return _solve_one(problem, "cpsat", options)
+
+
+def solve_ship_completion(problem: MaxProblem, prefix: list[Placement],
+                          options: SolverOptions) -> tuple[list[Placement] | None, SolveOutcome]:
+    """The best way to finish a spaceship game whose first moves are `prefix` and whose
+    call order is the whole draw (one CP-SAT solve, best found within the budget)."""
+    sm = encode_ships.build(problem, prefix=prefix)
+    solver, outcome = cpsat.solve(sm.model, options)
+    return (sm.placements(solver, problem) if outcome.has_solution else None), outcome
+
+
+def _solve(problem: MaxProblem, backend: str, options: SolverOptions
+           ) -> tuple[dict[str, Tile] | None, SolveOutcome]:
+    if problem.variant.gold_silver and problem.rules.stud_bonus:
+        return _solve_by_stud_patterns(problem, backend, options)
+    return _solve_one(problem, backend, options)
+
+
+def _solve_one(problem: MaxProblem, backend: str, options: SolverOptions,
+               stud_pattern: dict[str, str | None] | None = None,
+               colour_cap: int | None = None, at_least: int | None = None
+               ) -> tuple[dict[str, Tile] | None, SolveOutcome]:
+    """One model. CP-SAT: over the whole tile set the LP workers prove the bound; with a
+    draw or fixed studs the default portfolio with pair cuts is much faster (docs).
+    MaxSAT has no linear side constraints, so colour_cap / at_least (which only speed
+    up the search) are left out there."""
+    if backend == "maxsat":
+        sm = encode_maxsat.build(problem, stud_pattern)
+        lits, outcome = maxsat(sm.cnf, options)
+        return (sm.board(lits, problem) if lits is not None else None), outcome
+    # the LP workers for an open tile choice; a fixed tile set (full draw) or fixed studs
+    # favour the default portfolio with pair cuts
+    free_cells = problem.rules.board_size - len(problem.fixed)
+    whole_set = len(problem.draw) < free_cells and stud_pattern is None
+    mm = encode_cpsat.build(problem, pair_cuts=not whole_set, stud_pattern=stud_pattern,
+                            colour_cap=colour_cap, at_least=at_least)
+    solver, outcome = cpsat.solve(mm.model, options,
+                                  subsolvers=CPSAT_SUBSOLVERS if whole_set else ())
+    return (mm.board(solver, problem) if outcome.has_solution else None), outcome
+
+
+class _StudPatterns:
+    """Stud patterns of the free cells by decreasing bonus bound (CP-SAT or MaxSAT)."""
+
+    def __init__(self, problem: MaxProblem, backend: str) -> None:
+        self.backend = backend
+        if backend == "maxsat":
+            self.cnf, self.g = encode_maxsat.stud_master(problem)
+        else:
+            self.model, self.g, _ = encode_cpsat.stud_master(problem)
+
+    def best(self, options: SolverOptions) -> tuple[dict[str, str | None] | None, SolveOutcome]:
+        if self.backend == "maxsat":
+            lits, out = maxsat(self.cnf, options, stratified=True)
+            chosen = {key for key, lit in self.g.items() if lits and lit in lits}
+        else:
+            solver, out = cpsat.solve(self.model, options)
+            chosen = {key for key, var in self.g.items()
+                      if out.has_solution and solver.value(var)}
+        return (dict(chosen) if out.status == "optimal" else None), out
+
+    def exclude(self, pattern: dict[str, str | None]) -> None:
+        keys = list(pattern.items())
+        if self.backend == "maxsat":
+            self.cnf.clause([-self.g[k] for k in keys])
+        else:
+            self.model.add_bool_or([~self.g[k] for k in keys])
+
+
+def _solve_by_stud_patterns(problem: MaxProblem, backend: str, options: SolverOptions
+                            ) -> tuple[dict[str, Tile] | None, SolveOutcome]:
+    """Gold/silver maximum by decomposition (one model does not close the gap):
+
+    1. C = the proven maximum of the row points alone (the basic problem, same tiles);
+    2. a studs-only master lists stud patterns by decreasing bound B on their bonus;
+    3. each pattern is solved with its studs fixed (and, in CP-SAT, row points <= C and
+       score > best); stop when C + B <= best: no pattern left can beat the best board.
+    Patterns equal under a board symmetry are excluded together."""
+    start = time.perf_counter()
+    deadline = None if options.time_limit is None else start + options.time_limit
+
+    def remaining() -> SolverOptions:
+        left = None if deadline is None else max(0.01, deadline - time.perf_counter())
+        return replace(options, time_limit=left)
+
+    def outcome(status: str, value: int | None, bound: int | None) -> SolveOutcome:
+        return SolveOutcome(status, value, bound, time.perf_counter() - start, backend)
+
+    colour_problem = replace(problem, variant=replace(problem.variant, gold_silver=False))
+    best_board, colour = _solve_one(colour_problem, backend, remaining())
+    if colour.status == "infeasible":
+        return None, outcome("infeasible", None, None)
+    best = board_score(problem.rules, best_board, True) if best_board else -1
+    if colour.status != "optimal":  # without a proven C only a crude bound is known
+        bound = colour.bound + _max_bonus(problem) if colour.bound is not None else None
+        return best_board, outcome("feasible" if best_board else "unknown",
+                                    best if best_board else None, bound)
+    patterns = _StudPatterns(problem, backend)
+    symmetries = board_symmetries(problem.rules) if not problem.fixed else []
+    while True:
+        pattern, master = patterns.best(remaining())
+        if master.status == "infeasible":
+            return best_board, outcome("optimal", best, best)
+        if pattern is None:
+            return best_board, outcome("feasible", best,
+                                       colour.objective + _max_bonus(problem))
+        limit = colour.objective + master.objective
+        if limit <= best:
+            return best_board, outcome("optimal", best, best)
+        for perm in [{c: c for c in pattern}, *symmetries]:
+            patterns.exclude({perm[c]: s for c, s in pattern.items()})
+        board, sub = _solve_one(problem, backend, remaining(), pattern, colour.objective,
+                                best + 1)
+        if board is not None and sub.objective > best:
+            best, best_board = sub.objective, board
+        if sub.status not in ("optimal", "infeasible"):  # time limit inside a pattern
+            return best_board, outcome("feasible" if best_board else "unknown",
+                                       best if best_board else None, limit)
+
+
+def _max_bonus(problem: MaxProblem) -> int:
+    """A crude bound on the stud bonus: every line a bonus row of the best stud."""
+    top = max(problem.rules.stud_bonus.values(), default=0)
+    return sum(len(cells) * top for _, cells in problem.rules.lines)

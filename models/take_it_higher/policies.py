@@ -1,0 +1,56 @@
+"""Ways to play Take it Higher!: where to put the called tile and which ships to launch.
+
+Each is `choose(observation, legal, rng) -> Placement` on what the player sees: the
+board, the ships and the called tile; the order of the tiles still to come is unknown.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+from models.take_it_higher.heuristics import cell_value, greedy_launch
+from models.take_it_higher.positions import Placement
+from models.take_it_higher.rules import Tile
+from models.take_it_higher.state import GameState
+
+Choose = Callable[[GameState, list[Placement], random.Random], Placement]
+
+
+def random_choice(observation: GameState, legal: list[Placement], rng: random.Random
+                  ) -> Placement:
+    """A random empty cell, and a random one of its legal launch sets."""
+    cells = list(dict.fromkeys(p.cell for p in legal))  # the empty cells in board order
+    cell = rng.choice(cells)
+    return rng.choice([p for p in legal if p.cell == cell])
+
+
+def greedy_choice(observation: GameState, legal: list[Placement], rng: random.Random
+                  ) -> Placement:
+    """The empty cell of best `cell_value` (ties broken by `rng`), with `greedy_launch`."""
+    tile = _called(observation)
+    scored = [(cell_value(observation, tile, c), c) for c in observation.empty_cells()]
+    best = max(v for v, _ in scored)
+    cell = rng.choice([c for v, c in scored if v >= best - 1e-9])
+    return Placement(tile.id, cell, greedy_launch(observation, tile, cell))
+
+
+def hint_choice(samples: int = 0, time_limit: float = 2.0) -> Choose:
+    """The hint's best move (`hint.hint`); the hint's seed comes from `rng`, so games
+    replay exactly with a fixed number of samples."""
+    from models.take_it_higher.hint import hint
+
+    def choose(observation: GameState, legal: list[Placement], rng: random.Random
+               ) -> Placement:
+        tile = _called(observation)
+        best = hint(observation, tile, samples=samples, seed=rng.randrange(2 ** 31),
+                    time_limit=time_limit).options[0]
+        return Placement(tile.id, best.cell, tuple(best.launch))
+
+    return choose
+
+
+def _called(observation: GameState) -> Tile:
+    if observation.called is None:
+        raise ValueError("a policy is asked to move while no tile is called")
+    return observation.called

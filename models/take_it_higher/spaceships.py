@@ -1,0 +1,95 @@
+"""Spaceships: which ships a placed tile may launch (simple and advanced rules), the
+Take it Higher! bonus ring, and the best launches for a given sequence of moves."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Collection, Sequence
+from typing import TYPE_CHECKING
+
+from models.take_it_higher.positions import Placement
+from models.take_it_higher.rows import ScoringRow, row_ships
+from models.take_it_higher.rules import Rules
+
+if TYPE_CHECKING:
+    from models.take_it_higher.state import GameState
+
+
+def simple_launches(rows: list[tuple[int, ScoringRow]], on_pad: list[str]
+                    ) -> list[tuple[str, ...]]:
+    """Simple rules: launch the next k ships on the pad, each matched to its own
+    completed row (one ship per row)."""
+    out: list[tuple[str, ...]] = [()]
+    for k in range(1, min(len(on_pad), len(rows)) + 1):
+        want = on_pad[:k]
+        if _matchable(want, [row_ships(r) for _, r in rows]):
+            out.append(tuple(want))
+        else:
+            break
+    return out
+
+
+def _matchable(ships: list[str], rows: list[tuple[str, ...]]) -> bool:
+    """Can each ship be given a distinct row that allows it? (tiny bipartite matching)"""
+    for chosen in itertools.permutations(range(len(rows)), len(ships)):
+        if all(s in rows[r] for s, r in zip(ships, chosen, strict=True)):
+            return True
+    return False
+
+
+def advanced_launches(rows: list[tuple[int, ScoringRow]], on_pad: list[str],
+                      ships_on: dict[str, tuple[str, ...]]) -> list[tuple[str, ...]]:
+    """Advanced rules: at most one ship, any order, and the row that allows it must
+    carry no spaceship on its other tiles."""
+    allowed: set[str] = set()
+    for _, row in rows:
+        if any(ships_on.get(c) for c in row.cells):
+            continue
+        allowed.update(s for s in row_ships(row) if s in on_pad)
+    return [()] + [(s,) for s in on_pad if s in allowed]
+
+
+def ring_bonus(rules: Rules, launched: Collection[str]) -> tuple[int, str | None]:
+    """The Take it Higher! bonus: the ring climbs over launched ships from the bottom
+    and stops below the lowest ship still on the pad. Returns (points, ship below the
+    ring)."""
+    top = None
+    points = 0
+    for ship, button in zip(rules.spaceships, rules.buttons, strict=True):
+        if ship not in launched:
+            break
+        top, points = ship, button
+    return points, top
+
+
+def best_launches(state: GameState, moves: Sequence[tuple[str, str]]
+                  ) -> tuple[int, list[Placement]]:
+    """Given a game in progress and the remaining (tile, cell) moves in order, the
+    launches that maximise the final Take it Higher! bonus (exhaustive search over the
+    legal launch sets, memoised on the ships' state). Returns (bonus, placements)."""
+    rules = state.rules
+    memo: dict[tuple, tuple[int, list[tuple[str, ...]]]] = {}
+    work = state.copy()  # made and unmade in place: thousands of moves per search
+
+    def search(i: int) -> tuple[int, list[tuple[str, ...]]]:
+        if i == len(moves):
+            return work.bonus()[0], []
+        key = (i, frozenset(work.launched), frozenset(work.ships_on))
+        if key in memo:
+            return memo[key]
+        tile_id, cell = moves[i]
+        tile = rules.tile_by_id[tile_id]
+        best: tuple[int, list[tuple[str, ...]]] = (-1, [])
+        for launch in work.legal_launches(tile, cell):
+            move = Placement(tile_id, cell, launch)
+            work.play_in_place(move, check=False)
+            value, rest = search(i + 1)
+            work.undo_in_place(move)
+            if value > best[0]:
+                best = (value, [launch, *rest])
+        memo[key] = best
+        return best
+
+    bonus, launches = search(0)
+    return bonus, [Placement(t, c, launch) for (t, c), launch
+                   in zip(moves, launches, strict=True)]

@@ -1,0 +1,236 @@
+"""The Take it Higher! rules engine: a game in progress for one player.
+
+Each turn a tile is called from the face-down bag and the player puts it on an empty
+cell, launching the spaceships its completed rows allow. In a dealt game the bag's
+order is known to the engine (`to_call`), and the next tile is called as part of the
+placement; where nobody knows the order (a position file, what the player sees) the
+call is a chance event: any tile not placed yet, each equally likely.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+
+from models.take_it_higher.positions import Placement, Position, format_placement
+from models.take_it_higher.rows import completed_rows, row_ships
+from models.take_it_higher.rules import Rules, Tile
+from models.take_it_higher.spaceships import advanced_launches, ring_bonus, simple_launches
+from models.take_it_higher.variants import Variant
+from solver.errors import BadInput
+
+
+@dataclass
+class GameState:
+    """The board, the ships in the grid (cell -> ships) and on the pad, the called tile
+    (None: none called yet) and the order of the tiles still to be called after it
+    (None: unknown).
+
+    States are not changed once made: `apply_action` returns a new one. Only a copy
+    that a search owns (`copy`) is changed in place, by `play_in_place` and
+    `undo_in_place`."""
+
+    rules: Rules
+    variant: Variant
+    placements: list[Placement] = field(default_factory=list)
+    board: dict[str, Tile] = field(default_factory=dict)
+    ships_on: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    called: Tile | None = None
+    to_call: tuple[Tile, ...] | None = None
+
+    # ------------------------------------------------------------------ what is where
+
+    @property
+    def launched(self) -> set[str]:
+        return {s for ships in self.ships_on.values() for s in ships}
+
+    def is_terminal(self) -> bool:
+        return len(self.placements) == self.rules.board_size
+
+    def empty_cells(self) -> list[str]:
+        return [c for c in self.rules.cell_ids if c not in self.board]
+
+    def unplaced_tiles(self) -> list[Tile]:
+        """Tiles not on the board (the called one among them), in rules order."""
+        used = {p.tile for p in self.placements}
+        return [t for t in self.rules.tiles if t.id not in used]
+
+    def unseen_tiles(self) -> list[Tile]:
+        """Tiles neither placed nor called: the ones that may still be called."""
+        called = self.called.id if self.called is not None else None
+        return [t for t in self.unplaced_tiles() if t.id != called]
+
+    def calls_to_come(self) -> int:
+        """How many tiles are still to be called after the called one."""
+        return (self.rules.board_size - len(self.placements)
+                - (1 if self.called is not None else 0))
+
+    def bonus(self) -> tuple[int, str | None]:
+        """The Take it Higher! bonus of the ships launched so far, and the ship below
+        the ring."""
+        return ring_bonus(self.rules, self.launched)
+
+    # ------------------------------------------------------------------ moves
+
+    def call_outcomes(self) -> list[Tile]:
+        """The tiles the next call may bring: the next in a known order, else any tile
+        not placed yet (each equally likely)."""
+        if self.called is not None or self.is_terminal():
+            return []
+        if self.to_call is not None:
+            return list(self.to_call[:1])
+        return self.unplaced_tiles()
+
+    def legal_launches(self, tile: Tile, cell: str) -> list[tuple[str, ...]]:
+        """Every legal set of launches if `tile` is put on `cell` (always includes ())."""
+        if self.variant.ships is None or not self.rules.spaceships:
+            return [()]
+        board = dict(self.board)
+        board[cell] = tile
+        rows = completed_rows(self.rules, board, cell)
+        launched = self.launched
+        on_pad = [s for s in self.rules.spaceships if s not in launched]
+        if self.variant.ships == "simple":
+            return simple_launches(rows, on_pad)
+        return advanced_launches(rows, on_pad, self.ships_on)
+
+    def placements_for(self, tile: Tile) -> list[Placement]:
+        """All moves with `tile`: each empty cell with each legal launch set."""
+        return [Placement(tile.id, c, launch) for c in self.empty_cells()
+                for launch in self.legal_launches(tile, c)]
+
+    def legal_placements(self) -> list[Placement]:
+        """The moves with the called tile (none when no tile is called)."""
+        return [] if self.called is None else self.placements_for(self.called)
+
+    def apply_action(self, action: Placement | Tile) -> GameState:
+        """The state after placing the called tile (`Placement`; in a known order the
+        next tile is called with it) or after a call (`Tile`): a new state, this one
+        unchanged. BadInput names why an action is not legal here."""
+        if isinstance(action, Tile):
+            return self._after_call(action)
+        n = len(self.placements) + 1
+        if self.is_terminal():
+            raise BadInput(f"placement {n}: the board is full")
+        if self.called is None:
+            raise BadInput(f"placement {n} ({format_placement(action)}): no tile is called "
+                           "yet")
+        if action.tile != self.called.id:
+            raise BadInput(f"placement {n} ({format_placement(action)}): the called tile is "
+                           f"{self.called.id}")
+        if action.cell not in self.rules.cell_by_id:
+            raise BadInput(f"placement {n}: '{action.cell}' is not a cell of this board")
+        nxt = self.copy()
+        nxt.play_in_place(action)
+        if self.to_call:
+            nxt.called, nxt.to_call = self.to_call[0], self.to_call[1:]
+        else:
+            nxt.called = None
+        return nxt
+
+    def _after_call(self, tile: Tile) -> GameState:
+        if self.is_terminal():
+            raise BadInput(f"tile {tile.id} cannot be called: the board is full")
+        if self.called is not None:
+            raise BadInput(f"tile {tile.id} cannot be called: {self.called.id} is called "
+                           "and not placed yet")
+        if any(p.tile == tile.id for p in self.placements):
+            raise BadInput(f"tile {tile.id} was already placed")
+        to_call = self.to_call
+        if to_call is not None:
+            if not to_call or to_call[0].id != tile.id:
+                raise BadInput(f"tile {tile.id} is not the next tile of the bag")
+            to_call = to_call[1:]
+        return GameState(self.rules, self.variant, self.placements, self.board, self.ships_on,
+                         tile, to_call)
+
+    # ------------------------------------------------------------------ in place
+
+    def copy(self) -> GameState:
+        """An independent copy (a search may change it in place)."""
+        return GameState(self.rules, self.variant, list(self.placements), dict(self.board),
+                         dict(self.ships_on), self.called, self.to_call)
+
+    def play_in_place(self, p: Placement, check: bool = True) -> None:
+        """Put a tile on the board of this copy; with `check`, BadInput (and nothing
+        changed) if it breaks the rules: occupied cell, tile already placed, illegal
+        launch. The called tile is left as it is."""
+        tile = self.rules.tile_by_id[p.tile]
+        if check:
+            self._check(tile, p)
+        self.placements.append(p)
+        self.board[p.cell] = tile
+        if p.launch:
+            self.ships_on[p.cell] = p.launch
+
+    def undo_in_place(self, p: Placement) -> None:
+        """Take back `p`, the last move played in place."""
+        self.placements.pop()
+        del self.board[p.cell]
+        self.ships_on.pop(p.cell, None)
+
+    def _check(self, tile: Tile, p: Placement) -> None:
+        n = len(self.placements) + 1
+        if p.cell in self.board:
+            raise BadInput(f"placement {n}: cell {p.cell} is occupied")
+        if any(q.tile == p.tile for q in self.placements):
+            raise BadInput(f"placement {n}: tile {p.tile} was already placed")
+        if p.launch:
+            if self.variant.ships is None:
+                raise BadInput(f"placement {n} ({format_placement(p)}): spaceships are not "
+                               f"used in the {self.variant.name} game")
+            legal = {frozenset(x) for x in self.legal_launches(tile, p.cell)}
+            if frozenset(p.launch) not in legal:
+                raise BadInput(f"placement {n} ({format_placement(p)}): "
+                               + self._why_illegal(tile, p))
+
+    def _why_illegal(self, tile: Tile, p: Placement) -> str:
+        board = dict(self.board)
+        board[p.cell] = tile
+        rows = completed_rows(self.rules, board, p.cell)
+        possible = {s for _, r in rows for s in row_ships(r)}
+        launched = self.launched
+        for s in p.launch:
+            if s in launched:
+                return f"the {s} spaceship was already launched"
+            if s not in possible:
+                return f"no {s} row (or {s} bonus row) is completed by this tile"
+        if self.variant.ships == "simple":
+            on_pad = [s for s in self.rules.spaceships if s not in launched]
+            nxt = on_pad[:len(p.launch)]
+            if set(nxt) != set(p.launch):
+                missing = [s for s in nxt if s not in p.launch]
+                return (f"under the simple rules the next spaceship to launch is "
+                        f"{missing[0] if missing else nxt[0]}")
+            return "each launched spaceship needs a row of its own completed by this tile"
+        if len(p.launch) > 1:
+            return "under the advanced rules only one spaceship may land on a tile"
+        return (f"every completed {p.launch[0]} row already carries a spaceship "
+                "(advanced rules)")
+
+
+def replay(position: Position, variant: Variant) -> GameState:
+    """Play the recorded placements in order, checking every launch; the position's
+    called tile is called, and the order of the rest is unknown."""
+    state = GameState(position.rules, variant)
+    for p in position.placements:
+        state.play_in_place(p)
+    if position.called is not None:
+        state.called = position.rules.tile_by_id[position.called]
+    return state
+
+
+def deal(rules: Rules, rng: random.Random) -> list[Tile]:
+    """The tiles called in a new game, in call order (board_size of them)."""
+    return rng.sample(rules.tiles, rules.board_size)
+
+
+def game_draw(rules: Rules, seed: int) -> list[Tile]:
+    """The draw of the game dealt from `seed` (simulate's game, `max --draws`' draw)."""
+    return deal(rules, random.Random(seed))
+
+
+def dealt_game(rules: Rules, variant: Variant, draw: list[Tile]) -> GameState:
+    """A new game whose tiles are called in the order of `draw`: the first is called."""
+    return GameState(rules, variant, called=draw[0] if draw else None,
+                     to_call=tuple(draw[1:]))
