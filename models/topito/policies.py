@@ -40,12 +40,12 @@ def greedy_choice(observation: GameState, legal: list[Move], rng: random.Random)
         # one move ahead: how many own cards some next move would meet
         scores = []
         for _, after, ban in moves:
-            near: set[Card] = set()
+            missing = cards
             for _b, _s, _d, later in successors(after, ban, n):
-                near.update(c for c in cards if c not in near and c.met(later))
-                if len(near) == len(cards):
+                missing = [c for c in missing if not c.met(later)]
+                if not missing:
                     break
-            scores.append(len(near))
+            scores.append(len(cards) - len(missing))
         top = max(scores)
     best = [m for (m, _, _), s in zip(moves, scores, strict=True) if s == top]
     return rng.choice(best)
