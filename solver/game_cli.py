@@ -20,7 +20,7 @@ from rich.table import Table
 from solver.errors import BadInput
 from solver.executor import Batch, batch_options, interrupted_note
 from solver.game import CHANCE, TERMINAL, Game, seat_policies
-from solver.options import json_option, rules_option, svg_option
+from solver.options import json_option, quiet_option, rules_option, svg_option
 from solver.render import print_json, stderr, stdout
 from solver.results import dumps, to_jsonable
 from solver.simulate import SimulationResult, simulate
@@ -143,6 +143,7 @@ def add_game_commands(group: click.Group, game: Game) -> None:
     @with_options(game.setup_options)
     @with_options(game.play_options)
     @batch_options
+    @quiet_option
     @rules_option
     @data_options
     @json_option
@@ -180,6 +181,7 @@ def add_game_commands(group: click.Group, game: Game) -> None:
                        "game can be replayed).")
     @with_options(game.setup_options)
     @with_options(game.play_options)
+    @quiet_option
     @rules_option
     @data_options
     def play_command(file: str | None, seat: int, policy_spec: str | None, seed: int | None,
