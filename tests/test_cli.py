@@ -41,7 +41,7 @@ def test_help_imports_no_game_nor_solver():
 def test_a_game_is_imported_when_invoked_and_named_by_its_id():
     result = run("hippo", "--help")
     assert result.exit_code == 0, result.output
-    assert result.output.startswith("Usage: toppi hippo [OPTIONS] COMMAND")
+    assert " hippo [OPTIONS] COMMAND" in result.output.splitlines()[0]  # not "group"
     assert "simulate" in result.output
 
 

@@ -1,6 +1,7 @@
 """The executor layer: in-process, local process pool and a real Dask cluster (a
 scheduler and two worker processes on 127.0.0.1) give the same simulate results; an
-interrupted run resumed from its store gives the same final table."""
+interrupted run resumed from its store gives the same final table. Tests that start the
+cluster (5 s) or run whole batches are marked slow."""
 
 from __future__ import annotations
 
@@ -48,6 +49,7 @@ def _simulate(*extra: str) -> dict:
     return json.loads(result.stdout)
 
 
+@pytest.mark.slow
 def test_dask_cluster_equals_local_pool_and_in_process(cluster):
     on_dask, pooled, alone = on_three_executors(_simulate, cluster)
     assert _table(on_dask) == _table(pooled) == _table(alone)
@@ -60,6 +62,7 @@ def test_dask_cluster_equals_local_pool_and_in_process(cluster):
     assert [r.optimum for r in plain.records] == [r["optimum"] for r in alone["records"]]
 
 
+@pytest.mark.slow
 def test_batch_yields_every_task_once_on_each_executor(cluster):
     tasks = [(n,) for n in range(20)]
     for batch in (Batch(1, progress=False), Batch(2, progress=False),
@@ -86,6 +89,7 @@ def test_interrupt_keeps_finished_games_and_resume_gives_the_same_table(tmp_path
         assert sorted(r["seed"] for r in s.rows(play.GAMES_KIND)) == list(range(9, 17))
 
 
+@pytest.mark.slow
 def test_sigint_to_a_real_run_keeps_its_rows(tmp_path):
     """Ctrl-C (SIGINT) to a running `toppi ... simulate --store`: the rows written
     stay, the exit code is 130, and --resume finishes the same table."""
@@ -130,6 +134,7 @@ def test_sigint_to_a_real_run_keeps_its_rows(tmp_path):
             assert r == first[r["seed"]]  # reused from the store, not replayed
 
 
+@pytest.mark.slow
 def test_max_draws_distribution_on_pool_and_in_process(tmp_path):
     """`max --draws N`: draw i is simulate's game seed + i; each optimum is CP-SAT's
     proven maximum of that draw, identical on every executor; the summary is theirs."""
@@ -169,6 +174,7 @@ def _puzzles(data: dict) -> list:
     return [(p["attempt"], p["score"], p["puzzle"]) for p in data["puzzles"]]
 
 
+@pytest.mark.slow
 def test_generate_on_dask_pool_and_in_process_gives_the_same_puzzles(cluster):
     from models.take_it_higher.puzzles import puzzle_game
     from solver.generate import generate
@@ -198,6 +204,7 @@ def test_generate_on_dask_pool_and_in_process_gives_the_same_puzzles(cluster):
             plain.attempts, plain.not_unique, plain.wrong_difficulty), name
 
 
+@pytest.mark.slow
 def test_generate_store_resume_and_duplicates(tmp_path):
     import dataclasses
 
@@ -309,6 +316,7 @@ def test_progress_bar_shows_done_of_total_rate_and_time_left(monkeypatch):
     assert re.search(r"\d:\d\d:\d\d", text), text[-300:]  # elapsed and left
 
 
+@pytest.mark.slow
 def test_dask_workers_get_the_shared_arguments_once(cluster):
     """On the cluster too, every task a worker runs sees one copy of the shared
     arguments (scattered once), not a fresh copy per chunk: a shared list that each
