@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 import importlib
 import os
 import sys
@@ -109,6 +108,8 @@ class LazyToppiGroup(ToppiGroup):
                         ) -> tuple[str | None, click.Command | None, list[str]]:
         name = args[0]
         if not name.startswith("-") and name not in self.list_commands(ctx):
+            import difflib
+
             close = difflib.get_close_matches(name, self.list_commands(ctx))
             hint = f" Did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
             raise click.UsageError(f"No such command {name!r}.{hint}", ctx)
