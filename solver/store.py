@@ -1,11 +1,12 @@
 """The results store: one SQLite file (`--store FILE`, stdlib sqlite3, no server).
 
 One table per kind of result (`games` for every game's simulate, `puzzles` for every
-game's generate, a game's own such as `take_it_higher_draws`), each row a finished task: its seed, the run's parameters (JSON, sorted keys),
-the result (JSON) and a rating (JSON or NULL). Every row is committed as soon as its task
-finishes, so an interrupted run loses nothing that finished, and `--resume` skips tasks
-whose (kind, parameters, seed) row exists. Puzzle rows also carry a canonical form
-supplied by the game; a puzzle whose canonical form is stored already is not added again.
+game's generate, a game's own such as `take_it_higher_draws`), each row a finished task:
+its seed, the run's parameters (JSON, sorted keys), the result (JSON) and a rating (JSON
+or NULL). Every row is committed as soon as its task finishes, so an interrupted run
+loses nothing that finished, and `--resume` skips tasks whose (kind, parameters, seed)
+row exists. Puzzle rows also carry a canonical form supplied by the game; a puzzle whose
+canonical form is stored already is not added again.
 """
 
 from __future__ import annotations
