@@ -154,13 +154,6 @@ class Store:
                                (canonical_json(parameters),)).fetchall()
         return {seed: json.loads(result) for seed, result in rows}
 
-    def done_tasks(self, kind: str, parameters: dict[str, Any], seed: int, count: int
-                   ) -> dict[int, Any]:
-        """Stored results of tasks 0..count-1 of a run whose task i has seed `seed + i`,
-        by task index (what `--resume` skips)."""
-        return {s - seed: r for s, r in self.done(kind, parameters).items()
-                if 0 <= s - seed < count}
-
     def rows(self, kind: str, where: dict[str, Any] | None = None) -> list[dict[str, Any]]:
         """Every row of a kind, oldest first (id, seed, parameters, result, rating,
         canonical, created); `where` keeps the rows whose parameters have those values.
