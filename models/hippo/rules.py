@@ -261,8 +261,8 @@ class GameState:
 
     def winner(self) -> int | None:
         """The player whose stock is empty (only the mover's stock can shrink)."""
-        for p in range(self.players):
-            if not any(self.stocks[p]):
+        for p, row in enumerate(self.stocks):
+            if not any(row):
                 return p
         return None
 
