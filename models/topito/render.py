@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from rich.console import Group
 from rich.table import Table
 from rich.text import Text
@@ -53,14 +55,19 @@ def stacks_text(rules: Rules, stacks: Stacks, highlight: set[int] | None = None)
     return out
 
 
-def stacks_svg(rules: Rules, stacks: Stacks, title: str = "") -> Svg:
+def stacks_svg(rules: Rules, stacks: Stacks, title: str = "", below: Sequence[str] = ()
+               ) -> Svg:
     """An SVG picture: the podiums as coloured bars, blocks as labelled boxes, the
-    out-of-play blocks in a row below."""
+    out-of-play blocks in a row below, then the lines `below` (the picture is made wide
+    and tall enough for them)."""
     bw, bh, gap, margin = 110.0, 34.0, 30.0, 20.0
     levels = max(rules.n_blocks, 1)
     width = margin * 2 + rules.n_podiums * bw + (rules.n_podiums - 1) * gap
+    width = max([width, *(margin * 2 + 6.6 * len(line) for line in below)])
     base = margin + 30 + levels * bh
-    svg = Svg(width, base + 110)
+    svg = Svg(width, base + 110 + 18 * len(below))
+    for i, line in enumerate(below):
+        svg.text(margin, base + 122 + 18 * i, line, size=12, anchor="start")
     if title:
         svg.text(width / 2, margin, title, size=15, bold=True)
     for p, s in enumerate(stacks):
@@ -117,7 +124,7 @@ def hint_table(result: object) -> Table:
 
 def table_lines(state: GameState) -> list[tuple[str, str]]:
     """The cards at the table in words, one (line, style) per line: the last move, each
-    hand with its played pile, the deck."""
+    hand and played pile, the deck."""
     blocks = state.blocks
     r = blocks.rules
     lines = []
@@ -130,11 +137,11 @@ def table_lines(state: GameState) -> list[tuple[str, str]]:
         mark = " (to move)" if p == state.turn and state.end() is None else ""
         mark += " WINS" if p in winners else ""
         pile = state.played[p]
-        met = cards_text(r, state.met_now(p))
-        lines.append((f"seat {p + 1}{mark}: hand " + ("; ".join(cards_text(r, hand)) or "-")
-                      + f" | played {len(pile)}" + (": " + "; ".join(cards_text(r, pile))
-                                                   if pile else ""),
+        lines.append((f"seat {p + 1}{mark}: " + ("; ".join(cards_text(r, hand)) or "no cards"),
                       "bold" if mark else ""))
+        lines.append((f"  played {len(pile)}" + (": " + "; ".join(cards_text(r, pile))
+                                                 if pile else ""), "dim"))
+        met = cards_text(r, state.met_now(p))
         if met:
             lines.append((f"  photo time! {'; '.join(met)}", "bold green"))
     if state.hands:
@@ -159,10 +166,5 @@ def table_text(state: GameState) -> Group:
 
 def table_svg(state: GameState, title: str = "") -> Svg:
     """The stacks as a picture, the cards at the table written under it."""
-    svg = stacks_svg(state.blocks.rules, state.blocks.stacks, title)
-    lines = table_lines(state)
-    bottom = svg.height
-    svg.height += 18 * len(lines)
-    for i, (line, _) in enumerate(lines):
-        svg.text(20, bottom + 18 * i, line, size=12, anchor="start")
-    return svg
+    return stacks_svg(state.blocks.rules, state.blocks.stacks, title,
+                      [line for line, _ in table_lines(state)])
