@@ -1,4 +1,4 @@
-"""Benchmark of the Tippi Toppi speed goals (issue #5).
+"""Benchmark of the Tippi Toppi speed goals.
 
     python scripts/bench_tippi_toppi.py [--states 20] [--games 200] [--jobs 2]
     python scripts/bench_tippi_toppi.py --speedup [--games 250] [--runs 3]
@@ -13,9 +13,10 @@
 - --speedup (only this): the same simulate run (--games games of the hint policy, 2
   players, normal, seed 0) in-process (--jobs 1) and on a pool of 2 (--jobs 2), runs
   interleaved, median of --runs each; the ratio is the pool's speed-up (goal >= 1.8x).
-  The tables of all runs are checked equal. Also timed: the same games split into two
-  halves played in-process by two independent processes at once, the most two
-  processes get out of this machine (no batch layer involved).
+  The tables of all runs are checked equal. Also timed: as many games in two halves
+  (seeds 0 and 1: other deals, the same work on average) played in-process by two
+  independent processes at once, the most two processes get out of this machine (no
+  batch layer involved).
 Times are wall clock inside one process (model building included).
 """
 
@@ -29,10 +30,14 @@ import resource
 import statistics
 import time
 
-from models.tippi_toppi.play import hint, simulate
-from models.tippi_toppi.queries import achievable
+from models.tippi_toppi.achievable import achievable
+from models.tippi_toppi.game import GAME
+from models.tippi_toppi.hint import hint
 from models.tippi_toppi.rules import load_rules, new_game
 from solver.executor import Batch
+from solver.simulate import simulate
+
+HINT_2P_NORMAL = GAME.setups(load_rules(), players="2", difficulty="normal")
 
 
 def states(rules, n):
@@ -43,7 +48,7 @@ def states(rules, n):
         for _ in range(seed % 7):
             if s.is_terminal():
                 break
-            s.apply_action(rng.choice(s.legal_actions()))
+            s.play_in_place(rng.choice(s.legal_plays()))
         if not s.is_terminal():
             out.append(s)
     return out
@@ -80,13 +85,13 @@ def main() -> None:
     print(f"hint: median {1000 * statistics.median(times):.1f} ms, "
           f"max {1000 * max(times):.1f} ms over {len(pos)} states")
     start = time.perf_counter()
-    res = simulate(rules, args.games, [2], [1], ["hint"],
+    res = simulate(GAME, rules, args.games, HINT_2P_NORMAL, [["hint"]],
                    batch=Batch(args.jobs, progress=False))
     secs = time.perf_counter() - start
     c = res.cells[0]
     print(f"simulate hint policy, {args.games} games (2 players, normal, {res.executor}): "
           f"{secs:.1f} s -> 1000 games ~ {secs * 1000 / args.games:.0f} s; "
-          f"win rate {100 * c.rate.rate:.1f}%")
+          f"win rate {100 * c.win_rate.rate:.1f}%")
 
 
 def _cpu() -> float:
@@ -97,16 +102,17 @@ def _cpu() -> float:
 
 
 def _half(rules, games: int, seed: int) -> None:
-    simulate(rules, games, [2], [1], ["hint"], seed=seed, batch=Batch(1, progress=False))
+    simulate(GAME, rules, games, HINT_2P_NORMAL, [["hint"]], seed=seed,
+             batch=Batch(1, progress=False))
 
 
 def _two_at_once(rules, games: int) -> float:
-    """The machine's ceiling for two processes: the same games split into two halves,
-    each played in-process by its own forked process, no batch layer between them
-    (seconds until both are done)."""
+    """The machine's ceiling for two processes: as many games in two halves, each
+    played in-process by its own forked process, no batch layer between them (seconds
+    until both are done)."""
     context = multiprocessing.get_context("fork")
     procs = [context.Process(target=_half, args=(rules, n, seed))
-             for n, seed in ((games // 2, 0), (games - games // 2, games // 2))]
+             for n, seed in ((games // 2, 0), (games - games // 2, 1))]
     start = time.perf_counter()
     for p in procs:
         p.start()
@@ -129,7 +135,7 @@ def speedup(rules, games: int, runs: int) -> None:
             if name == "two at once":
                 _two_at_once(rules, games)
             else:
-                res = simulate(rules, games, [2], [1], ["hint"],
+                res = simulate(GAME, rules, games, HINT_2P_NORMAL, [["hint"]],
                                batch=Batch(int(name[-1]), progress=False))
                 tables.append(res.cells)
             times[name].append(time.perf_counter() - start)

@@ -9,10 +9,11 @@ import random
 import pytest
 from ortools.sat.python import cp_model
 
+from models.tippi_toppi.achievable import achievable
 from models.tippi_toppi.encode import plan_problem
 from models.tippi_toppi.model import cpsat_value, encode_plan, tops_of
-from models.tippi_toppi.queries import achievable
 from models.tippi_toppi.rules import GameState, Variant, load_rules, new_game
+from models.tippi_toppi.tasks import PLACEHOLDER
 from solver.backends.sat import CnfBuilder, IncrementalSat
 from solver.errors import BadInput
 from solver.logic import CnfLogic, CpLogic
@@ -25,10 +26,10 @@ def random_state(seed: int, players: int = 2, plays: int = 6, **variant) -> Game
     s = new_game(R, players, 1, seed, Variant(**variant))
     rng = random.Random(seed)
     for _ in range(plays):
-        actions = s.legal_actions()
+        actions = s.legal_plays()
         if not actions or s.is_terminal():
             break
-        s.apply_action(rng.choice(actions))
+        s.play_in_place(rng.choice(actions))
     return s
 
 
@@ -40,8 +41,8 @@ def brute(state: GameState, targets, may_hold, steps: int, cards: str) -> bool:
         s.variant = Variant(high_speed=True)
         s.hands = [h if p == state.turn else [] for p, h in enumerate(s.hands)]
     if cards in ("hand", "hands"):
-        s.draw_pile = None  # drawn cards are unknown: they cannot be planned with
-    s.open_tasks, s.task_pile, s.hidden_tasks = [], [], 1
+        s.draw_pile, s.draw_count = [], 0  # drawn cards are unknown: not planned with
+    s.open_tasks, s.task_pile, s.hidden_tasks = [PLACEHOLDER], [], 0
 
     def hit(x: GameState) -> frozenset[int]:
         return frozenset(k for k, t in enumerate(targets) if t.holds(x.tops, x.rules))
@@ -52,7 +53,7 @@ def brute(state: GameState, targets, may_hold, steps: int, cards: str) -> bool:
         if depth == steps:
             return False
         return any(dfs(y, done | hit(y), depth + 1)
-                   for y in (x.after(a) for a in x.legal_actions()))
+                   for y in (x.apply_action(a) for a in x.legal_plays()))
 
     start = frozenset(k for k in hit(s) if may_hold[k])
     return dfs(s, start, 0)
@@ -79,7 +80,7 @@ def test_one_play_step_equals_the_engine():
                     assert (model is not None) is legal
                     checked[legal] += 1
                     if legal:
-                        after = s.after(next(a for a in s.legal_actions()
+                        after = s.apply_action(next(a for a in s.legal_plays()
                                              if a.card == inst.card and a.pile == p))
                         assert tops_of(model.__contains__, pv.tops[1], R) == after.tops
                     if seed < 3:  # CP-SAT: the same step on fewer states (slower)

@@ -23,6 +23,7 @@ from models.tippi_toppi.puzzles import (
     replay,
 )
 from models.tippi_toppi.rules import Play, load_rules
+from models.tippi_toppi.tasks import PLACEHOLDER
 from solver.generate import attempt_seed, check_unique, generate
 from tests.cli_helpers import game_runner
 
@@ -52,8 +53,8 @@ def brute_force(puzzle: Puzzle, cap: int = 50) -> list[Solution]:
             return
         if len(line) == puzzle.within:
             return
-        for card, pile in sorted({(p.card, p.pile) for p in state.legal_actions()}):
-            dfs(state.after(Play(0, card, pile)), [*line, (card, pile)])
+        for card, pile in sorted({(p.card, p.pile) for p in state.legal_plays()}):
+            dfs(state.apply_action(Play(0, card, pile)), [*line, (card, pile)])
 
     dfs(puzzle.state(rules), [])
     return out
@@ -119,7 +120,7 @@ def test_a_perturbed_puzzle_is_not_unique_in_both_backends():
         state = puzzle.state(rules)
         by_sum: dict[int, list] = {}
         start = sum(n for _, n in puzzle.tops)
-        for card, pile in sorted({(p.card, p.pile) for p in state.legal_actions()}):
+        for card, pile in sorted({(p.card, p.pile) for p in state.legal_plays()}):
             total = start - puzzle.tops[pile][1] + card[1]
             if total != start:
                 by_sum.setdefault(total, []).append((card, pile))
@@ -239,8 +240,8 @@ def _reachable_alone(state, task, plays: int) -> bool:
     """Can `task` hold on the tops after one of the next `plays` plays (engine search)?"""
     if plays == 0:
         return False
-    for card, pile in sorted({(p.card, p.pile) for p in state.legal_actions()}):
-        after = state.after(Play(0, card, pile))
+    for card, pile in sorted({(p.card, p.pile) for p in state.legal_plays()}):
+        after = state.apply_action(Play(0, card, pile))
         if task.holds(after.tops, state.rules) or _reachable_alone(after, task, plays - 1):
             return True
     return False
@@ -251,10 +252,11 @@ def test_plausible_first_plays_equal_an_engine_search(path):
     kind, puzzle, _, _ = _load(path)
     state = puzzle.state(kind.rules)
     expected = 0
-    for card, pile in sorted({(p.card, p.pile) for p in state.legal_actions()}):
-        after = state.after(Play(0, card, pile))
-        after.hidden_tasks = 1  # the tasks left are judged one by one below
-        if all(_reachable_alone(after, t, puzzle.within - 1) for t in after.open_tasks):
+    for card, pile in sorted({(p.card, p.pile) for p in state.legal_plays()}):
+        after = state.apply_action(Play(0, card, pile))
+        # the tasks left are judged one by one below; a placeholder keeps the game going
+        left, after.open_tasks = after.open_tasks, [PLACEHOLDER]
+        if all(_reachable_alone(after, t, puzzle.within - 1) for t in left):
             expected += 1
     assert kind.plausible_first(puzzle) == expected
 

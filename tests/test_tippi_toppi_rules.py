@@ -73,7 +73,7 @@ def test_new_game_deals_per_rules():
 
 def test_a_card_matches_by_colour_or_number_or_both():
     s = state(["G3", "P5", "O7", "V1"], [["G5", "O1", "P5", "V7"]], ["a run of 4"])
-    legal = {(R.card_name(a.card), a.pile) for a in s.legal_actions()}
+    legal = {(R.card_name(a.card), a.pile) for a in s.legal_plays()}
     assert ("G5", 0) in legal  # colour
     assert ("G5", 1) in legal  # number
     assert ("P5", 1) in legal  # both
@@ -83,6 +83,7 @@ def test_a_card_matches_by_colour_or_number_or_both():
     assert ("V7", 0) not in legal
     with pytest.raises(BadInput, match="matches neither"):
         s.apply_action(Play(0, (ORANGE, 1), 0))
+    assert len(s.hands[0]) == 4 and len(s.piles[0]) == 1  # refused, nothing changed
 
 
 def test_one_card_fulfils_several_tasks_all_are_replaced():
@@ -90,7 +91,7 @@ def test_one_card_fulfils_several_tasks_all_are_replaced():
                    open_tasks=["exactly 3 green piles", "the sum of the green piles is 15",
                                "at least 2 piles showing 6", "a run of 4"],
                    task_pile=["no orange piles", "all piles are odd", "a run of 3"])
-    done = s.apply_action(parse_play(s, "G7>3"))  # G3 G5 G7 V1
+    done = s.play_in_place(parse_play(s, "G7>3"))  # G3 G5 G7 V1
     # two open tasks hold; of the turned-up ones "no orange piles" and "all piles are
     # odd" hold at once, so they are fulfilled and replaced as well (rulebook)
     assert [t.text(R) for t in done] == [
@@ -107,7 +108,7 @@ def test_fulfilled_replacement_task_counts_and_is_replaced():
                    open_tasks=["exactly 2 pink piles", "a run of 4", "exactly 3 pink piles",
                                "all piles are even"],
                    task_pile=["all piles are odd", "exactly 2 piles showing 4"])
-    done = s.apply_action(parse_play(s, "P1>4"))  # G3 P5 O7 P1: two pink, all odd
+    done = s.play_in_place(parse_play(s, "P1>4"))  # G3 P5 O7 P1: two pink, all odd
     assert [t.text(R) for t in done] == ["exactly 2 pink piles", "all piles are odd"]
     assert [t.text(R) for t in s.open_tasks] == [
         "a run of 4", "exactly 3 pink piles", "all piles are even",
@@ -118,20 +119,21 @@ def test_fulfilled_replacement_task_counts_and_is_replaced():
 def test_win_when_all_tasks_fulfilled_and_loss_when_stuck():
     s = full_state(["G3", "P5", "O7", "V1"], [["G5", "O4", "P6", "V6"]],
                    open_tasks=["exactly 2 green piles"])
-    s.apply_action(parse_play(s, "G5>2"))
-    assert s.is_won() and s.is_terminal() and s.legal_actions() == []
+    after = s.apply_action(parse_play(s, "G5>2"))
+    assert not s.is_won() and len(s.piles[1]) == 1  # apply_action leaves s as it was
+    assert after.is_won() and after.is_terminal() and after.legal_plays() == []
     stuck = state(["G3", "G5", "G7", "G1"], [["P2", "O4", "V6", "P6"]],
                   open_tasks=["no green piles"], empty_draw=True)
-    assert stuck.legal_actions() == []
+    assert stuck.legal_plays() == []
     assert stuck.is_lost()
 
 
 def test_after_the_draw_pile_runs_out_play_goes_on_without_drawing():
     s = state(["G3", "P5", "O7", "V1"], [["G5", "O4"], ["P6", "V6"]],
               open_tasks=["exactly 3 green piles", "a run of 4"], empty_draw=True)
-    s.apply_action(parse_play(s, "G5>2"))
+    s.play_in_place(parse_play(s, "G5>2"))
     assert s.hands[0] == [(ORANGE, 4)] and s.turn == 1
-    s.apply_action(parse_play(s, "V6>4"))
+    s.play_in_place(parse_play(s, "V6>4"))
     assert s.hands[1] == [(PINK, 6)]
     assert s.turn == 0
 
@@ -139,11 +141,11 @@ def test_after_the_draw_pile_runs_out_play_goes_on_without_drawing():
 def test_high_speed_lets_anyone_play():
     s = state(["G3", "P5", "O7", "V1"], [["O4"], ["P6"]], open_tasks=["a run of 4"],
               empty_draw=True, high_speed=True)
-    players = {a.player for a in s.legal_actions()}
+    players = {a.player for a in s.legal_plays()}
     assert players == {0, 1}
     normal = state(["G3", "P5", "O7", "V1"], [["O4"], ["P6"]], open_tasks=["a run of 4"],
                    empty_draw=True)
-    assert {a.player for a in normal.legal_actions()} == {0}
+    assert {a.player for a in normal.legal_plays()} == {0}
     with pytest.raises(BadInput, match="not on turn"):
         normal.apply_action(Play(1, (PINK, 6), 1))
 
@@ -182,8 +184,7 @@ def test_bad_game_files(change, words):
 
 
 def test_round_trip_of_a_game_file():
-    s = new_game(R, 2, 2, seed=3)
-    s.apply_action(s.legal_actions()[0])
+    s = new_game(R, 2, 2, seed=3).apply_action(new_game(R, 2, 2, seed=3).legal_plays()[0])
     again = state_from_dict(R, s.to_dict())
     assert again.tops == s.tops and again.hands == s.hands and again.turn == s.turn
     assert again.open_tasks == s.open_tasks and again.task_pile == s.task_pile

@@ -33,12 +33,12 @@ from typing import Any
 
 from models.tippi_toppi.encode import PlanProblem, plan_problem
 from models.tippi_toppi.rules import Card, GameState, Play, Rules, parse_play
-from models.tippi_toppi.tasks import Task
+from models.tippi_toppi.tasks import PLACEHOLDER, Task
 from solver.backends.common import SolverOptions
 from solver.errors import BadInput
 from solver.generate import Rating, Search, as_features, rating_work
 from solver.io import expect
-from solver.io import field as jfield
+from solver.io import field as json_field
 from solver.store import smallest_form
 
 BACKENDS = ("sat", "cpsat")
@@ -86,7 +86,7 @@ def replay(rules: Rules, puzzle: Puzzle, moves: list[tuple[Card, int]] | Solutio
     Raises BadInput when a play is illegal."""
     s = puzzle.state(rules)
     for k, (card, pile) in enumerate(moves, 1):
-        s.apply_action(Play(0, card, pile))
+        s.play_in_place(Play(0, card, pile))
         if s.is_won():
             return tuple(moves[:k])
     return None
@@ -234,10 +234,10 @@ class TippiToppiPuzzles:
         from solver.logic import CnfLogic
 
         state = puzzle.state(self.rules)
-        firsts = sorted({(p.card, p.pile) for p in state.legal_actions()})
+        firsts = sorted({(p.card, p.pile) for p in state.legal_plays()})
         count = 0
         for card, pile in firsts:
-            after = state.after(Play(0, card, pile))
+            after = state.apply_action(Play(0, card, pile))
             left = list(after.open_tasks)
             if not left:
                 count += 1
@@ -277,17 +277,17 @@ class TippiToppiPuzzles:
         draw = tuple(deck.pop() for _ in range(max(0, k - 3)))
         bare = Puzzle(tops, hand, draw, (), k)
         s = bare.state(r)
-        s.hidden_tasks = 1  # keeps the engine from calling the game won
+        s.open_tasks = [PLACEHOLDER]  # keeps the engine from calling the game won
         line: list[tuple[Card, int]] = []
         seen = []
         for _ in range(k):
-            options = sorted({(p.card, p.pile) for p in s.legal_actions()})
+            options = sorted({(p.card, p.pile) for p in s.legal_plays()})
             if not options:
                 return None
             if line and rng.random() < STACK_ON_LAST:  # on the last pile: order counts
                 options = [o for o in options if o[1] == line[-1][1]] or options
             card, pile = rng.choice(options)
-            s.apply_action(Play(0, card, pile))
+            s.play_in_place(Play(0, card, pile))
             line.append((card, pile))
             seen.append(s.tops)
         return bare, line, seen
@@ -370,17 +370,17 @@ def puzzle_from_dict(rules: Rules, data: Any, where: str) -> tuple[Puzzle, Any]:
         raise BadInput(f"{where}: a puzzle of '{data.get('game')}', not of tippi-toppi")
     if data.get("puzzle", "plays") != "plays":
         raise BadInput(f"{where}: unknown kind of puzzle '{data.get('puzzle')}' (plays)")
-    piles = jfield(data, "piles", list, where)
+    piles = json_field(data, "piles", list, where)
     if len(piles) != rules.piles:
         raise BadInput(f"{where}: {rules.piles} piles expected (their top cards), got "
                        f"{len(piles)}")
     tops = tuple(rules.parse_card(c, f"{where}: piles[{i + 1}]") for i, c in enumerate(piles))
-    hand_raw = jfield(data, "hand", list, where)
+    hand_raw = json_field(data, "hand", list, where)
     if not 1 <= len(hand_raw) <= rules.hand_size:
         raise BadInput(f"{where}: a hand holds 1-{rules.hand_size} cards, got {len(hand_raw)}")
     hand = tuple(rules.parse_card(c, f"{where}: hand[{i + 1}]") for i, c in enumerate(hand_raw))
     draw = tuple(rules.parse_card(c, f"{where}: draw_pile[{i + 1}]")
-                 for i, c in enumerate(jfield(data, "draw_pile", list, where, [])))
+                 for i, c in enumerate(json_field(data, "draw_pile", list, where, [])))
     counts: dict[Card, int] = {}
     for c in tops + hand + draw:
         counts[c] = counts.get(c, 0) + 1
@@ -388,7 +388,7 @@ def puzzle_from_dict(rules: Rules, data: Any, where: str) -> tuple[Puzzle, Any]:
         if counts[c] > rules.copies:
             raise BadInput(f"{where}: {rules.card_name(c)} appears {counts[c]} times, the "
                            f"deck has {rules.copies}")
-    tasks_raw = jfield(data, "tasks", list, where)
+    tasks_raw = json_field(data, "tasks", list, where)
     if not 1 <= len(tasks_raw) <= rules.open_tasks:
         raise BadInput(f"{where}: 1-{rules.open_tasks} open tasks expected, got "
                        f"{len(tasks_raw)}")
@@ -400,7 +400,7 @@ def puzzle_from_dict(rules: Rules, data: Any, where: str) -> tuple[Puzzle, Any]:
                            "these piles")
         if t in tasks[:i]:
             raise BadInput(f"{where}: tasks[{i + 1}] '{t.text(rules)}' is given twice")
-    within = jfield(data, "within", int, where)
+    within = json_field(data, "within", int, where)
     if not 1 <= within <= MAX_WITHIN:
         raise BadInput(f"{where}: within must be 1-{MAX_WITHIN} plays, got {within}")
     return Puzzle(tops, hand, draw, tasks, within), data.get("solution")

@@ -3,9 +3,11 @@ the open tasks, the hands and what is left to draw."""
 
 from __future__ import annotations
 
+from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
+from models.tippi_toppi.hint import HintResult
 from models.tippi_toppi.rules import Card, GameState, Rules
 from solver.render import Svg, text_on
 
@@ -45,7 +47,7 @@ def table_text(state: GameState) -> Text:
                f"{len(state.fulfilled)}\n")
     out.append("\n")
     for p, hand in enumerate(state.hands):
-        on_turn = p == state.turn and not state.variant.high_speed
+        on_turn = p == state.turn
         out.append(f"{'▶' if on_turn else ' '} player {p + 1}: ",
                    style="bold" if on_turn else "")
         for c in hand:
@@ -54,6 +56,8 @@ def table_text(state: GameState) -> Text:
         out.append("\n")
     known = "known order" if state.draw_pile is not None else "unknown"
     out.append(f"Draw pile: {state.draw_count} cards ({known})")
+    if state.chance_due():
+        out.append(f"; next: {state.chance_text()}")
     switches = [n for n, on in (("High Speed", state.variant.high_speed),
                                 ("open hands", state.variant.open_hands)) if on]
     if switches:
@@ -98,10 +102,20 @@ def table_svg(state: GameState, title: str = "") -> Svg:
     return svg
 
 
-def plays_table(title: str, rows: list[tuple[str, ...]], columns: tuple[str, ...]) -> Table:
-    t = Table(title=title)
-    for c in columns:
-        t.add_column(c)
-    for row in rows:
-        t.add_row(*row)
-    return t
+def hint_table(result: HintResult) -> Table:
+    """The ranked plays of a hint, with their reasons."""
+    table = Table(title=f"Hint for player {result.player} ({result.seconds * 1000:.0f} ms)",
+                  caption="fulfils: open tasks done by the play; in reach: open tasks your "
+                          "other cards can do next; others help: share of the cards others "
+                          "may hold that would fulfil an open task next; playable: share of "
+                          "those cards that still fit a pile; own fit: your cards that fit")
+    for c in ("#", "play", "score", "fulfils now", "in reach", "others help", "playable",
+              "own fit"):
+        table.add_column(c)
+    for i, o in enumerate(result.options, 1):
+        warn = " [red](next player stuck)[/red]" if o.next_stuck else ""
+        table.add_row(str(i), o.play + warn, f"{o.score:.1f}",
+                      escape("; ".join(o.fulfils)) or "-", escape("; ".join(o.in_reach)) or "-",
+                      f"{100 * o.others_help_share:.0f}%", f"{100 * o.playable_share:.0f}%",
+                      str(o.own_playable))
+    return table

@@ -25,10 +25,9 @@ from typing import Any
 from models.tippi_toppi.tasks import Task, Tops, parse_task
 from solver.errors import BadInput
 from solver.io import expect, load_data, load_json, package_data
-from solver.io import field as jfield
+from solver.io import field as json_field
 
 Card = tuple[int, int]
-UNKNOWN = None  # a card nobody at the table may see (a hidden hand card)
 
 
 @dataclass(frozen=True)
@@ -158,31 +157,31 @@ def load_rules(path: str | Path | None = None) -> Rules:
 def rules_from_dict(data: Any, where: str = "rules") -> Rules:
     expect(data, dict, where)
     colours = []
-    for i, c in enumerate(jfield(data, "colours", list, where)):
+    for i, c in enumerate(json_field(data, "colours", list, where)):
         w = f"{where}.colours[{i}]"
         expect(c, dict, w)
-        colours.append(Colour(jfield(c, "name", str, w), jfield(c, "code", str, w),
-                              jfield(c, "rgb", str, w),
-                              tuple(jfield(c, "words", list, w, []))))
-    numbers = tuple(expect(n, int, f"{where}.numbers") for n in jfield(data, "numbers", list, where))
-    piles = jfield(data, "piles", int, where)
-    adjacent = tuple(tuple(p) for p in jfield(data, "adjacent", list, where))
+        colours.append(Colour(json_field(c, "name", str, w), json_field(c, "code", str, w),
+                              json_field(c, "rgb", str, w),
+                              tuple(json_field(c, "words", list, w, []))))
+    numbers = tuple(expect(n, int, f"{where}.numbers") for n in json_field(data, "numbers", list, where))
+    piles = json_field(data, "piles", int, where)
+    adjacent = tuple(tuple(p) for p in json_field(data, "adjacent", list, where))
     for p in adjacent:
         if len(p) != 2 or not all(isinstance(x, int) and 0 <= x < piles for x in p):
             raise BadInput(f"{where}.adjacent: {list(p)} is not a pair of piles 0-{piles - 1}")
-    difficulties = tuple(jfield(data, "difficulties", list, where))
+    difficulties = tuple(json_field(data, "difficulties", list, where))
     counts: dict[int, tuple[int, ...]] = {}
-    for k, row in jfield(data, "task_counts", dict, where).items():
+    for k, row in json_field(data, "task_counts", dict, where).items():
         expect(row, list, f"{where}.task_counts.{k}")
         if len(row) != len(difficulties):
             raise BadInput(f"{where}.task_counts.{k}: one count per difficulty expected")
         counts[int(k)] = tuple(row)
     if len({c.code.lower() for c in colours}) != len(colours):
         raise BadInput(f"{where}: colour codes must differ")
-    rules = Rules(jfield(data, "name", str, where, "Tippi Toppi"), tuple(colours), numbers,
-                  jfield(data, "copies", int, where), piles, adjacent,  # type: ignore[arg-type]
-                  jfield(data, "hand_size", int, where), jfield(data, "open_tasks", int, where),
-                  difficulties, dict(jfield(data, "difficulty_words", dict, where, {})), counts)
+    rules = Rules(json_field(data, "name", str, where, "Tippi Toppi"), tuple(colours), numbers,
+                  json_field(data, "copies", int, where), piles, adjacent,  # type: ignore[arg-type]
+                  json_field(data, "hand_size", int, where), json_field(data, "open_tasks", int, where),
+                  difficulties, dict(json_field(data, "difficulty_words", dict, where, {})), counts)
     tasks = data.get("tasks")
     if tasks is None:
         tasks = load_json(default_tasks_path(), "task catalogue")["tasks"]
@@ -190,9 +189,9 @@ def rules_from_dict(data: Any, where: str = "rules") -> Rules:
     for i, t in enumerate(expect(tasks, list, f"{where}.tasks")):
         w = f"task catalogue entry {i + 1}"
         expect(t, dict, w)
-        cat.append(CatalogueTask(jfield(t, "id", str, w),
-                                 parse_task(jfield(t, "text", str, w), rules),
-                                 jfield(t, "level", int, w, 1)))
+        cat.append(CatalogueTask(json_field(t, "id", str, w),
+                                 parse_task(json_field(t, "text", str, w), rules),
+                                 json_field(t, "level", int, w, 1)))
     object.__setattr__(rules, "catalogue", tuple(cat))
     return rules
 
@@ -216,11 +215,45 @@ class Play:
     pile: int
 
 
+@dataclass(frozen=True)
+class Pass:
+    """High Speed: `player`, who has the initiative, hands it on to the next player."""
+
+    player: int
+
+
+@dataclass(frozen=True)
+class Draw:
+    """Chance: `card` is drawn from a draw pile whose order is unknown."""
+
+    card: Card
+
+
+@dataclass(frozen=True)
+class TurnUp:
+    """Chance: `task` is turned up from a task pile whose tasks are unknown."""
+
+    task: Task
+
+
+Action = Play | Pass | Draw | TurnUp
+DRAW, TURN_UP = "draw", "turn up"  # the chance events
+
+
 @dataclass
 class GameState:
     """A game in progress. Hidden parts: hand cards given as None, a draw pile whose
     order is unknown (`draw_pile` None, `draw_count` cards), and `hidden_tasks` task
-    cards below the known `task_pile` (not turned up by the engine: unknown)."""
+    cards below the known `task_pile` whose tasks are unknown.
+
+    `turn` is the player on turn; in High Speed anyone may play, and `turn` is the
+    player who has the initiative (who acts next, one at a time, in the game's
+    description: solver.game). `drawer` is the player who still draws a card from a
+    draw pile of unknown order (a chance event); a task to turn up from an unknown task
+    pile is due when fewer tasks lie open than the rules ask and hidden tasks remain.
+
+    `apply_action` returns a new state; the `*_in_place` methods change this one (for
+    searches and rollouts that play many moves on one copy)."""
 
     rules: Rules
     piles: list[list[Card]]
@@ -234,6 +267,7 @@ class GameState:
     hidden_tasks: int = 0
     fulfilled: list[Task] = field(default_factory=list)
     history: list[Play] = field(default_factory=list)
+    drawer: int | None = None
 
     # -- views
     @property
@@ -249,7 +283,7 @@ class GameState:
                          self.turn, list(self.open_tasks), list(self.task_pile),
                          None if self.draw_pile is None else list(self.draw_pile),
                          self.draw_count, self.variant, self.hidden_tasks, list(self.fulfilled),
-                         list(self.history))
+                         list(self.history), self.drawer)
 
     def tasks_left(self) -> int:
         return len(self.open_tasks) + len(self.task_pile) + self.hidden_tasks
@@ -257,43 +291,98 @@ class GameState:
     def is_won(self) -> bool:
         return self.tasks_left() == 0
 
+    def chance_due(self) -> str | None:
+        """TURN_UP when a task of unknown text is turned up next, DRAW when `drawer`
+        draws a card of unknown order next, None when no chance event is due."""
+        if self.hidden_tasks and len(self.open_tasks) < self.rules.open_tasks:
+            return TURN_UP
+        if self.drawer is not None:
+            return DRAW
+        return None
+
     def movers(self) -> list[int]:
-        """Who may play now: the player on turn, or everybody in High Speed."""
+        """Who may play now by the rules: the player on turn, or everybody in High Speed."""
         return list(range(self.players)) if self.variant.high_speed else [self.turn]
 
-    def legal_actions(self) -> list[Play]:
-        """Every legal play with a known card (no play once the game is won)."""
-        if self.is_won():
-            return []
+    def plays_of(self, player: int) -> list[Play]:
+        """The legal plays of `player` with the cards known in their hand (by card, then
+        pile), whether or not it is their turn."""
         out = []
         tops = self.tops
-        for player in self.movers():
-            for card in sorted({c for c in self.hands[player] if c is not None}):
-                for p, top in enumerate(tops):
-                    if card[0] == top[0] or card[1] == top[1]:
-                        out.append(Play(player, card, p))
+        for card in sorted({c for c in self.hands[player] if c is not None}):
+            for p, top in enumerate(tops):
+                if card[0] == top[0] or card[1] == top[1]:
+                    out.append(Play(player, card, p))
         return out
+
+    def legal_plays(self) -> list[Play]:
+        """Every legal play of the players who may play now (none once the game is won
+        or while a chance event is due)."""
+        if self.is_won() or self.chance_due():
+            return []
+        return [play for player in self.movers() for play in self.plays_of(player)]
 
     def is_lost(self) -> bool:
         """Nobody who may play can play. Unknown hand cards are not judged: a hand with
         hidden cards is never called stuck."""
-        if self.is_won():
+        if self.is_won() or self.chance_due():
             return False
-        if self.legal_actions():
+        if self.legal_plays():
             return False
         return all(None not in self.hands[p] for p in self.movers())
 
     def is_terminal(self) -> bool:
         return self.is_won() or self.is_lost()
 
+    def may_pass(self) -> bool:
+        """High Speed: the player with the initiative may hand it on when they cannot
+        play or another player holds a card (hand sizes are seen by all)."""
+        if not self.variant.high_speed or self.players == 1 or self.is_terminal():
+            return False
+        return (not self.plays_of(self.turn)
+                or any(self.hands[q] for q in range(self.players) if q != self.turn))
+
+    def actions(self) -> list[Play | Pass]:
+        """What the player on turn (High Speed: with the initiative) may do: their legal
+        plays, and in High Speed passing the initiative on."""
+        if self.is_won() or self.chance_due():
+            return []
+        out: list[Play | Pass] = list(self.plays_of(self.turn))
+        if self.may_pass():
+            out.append(Pass(self.turn))
+        return out
+
     def holds(self, task: Task) -> bool:
         return task.holds(self.tops, self.rules)
 
+    # -- chance
+    def unseen_tasks(self) -> list[Task]:
+        """The catalogue tasks not seen yet: what a task of unknown text may be."""
+        seen = set(self.open_tasks) | set(self.task_pile) | set(self.fulfilled)
+        return [t.task for t in self.rules.catalogue if t.task not in seen]
+
+    def chance_outcomes(self) -> list[tuple[Draw | TurnUp, float]]:
+        """The outcomes of the chance event due and their probabilities: every unseen
+        catalogue task alike; every distinct unseen card by its count (a card drawn from
+        a pile nobody has seen in order is any unseen card with equal chance)."""
+        due = self.chance_due()
+        if due == TURN_UP:
+            tasks = self.unseen_tasks()
+            return [(TurnUp(t), 1 / len(tasks)) for t in tasks]
+        if due == DRAW:
+            unseen = Counter(self.unseen_cards())
+            total = sum(unseen.values())
+            return [(Draw(c), k / total) for c, k in sorted(unseen.items())]
+        return []
+
+    # -- moves
     def check_play(self, play: Play) -> None:
         """BadInput naming why a play is not legal here."""
         r = self.rules
         if self.is_won():
             raise BadInput("the game is already won")
+        if self.chance_due():
+            raise BadInput(f"chance acts first: {self.chance_text()}")
         if not 0 <= play.player < self.players:
             raise BadInput(f"there is no player {play.player + 1}")
         if play.player not in self.movers():
@@ -308,24 +397,92 @@ class GameState:
             raise BadInput(f"{r.card_name(play.card)} matches neither colour nor number of "
                            f"pile {play.pile + 1} ({r.card_name(top)})")
 
-    def apply_action(self, play: Play) -> list[Task]:
+    def chance_text(self) -> str:
+        """The chance event due, in words."""
+        due = self.chance_due()
+        if due == TURN_UP:
+            return "a task is turned up"
+        if due == DRAW:
+            return f"player {self.drawer + 1} draws a card"  # type: ignore[operator]
+        return "nothing"
+
+    def apply_action(self, action: Action) -> GameState:
+        """The state after `action` (a new state; BadInput naming why it is not legal)."""
+        s = self.copy()
+        s.act_in_place(action)
+        return s
+
+    def act_in_place(self, action: Action) -> list[Task]:
+        """Apply `action` to this state; returns the tasks it fulfilled."""
+        if isinstance(action, Play):
+            return self.play_in_place(action)
+        if isinstance(action, Pass):
+            self.pass_in_place(action.player)
+            return []
+        if isinstance(action, Draw):
+            self.draw_in_place(action.card)
+            return []
+        if isinstance(action, TurnUp):
+            return self.turn_up_in_place(action.task)
+        raise BadInput(f"{action!r} is not a Tippi Toppi action")
+
+    def play_in_place(self, play: Play) -> list[Task]:
         """Play a card; returns the tasks fulfilled by it (including turned-up tasks
-        that held at once). Draws for the player if cards remain."""
+        that held at once). The player draws if cards remain: the top card of a known
+        draw pile at once; from a pile of unknown order the draw is a chance event."""
         self.check_play(play)
         self.hands[play.player].remove(play.card)
         self.piles[play.pile].append(play.card)
         self.history.append(play)
         done = self.settle_tasks()
         if self.draw_count > 0:
-            card = self.draw_pile.pop(0) if self.draw_pile is not None else None
-            self.draw_count -= 1
-            self.hands[play.player].append(card)
+            if self.draw_pile is not None:
+                self.hands[play.player].append(self.draw_pile.pop(0))
+                self.draw_count -= 1
+            else:
+                self.drawer = play.player
         self.turn = (play.player + 1) % self.players
         return done
 
+    def pass_in_place(self, player: int) -> None:
+        if not self.variant.high_speed:
+            raise BadInput("only High Speed lets a player pass")
+        if player != self.turn:
+            raise BadInput(f"player {player + 1} does not have the initiative "
+                           f"(player {self.turn + 1} has)")
+        if not self.may_pass():
+            raise BadInput(f"player {player + 1} cannot pass here")
+        self.turn = (player + 1) % self.players
+
+    def draw_in_place(self, card: Card) -> None:
+        if self.chance_due() != DRAW:
+            raise BadInput("no card is to be drawn now")
+        if card not in self.unseen_cards():
+            raise BadInput(f"{self.rules.card_name(card)} cannot be drawn: every copy "
+                           "is seen elsewhere")
+        self.hands[self.drawer].append(card)  # type: ignore[index]
+        self.draw_count -= 1
+        self.drawer = None
+
+    def turn_up_in_place(self, task: Task) -> list[Task]:
+        """Turn up `task` from the unknown task pile; it is fulfilled at once if it
+        holds."""
+        if self.chance_due() != TURN_UP:
+            raise BadInput("no task is to be turned up now")
+        if task not in self.unseen_tasks():
+            raise BadInput(f"'{task.text(self.rules)}' is not an unseen task of the "
+                           "catalogue")
+        self.hidden_tasks -= 1
+        if self.holds(task):
+            self.fulfilled.append(task)
+            return [task]
+        self.open_tasks.append(task)
+        return []
+
     def settle_tasks(self) -> list[Task]:
-        """Fulfilled open tasks leave; turn up new ones until four lie open, and those
-        that hold at once leave too (rulebook: 'gilt sie sofort als erledigt')."""
+        """Fulfilled open tasks leave; turn up new ones from the known task pile until
+        four lie open, and those that hold at once leave too (rulebook: 'gilt sie sofort
+        als erledigt'). Tasks of unknown text are turned up by chance events."""
         tops = self.tops
         done = [t for t in self.open_tasks if t.holds(tops, self.rules)]
         self.open_tasks = [t for t in self.open_tasks if not t.holds(tops, self.rules)]
@@ -335,15 +492,10 @@ class GameState:
                 done.append(t)
             else:
                 self.open_tasks.append(t)
-        # hidden tasks are unknown: they cannot be turned up by the engine
         self.fulfilled.extend(done)
         return done
 
-    def after(self, play: Play) -> GameState:
-        s = self.copy()
-        s.apply_action(play)
-        return s
-
+    # -- what is known
     def known_cards(self) -> Counter:
         """Cards whose place is known: piles, visible hand cards, a known draw pile."""
         seen = Counter(c for p in self.piles for c in p)
@@ -363,6 +515,19 @@ class GameState:
         return (self.draw_pile is not None and self.hidden_tasks == 0
                 and all(c is not None for h in self.hands for c in h))
 
+    def seen_by(self, player: int) -> GameState:
+        """What `player` may know at the table: the piles, the open and fulfilled tasks,
+        the plays made, their own hand and every hand's size; the other hands only with
+        open hands (Kids); the draw pile as a count (its order unknown) and the task
+        pile as a number of unknown tasks."""
+        s = self.copy()
+        if not self.variant.open_hands:
+            s.hands = [h if q == player else [None] * len(h) for q, h in enumerate(s.hands)]
+        s.draw_pile = None
+        s.hidden_tasks += len(s.task_pile)
+        s.task_pile = []
+        return s
+
     def to_dict(self) -> dict[str, Any]:
         r = self.rules
         d: dict[str, Any] = {
@@ -379,6 +544,8 @@ class GameState:
         }
         if self.draw_pile is not None:
             d["draw_pile"] = [r.card_name(c) for c in self.draw_pile]
+        if self.drawer is not None:
+            d["to_draw"] = self.drawer + 1
         return d
 
 
@@ -391,12 +558,15 @@ def load_state(rules: Rules, path: str | Path) -> GameState:
 def state_from_dict(rules: Rules, data: Any, where: str = "game") -> GameState:
     """A game state from JSON (format in docs/tippi-toppi.md), checked: known cards, no
     more copies than the deck has, hands no larger than allowed, no open task that
-    already holds (it would have been fulfilled)."""
+    already holds (it would have been fulfilled). What the file's reader does not know
+    may be left out: hand cards as "?", the draw pile (its cards are then the unseen
+    ones, order unknown), the task pile as a number of unknown tasks; `to_draw` names a
+    player who still draws from such a draw pile."""
     expect(data, dict, where)
     game = data.get("game", "tippi-toppi")
     if game != "tippi-toppi":
         raise BadInput(f"{where}: this is a '{game}' file, not tippi-toppi")
-    piles_raw = jfield(data, "piles", list, where)
+    piles_raw = json_field(data, "piles", list, where)
     if len(piles_raw) != rules.piles:
         raise BadInput(f"{where}.piles: {rules.piles} piles expected, got {len(piles_raw)}")
     piles: list[list[Card]] = []
@@ -408,8 +578,8 @@ def state_from_dict(rules: Rules, data: Any, where: str = "game") -> GameState:
         if not p:
             raise BadInput(f"{w}: a pile has at least its starting card")
         piles.append([rules.parse_card(c, w) for c in p])
-    hands_raw = jfield(data, "hands", list, where)
-    players = jfield(data, "players", int, where, len(hands_raw))
+    hands_raw = json_field(data, "hands", list, where)
+    players = json_field(data, "players", int, where, len(hands_raw))
     if players != len(hands_raw):
         raise BadInput(f"{where}: {players} players but {len(hands_raw)} hands")
     if players not in rules.task_counts:
@@ -422,12 +592,12 @@ def state_from_dict(rules: Rules, data: Any, where: str = "game") -> GameState:
         if len(h) > rules.hand_size:
             raise BadInput(f"{w}: {len(h)} cards, a hand holds at most {rules.hand_size}")
         hands.append([None if c == "?" else rules.parse_card(c, w) for c in h])
-    turn = jfield(data, "turn", int, where, 1) - 1
+    turn = json_field(data, "turn", int, where, 1) - 1
     if not 0 <= turn < players:
         raise BadInput(f"{where}.turn: player {turn + 1} does not exist (1-{players})")
-    v = jfield(data, "variant", dict, where, {})
+    v = json_field(data, "variant", dict, where, {})
     variant = Variant(bool(v.get("high_speed", False)), bool(v.get("open_hands", False)))
-    draw_raw = jfield(data, "draw_pile", list, where, None) if "draw_pile" in data else None
+    draw_raw = json_field(data, "draw_pile", list, where, None) if "draw_pile" in data else None
     draw = None if draw_raw is None else \
         [rules.parse_card(c, f"{where}.draw_pile") for c in draw_raw]
     state = GameState(rules, piles, hands, turn, [], [], draw, 0, variant)
@@ -450,10 +620,10 @@ def state_from_dict(rules: Rules, data: Any, where: str = "game") -> GameState:
                            f"{unseen} cards of the deck are missing and {hidden_hand} hand "
                            "cards are hidden")
     state.open_tasks = [rules.parse_task(t, f"{where}.open_tasks[{i + 1}]")
-                        for i, t in enumerate(jfield(data, "open_tasks", list, where))]
+                        for i, t in enumerate(json_field(data, "open_tasks", list, where))]
     if len(state.open_tasks) > rules.open_tasks:
         raise BadInput(f"{where}.open_tasks: at most {rules.open_tasks} tasks lie open")
-    pile = jfield(data, "task_pile", (list, int), where, 0)
+    pile = json_field(data, "task_pile", (list, int), where, 0)
     if isinstance(pile, int):
         if pile < 0:
             raise BadInput(f"{where}.task_pile: a negative number of tasks")
@@ -461,11 +631,25 @@ def state_from_dict(rules: Rules, data: Any, where: str = "game") -> GameState:
     else:
         state.task_pile = [rules.parse_task(t, f"{where}.task_pile[{i + 1}]")
                            for i, t in enumerate(pile)]
-    if (state.task_pile or state.hidden_tasks) and len(state.open_tasks) < rules.open_tasks:
+    if state.task_pile and len(state.open_tasks) < rules.open_tasks:
         raise BadInput(f"{where}: only {len(state.open_tasks)} open tasks while the task "
                        f"pile still has cards ({rules.open_tasks} lie open)")
     state.fulfilled = [rules.parse_task(t, f"{where}.fulfilled_tasks[{i + 1}]")
-                       for i, t in enumerate(jfield(data, "fulfilled_tasks", list, where, []))]
+                       for i, t in enumerate(json_field(data, "fulfilled_tasks", list, where, []))]
+    if state.hidden_tasks > len(state.unseen_tasks()):
+        raise BadInput(f"{where}.task_pile: {state.hidden_tasks} unknown tasks but only "
+                       f"{len(state.unseen_tasks())} tasks of the catalogue are unseen")
+    if "to_draw" in data:
+        drawer = json_field(data, "to_draw", int, where) - 1
+        if not 0 <= drawer < players:
+            raise BadInput(f"{where}.to_draw: player {drawer + 1} does not exist "
+                           f"(1-{players})")
+        if draw is not None:
+            raise BadInput(f"{where}.to_draw: with a known draw pile the draw is part of "
+                           "the play (give no draw_pile to leave the card to chance)")
+        if state.draw_count == 0:
+            raise BadInput(f"{where}.to_draw: the draw pile is empty")
+        state.drawer = drawer
     for i, t in enumerate(state.open_tasks):
         if state.holds(t):
             raise BadInput(f"{where}.open_tasks[{i + 1}]: '{t.text(rules)}' already holds "
@@ -489,12 +673,12 @@ def format_play(rules: Rules, play: Play, players: int = 1) -> str:
 
 # --------------------------------------------------------------------------- new games
 
-def new_game(rules: Rules, players: int, difficulty: int, seed: int,
-             variant: Variant = Variant(), max_level: int | None = None) -> GameState:
-    """A shuffled game: four piles with one card each, hands of `hand_size`, the number
-    of tasks from the rulebook's table drawn from the catalogue, four turned up (tasks
-    that already hold when turned up at the start are fulfilled at once, as in play)."""
-    rng = random.Random(seed)
+def deal(rules: Rules, players: int, difficulty: int, rng: random.Random,
+         variant: Variant = Variant(), max_level: int | None = None) -> GameState:
+    """A game dealt from `rng`: four piles with one card each, hands of `hand_size`, the
+    number of tasks from the rulebook's table drawn from the catalogue, four turned up
+    (tasks that already hold when turned up at the start are fulfilled at once, as in
+    play); the draw pile and the task pile in order (a full state)."""
     deck = list(rules.deck)
     rng.shuffle(deck)
     piles = [[deck.pop()] for _ in range(rules.piles)]
@@ -510,11 +694,18 @@ def new_game(rules: Rules, players: int, difficulty: int, seed: int,
     return state
 
 
+def new_game(rules: Rules, players: int, difficulty: int, seed: int,
+             variant: Variant = Variant(), max_level: int | None = None) -> GameState:
+    """The game dealt from random.Random(seed)."""
+    return deal(rules, players, difficulty, random.Random(seed), variant, max_level)
+
+
 def sample_hidden(state: GameState, rng: random.Random, pool: Sequence[Task] = ()
                   ) -> GameState:
-    """A full-information state consistent with what is known: hidden hand cards and an
-    unknown draw pile dealt from the unseen cards, hidden tasks from `pool` (catalogue
-    tasks not seen yet)."""
+    """A full-information state consistent with what is known, drawn uniformly: hidden
+    hand cards and an unknown draw pile dealt from the unseen cards, hidden tasks from
+    `pool` (catalogue tasks not seen yet). A chance event that was due is resolved from
+    the dealt piles (the drawer draws their top card; tasks are turned up)."""
     s = state.copy()
     unseen = s.unseen_cards()
     rng.shuffle(unseen)
@@ -534,4 +725,8 @@ def sample_hidden(state: GameState, rng: random.Random, pool: Sequence[Task] = (
         s.hidden_tasks = 0
         if len(s.open_tasks) < s.rules.open_tasks:
             s.settle_tasks()
+    if s.drawer is not None:
+        s.hands[s.drawer].append(s.draw_pile.pop(0))
+        s.draw_count -= 1
+        s.drawer = None
     return s

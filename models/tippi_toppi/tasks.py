@@ -108,6 +108,21 @@ class Task:
         return False
 
 
+@dataclass(frozen=True)
+class PlaceholderTask(Task):
+    """A task that never holds: kept open so the engine plays on while the plays are
+    judged against other targets (an achievability witness, a puzzle proposal)."""
+
+    def holds(self, tops: Tops, rules: Rules) -> bool:
+        return False
+
+    def text(self, rules: Rules) -> str:
+        return "(placeholder: never holds)"
+
+
+PLACEHOLDER = PlaceholderTask()
+
+
 def _present(f: Filter, tops: Tops) -> bool:
     return f.is_all or any(f.matches(c) for c in tops)
 

@@ -1,4 +1,5 @@
-"""The questions users ask about a Tippi Toppi game, answered as plain dataclasses."""
+"""Can the open tasks (or given tasks) all be fulfilled within K plays? Answered as a
+plain dataclass, on PySAT or CP-SAT."""
 
 from __future__ import annotations
 
@@ -12,32 +13,6 @@ from solver.backends import SolverOptions
 from solver.errors import BadInput, TimeLimitReached
 
 BACKENDS = ("sat", "cpsat")
-
-
-@dataclass
-class ShowResult:
-    """A game state as read from its file."""
-
-    state: dict
-    tops: list[str]
-    draw_pile_cards: int
-    draw_pile_known: bool
-    tasks_left: int
-    legal_plays: int
-    status: str  # playing, won, lost
-
-
-@dataclass
-class MoveInfo:
-    play: str
-    fulfils: list[str]
-
-
-@dataclass
-class MovesResult:
-    player: int
-    moves: list[MoveInfo]
-    status: str
 
 
 @dataclass
@@ -57,28 +32,6 @@ class AchievableResult:
     fulfilled_after: list[int | None]
     core: list[str]
     seconds: float
-
-
-def status_of(state: GameState) -> str:
-    return "won" if state.is_won() else "lost" if state.is_lost() else "playing"
-
-
-def show(state: GameState) -> ShowResult:
-    r = state.rules
-    return ShowResult(state.to_dict(), [r.card_name(c) for c in state.tops], state.draw_count,
-                      state.draw_pile is not None, state.tasks_left(),
-                      len(state.legal_actions()), status_of(state))
-
-
-def moves(state: GameState) -> MovesResult:
-    """Every legal play now and the open tasks (and turned-up tasks) each fulfils."""
-    r = state.rules
-    out = []
-    for play in state.legal_actions():
-        done = state.after(play).fulfilled[len(state.fulfilled):]
-        out.append(MoveInfo(format_play(r, play, state.players), [t.text(r) for t in done]))
-    out.sort(key=lambda m: -len(m.fulfils))
-    return MovesResult(state.turn + 1, out, status_of(state))
 
 
 def achievable(state: GameState, tasks: list[Task] | None = None, within: int = 6,

@@ -1,0 +1,169 @@
+"""The hint (which card on which pile, with its reasons) and the policies built on it.
+
+The hint only uses what the player may know: the piles (all cards in them, the rulebook
+lets players look through them), the open tasks, the own hand — and the other hands when
+playing with open hands (Kids variant). Each legal play is scored by
+- tasks fulfilled now (open tasks that hold after the play)            x 100
+- tasks kept within reach: open tasks the own remaining cards can fulfil
+  with one more play                                                    x 10
+- piles kept playable: the share of the cards the others may hold that
+  fit some pile afterwards (so the next player is not stuck)            x 30
+- the own remaining cards that still fit some pile                      x 5
+- tasks the others can help with: the share of the cards they may hold
+  that would fulfil a remaining open task with their next play          x 150
+- the next player stuck for sure (open hands, known cards)              -1000
+
+The weights were compared on 300 seeded 2-player games (docs/tippi-toppi.md): the
+"others can help" term lifts the hint policy's win rate from 24 % to about 52 %.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections import Counter
+from dataclasses import dataclass
+
+from models.tippi_toppi.rules import Action, Card, GameState, Play, format_play
+from models.tippi_toppi.tasks import Tops
+from solver.errors import BadInput
+
+W_NOW, W_REACH, W_PLAYABLE, W_OWN, W_STUCK = 100, 10, 30, 5, 1000
+W_TEAM = 150
+
+
+@dataclass
+class HintOption:
+    """One play and why it scores what it scores."""
+
+    play: str
+    score: float
+    fulfils: list[str]
+    in_reach: list[str]
+    others_help_share: float
+    playable_share: float
+    own_playable: int
+    next_stuck: bool
+
+
+@dataclass
+class HintResult:
+    player: int
+    options: list[HintOption]
+    seconds: float
+
+
+def _fits(card: Card, tops: Tops) -> bool:
+    return any(card[0] == t[0] or card[1] == t[1] for t in tops)
+
+
+def _place(tops: Tops, card: Card, pile: int) -> Tops:
+    return tops[:pile] + (card,) + tops[pile + 1:]
+
+
+def _view_unseen(state: GameState, player: int) -> list[Card]:
+    """Cards the player cannot see: the deck minus piles, own hand and (open hands)
+    the other hands."""
+    left = Counter(state.rules.deck)
+    left.subtract(c for p in state.piles for c in p)
+    for q, hand in enumerate(state.hands):
+        if q == player or state.variant.open_hands:
+            left.subtract(c for c in hand if c is not None)
+    return [c for c, n in left.items() if n > 0 for _ in range(n)]
+
+
+def score_play(state: GameState, play: Play, unseen: list[Card] | None = None
+               ) -> HintOption:
+    """The hint's score of one legal play, with its reasons."""
+    r = state.rules
+    tops = _place(state.tops, play.card, play.pile)
+    open_tasks = state.open_tasks
+    now = [t for t in open_tasks if t.holds(tops, r)]
+    rest = [t for t in open_tasks if t not in now]
+    hand = list(state.hands[play.player])
+    hand.remove(play.card)
+    known = [c for c in hand if c is not None]
+    reach = []
+    for t in rest:
+        if any(t.holds(_place(tops, c, p), r) for c in set(known)
+               for p, top in enumerate(tops) if c[0] == top[0] or c[1] == top[1]):
+            reach.append(t)
+    if unseen is None:
+        unseen = _view_unseen(state, play.player)
+    share = sum(1 for c in unseen if _fits(c, tops)) / len(unseen) if unseen else 1.0
+    team = 0.0
+    if rest and unseen:
+        # how many of the cards others may hold could fulfil a remaining task next
+        kinds = Counter(unseen)
+        for c, k in kinds.items():
+            if any(t.holds(_place(tops, c, p), r) for p, top in enumerate(tops)
+                   if c[0] == top[0] or c[1] == top[1] for t in rest):
+                team += k
+        team /= len(unseen)
+    own = sum(1 for c in known if _fits(c, tops))
+    stuck = False
+    if state.players > 1 and not state.variant.high_speed:
+        nxt = (play.player + 1) % state.players
+        other = [c for c in state.hands[nxt] if c is not None]
+        if (state.variant.open_hands and len(other) == len(state.hands[nxt])
+                and not any(_fits(c, tops) for c in other)):
+            stuck = True
+    elif state.draw_count == 0 and hand and not own:
+        stuck = True  # alone (or High Speed), nothing left to draw and no own card fits
+    won_now = len(now) == len(open_tasks) and not state.task_pile and not state.hidden_tasks
+    score = (W_NOW * len(now) + W_REACH * len(reach) + W_PLAYABLE * share + W_OWN * own
+             + W_TEAM * team
+             - (0 if won_now else W_STUCK * stuck) + (10 * W_STUCK if won_now else 0))
+    return HintOption(format_play(r, play, state.players), round(score, 3),
+                      [t.text(r) for t in now], [t.text(r) for t in reach], round(team, 3),
+                      round(share, 3), own, stuck)
+
+
+def ranked_plays(state: GameState, plays: list[Play] | None = None
+                 ) -> list[tuple[Play, HintOption]]:
+    """The plays (default: every legal play), best first (ties: their order)."""
+    unseen_by: dict[int, list[Card]] = {}
+    out = []
+    for play in state.legal_plays() if plays is None else plays:
+        if play.player not in unseen_by:
+            unseen_by[play.player] = _view_unseen(state, play.player)
+        out.append((play, score_play(state, play, unseen_by[play.player])))
+    out.sort(key=lambda x: -x[1].score)
+    return out
+
+
+def hint(state: GameState) -> HintResult:
+    """Which card on which pile: every legal play ranked, with its reasons."""
+    start = time.perf_counter()
+    if state.is_won():
+        raise BadInput("the game is already won: no play needed")
+    if state.chance_due():
+        raise BadInput(f"chance acts first ({state.chance_text()}): no play is due")
+    if all(c is None for p in state.movers() for c in state.hands[p]):
+        raise BadInput(f"the hand of player {state.turn + 1} is hidden ('?'): "
+                       "a hint needs the cards of the player on turn")
+    options = [o for _, o in ranked_plays(state)]
+    return HintResult(state.turn + 1, options, round(time.perf_counter() - start, 4))
+
+
+def best_play(state: GameState) -> Play:
+    """The hint's first choice among every legal play."""
+    return ranked_plays(state)[0][0]
+
+
+# --------------------------------------------------------------------------- policies
+
+def choose_hint(observation: GameState, legal: list[Action], rng: random.Random
+                ) -> Action:
+    """The hint policy: the best-scored of the player's legal plays, on what the player
+    sees; it passes (High Speed) only when it cannot play."""
+    plays = [a for a in legal if isinstance(a, Play)]
+    if not plays:
+        return legal[0]
+    return ranked_plays(observation, plays)[0][0]
+
+
+def choose_random(observation: GameState, legal: list[Action], rng: random.Random
+                  ) -> Action:
+    """Any legal action, uniformly."""
+    return rng.choice(legal)

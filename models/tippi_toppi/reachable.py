@@ -1,0 +1,199 @@
+"""Can the game still be won? Exact with full information (rollouts of the hint, then a
+SAT model of the rest of the game), otherwise the hint policy's win rate over sampled
+deals of what is hidden."""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Literal
+
+from models.tippi_toppi.hint import best_play, ranked_plays
+from models.tippi_toppi.rules import GameState, Play, format_play, sample_hidden
+from models.tippi_toppi.tasks import Task
+from solver.errors import BadInput
+from solver.stats import Rate, wilson
+
+ROLLOUTS = 2000  # at most this many noisy rollouts before the exact SAT search
+MAX_PLAYS = 1000  # a rollout longer than this is stopped (a game has about 50 plays)
+
+Chooser = Callable[[GameState, random.Random], Play]
+
+
+@dataclass
+class ReachableResult:
+    """method exact: `answer` yes (a winning line, re-played by the engine) / no (the
+    SAT model of the rest of the game is unsatisfiable) / unknown (time limit); `nodes`
+    = plays tried in rollouts. method sampling: the hint policy's win rate over sampled
+    hidden cards, with a Wilson interval."""
+
+    method: Literal["exact", "sampling"]
+    answer: Literal["yes", "no", "unknown", "estimate"]
+    proven: bool
+    line: list[str]
+    nodes: int
+    rate: Rate | None
+    samples: int
+    seconds: float
+
+
+def play_to_end(state: GameState, choose: Chooser, rng: random.Random,
+                max_plays: int = MAX_PLAYS) -> GameState:
+    """A full-information state played to its end on a copy, any player who may play
+    choosing by `choose` (High Speed: the table's choice among everybody's plays)."""
+    s = state.copy()
+    for _ in range(max_plays):
+        if s.is_terminal():
+            break
+        s.play_in_place(choose(s, rng))
+    return s
+
+
+def reachable(state: GameState, samples: int = 200, seed: int = 0,
+              time_limit: float = 10.0, pool: list[Task] | None = None) -> ReachableResult:
+    """Can the game still be won? With everything known: rollouts of the hint policy
+    (a won rollout is a proof), then SAT over every line of the remaining plays;
+    otherwise the hint policy's win rate over `samples` deals of the hidden cards and
+    tasks (`pool`: what a hidden task may be, default the catalogue)."""
+    start = time.perf_counter()
+    r = state.rules
+    if state.is_won():
+        return ReachableResult("exact", "yes", True, [], 0, None, 0, 0.0)
+    if state.fully_known():
+        # noisy hint-policy rollouts find most winning lines fast; SAT decides the rest
+        # a long rest of the game is rarely decided by SAT in time: more rollouts then
+        plays_left = sum(len(h) for h in state.hands) + state.draw_count
+        share = (0.0 if plays_left <= 12 else min(1.0, time_limit / 4) if plays_left <= 24
+                 else time_limit / 2)
+        line, nodes = _rollouts(state, random.Random(seed), start + share)
+        answer = "yes" if line is not None else None
+        if line is None:
+            answer, line = _sat_game(state, start + time_limit)
+        secs = round(time.perf_counter() - start, 3)
+        if answer == "yes":
+            check = state.copy()
+            for play in line:
+                check.play_in_place(play)
+            assert check.is_won(), "winning line not confirmed by the engine"
+            return ReachableResult("exact", "yes", True,
+                                   [format_play(r, p, state.players) for p in line], nodes,
+                                   None, 0, secs)
+        return ReachableResult("exact", answer or "unknown", answer == "no", [], nodes,
+                               None, 0, secs)
+    if samples < 1:
+        raise BadInput("--samples must be at least 1")
+    rng = random.Random(seed)
+    pool = pool if pool is not None else [t.task for t in r.catalogue]
+    wins = 0
+    for k in range(samples):
+        s = sample_hidden(state, rng, pool)
+        wins += play_to_end(s, _best, random.Random(seed + k)).is_won()
+    return ReachableResult("sampling", "estimate", False, [], 0, wilson(wins, samples),
+                           samples, round(time.perf_counter() - start, 3))
+
+
+def _best(s: GameState, rng: random.Random) -> Play:
+    return best_play(s)
+
+
+def _noisy(s: GameState, rng: random.Random) -> Play:
+    ranked = ranked_plays(s)
+    if len(ranked) > 1 and rng.random() < 0.3:
+        return ranked[rng.randrange(min(3, len(ranked)))][0]
+    return ranked[0][0]
+
+
+def _rollouts(state: GameState, rng: random.Random, deadline: float
+              ) -> tuple[list[Play] | None, int]:
+    """Games played out with the hint policy, sometimes taking its second or third
+    choice, until one is won, ROLLOUTS were tried or the deadline passes."""
+    nodes = 0
+    first = True
+    for _ in range(ROLLOUTS):
+        if not first and time.perf_counter() > deadline:
+            break
+        end = play_to_end(state, _best if first else _noisy, rng)
+        first = False
+        nodes += len(end.history) - len(state.history)
+        if end.is_won():
+            return end.history[len(state.history):], nodes
+    return None, nodes
+
+
+def _sat_game(state: GameState, deadline: float
+              ) -> tuple[Literal["yes", "no"] | None, list[Play]]:
+    """Decide with SAT whether the rest of the game can be won (every card known):
+    ("yes", plays) / ("no", []) / (None, []) when the deadline passed."""
+    from models.tippi_toppi.encode import plan_problem, replay_check
+    from models.tippi_toppi.model import decode_moves, encode_game, sat_value
+    from solver.backends.sat import INTERRUPTIBLE, CnfBuilder, IncrementalSat, Undecided
+    from solver.logic import CnfLogic
+
+    steps = sum(len(h) for h in state.hands) + state.draw_count
+    problem = plan_problem(state, [], steps, "known")
+    logic = CnfLogic(CnfBuilder())
+    pv, won = encode_game(logic, problem, state.rules, state.open_tasks, state.task_pile)
+    if time.perf_counter() > deadline:
+        return None, []
+    with IncrementalSat(logic.b, name=INTERRUPTIBLE) as sat:
+        try:
+            model = sat.solve_limited([won], deadline=deadline)
+        except Undecided:
+            return None, []
+        if model is None:
+            return "no", []
+    moves = decode_moves(sat_value(model), pv, problem)
+    plays, _ = replay_check(state, problem, moves, "known")
+    # keep the plays up to the win (the engine stops there)
+    check, line = state.copy(), []
+    for play in plays:
+        if check.is_won():
+            break
+        check.play_in_place(play)
+        line.append(play)
+    return "yes", line
+
+
+def _memo_key(s: GameState) -> tuple:
+    """What decides the rest of a full-information game (players alike are merged)."""
+    hands = tuple(tuple(sorted(h)) for h in s.hands)  # type: ignore[type-var]
+    if s.variant.high_speed or s.players == 1:
+        hands = tuple(sorted(hands))
+    return (s.tops, hands, len(s.draw_pile or ()), len(s.task_pile),
+            frozenset(s.open_tasks), 0 if s.variant.high_speed else s.turn)
+
+
+def search_winning_line(state: GameState, deadline: float
+                        ) -> tuple[list[Play] | None, int, bool]:
+    """Depth-first search of every line of play for a winning one, plays tried in hint
+    order, lost positions remembered: (line or None, positions, complete). The
+    reference the exact `reachable` is tested against."""
+    failed: set[tuple] = set()
+    nodes = 0
+    out_of_time = False
+
+    def dfs(s: GameState) -> list[Play] | None:
+        nonlocal nodes, out_of_time
+        if s.is_won():
+            return []
+        if out_of_time:
+            return None
+        key = _memo_key(s)
+        if key in failed:
+            return None
+        nodes += 1
+        if nodes % 256 == 0 and time.perf_counter() > deadline:
+            out_of_time = True
+            return None
+        for play, _ in ranked_plays(s):
+            line = dfs(s.apply_action(play))
+            if line is not None:
+                return [play, *line]
+        if not out_of_time:
+            failed.add(key)
+        return None
+
+    line = dfs(state)
+    return line, nodes, not out_of_time

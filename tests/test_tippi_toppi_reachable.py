@@ -1,0 +1,89 @@
+"""`reachable`: the exact answer held equal to a search of the game on endgames and to
+`achievable` when no task pile is left; sampling over hidden cards."""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from pathlib import Path
+
+from models.tippi_toppi.achievable import achievable
+from models.tippi_toppi.reachable import reachable, search_winning_line
+from models.tippi_toppi.rules import load_rules, load_state, new_game
+from tests.cli_helpers import game_runner
+
+R = load_rules()
+PUZZLES = Path(__file__).resolve().parents[1] / "puzzles" / "tippi-toppi"
+run = game_runner("tippi-toppi")
+
+
+def _endgame(seed: int, cards_left: int, pile: int):
+    """A game played randomly until `cards_left` cards remain in hands and draw pile;
+    then two easy open tasks and up to `pile` tasks to turn up (all known)."""
+    s = new_game(R, 2, 0, seed)
+    rng = random.Random(seed)
+    while (s.draw_count + sum(len(h) for h in s.hands) > cards_left) and not s.is_terminal():
+        s.play_in_place(rng.choice(s.legal_plays()))
+    easy = [t.task for t in R.catalogue if t.level == 1 and not s.holds(t.task)]
+    s.open_tasks = rng.sample(easy, 2)
+    rest = [t.task for t in R.catalogue if t.level == 1 and t.task not in s.open_tasks]
+    s.task_pile = rng.sample(rest, rng.randrange(pile + 1))
+    s.fulfilled = []
+    return s
+
+
+def test_exact_reachable_equals_a_search_of_the_game():
+    answers = set()
+    for seed in range(16):
+        s = _endgame(seed, 5, 2)
+        if s.is_terminal():
+            continue
+        r = reachable(s, time_limit=30)
+        line, _, complete = search_winning_line(s, time.perf_counter() + 30)
+        assert complete and r.method == "exact" and r.proven
+        assert (r.answer == "yes") is (line is not None), seed
+        answers.add(r.answer)
+    assert answers == {"yes", "no"}
+
+
+def test_exact_reachable_without_task_pile_equals_achievable():
+    for seed in range(4):
+        s = _endgame(seed, 9, 0)
+        if s.is_terminal():
+            continue
+        plays_left = sum(len(h) for h in s.hands) + s.draw_count
+        r = reachable(s, time_limit=30)
+        a = achievable(s, None, plays_left, "known", "sat")
+        assert r.proven and r.answer == a.answer
+
+
+def test_reachable_on_the_solo_endgame_equals_a_search():
+    s = load_state(R, PUZZLES / "solo-endgame.json")
+    r = reachable(s, time_limit=30)
+    line, _, complete = search_winning_line(s, time.perf_counter() + 30)
+    assert complete and r.proven and (r.answer == "yes") is (line is not None)
+    out = run("reachable", str(PUZZLES / "solo-endgame.json")).output
+    assert ("No" if r.answer == "no" else "Yes") in out
+
+
+def test_reachable_samples_hidden_cards():
+    s = new_game(R, 2, 0, 4)
+    s.hands[1] = [None] * 4
+    s.draw_pile = None
+    r = reachable(s, samples=20, seed=1)
+    assert r.method == "sampling" and not r.proven and r.rate.trials == 20
+    assert r.rate.low <= r.rate.rate <= r.rate.high
+
+
+def test_reachable_on_the_example_files_gives_the_published_answers():
+    """The answers on the example files: the first hint rollout wins the known deck in
+    42 plays; 17 of 20 sampled deals of the hidden game are won (seed 0)."""
+    known = json.loads(run("reachable", str(PUZZLES / "known-deck.json"), "--json").stdout)
+    assert (known["method"], known["answer"], known["nodes"]) == ("exact", "yes", 42)
+    assert known["line"][:4] == ["p1:G2>2", "p2:P5>1", "p1:G3>2", "p2:V5>1"]
+    assert len(known["line"]) == 42
+    hidden = json.loads(run("reachable", str(PUZZLES / "hidden.json"), "--samples", "20",
+                            "--json").stdout)
+    assert hidden["method"] == "sampling" and hidden["rate"]["successes"] == 17
+    assert hidden["rate"]["trials"] == 20
