@@ -112,12 +112,12 @@ def _maximise_with_ships(problem: MaxProblem, backend: str, options: SolverOptio
         order = [t.id for t in problem.draw] or [board[c].id for c in problem.rules.cell_ids]
         _, start_game = best_launches(GameState(problem.rules, problem.variant),
                                       [(tid, cell_of[tid]) for tid in order])
-    sm = encode_ships.build(problem, colour_cap=cap, points_cap=points_cap)
+    ship_model = encode_ships.build(problem, colour_cap=cap, points_cap=points_cap)
     if start_game is not None:
-        sm.hint_game(start_game, problem)
-    solver, outcome = cpsat.solve(sm.model, remaining())
+        ship_model.hint_game(start_game, problem)
+    solver, outcome = cpsat.solve(ship_model.model, remaining())
     if outcome.has_solution:
-        placements = sm.placements(solver, problem)
+        placements = ship_model.placements(solver, problem)
     elif start_game is not None and outcome.status != "infeasible":
         placements = start_game  # the solver ran out of time before improving on it
         outcome = replace(outcome, status="feasible",
@@ -161,9 +161,9 @@ def solve_ship_completion(problem: MaxProblem, prefix: list[Placement],
                           options: SolverOptions) -> tuple[list[Placement] | None, SolveOutcome]:
     """The best way to finish a spaceship game whose first moves are `prefix` and whose
     call order is the whole draw (one CP-SAT solve, best found within the budget)."""
-    sm = encode_ships.build(problem, prefix=prefix)
-    solver, outcome = cpsat.solve(sm.model, options)
-    return (sm.placements(solver, problem) if outcome.has_solution else None), outcome
+    ship_model = encode_ships.build(problem, prefix=prefix)
+    solver, outcome = cpsat.solve(ship_model.model, options)
+    return (ship_model.placements(solver, problem) if outcome.has_solution else None), outcome
 
 
 def _solve(problem: MaxProblem, backend: str, options: SolverOptions
@@ -182,18 +182,18 @@ def _solve_one(problem: MaxProblem, backend: str, options: SolverOptions,
     MaxSAT has no linear side constraints, so colour_cap / at_least (which only speed
     up the search) are left out there."""
     if backend == "maxsat":
-        sm = encode_maxsat.build(problem, stud_pattern)
-        lits, outcome = maxsat(sm.cnf, options)
-        return (sm.board(lits, problem) if lits is not None else None), outcome
+        sat_model = encode_maxsat.build(problem, stud_pattern)
+        lits, outcome = maxsat(sat_model.cnf, options)
+        return (sat_model.board(lits, problem) if lits is not None else None), outcome
     # the LP workers for an open tile choice; a fixed tile set (full draw) or fixed studs
     # favour the default portfolio with pair cuts
     free_cells = problem.rules.board_size - len(problem.fixed)
     whole_set = len(problem.draw) < free_cells and stud_pattern is None
-    mm = encode_cpsat.build(problem, pair_cuts=not whole_set, stud_pattern=stud_pattern,
+    board_model = encode_cpsat.build(problem, pair_cuts=not whole_set, stud_pattern=stud_pattern,
                             colour_cap=colour_cap, at_least=at_least)
-    solver, outcome = cpsat.solve(mm.model, options,
+    solver, outcome = cpsat.solve(board_model.model, options,
                                   subsolvers=CPSAT_SUBSOLVERS if whole_set else ())
-    return (mm.board(solver, problem) if outcome.has_solution else None), outcome
+    return (board_model.board(solver, problem) if outcome.has_solution else None), outcome
 
 
 class _StudPatterns:
@@ -201,27 +201,28 @@ class _StudPatterns:
 
     def __init__(self, problem: MaxProblem, backend: str) -> None:
         self.backend = backend
+        # stud_at[(cell, stud)]: the literal "the tile on this cell carries this stud"
         if backend == "maxsat":
-            self.cnf, self.g = encode_maxsat.stud_master(problem)
+            self.cnf, self.stud_at = encode_maxsat.stud_master(problem)
         else:
-            self.model, self.g, _ = encode_cpsat.stud_master(problem)
+            self.model, self.stud_at, _ = encode_cpsat.stud_master(problem)
 
     def best(self, options: SolverOptions) -> tuple[dict[str, str | None] | None, SolveOutcome]:
         if self.backend == "maxsat":
             lits, out = maxsat(self.cnf, options, stratified=True)
-            chosen = {key for key, lit in self.g.items() if lits and lit in lits}
+            chosen = {key for key, lit in self.stud_at.items() if lits and lit in lits}
         else:
             solver, out = cpsat.solve(self.model, options)
-            chosen = {key for key, var in self.g.items()
+            chosen = {key for key, var in self.stud_at.items()
                       if out.has_solution and solver.value(var)}
         return (dict(chosen) if out.status == "optimal" else None), out
 
     def exclude(self, pattern: dict[str, str | None]) -> None:
         keys = list(pattern.items())
         if self.backend == "maxsat":
-            self.cnf.clause([-self.g[k] for k in keys])
+            self.cnf.clause([-self.stud_at[k] for k in keys])
         else:
-            self.model.add_bool_or([~self.g[k] for k in keys])
+            self.model.add_bool_or([~self.stud_at[k] for k in keys])
 
 
 def _solve_by_stud_patterns(problem: MaxProblem, backend: str, options: SolverOptions

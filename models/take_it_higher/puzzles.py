@@ -123,53 +123,53 @@ class TakeItHigherPuzzles:
         from models.take_it_higher import encode_cpsat
         from solver.backends import cpsat
 
-        mm = encode_cpsat.build(problem, pair_cuts=True)
-        solver, outcome = cpsat.solve(mm.model, self.options())
+        board_model = encode_cpsat.build(problem, pair_cuts=True)
+        solver, outcome = cpsat.solve(board_model.model, self.options())
         work = solver.num_branches
         if outcome.status == "infeasible":
             return [], True, work
         if outcome.status != "optimal":
-            return ([self._solution(problem, mm.board(solver, problem))]
+            return ([self._solution(problem, board_model.board(solver, problem))]
                     if outcome.has_solution else []), False, work
         best = outcome.objective
-        found = [self._solution(problem, mm.board(solver, problem))]
+        found = [self._solution(problem, board_model.board(solver, problem))]
         if limit < 2:
             return found, True, work
         # a second board as good as the best one: the same model, score held at the
         # maximum, the first placement excluded
-        mm2 = encode_cpsat.build(problem, pair_cuts=True, at_least=best)
-        mm2.model.clear_objective()
-        chosen = [mm2.x[key] for key, var in mm.x.items() if solver.value(var)]
-        mm2.model.add(sum(chosen) <= len(chosen) - 1)
-        solver2, outcome2 = cpsat.solve(mm2.model, self.options())
-        if outcome2.has_solution:
-            found.append(self._solution(problem, mm2.board(solver2, problem)))
+        second_model = encode_cpsat.build(problem, pair_cuts=True, at_least=best)
+        second_model.model.clear_objective()
+        chosen = [second_model.x[key] for key, var in board_model.x.items() if solver.value(var)]
+        second_model.model.add(sum(chosen) <= len(chosen) - 1)
+        second_solver, second = cpsat.solve(second_model.model, self.options())
+        if second.has_solution:
+            found.append(self._solution(problem, second_model.board(second_solver, problem)))
             return found, False, work
-        return found, outcome2.status == "infeasible", work
+        return found, second.status == "infeasible", work
 
     def _search_maxsat(self, problem: MaxProblem, limit: int) -> tuple[list[Solution], bool]:
         from models.take_it_higher import encode_maxsat
         from solver.backends.sat import maxsat
 
-        sm = encode_maxsat.build(problem)
-        lits, outcome = maxsat(sm.cnf, self.options())
+        sat_model = encode_maxsat.build(problem)
+        lits, outcome = maxsat(sat_model.cnf, self.options())
         if outcome.status == "infeasible":
             return [], True
         if lits is None:
             return [], False
         best = outcome.objective
-        found = [self._solution(problem, sm.board(lits, problem))]
+        found = [self._solution(problem, sat_model.board(lits, problem))]
         if limit < 2:
             return found, True
         free = [c for c in self.rules.cell_ids if c not in dict(problem.fixed)]
-        chosen = [sm.cnf.var(("x", c, k)) for c in free for k in range(len(sm.classes))
-                  if sm.cnf.var(("x", c, k)) in lits]
-        sm.cnf.clause([-v for v in chosen])
-        lits2, outcome2 = maxsat(sm.cnf, self.options())
-        if outcome2.status == "optimal" and outcome2.objective == best:
-            found.append(self._solution(problem, sm.board(lits2, problem)))
+        chosen = [sat_model.cnf.var(("x", c, k)) for c in free for k in range(len(sat_model.classes))
+                  if sat_model.cnf.var(("x", c, k)) in lits]
+        sat_model.cnf.clause([-v for v in chosen])
+        second_lits, second = maxsat(sat_model.cnf, self.options())
+        if second.status == "optimal" and second.objective == best:
+            found.append(self._solution(problem, sat_model.board(second_lits, problem)))
             return found, False
-        return found, outcome2.status in ("optimal", "infeasible")
+        return found, second.status in ("optimal", "infeasible")
 
     def _solution(self, problem: MaxProblem, board: dict[str, Tile]) -> Solution:
         cell_of = {t.id: c for c, t in board.items()}
