@@ -325,19 +325,19 @@ def sat_plan(state: State, goal: Goal, max_depth: int, deadline: float | None = 
     optimal | infeasible | unknown; depth_done = plans of at most this length ruled out
     (or examined)."""
     own = planner is None
-    pl = planner or SatPlanner(state, reduce_for=goal if first is None else None)
+    planner = planner or SatPlanner(state, reduce_for=goal if first is None else None)
     try:
         start = 1 if first is not None else 0
-        assume = [] if first is None else [pl.mv(first.block, first.target, 0)]
+        assume = [] if first is None else [planner.mv(first.block, first.target, 0)]
         for t in range(start, max_depth + 1):
-            pl.extend(t)
+            planner.extend(t)
             try:
-                model = pl.solve(assume + [pl.goal_lit(goal, t)], deadline)
+                model = planner.solve(assume + [planner.goal_lit(goal, t)], deadline)
             except TimeLimitReached:
                 return "unknown", None, [], t - 1
             if model is not None:
-                return "optimal", t, pl.moves_of(model, t), t - 1
+                return "optimal", t, planner.moves_of(model, t), t - 1
         return "infeasible", None, [], max_depth
     finally:
         if own:
-            pl.close()
+            planner.close()
