@@ -15,13 +15,8 @@ class BadInput(ToppiError):
     exit_code = 2
 
 
-class NotBuiltYet(ToppiError):
-    """A game or verb that is planned but not implemented: exit 2."""
-
-    exit_code = 2
-
-
 class TimeLimitReached(ToppiError):
-    """The solver ran out of time without any answer: exit 3."""
+    """A solver stopped at its time limit (or work budget) before deciding: exit 3 when
+    no answer can be given without it."""
 
     exit_code = 3
