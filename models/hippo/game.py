@@ -125,10 +125,11 @@ class HippoGame(Game[Rules, GameState, Action]):
                 raise BadInput(f"'{self._text_or_repr(state, action)}' is not a roll of "
                                f"{state.rules.dice} dice, highest first")
             return state.rolled(action)
-        if not state.is_legal(state.roll, action):
+        after = state.after(state.roll, action)
+        if after is None:
             raise BadInput(f"'{self._text_or_repr(state, action)}' is not an option of the "
                            f"roll {_roll_text(state.roll)}")
-        return state.apply_action(action)
+        return after
 
     def returns(self, state: GameState) -> list[float]:
         won = state.winner()

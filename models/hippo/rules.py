@@ -18,10 +18,11 @@ from __future__ import annotations
 
 import bisect
 import itertools
+import operator
 import re
 from collections import Counter
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 from pathlib import Path
 from typing import Any
 
@@ -261,13 +262,18 @@ class GameState:
 
     def winner(self) -> int | None:
         """The player whose stock is empty (only the mover's stock can shrink)."""
+        return self._winner
+
+    def is_terminal(self) -> bool:
+        return self._winner is not None
+
+    @cached_property
+    def _winner(self) -> int | None:
+        # asked several times per step of a game: found once per state
         for p, row in enumerate(self.stocks):
             if not any(row):
                 return p
         return None
-
-    def is_terminal(self) -> bool:
-        return self.winner() is not None
 
     def rolled(self, roll: Roll) -> GameState:
         """The state once the dice show `roll` (a roll that is not the bonus roll
@@ -302,8 +308,10 @@ class GameState:
         for seq in roll_sequences(rules, dice):
             expand(self.lanes, self.hippo, self.stocks, seq, 0, ())
         found.sort(key=_move_of)
-        # a stock running out mid-roll cuts several sequences to the same move
-        result = tuple(p for i, p in enumerate(found) if i == 0 or p[3] != found[i - 1][3])
+        if sum(self.stocks[me]) < len(dice):
+            # the stock running out mid-roll cuts several sequences to the same move
+            found = [p for i, p in enumerate(found) if i == 0 or p[3] != found[i - 1][3]]
+        result = tuple(found)
         object.__setattr__(self, "_placements", (dice, result))
         return result
 
@@ -321,11 +329,26 @@ class GameState:
 
     def is_legal(self, roll: Roll, move: Any) -> bool:
         """Whether `move` is one of the roll's placement sequences here."""
-        if self.is_terminal() or not isinstance(move, tuple):
-            return False
+        return self._find(roll, move) is not None
+
+    def after(self, roll: Roll, move: Any) -> GameState | None:
+        """The state after `move` if it is one of the roll's placement sequences (taken
+        from the remembered placements, not placed again), else None."""
+        found = self._find(roll, move)
+        if found is None:
+            return None
+        lanes, hippo, stocks, _ = found
+        return self._next(lanes, hippo, stocks, move)
+
+    def _find(self, roll: Roll, move: Any) -> Placed | None:
+        if self.is_terminal():
+            return None
         placed = self.placements(roll)
-        i = bisect.bisect_left(placed, move, key=_move_of) if _is_move(move) else len(placed)
-        return i < len(placed) and placed[i][3] == move
+        try:
+            i = bisect.bisect_left(placed, move, key=_move_of)
+        except TypeError:  # not a sequence of (lane, colour) pairs
+            return None
+        return placed[i] if i < len(placed) and placed[i][3] == move else None
 
     def apply_action(self, move: Move) -> GameState:
         """The state after a move: a new state, the dice not yet rolled again (no
@@ -343,15 +366,22 @@ class GameState:
             lanes, hippo, stocks, kicked, taken = place(self.rules, lanes, hippo, stocks, me,
                                                         lane, colour)
             events.append((lane, kicked, taken))
-        used_hippo = any(lane == self.rules.hippo for lane, _ in move)
+        return self._next(lanes, hippo, stocks, move), events
+
+    def _next(self, lanes: Lanes, hippo: tuple[int, ...], stocks: Stocks, move: Move
+              ) -> GameState:
+        """The state once the mover's chips are placed: the same player throws the bonus
+        roll after a chip went into Mr. Hippo's lane (unless this was the bonus roll or
+        the stock ran out), else the next player throws."""
+        me = self.to_move
         if not any(stocks[me]):
             to_move, bonus = me, False
-        elif used_hippo and not self.bonus:
+        elif not self.bonus and any(lane == self.rules.hippo for lane, _ in move):
             to_move, bonus = me, True
         else:
-            to_move, bonus = (me + 1) % self.players, False
+            to_move, bonus = (me + 1) % len(self.colours), False
         return GameState(self.rules, self.colours, lanes, hippo, stocks, to_move, bonus,
-                         None, self.turns), events
+                         None, self.turns)
 
     def key(self) -> tuple:
         """The position without the dice and the turn count."""
@@ -362,16 +392,10 @@ class GameState:
         return {k: v for k, v in self.__dict__.items() if k not in _MEMOS}
 
 
-_MEMOS = ("_placements", "_moves")
+_MEMOS = ("_placements", "_moves", "_winner")
 
 
-def _move_of(placed: Placed) -> Move:
-    return placed[3]
-
-
-def _is_move(value: Any) -> bool:
-    return all(isinstance(p, tuple) and len(p) == 2 and isinstance(p[0], int)
-               and isinstance(p[1], int) for p in value)
+_move_of = operator.itemgetter(3)  # the move of a placement sequence (Placed)
 
 
 def new_game(rules: Rules, colours: list[str] | tuple[str, ...]) -> GameState:
