@@ -11,7 +11,7 @@
    `dask worker` processes on 127.0.0.1 run 2k tasks that each take 0.5 s of wall time;
    overhead = wall * workers / tasks / 0.5 - 1; goal: at most 20%.
 
-Usage: /work/venv/bin/python scripts/bench_executor.py [--runs 3] [--games 1500]
+Usage: python scripts/bench_executor.py [--runs 3] [--games 1500]
 """
 
 from __future__ import annotations
@@ -23,9 +23,9 @@ import subprocess
 import sys
 import time
 
-from models.take_it_higher.play import simulate_batch
-from models.take_it_higher.rules import Variant, load_rules
+from models.take_it_higher.game import GAME
 from solver.executor import Batch
+from solver.simulate import simulate
 
 
 def half_second(i: int) -> int:
@@ -36,25 +36,32 @@ def half_second(i: int) -> int:
     return i
 
 
+def greedy_games(games: int, seed: int, optimum: float | None, batch: Batch) -> int:
+    """`take-it-higher simulate --policy greedy` (basic variant), with the hindsight
+    optimum of each draw when `optimum` (seconds) is given; the games played."""
+    options = {"no_optimum": True} if optimum is None else {"optimum_time": optimum}
+    rules = GAME.load_rules(None)
+    result = simulate(GAME, rules, games, GAME.setups(rules), [["greedy"]], seed,
+                      options=options, batch=batch)
+    return result.games
+
+
 def rate(jobs: int, games: int, seed: int, optimum: float | None) -> float:
-    batch = Batch(jobs, progress=False)
     start = time.perf_counter()
-    result = simulate_batch(load_rules(), Variant(), games, seed, "greedy", batch,
-                            optimum_time=optimum)
-    assert result.games == games
+    assert greedy_games(games, seed, optimum, Batch(jobs, progress=False)) == games
     return games / (time.perf_counter() - start)
 
 
 def _half(args: tuple[int, int, float | None]) -> int:
     n, seed, optimum = args
-    return simulate_batch(load_rules(), Variant(), n, seed, "greedy", Batch(1, progress=False),
-                          optimum_time=optimum).games
+    return greedy_games(n, seed, optimum, Batch(1, progress=False))
 
 
 def pair_rate(games: int, seed: int, optimum: float | None) -> float:
     """Games per second of two independent in-process runs at once (each half the
-    games, no pool): what two busy processes get from this machine. Not a strict
-    ceiling: the halves are split in advance, so the faster one idles at the end."""
+    games, no pool; the second half from another seed, so other draws of the same
+    kind): what two busy processes get from this machine. Not a strict ceiling: the
+    halves are split in advance, so the faster one idles at the end."""
     import multiprocessing
 
     half = games // 2
