@@ -12,8 +12,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ortools.sat.python import cp_model
-
 from solver.backends.sat import CnfBuilder
 from solver.counting import Count, count_literal, counter_outputs, cpsat_count_literal
 
@@ -80,6 +78,8 @@ class CpLogic:
     """Boolean modelling over a CP-SAT model (literals are BoolVars or their negations)."""
 
     def __init__(self) -> None:
+        from ortools.sat.python import cp_model  # only when CP-SAT is asked for
+
         self.m = cp_model.CpModel()
         self.true = self.m.new_bool_var("true")
         self.m.add_bool_or([self.true])
