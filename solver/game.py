@@ -203,6 +203,11 @@ class Game(Generic[R, S, A]):
         """An action as JSON, with what it does (tasks fulfilled, chips shed...)."""
         return {"text": self.action_text(state, action)}
 
+    def moves_notes(self, state: S) -> dict[str, Any]:
+        """What `moves` says besides the moves (e.g. the move the rules forbid now),
+        as top-level JSON keys."""
+        return {}
+
     # ------------------------------------------------------------------ pictures
 
     def show(self, state: S) -> Any:

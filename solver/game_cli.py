@@ -62,6 +62,7 @@ class MovesResult:
     distinct_results: int
     moves: list[dict[str, Any]] = field(default_factory=list)
     chance_outcomes: list[dict[str, Any]] = field(default_factory=list)
+    notes: dict[str, Any] = field(default_factory=dict)  # the game's, at the top of the JSON
 
 
 def _load(game: Game, file: str, rules_path: str | None, data: dict[str, Any]
@@ -122,7 +123,10 @@ def add_game_commands(group: click.Group, game: Game) -> None:
         state = game.what_if(rules, state, **what_if)
         result = legal_moves(game, state, chance_text)
         if as_json:
-            print_json(dumps(result))
+            out = to_jsonable(result)
+            for key, value in out.pop("notes").items():
+                out.setdefault(key, value)
+            print_json(dumps(out))
             return
         _print_moves(game, state, result)
 
@@ -259,11 +263,13 @@ def legal_moves(game: Game, state: Any, chance_text: str | None = None) -> Moves
     if game.current_player(state) == CHANCE:
         outcomes = [{**game.action_json(state, a), "probability": round(p, 6)}
                     for a, p in game.chance_outcomes(state)]
-        return MovesResult(game.id, "chance", None, 0, 0, [], outcomes)
+        return MovesResult(game.id, "chance", None, 0, 0, [], outcomes,
+                           game.moves_notes(state))
     actions = game.legal_actions(state)
     after = {dumps(game.write(game.apply_action(state, a))) for a in actions}
     return MovesResult(game.id, who(game, state), applied, len(actions), len(after),
-                       [game.action_json(state, a) for a in actions])
+                       [game.action_json(state, a) for a in actions], [],
+                       game.moves_notes(state))
 
 
 def _status_line(game: Game, state: Any) -> str:
@@ -304,6 +310,8 @@ def _print_moves(game: Game, state: Any, result: MovesResult) -> None:
     for i, m in enumerate(result.moves, 1):
         table.add_row(str(i), escape(m["text"]), *[escape(_cell(m.get(k))) for k in extra])
     stdout.print(table)
+    for key, value in result.notes.items():
+        stdout.print(f"{key.replace('_', ' ')}: {escape(_cell(value))}")
 
 
 def _cell(value: Any) -> str:
