@@ -32,7 +32,7 @@ from solver.generate import (
     try_attempt,
 )
 from solver.io import load_json
-from solver.options import json_option, rules_option
+from solver.options import json_option, quiet_option, rules_option
 from solver.progress import progress_bar
 from solver.render import Svg, print_json, stderr, stdout
 from solver.results import dumps
@@ -207,6 +207,7 @@ def add_puzzle_commands(group: click.Group, game: PuzzleGame) -> None:
     @batch_options
     @rules_option
     @json_option
+    @quiet_option
     def generate_command(difficulty: str, count: int, seed: int, max_attempts: int | None,
                          max_seconds: float | None, out_dir: str | None, backend: str, time_limit: float,
                          batch: Batch, store_path: str | None, resume: bool,
@@ -280,6 +281,7 @@ def add_puzzle_commands(group: click.Group, game: PuzzleGame) -> None:
         @time_option
         @rules_option
         @json_option
+        @quiet_option
         def command(puzzle: str, backend: str, time_limit: float, rules_path: str | None,
                     as_json: bool) -> None:
             kind = game.make_kind(rules_path, backend, time_limit)
@@ -318,6 +320,7 @@ def add_puzzle_commands(group: click.Group, game: PuzzleGame) -> None:
     @backend_option
     @time_option
     @rules_option
+    @quiet_option
     def sheet_command(puzzles: tuple[str, ...], out: str, title: str | None, columns: int,
                       backend: str, time_limit: float, rules_path: str | None) -> None:
         """A printable sheet: the puzzles drawn, then their solutions on the next page(s).
