@@ -44,10 +44,10 @@ def test_moves_json_counts_the_engine_moves():
     data = run_json("moves", MID)
     assert data["count"] == len(load_position(GAME_RULES, MID).blocks.legal_actions()) == 20
     forbidden = run_json("show", MID)["forbidden"]
-    assert forbidden == "move Bear+Cat red -> blue"
+    assert forbidden == data["forbidden"] == "move Bear+Cat red -> blue"
     assert all(m["move"] != forbidden for m in data["moves"])
     free = run_json("moves", MID, "--no-reversal")
-    assert free["count"] == 21
+    assert free["count"] == 21 and free["forbidden"] is None
     assert forbidden in [m["move"] for m in free["moves"]]
 
 

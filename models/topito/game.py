@@ -20,7 +20,7 @@ import click
 from models.topito.policies import greedy_choice, random_choice
 from models.topito.positions import read_position, write_position
 from models.topito.rules import Card, Move, format_move, move_dict, parse_card
-from models.topito.show import ShowResult, podium_dict, show
+from models.topito.show import ShowResult, forbidden_move, podium_dict, show
 from models.topito.table import (
     MAX_PLAYERS,
     MIN_PLAYERS,
@@ -209,6 +209,9 @@ class TopitoGame(Game[GameRules, GameState, Action]):
         return out
 
     # ------------------------------------------------------------------ pictures
+
+    def moves_notes(self, state: GameState) -> dict[str, Any]:
+        return {"forbidden": forbidden_move(state.blocks)}
 
     def show(self, state: GameState) -> ShowResult:
         return show(state)
