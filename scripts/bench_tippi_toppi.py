@@ -33,7 +33,8 @@ import time
 from models.tippi_toppi.achievable import achievable
 from models.tippi_toppi.game import GAME
 from models.tippi_toppi.hint import hint
-from models.tippi_toppi.rules import load_rules, new_game
+from models.tippi_toppi.rules import load_rules
+from models.tippi_toppi.state import new_game
 from solver.executor import Batch
 from solver.simulate import simulate
 

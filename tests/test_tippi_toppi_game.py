@@ -13,16 +13,9 @@ from fractions import Fraction
 import pytest
 
 from models.tippi_toppi.game import GAME
-from models.tippi_toppi.rules import (
-    DRAW,
-    TURN_UP,
-    Draw,
-    Pass,
-    Play,
-    TurnUp,
-    load_rules,
-    parse_play,
-)
+from models.tippi_toppi.positions import parse_play
+from models.tippi_toppi.rules import load_rules
+from models.tippi_toppi.state import DRAW, TURN_UP, Draw, Pass, Play, TurnUp
 from solver.errors import BadInput
 from solver.game import CHANCE, TERMINAL
 from solver.simulate import simulate

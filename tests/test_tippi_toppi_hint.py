@@ -8,7 +8,9 @@ import time
 
 from models.tippi_toppi.game import GAME
 from models.tippi_toppi.hint import choose_hint, hint, ranked_plays
-from models.tippi_toppi.rules import load_rules, new_game, state_from_dict
+from models.tippi_toppi.positions import state_from_dict
+from models.tippi_toppi.rules import load_rules
+from models.tippi_toppi.state import new_game
 
 R = load_rules()
 

@@ -22,7 +22,8 @@ from models.tippi_toppi.puzzles import (
     puzzle_to_dict,
     replay,
 )
-from models.tippi_toppi.rules import Play, load_rules
+from models.tippi_toppi.rules import load_rules
+from models.tippi_toppi.state import Play
 from models.tippi_toppi.tasks import PLACEHOLDER
 from solver.generate import attempt_seed, check_unique, generate
 from tests.cli_helpers import game_runner

@@ -9,8 +9,10 @@ import time
 from pathlib import Path
 
 from models.tippi_toppi.achievable import achievable
+from models.tippi_toppi.positions import load_state
 from models.tippi_toppi.reachable import reachable, search_winning_line
-from models.tippi_toppi.rules import load_rules, load_state, new_game
+from models.tippi_toppi.rules import load_rules
+from models.tippi_toppi.state import new_game
 from tests.cli_helpers import game_runner
 
 R = load_rules()

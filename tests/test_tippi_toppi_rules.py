@@ -9,16 +9,9 @@ import json
 
 import pytest
 
-from models.tippi_toppi.rules import (
-    GameState,
-    Play,
-    Variant,
-    load_rules,
-    new_game,
-    parse_play,
-    sample_hidden,
-    state_from_dict,
-)
+from models.tippi_toppi.positions import parse_play, state_from_dict
+from models.tippi_toppi.rules import load_rules
+from models.tippi_toppi.state import GameState, Play, Variant, new_game, sample_hidden
 from solver.errors import BadInput
 
 R = load_rules()

@@ -7,7 +7,9 @@ import time
 from dataclasses import dataclass
 
 from models.tippi_toppi.encode import CARD_MODES, PlanProblem, plan_problem, replay_check
-from models.tippi_toppi.rules import Card, GameState, format_play
+from models.tippi_toppi.positions import format_play
+from models.tippi_toppi.rules import Card
+from models.tippi_toppi.state import GameState
 from models.tippi_toppi.tasks import Task
 from solver.backends import SolverOptions
 from solver.errors import BadInput, TimeLimitReached
@@ -78,14 +80,14 @@ def _solve_sat(problem: PlanProblem, state: GameState
     from solver.logic import CnfLogic
 
     logic = CnfLogic(CnfBuilder())
-    pv = encode_plan(logic, problem, state.rules)
+    plan = encode_plan(logic, problem, state.rules)
     with IncrementalSat(logic.b) as sat:
-        core = sat.minimal_core(pv.switches)
+        core = sat.minimal_core(plan.switches)
         if core is not None:
-            return [], [pv.switches.index(s) for s in core]
-        model = sat.solve(pv.switches)
+            return [], [plan.switches.index(s) for s in core]
+        model = sat.solve(plan.switches)
         assert model is not None
-        return decode_moves(sat_value(model), pv, problem), None
+        return decode_moves(sat_value(model), plan, problem), None
 
 
 def _solve_cpsat(problem: PlanProblem, state: GameState, options: SolverOptions

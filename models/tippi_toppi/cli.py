@@ -10,8 +10,10 @@ from rich.table import Table
 from models.tippi_toppi import achievable as achievable_query
 from models.tippi_toppi.encode import CARD_MODES
 from models.tippi_toppi.game import GAME
+from models.tippi_toppi.positions import load_state
 from models.tippi_toppi.puzzles import puzzle_game
-from models.tippi_toppi.rules import GameState, Rules, load_rules, load_state
+from models.tippi_toppi.rules import Rules, load_rules
+from models.tippi_toppi.state import GameState
 from solver.backends import SolverOptions
 from solver.game_cli import add_game_commands
 from solver.options import json_option, rules_option, solver_options

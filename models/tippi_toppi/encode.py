@@ -18,7 +18,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from models.tippi_toppi.rules import Card, GameState, Play, Variant
+from models.tippi_toppi.rules import Card
+from models.tippi_toppi.state import GameState, Play, Variant
 from models.tippi_toppi.tasks import PLACEHOLDER, Task, Tops
 from solver.errors import BadInput
 

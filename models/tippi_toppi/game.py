@@ -28,22 +28,19 @@ from typing import Any
 import click
 
 from models.tippi_toppi.hint import choose_hint, choose_random
-from models.tippi_toppi.rules import (
+from models.tippi_toppi.positions import format_play, parse_play, state_from_dict
+from models.tippi_toppi.rules import Rules, load_rules
+from models.tippi_toppi.state import (
     TURN_UP,
     Action,
     Draw,
     GameState,
     Pass,
     Play,
-    Rules,
     TurnUp,
     Variant,
     deal,
-    format_play,
-    load_rules,
-    parse_play,
     sample_hidden,
-    state_from_dict,
 )
 from solver.errors import BadInput
 from solver.game import CHANCE, TERMINAL, Game, Policy

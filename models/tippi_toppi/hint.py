@@ -24,7 +24,9 @@ import time
 from collections import Counter
 from dataclasses import dataclass
 
-from models.tippi_toppi.rules import Action, Card, GameState, Play, format_play
+from models.tippi_toppi.positions import format_play
+from models.tippi_toppi.rules import Card
+from models.tippi_toppi.state import Action, GameState, Play
 from models.tippi_toppi.tasks import Tops
 from solver.errors import BadInput
 

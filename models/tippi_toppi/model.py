@@ -48,162 +48,162 @@ class TopsVars:
     filters: dict = field(default_factory=dict)
 
 
-def new_tops(L: Any, rules: Rules) -> TopsVars:
-    col = [[L.var() for _ in rules.colours] for _ in range(rules.piles)]
-    num = [{n: L.var() for n in rules.numbers} for _ in range(rules.piles)]
+def new_tops(logic: Any, rules: Rules) -> TopsVars:
+    col = [[logic.var() for _ in rules.colours] for _ in range(rules.piles)]
+    num = [{n: logic.var() for n in rules.numbers} for _ in range(rules.piles)]
     for p in range(rules.piles):
-        L.exactly_one(col[p])
-        L.exactly_one(list(num[p].values()))
+        logic.exactly_one(col[p])
+        logic.exactly_one(list(num[p].values()))
     return TopsVars(col, num)
 
 
-def fix_tops(L: Any, tv: TopsVars, tops: tuple[Card, ...]) -> None:
+def fix_tops(logic: Any, top_vars: TopsVars, tops: tuple[Card, ...]) -> None:
     for p, (c, n) in enumerate(tops):
-        L.clause([tv.col[p][c]])
-        L.clause([tv.num[p][n]])
+        logic.clause([top_vars.col[p][c]])
+        logic.clause([top_vars.num[p][n]])
 
 
-def tops_of(value: Callable[[Lit], bool], tv: TopsVars, rules: Rules) -> tuple[Card, ...]:
-    """The top cards a solution gives `tv` (value(lit) -> bool)."""
-    return tuple((next(c for c, x in enumerate(tv.col[p]) if value(x)),
-                  next(n for n, x in tv.num[p].items() if value(x)))
+def tops_of(value: Callable[[Lit], bool], top_vars: TopsVars, rules: Rules) -> tuple[Card, ...]:
+    """The top cards a solution gives `top_vars` (value(lit) -> bool)."""
+    return tuple((next(c for c, x in enumerate(top_vars.col[p]) if value(x)),
+                  next(n for n, x in top_vars.num[p].items() if value(x)))
                  for p in range(rules.piles))
 
 
-def filter_lit(L: Any, tv: TopsVars, f: Filter, p: int) -> Lit:
+def filter_lit(logic: Any, top_vars: TopsVars, f: Filter, p: int) -> Lit:
     """A literal equal to 'the top of pile p matches f' (both directions)."""
     key = (f, p)
-    if key not in tv.filters:
+    if key not in top_vars.filters:
         parts = []
         if f.colours is not None:
-            parts.append(L.or_([tv.col[p][c] for c in sorted(f.colours)]))
+            parts.append(logic.or_([top_vars.col[p][c] for c in sorted(f.colours)]))
         if f.numbers is not None:
-            parts.append(L.or_([tv.num[p][n] for n in sorted(f.numbers)]))
+            parts.append(logic.or_([top_vars.num[p][n] for n in sorted(f.numbers)]))
         if not parts:
-            parts = [L.true]
-        tv.filters[key] = L.and_(parts)
-    return tv.filters[key]
+            parts = [logic.true]
+        top_vars.filters[key] = logic.and_(parts)
+    return top_vars.filters[key]
 
 
-def _units(L: Any, tv: TopsVars, f: Filter, rules: Rules) -> list[Lit]:
+def _units(logic: Any, top_vars: TopsVars, f: Filter, rules: Rules) -> list[Lit]:
     """Unary literals whose count is the sum of the tops matching f: for each pile and
     k = 1..max, 'the top matches f and shows at least k'."""
     out = []
     for p in range(rules.piles):
-        fl = filter_lit(L, tv, f, p)
+        fl = filter_lit(logic, top_vars, f, p)
         for k in range(1, max(rules.numbers) + 1):
-            at_least = [tv.num[p][n] for n in rules.numbers if n >= k]
-            out.append(L.and_([fl, L.or_(at_least)]))
+            at_least = [top_vars.num[p][n] for n in rules.numbers if n >= k]
+            out.append(logic.and_([fl, logic.or_(at_least)]))
     return out
 
 
-def _present(L: Any, tv: TopsVars, f: Filter, rules: Rules, h: Lit) -> None:
+def _present(logic: Any, top_vars: TopsVars, f: Filter, rules: Rules, h: Lit) -> None:
     """h -> some pile matches f (a sum or comparison naming a group needs one)."""
     if not f.is_all:
-        L.clause([L.neg(h), *(filter_lit(L, tv, f, p) for p in range(rules.piles))])
+        logic.clause([logic.neg(h), *(filter_lit(logic, top_vars, f, p) for p in range(rules.piles))])
 
 
-def task_lit(L: Any, task: Task, tv: TopsVars, rules: Rules) -> Lit:
-    """A literal h with h -> task holds on the tops tv."""
+def task_lit(logic: Any, task: Task, top_vars: TopsVars, rules: Rules) -> Lit:
+    """A literal h with h -> task holds on the tops top_vars."""
     piles = range(rules.piles)
-    neg = L.neg
-    h = L.var()
+    neg = logic.neg
+    h = logic.var()
     if isinstance(task, CountTask):
-        L.clause([neg(h), L.count([filter_lit(L, tv, task.filter, p) for p in piles],
+        logic.clause([neg(h), logic.count([filter_lit(logic, top_vars, task.filter, p) for p in piles],
                                   task.count)])
     elif isinstance(task, AllTask):
         for p in piles:
-            L.clause([neg(h), filter_lit(L, tv, task.filter, p)])
+            logic.clause([neg(h), filter_lit(logic, top_vars, task.filter, p)])
     elif isinstance(task, SumTask):
-        _present(L, tv, task.filter, rules, h)
-        L.clause([neg(h), L.count(_units(L, tv, task.filter, rules), task.count)])
+        _present(logic, top_vars, task.filter, rules, h)
+        logic.clause([neg(h), logic.count(_units(logic, top_vars, task.filter, rules), task.count)])
     elif isinstance(task, CompareTask):
-        _present(L, tv, task.left, rules, h)
-        _present(L, tv, task.right, rules, h)
+        _present(logic, top_vars, task.left, rules, h)
+        _present(logic, top_vars, task.right, rules, h)
         if task.measure == "sum":
-            left = _units(L, tv, task.left, rules)
-            right = _units(L, tv, task.right, rules)
+            left = _units(logic, top_vars, task.left, rules)
+            right = _units(logic, top_vars, task.right, rules)
         else:
-            left = [filter_lit(L, tv, task.left, p) for p in piles]
-            right = [filter_lit(L, tv, task.right, p) for p in piles]
-        _compare(L, h, left, right, task.relation)
+            left = [filter_lit(logic, top_vars, task.left, p) for p in piles]
+            right = [filter_lit(logic, top_vars, task.right, p) for p in piles]
+        _compare(logic, h, left, right, task.relation)
     elif isinstance(task, AdjacentTask):
         n = rules.piles
         pairs = [(i, j) for i in range(n) for j in range(n) if i != j
                  and ((i, j) in rules.neighbours) == (task.mode != "apart")]
         if task.mode == "none":
             for i, j in pairs:
-                L.clause([neg(h), neg(filter_lit(L, tv, task.a, i)),
-                          neg(filter_lit(L, tv, task.b, j))])
+                logic.clause([neg(h), neg(filter_lit(logic, top_vars, task.a, i)),
+                          neg(filter_lit(logic, top_vars, task.b, j))])
         else:
             zs = []
             for i, j in pairs:
-                z = L.var()
-                L.clause([neg(z), filter_lit(L, tv, task.a, i)])
-                L.clause([neg(z), filter_lit(L, tv, task.b, j)])
+                z = logic.var()
+                logic.clause([neg(z), filter_lit(logic, top_vars, task.a, i)])
+                logic.clause([neg(z), filter_lit(logic, top_vars, task.b, j)])
                 zs.append(z)
-            L.clause([neg(h), *zs])
+            logic.clause([neg(h), *zs])
     elif isinstance(task, SameAdjacentTask):
-        values = _attribute(tv, task.attribute)
+        values = _attribute(top_vars, task.attribute)
         if task.negated:
             for i, j in rules.adjacent:
                 for v in values[i]:
-                    L.clause([neg(h), neg(values[i][v]), neg(values[j][v])])
+                    logic.clause([neg(h), neg(values[i][v]), neg(values[j][v])])
         else:
             zs = []
             for i, j in rules.adjacent:
                 for v in values[i]:
-                    z = L.var()
-                    L.clause([neg(z), values[i][v]])
-                    L.clause([neg(z), values[j][v]])
+                    z = logic.var()
+                    logic.clause([neg(z), values[i][v]])
+                    logic.clause([neg(z), values[j][v]])
                     zs.append(z)
-            L.clause([neg(h), *zs])
+            logic.clause([neg(h), *zs])
     elif isinstance(task, DistinctTask):
-        values = _attribute(tv, task.attribute)
+        values = _attribute(top_vars, task.attribute)
         for i in piles:
             for j in piles:
                 if i < j:
                     for v in values[i]:
                         if task.same:
-                            L.clause([neg(h), neg(values[i][v]), values[j][v]])
+                            logic.clause([neg(h), neg(values[i][v]), values[j][v]])
                         else:
-                            L.clause([neg(h), neg(values[i][v]), neg(values[j][v])])
+                            logic.clause([neg(h), neg(values[i][v]), neg(values[j][v])])
     elif isinstance(task, RunTask):
         if task.length == 0:
             for i in range(rules.piles - 1):
                 for a in rules.numbers:
-                    L.clause([neg(h), neg(tv.num[i][a]),
-                              *(tv.num[i + 1][c] for c in rules.numbers if c > a)])
+                    logic.clause([neg(h), neg(top_vars.num[i][a]),
+                              *(top_vars.num[i + 1][c] for c in rules.numbers if c > a)])
         else:
             starts = []
             lo, hi = min(rules.numbers), max(rules.numbers)
             for s in range(lo, hi - task.length + 2):
-                r = L.var()
+                r = logic.var()
                 for v in range(s, s + task.length):
-                    L.clause([neg(r), *(tv.num[p][v] for p in piles)])
+                    logic.clause([neg(r), *(top_vars.num[p][v] for p in piles)])
                 starts.append(r)
-            L.clause([neg(h), *starts])
+            logic.clause([neg(h), *starts])
     else:  # pragma: no cover - every kind of task is encoded above
         raise TypeError(f"no encoding for {type(task).__name__}")
     return h
 
 
-def _attribute(tv: TopsVars, attribute: int) -> list[dict[int, Lit]]:
+def _attribute(top_vars: TopsVars, attribute: int) -> list[dict[int, Lit]]:
     if attribute == 0:
-        return [dict(enumerate(row)) for row in tv.col]
-    return tv.num
+        return [dict(enumerate(row)) for row in top_vars.col]
+    return top_vars.num
 
 
 # "at least j" beyond a counter's range: constants, dropped from or satisfying a clause
 _TRUE, _FALSE = object(), object()
 
 
-def _compare(L: Any, h: Lit, a_lits: list[Lit], b_lits: list[Lit], relation: str) -> None:
+def _compare(logic: Any, h: Lit, a_lits: list[Lit], b_lits: list[Lit], relation: str) -> None:
     """h -> (count of a_lits) relation (count of b_lits), with relation equal / double /
     greater, through counters whose outputs say 'at least j'."""
     na, nb = len(a_lits), len(b_lits)
-    a = L.at_least_outputs(a_lits, na)  # a[j-1] <-> A >= j
-    c = L.at_least_outputs(b_lits, nb)
+    a = logic.at_least_outputs(a_lits, na)  # a[j-1] <-> A >= j
+    c = logic.at_least_outputs(b_lits, nb)
 
     def ge(outs: list[Lit], j: int) -> Any:
         if j <= 0:
@@ -211,25 +211,25 @@ def _compare(L: Any, h: Lit, a_lits: list[Lit], b_lits: list[Lit], relation: str
         return outs[j - 1] if j <= len(outs) else _FALSE
 
     def neg(x: Any) -> Any:
-        return _FALSE if x is _TRUE else _TRUE if x is _FALSE else L.neg(x)
+        return _FALSE if x is _TRUE else _TRUE if x is _FALSE else logic.neg(x)
 
     def clause(*lits: Any) -> None:
         if any(x is _TRUE for x in lits):
             return
-        L.clause([x for x in lits if x is not _FALSE])
+        logic.clause([x for x in lits if x is not _FALSE])
 
     if relation == "equal":
         for j in range(1, max(na, nb) + 1):
-            clause(L.neg(h), neg(ge(a, j)), ge(c, j))
-            clause(L.neg(h), neg(ge(c, j)), ge(a, j))
+            clause(logic.neg(h), neg(ge(a, j)), ge(c, j))
+            clause(logic.neg(h), neg(ge(c, j)), ge(a, j))
     elif relation == "double":  # A = 2B  <=>  for all j: B >= j <-> A >= 2j-1 <-> A >= 2j
         for j in range(1, max(na, nb) + 1):
-            clause(L.neg(h), neg(ge(c, j)), ge(a, 2 * j))
-            clause(L.neg(h), neg(ge(a, 2 * j - 1)), ge(c, j))
+            clause(logic.neg(h), neg(ge(c, j)), ge(a, 2 * j))
+            clause(logic.neg(h), neg(ge(a, 2 * j - 1)), ge(c, j))
     else:  # A > B  <=>  for all j: B >= j -> A >= j+1, and A >= 1
-        clause(L.neg(h), ge(a, 1))
+        clause(logic.neg(h), ge(a, 1))
         for j in range(1, nb + 1):
-            clause(L.neg(h), neg(ge(c, j)), ge(a, j + 1))
+            clause(logic.neg(h), neg(ge(c, j)), ge(a, j + 1))
 
 
 # --------------------------------------------------------------------------- plays
@@ -246,61 +246,61 @@ class PlanVars:
     holds: list[list[Lit]]
 
 
-def encode_plays(L: Any, problem: PlanProblem, rules: Rules) -> PlanVars:
+def encode_plays(logic: Any, problem: PlanProblem, rules: Rules) -> PlanVars:
     """The K plays alone: legal plays, the tops they leave, idle steps at the end."""
     K = problem.steps
-    neg = L.neg
-    tops = [new_tops(L, rules) for _ in range(K + 1)]
-    fix_tops(L, tops[0], problem.tops)
+    neg = logic.neg
+    tops = [new_tops(logic, rules) for _ in range(K + 1)]
+    fix_tops(logic, tops[0], problem.tops)
     x: dict[tuple[int, int, int], Lit] = {}
-    idle = [L.var() for _ in range(K + 1)]
+    idle = [logic.var() for _ in range(K + 1)]
     for t in range(1, K + 1):
         step = []
         for i, inst in enumerate(problem.instances):
             if problem.usable(t, i):
                 for p in range(rules.piles):
-                    v = L.var()
+                    v = logic.var()
                     x[(t, i, p)] = v
                     step.append(v)
                     # legal: the card matches the top by colour or number
                     c, n = inst.card
-                    L.clause([neg(v), tops[t - 1].col[p][c], tops[t - 1].num[p][n]])
-        L.exactly_one(step + [idle[t]])
+                    logic.clause([neg(v), tops[t - 1].col[p][c], tops[t - 1].num[p][n]])
+        logic.exactly_one(step + [idle[t]])
         if t < K:
-            L.clause([neg(idle[t]), idle[t + 1]])  # idle steps only at the end
+            logic.clause([neg(idle[t]), idle[t + 1]])  # idle steps only at the end
     for i in range(len(problem.instances)):
-        L.at_most_one([v for (t, j, p), v in x.items() if j == i])
+        logic.at_most_one([v for (t, j, p), v in x.items() if j == i])
     for t in range(1, K + 1):
         prev, cur = tops[t - 1], tops[t]
         for p in range(rules.piles):
             plays = [(v, problem.instances[i].card) for (tt, i, pp), v in x.items()
                      if tt == t and pp == p]
-            on = [L.or_([v for v, _ in plays])] if plays else []
+            on = [logic.or_([v for v, _ in plays])] if plays else []
             for v, (c, n) in plays:
-                L.clause([neg(v), cur.col[p][c]])
-                L.clause([neg(v), cur.num[p][n]])
+                logic.clause([neg(v), cur.col[p][c]])
+                logic.clause([neg(v), cur.num[p][n]])
             for c in range(len(rules.colours)):
-                L.clause([neg(prev.col[p][c]), cur.col[p][c], *on])
+                logic.clause([neg(prev.col[p][c]), cur.col[p][c], *on])
             for n in rules.numbers:
-                L.clause([neg(prev.num[p][n]), cur.num[p][n], *on])
+                logic.clause([neg(prev.num[p][n]), cur.num[p][n], *on])
     return PlanVars(tops, x, idle, [], [])
 
 
-def encode_plan(L: Any, problem: PlanProblem, rules: Rules) -> PlanVars:
+def encode_plan(logic: Any, problem: PlanProblem, rules: Rules) -> PlanVars:
     """The plan; switch k (assumed or asserted true) demands target k hold after some
     play 0..K (0 only for targets that may already hold)."""
-    pv = encode_plays(L, problem, rules)
+    plan = encode_plays(logic, problem, rules)
     for k, task in enumerate(problem.targets):
         first = 0 if problem.may_hold_now[k] else 1
-        hs = [task_lit(L, task, pv.tops[t], rules) for t in range(first, problem.steps + 1)]
-        s = L.var()
-        L.clause([L.neg(s), *hs])
-        pv.holds.append(hs)
-        pv.switches.append(s)
-    return pv
+        hs = [task_lit(logic, task, plan.tops[t], rules) for t in range(first, problem.steps + 1)]
+        s = logic.var()
+        logic.clause([logic.neg(s), *hs])
+        plan.holds.append(hs)
+        plan.switches.append(s)
+    return plan
 
 
-def encode_game(L: Any, problem: PlanProblem, rules: Rules, open_tasks: list[Task],
+def encode_game(logic: Any, problem: PlanProblem, rules: Rules, open_tasks: list[Task],
                 task_pile: list[Task]) -> tuple[PlanVars, Lit]:
     """The rest of a game with everything known: returns the plays' variables and a
     literal `won` (every task fulfilled after the last play).
@@ -311,60 +311,60 @@ def encode_game(L: Any, problem: PlanProblem, rules: Rules, open_tasks: list[Tas
     are fulfilled, which is what the rulebook's "draw until four lie open" amounts to,
     cascades in one play included. One-way implications suffice: a model's `done` can
     only claim fulfilments that really happen (tested against a search of the game)."""
-    pv = encode_plays(L, problem, rules)
-    neg = L.neg
+    plan = encode_plays(logic, problem, rules)
+    neg = logic.neg
     K = problem.steps
     tasks = list(open_tasks) + list(task_pile)
     n_open = len(open_tasks)
-    true = L.true
+    true = logic.true
     done: list[list[Lit]] = []
     for j, task in enumerate(tasks):
         row = [neg(true)]  # nothing is done before the first play (open tasks do not hold)
         for t in range(1, K + 1):
-            d = L.var()
+            d = logic.var()
             if j < n_open:
                 up = true
             else:
                 earlier = [done[i][t] for i in range(j)]
-                up = L.count(earlier, Count("at least", j - n_open + 1))
-            h = task_lit(L, task, pv.tops[t], rules)
+                up = logic.count(earlier, Count("at least", j - n_open + 1))
+            h = task_lit(logic, task, plan.tops[t], rules)
             # d -> done before, or (up and holds now)
-            now = L.var()
-            L.clause([neg(now), up])
-            L.clause([neg(now), h])
-            L.clause([neg(d), row[t - 1], now])
+            now = logic.var()
+            logic.clause([neg(now), up])
+            logic.clause([neg(now), h])
+            logic.clause([neg(d), row[t - 1], now])
             row.append(d)
         done.append(row)
-        pv.holds.append(row)
-    won = L.var()
+        plan.holds.append(row)
+    won = logic.var()
     for row in done:
-        L.clause([neg(won), row[K]])
-    return pv, won
+        logic.clause([neg(won), row[K]])
+    return plan, won
 
 
-def decode_moves(value: Callable[[Lit], bool], pv: PlanVars, problem: PlanProblem
+def decode_moves(value: Callable[[Lit], bool], plan: PlanVars, problem: PlanProblem
                  ) -> list[tuple[Card, int]]:
     """The plays of a solution, in order: (card, pile); value(lit) -> bool."""
     moves = []
     for t in range(1, problem.steps + 1):
-        for (tt, i, p), v in pv.x.items():
+        for (tt, i, p), v in plan.x.items():
             if tt == t and value(v):
                 moves.append((problem.instances[i].card, p))
     return moves
 
 
-def block_line(L: Any, pv: PlanVars, problem: PlanProblem,
+def block_line(logic: Any, plan: PlanVars, problem: PlanProblem,
                line: tuple[tuple[Card, int], ...]) -> None:
-    """A clause "one of plays 1..L differs from `line` (card or pile)": it blocks the
+    """A clause "one of plays 1..logic differs from `line` (card or pile)": it blocks the
     line and every solution that merely continues it."""
     ys = []
     for t, (card, pile) in enumerate(line, 1):
-        y = L.var()
-        for (tt, i, p), v in pv.x.items():
+        y = logic.var()
+        for (tt, i, p), v in plan.x.items():
             if tt == t and p == pile and problem.instances[i].card == card:
-                L.clause([L.neg(v), y])
+                logic.clause([logic.neg(v), y])
         ys.append(y)
-    L.clause([L.neg(y) for y in ys])
+    logic.clause([logic.neg(y) for y in ys])
 
 
 def sat_value(model: set[int]) -> Callable[[int], bool]:

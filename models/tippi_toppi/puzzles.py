@@ -32,7 +32,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from models.tippi_toppi.encode import PlanProblem, plan_problem
-from models.tippi_toppi.rules import Card, GameState, Play, Rules, parse_play
+from models.tippi_toppi.positions import parse_play
+from models.tippi_toppi.rules import Card, Rules
+from models.tippi_toppi.state import GameState, Play
 from models.tippi_toppi.tasks import PLACEHOLDER, Task
 from solver.backends.common import SolverOptions
 from solver.errors import BadInput
@@ -174,8 +176,8 @@ class TippiToppiPuzzles:
 
         problem = self.problem(puzzle)
         logic = CnfLogic(CnfBuilder())
-        pv = encode_plan(logic, problem, self.rules)
-        for s in pv.switches:
+        plan = encode_plan(logic, problem, self.rules)
+        for s in plan.switches:
             logic.clause([s])
         out: list[Solution] = []
         with IncrementalSat(logic.b) as sat:
@@ -183,11 +185,11 @@ class TippiToppiPuzzles:
                 model = sat.solve()
                 if model is None:
                     return _Found(out, True, sat.solver.accum_stats()["conflicts"])
-                line = self._cut(puzzle, decode_moves(sat_value(model), pv, problem))
+                line = self._cut(puzzle, decode_moves(sat_value(model), plan, problem))
                 out.append(line)
                 if len(out) >= limit:
                     return _Found(out, False, sat.solver.accum_stats()["conflicts"])
-                block_line(logic, pv, problem, line)
+                block_line(logic, plan, problem, line)
 
     def _enumerate_cpsat(self, puzzle: Puzzle, limit: int) -> _Found:
         from models.tippi_toppi.model import block_line, cpsat_value, decode_moves, encode_plan
@@ -246,9 +248,9 @@ class TippiToppiPuzzles:
                 continue
             problem = plan_problem(after, left, puzzle.within - 1, "known", len(left))
             logic = CnfLogic(CnfBuilder())
-            pv = encode_plan(logic, problem, self.rules)
+            plan = encode_plan(logic, problem, self.rules)
             with IncrementalSat(logic.b) as sat:
-                if all(sat.solve([s]) is not None for s in pv.switches):
+                if all(sat.solve([s]) is not None for s in plan.switches):
                     count += 1
         return count
 

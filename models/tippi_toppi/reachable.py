@@ -11,7 +11,8 @@ from dataclasses import dataclass
 from typing import Literal
 
 from models.tippi_toppi.hint import best_play, ranked_plays
-from models.tippi_toppi.rules import GameState, Play, format_play, sample_hidden
+from models.tippi_toppi.positions import format_play
+from models.tippi_toppi.state import GameState, Play, sample_hidden
 from models.tippi_toppi.tasks import Task
 from solver.errors import BadInput
 from solver.stats import Rate, wilson
@@ -134,7 +135,7 @@ def _sat_game(state: GameState, deadline: float
     steps = sum(len(h) for h in state.hands) + state.draw_count
     problem = plan_problem(state, [], steps, "known")
     logic = CnfLogic(CnfBuilder())
-    pv, won = encode_game(logic, problem, state.rules, state.open_tasks, state.task_pile)
+    plan, won = encode_game(logic, problem, state.rules, state.open_tasks, state.task_pile)
     if time.perf_counter() > deadline:
         return None, []
     with IncrementalSat(logic.b, name=INTERRUPTIBLE) as sat:
@@ -144,7 +145,7 @@ def _sat_game(state: GameState, deadline: float
             return None, []
         if model is None:
             return "no", []
-    moves = decode_moves(sat_value(model), pv, problem)
+    moves = decode_moves(sat_value(model), plan, problem)
     plays, _ = replay_check(state, problem, moves, "known")
     # keep the plays up to the win (the engine stops there)
     check, line = state.copy(), []

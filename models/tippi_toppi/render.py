@@ -8,7 +8,8 @@ from rich.table import Table
 from rich.text import Text
 
 from models.tippi_toppi.hint import HintResult
-from models.tippi_toppi.rules import Card, GameState, Rules
+from models.tippi_toppi.rules import Card, Rules
+from models.tippi_toppi.state import GameState
 from solver.render import Svg, text_on
 
 CARD_W = 8

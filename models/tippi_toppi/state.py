@@ -1,0 +1,433 @@
+"""Tippi Toppi game states, the legal moves and the chance events: the reference engine.
+
+Rulebook: /work/shared/rulebooks/tippi-toppi-cards.de.txt. A card may go on a pile whose
+top card has the same colour or the same number. After a play, fulfilled open tasks leave
+and new ones are turned up until four lie open; a task that holds as it is turned up is
+fulfilled at once. Then the player draws a card if any remain. The game is won when every
+task is fulfilled and lost when the player on turn cannot play (High Speed: nobody can).
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from models.tippi_toppi.rules import Card, Rules
+from models.tippi_toppi.tasks import Task, Tops
+from solver.errors import BadInput
+
+# --------------------------------------------------------------------------- moves
+
+@dataclass(frozen=True)
+class Variant:
+    """Rule switches: High Speed (no turn order, anyone may play), open hands (Kids)."""
+
+    high_speed: bool = False
+    open_hands: bool = False
+
+
+@dataclass(frozen=True)
+class Play:
+    """`player` puts `card` on pile `pile` (0-based)."""
+
+    player: int
+    card: Card
+    pile: int
+
+
+@dataclass(frozen=True)
+class Pass:
+    """High Speed: `player`, who has the initiative, hands it on to the next player."""
+
+    player: int
+
+
+@dataclass(frozen=True)
+class Draw:
+    """Chance: `card` is drawn from a draw pile whose order is unknown."""
+
+    card: Card
+
+
+@dataclass(frozen=True)
+class TurnUp:
+    """Chance: `task` is turned up from a task pile whose tasks are unknown."""
+
+    task: Task
+
+
+Action = Play | Pass | Draw | TurnUp
+DRAW, TURN_UP = "draw", "turn up"  # the chance events
+
+
+@dataclass
+class GameState:
+    """A game in progress. Hidden parts: hand cards given as None, a draw pile whose
+    order is unknown (`draw_pile` None, `draw_count` cards), and `hidden_tasks` task
+    cards below the known `task_pile` whose tasks are unknown.
+
+    `turn` is the player on turn; in High Speed anyone may play, and `turn` is the
+    player who has the initiative (who acts next, one at a time, in the game's
+    description: solver.game). `drawer` is the player who still draws a card from a
+    draw pile of unknown order (a chance event); a task to turn up from an unknown task
+    pile is due when fewer tasks lie open than the rules ask and hidden tasks remain.
+
+    `apply_action` returns a new state; the `*_in_place` methods change this one (for
+    searches and rollouts that play many moves on one copy)."""
+
+    rules: Rules
+    piles: list[list[Card]]
+    hands: list[list[Card | None]]
+    turn: int
+    open_tasks: list[Task]
+    task_pile: list[Task]
+    draw_pile: list[Card] | None
+    draw_count: int
+    variant: Variant = Variant()
+    hidden_tasks: int = 0
+    fulfilled: list[Task] = field(default_factory=list)
+    history: list[Play] = field(default_factory=list)
+    drawer: int | None = None
+
+    # -- views
+    @property
+    def players(self) -> int:
+        return len(self.hands)
+
+    @property
+    def tops(self) -> Tops:
+        return tuple(p[-1] for p in self.piles)
+
+    def copy(self) -> GameState:
+        return GameState(self.rules, [list(p) for p in self.piles], [list(h) for h in self.hands],
+                         self.turn, list(self.open_tasks), list(self.task_pile),
+                         None if self.draw_pile is None else list(self.draw_pile),
+                         self.draw_count, self.variant, self.hidden_tasks, list(self.fulfilled),
+                         list(self.history), self.drawer)
+
+    def tasks_left(self) -> int:
+        return len(self.open_tasks) + len(self.task_pile) + self.hidden_tasks
+
+    def is_won(self) -> bool:
+        return self.tasks_left() == 0
+
+    def chance_due(self) -> str | None:
+        """TURN_UP when a task of unknown text is turned up next, DRAW when `drawer`
+        draws a card of unknown order next, None when no chance event is due."""
+        if self.hidden_tasks and len(self.open_tasks) < self.rules.open_tasks:
+            return TURN_UP
+        if self.drawer is not None:
+            return DRAW
+        return None
+
+    def movers(self) -> list[int]:
+        """Who may play now by the rules: the player on turn, or everybody in High Speed."""
+        return list(range(self.players)) if self.variant.high_speed else [self.turn]
+
+    def plays_of(self, player: int) -> list[Play]:
+        """The legal plays of `player` with the cards known in their hand (by card, then
+        pile), whether or not it is their turn."""
+        out = []
+        tops = self.tops
+        for card in sorted({c for c in self.hands[player] if c is not None}):
+            for p, top in enumerate(tops):
+                if card[0] == top[0] or card[1] == top[1]:
+                    out.append(Play(player, card, p))
+        return out
+
+    def legal_plays(self) -> list[Play]:
+        """Every legal play of the players who may play now (none once the game is won
+        or while a chance event is due)."""
+        if self.is_won() or self.chance_due():
+            return []
+        return [play for player in self.movers() for play in self.plays_of(player)]
+
+    def is_lost(self) -> bool:
+        """Nobody who may play can play. Unknown hand cards are not judged: a hand with
+        hidden cards is never called stuck."""
+        if self.is_won() or self.chance_due():
+            return False
+        if self.legal_plays():
+            return False
+        return all(None not in self.hands[p] for p in self.movers())
+
+    def is_terminal(self) -> bool:
+        return self.is_won() or self.is_lost()
+
+    def may_pass(self) -> bool:
+        """High Speed: the player with the initiative may hand it on when they cannot
+        play or another player holds a card (hand sizes are seen by all)."""
+        if not self.variant.high_speed or self.players == 1 or self.is_terminal():
+            return False
+        return (not self.plays_of(self.turn)
+                or any(self.hands[q] for q in range(self.players) if q != self.turn))
+
+    def actions(self) -> list[Play | Pass]:
+        """What the player on turn (High Speed: with the initiative) may do: their legal
+        plays, and in High Speed passing the initiative on."""
+        if self.is_won() or self.chance_due():
+            return []
+        out: list[Play | Pass] = list(self.plays_of(self.turn))
+        if self.may_pass():
+            out.append(Pass(self.turn))
+        return out
+
+    def holds(self, task: Task) -> bool:
+        return task.holds(self.tops, self.rules)
+
+    # -- chance
+    def unseen_tasks(self) -> list[Task]:
+        """The catalogue tasks not seen yet: what a task of unknown text may be."""
+        seen = set(self.open_tasks) | set(self.task_pile) | set(self.fulfilled)
+        return [t.task for t in self.rules.catalogue if t.task not in seen]
+
+    def chance_outcomes(self) -> list[tuple[Draw | TurnUp, float]]:
+        """The outcomes of the chance event due and their probabilities: every unseen
+        catalogue task alike; every distinct unseen card by its count (a card drawn from
+        a pile nobody has seen in order is any unseen card with equal chance)."""
+        due = self.chance_due()
+        if due == TURN_UP:
+            tasks = self.unseen_tasks()
+            return [(TurnUp(t), 1 / len(tasks)) for t in tasks]
+        if due == DRAW:
+            unseen = Counter(self.unseen_cards())
+            total = sum(unseen.values())
+            return [(Draw(c), k / total) for c, k in sorted(unseen.items())]
+        return []
+
+    # -- moves
+    def check_play(self, play: Play) -> None:
+        """BadInput naming why a play is not legal here."""
+        r = self.rules
+        if self.is_won():
+            raise BadInput("the game is already won")
+        if self.chance_due():
+            raise BadInput(f"chance acts first: {self.chance_text()}")
+        if not 0 <= play.player < self.players:
+            raise BadInput(f"there is no player {play.player + 1}")
+        if play.player not in self.movers():
+            raise BadInput(f"player {play.player + 1} is not on turn "
+                           f"(player {self.turn + 1} is)")
+        if play.card not in self.hands[play.player]:
+            raise BadInput(f"player {play.player + 1} has no {r.card_name(play.card)}")
+        if not 0 <= play.pile < r.piles:
+            raise BadInput(f"there is no pile {play.pile + 1}")
+        top = self.piles[play.pile][-1]
+        if play.card[0] != top[0] and play.card[1] != top[1]:
+            raise BadInput(f"{r.card_name(play.card)} matches neither colour nor number of "
+                           f"pile {play.pile + 1} ({r.card_name(top)})")
+
+    def chance_text(self) -> str:
+        """The chance event due, in words."""
+        due = self.chance_due()
+        if due == TURN_UP:
+            return "a task is turned up"
+        if due == DRAW:
+            return f"player {self.drawer + 1} draws a card"  # type: ignore[operator]
+        return "nothing"
+
+    def apply_action(self, action: Action) -> GameState:
+        """The state after `action` (a new state; BadInput naming why it is not legal)."""
+        s = self.copy()
+        s.act_in_place(action)
+        return s
+
+    def act_in_place(self, action: Action) -> list[Task]:
+        """Apply `action` to this state; returns the tasks it fulfilled."""
+        if isinstance(action, Play):
+            return self.play_in_place(action)
+        if isinstance(action, Pass):
+            self.pass_in_place(action.player)
+            return []
+        if isinstance(action, Draw):
+            self.draw_in_place(action.card)
+            return []
+        if isinstance(action, TurnUp):
+            return self.turn_up_in_place(action.task)
+        raise BadInput(f"{action!r} is not a Tippi Toppi action")
+
+    def play_in_place(self, play: Play) -> list[Task]:
+        """Play a card; returns the tasks fulfilled by it (including turned-up tasks
+        that held at once). The player draws if cards remain: the top card of a known
+        draw pile at once; from a pile of unknown order the draw is a chance event."""
+        self.check_play(play)
+        self.hands[play.player].remove(play.card)
+        self.piles[play.pile].append(play.card)
+        self.history.append(play)
+        done = self.settle_tasks()
+        if self.draw_count > 0:
+            if self.draw_pile is not None:
+                self.hands[play.player].append(self.draw_pile.pop(0))
+                self.draw_count -= 1
+            else:
+                self.drawer = play.player
+        self.turn = (play.player + 1) % self.players
+        return done
+
+    def pass_in_place(self, player: int) -> None:
+        if not self.variant.high_speed:
+            raise BadInput("only High Speed lets a player pass")
+        if player != self.turn:
+            raise BadInput(f"player {player + 1} does not have the initiative "
+                           f"(player {self.turn + 1} has)")
+        if not self.may_pass():
+            raise BadInput(f"player {player + 1} cannot pass here")
+        self.turn = (player + 1) % self.players
+
+    def draw_in_place(self, card: Card) -> None:
+        if self.chance_due() != DRAW:
+            raise BadInput("no card is to be drawn now")
+        if card not in self.unseen_cards():
+            raise BadInput(f"{self.rules.card_name(card)} cannot be drawn: every copy "
+                           "is seen elsewhere")
+        self.hands[self.drawer].append(card)  # type: ignore[index]
+        self.draw_count -= 1
+        self.drawer = None
+
+    def turn_up_in_place(self, task: Task) -> list[Task]:
+        """Turn up `task` from the unknown task pile; it is fulfilled at once if it
+        holds."""
+        if self.chance_due() != TURN_UP:
+            raise BadInput("no task is to be turned up now")
+        if task not in self.unseen_tasks():
+            raise BadInput(f"'{task.text(self.rules)}' is not an unseen task of the "
+                           "catalogue")
+        self.hidden_tasks -= 1
+        if self.holds(task):
+            self.fulfilled.append(task)
+            return [task]
+        self.open_tasks.append(task)
+        return []
+
+    def settle_tasks(self) -> list[Task]:
+        """Fulfilled open tasks leave; turn up new ones from the known task pile until
+        four lie open, and those that hold at once leave too (rulebook: 'gilt sie sofort
+        als erledigt'). Tasks of unknown text are turned up by chance events."""
+        tops = self.tops
+        done = [t for t in self.open_tasks if t.holds(tops, self.rules)]
+        self.open_tasks = [t for t in self.open_tasks if not t.holds(tops, self.rules)]
+        while len(self.open_tasks) < self.rules.open_tasks and self.task_pile:
+            t = self.task_pile.pop(0)
+            if t.holds(tops, self.rules):
+                done.append(t)
+            else:
+                self.open_tasks.append(t)
+        self.fulfilled.extend(done)
+        return done
+
+    # -- what is known
+    def known_cards(self) -> Counter:
+        """Cards whose place is known: piles, visible hand cards, a known draw pile."""
+        seen = Counter(c for p in self.piles for c in p)
+        seen.update(c for h in self.hands for c in h if c is not None)
+        if self.draw_pile is not None:
+            seen.update(self.draw_pile)
+        return seen
+
+    def unseen_cards(self) -> list[Card]:
+        """The cards of the deck not known anywhere (hidden hand cards and an unknown
+        draw pile are made of these)."""
+        left = Counter(self.rules.deck)
+        left.subtract(self.known_cards())
+        return sorted(left.elements())
+
+    def fully_known(self) -> bool:
+        return (self.draw_pile is not None and self.hidden_tasks == 0
+                and all(c is not None for h in self.hands for c in h))
+
+    def seen_by(self, player: int) -> GameState:
+        """What `player` may know at the table: the piles, the open and fulfilled tasks,
+        the plays made, their own hand and every hand's size; the other hands only with
+        open hands (Kids); the draw pile as a count (its order unknown) and the task
+        pile as a number of unknown tasks."""
+        s = self.copy()
+        if not self.variant.open_hands:
+            s.hands = [h if q == player else [None] * len(h) for q, h in enumerate(s.hands)]
+        s.draw_pile = None
+        s.hidden_tasks += len(s.task_pile)
+        s.task_pile = []
+        return s
+
+    def to_dict(self) -> dict[str, Any]:
+        r = self.rules
+        d: dict[str, Any] = {
+            "game": "tippi-toppi", "players": self.players,
+            "variant": {"high_speed": self.variant.high_speed,
+                        "open_hands": self.variant.open_hands},
+            "piles": [[r.card_name(c) for c in p] for p in self.piles],
+            "hands": [[r.card_name(c) for c in h] for h in self.hands],
+            "turn": self.turn + 1,
+            "open_tasks": [t.text(r) for t in self.open_tasks],
+            "task_pile": ([t.text(r) for t in self.task_pile] if not self.hidden_tasks
+                          else len(self.task_pile) + self.hidden_tasks),
+            "fulfilled_tasks": [t.text(r) for t in self.fulfilled],
+        }
+        if self.draw_pile is not None:
+            d["draw_pile"] = [r.card_name(c) for c in self.draw_pile]
+        if self.drawer is not None:
+            d["to_draw"] = self.drawer + 1
+        return d
+
+
+# --------------------------------------------------------------------------- new games
+
+def deal(rules: Rules, players: int, difficulty: int, rng: random.Random,
+         variant: Variant = Variant(), max_level: int | None = None) -> GameState:
+    """A game dealt from `rng`: four piles with one card each, hands of `hand_size`, the
+    number of tasks from the rulebook's table drawn from the catalogue, four turned up
+    (tasks that already hold when turned up at the start are fulfilled at once, as in
+    play); the draw pile and the task pile in order (a full state)."""
+    deck = list(rules.deck)
+    rng.shuffle(deck)
+    piles = [[deck.pop()] for _ in range(rules.piles)]
+    hands: list[list[Card | None]] = [[deck.pop() for _ in range(rules.hand_size)]
+                                      for _ in range(players)]
+    pool = [t.task for t in rules.catalogue if max_level is None or t.level <= max_level]
+    n = rules.task_count(players, difficulty)
+    if n > len(pool):
+        raise BadInput(f"the catalogue has only {len(pool)} tasks, the game needs {n}")
+    tasks = rng.sample(pool, n)
+    state = GameState(rules, piles, hands, 0, [], tasks, deck, len(deck), variant)
+    state.settle_tasks()
+    return state
+
+
+def new_game(rules: Rules, players: int, difficulty: int, seed: int,
+             variant: Variant = Variant(), max_level: int | None = None) -> GameState:
+    """The game dealt from random.Random(seed)."""
+    return deal(rules, players, difficulty, random.Random(seed), variant, max_level)
+
+
+def sample_hidden(state: GameState, rng: random.Random, pool: Sequence[Task] = ()
+                  ) -> GameState:
+    """A full-information state consistent with what is known, drawn uniformly: hidden
+    hand cards and an unknown draw pile dealt from the unseen cards, hidden tasks from
+    `pool` (catalogue tasks not seen yet). A chance event that was due is resolved from
+    the dealt piles (the drawer draws their top card; tasks are turned up)."""
+    s = state.copy()
+    unseen = s.unseen_cards()
+    rng.shuffle(unseen)
+    for h in s.hands:
+        for i, c in enumerate(h):
+            if c is None:
+                h[i] = unseen.pop()
+    if s.draw_pile is None:
+        s.draw_pile = unseen[:s.draw_count]
+    if s.hidden_tasks:
+        seen = set(s.open_tasks) | set(s.task_pile) | set(s.fulfilled)
+        candidates = [t for t in pool if t not in seen]
+        if len(candidates) < s.hidden_tasks:
+            raise BadInput(f"{s.hidden_tasks} hidden tasks but only {len(candidates)} "
+                           "unseen tasks in the catalogue")
+        s.task_pile = s.task_pile + rng.sample(candidates, s.hidden_tasks)
+        s.hidden_tasks = 0
+        if len(s.open_tasks) < s.rules.open_tasks:
+            s.settle_tasks()
+    if s.drawer is not None:
+        s.hands[s.drawer].append(s.draw_pile.pop(0))
+        s.draw_count -= 1
+        s.drawer = None
+    return s
