@@ -122,7 +122,7 @@ class LazyToppiGroup(ToppiGroup):
         rows = []
         for name in names:
             if name in COMMANDS:
-                short = click.utils.make_default_short_help(COMMANDS[name][1], limit)
+                short = click.Command(name, help=COMMANDS[name][1]).get_short_help_str(limit)
             else:
                 short = self.commands[name].get_short_help_str(limit)
             rows.append((name, short))

@@ -59,7 +59,7 @@ def on_three_executors(simulate: Callable[..., dict], cluster: str
     return on_dask, pooled, alone
 
 
-def interrupt_after(monkeypatch: Any, module: Any, k: int, name: str = "game_task"
+def interrupt_after(monkeypatch: Any, module: Any, k: int, name: str = "play_one"
                     ) -> list[tuple]:
     """Make `module.<name>` (a batch task function) raise KeyboardInterrupt, as a Ctrl-C
     would, when called after `k` calls (for in-process runs, --jobs 1). Returns the
@@ -75,34 +75,6 @@ def interrupt_after(monkeypatch: Any, module: Any, k: int, name: str = "game_tas
 
     monkeypatch.setattr(module, name, task)
     return calls
-
-
-def interrupt_and_resume(run: Callable[..., Result], args: list[str], store: Any,
-                         monkeypatch: Any, module: Any, k: int,
-                         table: Callable[[dict], Any]) -> tuple[dict, dict, list[tuple]]:
-    """A batch command (`args`, in-process: --jobs 1, --json) run whole; then with
-    `--store` and a Ctrl-C during task k+1 (exit 130, stderr points to --resume); then
-    with `--resume`, which must give the whole run's table (`table` drops what may
-    differ, e.g. timings). The task function is `module.game_task`, the store table
-    `module.GAMES_KIND`. Returns the whole and the partial JSON and the arguments of
-    the tasks the resumed run played."""
-    whole = run(*args)
-    assert whole.exit_code == 0, whole.output
-    real = module.game_task
-    interrupt_after(monkeypatch, module, k)
-    cut = run(*args, "--store", str(store))
-    assert cut.exit_code == 130, cut.output
-    assert "Interrupted" in cut.stderr and "--resume" in cut.stderr, cut.stderr
-    from solver.store import Store
-
-    with Store(store) as s:  # every finished task is stored, nothing else
-        assert len(s.rows(module.GAMES_KIND)) == k
-    monkeypatch.setattr(module, "game_task", real)
-    played = interrupt_after(monkeypatch, module, -1)  # never interrupts: counts
-    resumed = run(*args, "--store", str(store), "--resume")
-    assert resumed.exit_code == 0, resumed.output
-    assert table(json.loads(resumed.stdout)) == table(json.loads(whole.stdout))
-    return json.loads(whole.stdout), json.loads(cut.stdout), played
 
 
 def assert_batch_options_checked(run: Callable[..., Result], *args: str) -> None:

@@ -1,65 +1,26 @@
-"""The executor layer: in-process, local process pool and a real Dask cluster (a
-scheduler and two worker processes on 127.0.0.1) give the same simulate results; an
-interrupted run resumed from its store gives the same final table. Tests that start the
-cluster (5 s) or run whole batches are marked slow."""
+"""The executor layer: in-process, a local process pool and a real Dask cluster (a
+scheduler and two worker processes on 127.0.0.1) run the same tasks to the same
+results; the generate loop gives the same puzzles on each; shared arguments reach a
+worker once; failures are one clear line. (Each game's simulate on the three executors,
+Ctrl-C and --resume: tests/test_<game>_batch.py.) Tests that start the cluster (5 s) are
+marked slow."""
 
 from __future__ import annotations
 
 import json
 import os
 import re
-import signal
-import sqlite3
-import subprocess
-import sys
 import time
-from pathlib import Path
 
 import pytest
 
-from models.take_it_higher import play
-from models.take_it_higher.rules import Variant, load_rules
-from solver.errors import ToppiError
-from solver.executor import Batch, default_jobs
+from models.take_it_higher.rules import load_rules
+from solver.errors import BadInput, ToppiError
+from solver.executor import Batch, SharedTasks, default_jobs
 from solver.store import Store
-from tests.cli_helpers import (
-    assert_batch_options_checked,
-    assert_one_line_error,
-    game_runner,
-    interrupt_and_resume,
-    on_three_executors,
-)
+from tests.cli_helpers import free_port, game_runner
 
-run = game_runner("take-it-higher")
-BIN = Path(sys.executable).parent
-
-
-def _table(data: dict) -> dict:
-    """What a run reports, less the timings and where it ran."""
-    keep = {k: v for k, v in data.items() if k not in ("seconds", "executor", "records")}
-    keep["records"] = [{k: v for k, v in r.items() if k != "seconds"} for r in data["records"]]
-    return keep
-
-
-def _simulate(*extra: str) -> dict:
-    # seeds 5..8: draws whose optimum CP-SAT proves in well under a second each
-    result = run("simulate", "--games", "4", "--seed", "5", "--policy", "greedy",
-                 "--optimum-time", "20", *extra, "--json")
-    assert result.exit_code == 0, result.output
-    return json.loads(result.stdout)
-
-
-@pytest.mark.slow
-def test_dask_cluster_equals_local_pool_and_in_process(cluster):
-    on_dask, pooled, alone = on_three_executors(_simulate, cluster)
-    assert _table(on_dask) == _table(pooled) == _table(alone)
-    assert [r["game"] for r in alone["records"]] == list(range(4))
-    assert all(r["optimum_proven"] for r in alone["records"])
-    # the batch equals the plain simulate loop, game by game
-    plain = play.simulate(load_rules(), Variant(), 4, seed=5, policy_name="greedy",
-                          optimum_time=20)
-    assert [r.score for r in plain.records] == [r["score"] for r in alone["records"]]
-    assert [r.optimum for r in plain.records] == [r["optimum"] for r in alone["records"]]
+hippo = game_runner("hippo")  # its easy puzzles: a few dozen attempts a second
 
 
 @pytest.mark.slow
@@ -72,102 +33,27 @@ def test_batch_yields_every_task_once_on_each_executor(cluster):
         assert not batch.interrupted
 
 
-def test_bad_scheduler_is_one_line(tmp_path):
-    assert_batch_options_checked(run, "simulate", "--games", "1", "--no-optimum")
+def test_a_scheduler_nobody_listens_on_is_one_clear_error():
+    address = f"tcp://127.0.0.1:{free_port()}"
+    with pytest.raises(BadInput, match="cannot connect"):
+        dict(Batch(1, address, progress=False).run(abs, [(-1,)]))
 
 
-def test_interrupt_keeps_finished_games_and_resume_gives_the_same_table(tmp_path,
-                                                                         monkeypatch):
-    store = tmp_path / "runs.sqlite"
-    args = ["simulate", "--games", "8", "--seed", "9", "--policy", "random", "--no-optimum",
-            "--jobs", "1", "--json"]
-    _, partial, played = interrupt_and_resume(run, args, store, monkeypatch, play, 3,
-                                              _table)  # Ctrl-C during the fourth game
-    assert partial["interrupted"] and partial["games"] == 3
-    assert [a[2] for a in played] == list(range(3, 8))  # only the games not stored
-    with Store(store) as s:
-        assert sorted(r["seed"] for r in s.rows(play.GAMES_KIND)) == list(range(9, 17))
-
-
-@pytest.mark.slow
-def test_sigint_to_a_real_run_keeps_its_rows(tmp_path):
-    """Ctrl-C (SIGINT) to a running `toppi ... simulate --store`: the rows written
-    stay, the exit code is 130, and --resume finishes the same table."""
-    store = tmp_path / "runs.sqlite"
-    # random games without optimum (no CP-SAT, which would catch the SIGINT itself),
-    # milliseconds each: enough of them that the signal comes mid-run
-    games = 1500
-    args = [str(BIN / "toppi"), "take-it-higher", "simulate", "--games", str(games),
-            "--seed", "2", "--policy", "random", "--no-optimum", "--jobs", "1", "--json",
-            "--store", str(store)]
-    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    deadline = time.monotonic() + 60
-    rows = 0
-    while rows < 20 and time.monotonic() < deadline and proc.poll() is None:
-        time.sleep(0.05)  # signal early: the whole run takes only a few seconds
-        if store.exists():
-            try:
-                with sqlite3.connect(store) as db:
-                    rows = db.execute(f"SELECT count(*) FROM {play.GAMES_KIND}").fetchone()[0]
-            except sqlite3.OperationalError:
-                rows = 0
-    assert rows >= 20, f"the run wrote {rows} rows in 60 s (exit {proc.poll()})"
-    proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=60)
-    assert proc.returncode == 130, f"exit {proc.returncode} after {rows} rows: {err[-500:]}"
-    assert "Interrupted" in err and "--resume" in err
-    partial = json.loads(out)
-    with Store(store) as s:
-        kept = s.rows(play.GAMES_KIND)
-    # every game reported is stored; a Ctrl-C landing between a game's row and its
-    # report keeps that one stored but unreported, hence `rows - 1`
-    assert len(kept) >= partial["games"] >= rows - 1
-    assert partial["games"] < games
-    resumed = subprocess.run([*args, "--resume"], capture_output=True,
-                             text=True, timeout=120)
-    assert resumed.returncode == 0, resumed.stderr
-    final = json.loads(resumed.stdout)
-    assert [r["seed"] for r in final["records"]] == list(range(2, 2 + games))
-    first = {r["seed"]: r for r in partial["records"]}
-    for r in final["records"]:
-        if r["seed"] in first:
-            assert r == first[r["seed"]]  # reused from the store, not replayed
-
-
-@pytest.mark.slow
-def test_max_draws_distribution_on_pool_and_in_process(tmp_path):
-    """`max --draws N`: draw i is simulate's game seed + i; each optimum is CP-SAT's
-    proven maximum of that draw, identical on every executor; the summary is theirs."""
-    args = ["max", "--draws", "3", "--seed", "5", "--time-limit", "20", "--json"]
-    alone = run(*args, "--jobs", "1")
-    pooled = run(*args, "--jobs", "2")
-    assert alone.exit_code == 0 and pooled.exit_code == 0, alone.output + pooled.output
-    a, b = json.loads(alone.stdout), json.loads(pooled.stdout)
-    assert _table(a) == _table(b)
-    rules = load_rules()
-    for r in a["records"]:
-        assert r["tiles"] == [t.id for t in play.game_draw(rules, r["seed"])]
-        optimum, proven = play.hindsight_optimum(rules, Variant(), play.game_draw(rules, r["seed"]),
-                                                 20)
-        assert (r["score"], r["proven"]) == (optimum, proven is True)
-    scores = [r["score"] for r in a["records"]]
-    assert a["proven"] == 3 and a["min"] == min(scores) and a["max"] == max(scores)
-    assert a["median"] == sorted(scores)[1]
-    # --resume with one more draw computes only the new one
-    store = tmp_path / "draws.sqlite"
-    assert run(*args, "--jobs", "1", "--store", str(store)).exit_code == 0
-    more = run("max", "--draws", "4", "--seed", "5", "--time-limit", "20", "--json",
-               "--jobs", "1", "--store", str(store), "--resume")
-    assert more.exit_code == 0, more.output
-    m = json.loads(more.stdout)
-    assert [r["score"] for r in m["records"][:3]] == scores and m["draws"] == 4
-    with Store(store) as s:
-        assert len(s.rows(play.DRAWS_KIND)) == 4
-
-
-def test_max_draws_bad_combinations_are_one_line():
-    assert_one_line_error(run("max", "--draws", "2", "--draw", "GJ"), "--draws")
-    assert_one_line_error(run("max", "--store", "x.sqlite"), "--draws")
+def test_shared_tasks_are_made_on_demand_and_leaving_early_cancels_the_rest():
+    """A caller that may stop early offers a billion tasks (SharedTasks: none is built
+    ahead) with a window; it leaves after five results, and the pool stops at once."""
+    tasks = SharedTasks((7,), range(10 ** 9))
+    assert len(tasks) == 10 ** 9 and tasks[3] == (7, 3) and tasks[1:3] == [(7, 1), (7, 2)]
+    for batch in (Batch(1, progress=False), Batch(2, progress=False)):
+        start = time.monotonic()
+        got = []
+        for key, result in batch.run(max, tasks, range(10 ** 9), window=4):
+            got.append((key, result))
+            if len(got) == 5:
+                break
+        assert time.monotonic() - start < 20, batch.where
+        assert all(result == max(7, key) for key, result in got)
+        assert batch.done == 5
 
 
 def _puzzles(data: dict) -> list:
@@ -176,25 +62,25 @@ def _puzzles(data: dict) -> list:
 
 @pytest.mark.slow
 def test_generate_on_dask_pool_and_in_process_gives_the_same_puzzles(cluster):
-    from models.take_it_higher.puzzles import puzzle_game
+    from models.hippo.puzzles import puzzle_game
     from solver.generate import generate
 
     args = ["generate", "--difficulty", "easy", "--count", "2", "--seed", "1", "--json"]
     runs = {}
     for name, extra in (("default", ()), ("in-process", ("--jobs", "1")),
                         ("dask", ("--scheduler", cluster))):
-        r = run(*args, *extra)
+        r = hippo(*args, *extra)
         assert r.exit_code == 0, r.output
         runs[name] = json.loads(r.stdout)
     assert runs["default"]["executor"] == f"local pool ({default_jobs()} processes)" \
         if default_jobs() > 1 else "in-process"
     assert runs["in-process"]["executor"] == "in-process"
     assert runs["dask"]["executor"].startswith("dask")
-    # the reference: the single-process generator loop of solver/generate.py
+    # the reference: the loop of solver/generate.py on its own (in this process)
     game = puzzle_game()
     kind = game.make_kind(None, "cpsat", 20.0)
     plain = generate(kind, "easy", 2, 1)
-    assert len(plain.puzzles) == 2
+    assert len(plain.puzzles) == 2 and plain.attempts > 2  # some attempts fail
     for name, data in runs.items():
         assert _puzzles(data) == [
             (g.attempt, g.score, game.write(kind, g.puzzle, g.solution, {
@@ -204,19 +90,18 @@ def test_generate_on_dask_pool_and_in_process_gives_the_same_puzzles(cluster):
             plain.attempts, plain.not_unique, plain.wrong_difficulty), name
 
 
-@pytest.mark.slow
 def test_generate_store_resume_and_duplicates(tmp_path):
     import dataclasses
 
-    from models.take_it_higher.puzzles import puzzle_game
+    from models.hippo.puzzles import puzzle_game
     from solver.puzzle_cli import PUZZLES_KIND, generate_stored
 
     store_path = tmp_path / "puzzles.sqlite"
     args = ["generate", "--difficulty", "easy", "--seed", "1", "--jobs", "1", "--json"]
-    whole = json.loads(run(*args, "--count", "2").stdout)
-    one = run(*args, "--count", "1", "--store", str(store_path))
+    whole = json.loads(hippo(*args, "--count", "2").stdout)
+    one = hippo(*args, "--count", "1", "--store", str(store_path))
     assert one.exit_code == 0, one.output
-    resumed = run(*args, "--count", "2", "--store", str(store_path), "--resume")
+    resumed = hippo(*args, "--count", "2", "--store", str(store_path), "--resume")
     assert resumed.exit_code == 0, resumed.output
     assert _puzzles(json.loads(resumed.stdout)) == _puzzles(whole)
     with Store(store_path) as s:
@@ -227,10 +112,11 @@ def test_generate_store_resume_and_duplicates(tmp_path):
     # puzzle found is a duplicate, skipped, and generation goes on to the attempt limit
     game = dataclasses.replace(puzzle_game(), canonical=lambda kind, puzzle: "all alike")
     kind = game.make_kind(None, "cpsat", 20.0)
+    limit = whole["attempts"]  # the attempt that found the second puzzle is the last
     with Store(tmp_path / "dup.sqlite") as s:
-        report = generate_stored(game, kind, (None, "cpsat", 20.0), {}, "easy", 2, 1, 3,
+        report = generate_stored(game, kind, (None, "cpsat", 20.0), {}, "easy", 2, 1, limit,
                                  Batch(1, progress=False), store=s)
-        assert (len(report.puzzles), report.duplicates, report.attempts) == (1, 1, 3)
+        assert (len(report.puzzles), report.duplicates, report.attempts) == (1, 1, limit)
         assert len(s.rows(PUZZLES_KIND)) == 1
 
 
