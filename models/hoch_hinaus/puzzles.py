@@ -96,7 +96,7 @@ class _Line:
         board = puzzle.board(rules)
         top = max(board.height(s) for s in range(rules.n_spaces))
         fillers = puzzle.fillers > 0
-        self.L = logic
+        self.logic = logic
         self.model = StepModel(rules, logic, steps, [list(puzzle.hand)] * steps, puzzle.pros,
                                top + steps * (2 if fillers else 1), fillers)
         for lit in self.model.init_lits(board, list(puzzle.hand)):
@@ -113,31 +113,31 @@ class _Line:
 
     def done(self, t: int) -> Any:
         """Every task fulfilled after one of the placements 1..t."""
-        return self.L.and_([self.L.or_(h[:t]) for h in self.holds])
+        return self.logic.and_([self.logic.or_(h[:t]) for h in self.holds])
 
     def step_lits(self, t: int, a: Action) -> list[Any]:
         """The literals that say step t is the placement a (its tile, spaces, filler)."""
-        m, L = self.model, self.L
-        r = m.r
+        m, logic = self.model, self.logic
+        r = m.rules
         e = r.pairs.index((min(a.first, a.second), max(a.first, a.second)))
         o = 0 if r.pairs[e][0] == a.first else 1
         lits = [m.use[t][a.tile], m.pos[t][e][o]]
         if a.filler is None:
-            lits += [L.neg(x) for x in m.fill[t]]
+            lits += [logic.neg(x) for x in m.fill[t]]
         else:
             lits.append(m.fill[t][a.filler])
         return lits
 
     def block(self, acts: Solution) -> None:
         """Exclude this sequence of placements (a clause over the step variables)."""
-        m, L = self.model, self.L
+        m, logic = self.model, self.logic
         clause = []
         for t, a in enumerate(acts):
-            e = m.r.pairs.index((min(a.first, a.second), max(a.first, a.second)))
-            o = 0 if m.r.pairs[e][0] == a.first else 1
-            clause += [L.neg(m.use[t][a.tile]), L.neg(m.pos[t][e][o])]
-            clause += list(m.fill[t]) if a.filler is None else [L.neg(m.fill[t][a.filler])]
-        L.clause(clause)
+            e = m.rules.pairs.index((min(a.first, a.second), max(a.first, a.second)))
+            o = 0 if m.rules.pairs[e][0] == a.first else 1
+            clause += [logic.neg(m.use[t][a.tile]), logic.neg(m.pos[t][e][o])]
+            clause += list(m.fill[t]) if a.filler is None else [logic.neg(m.fill[t][a.filler])]
+        logic.clause(clause)
 
 
 @dataclass

@@ -274,7 +274,8 @@ class GameState:
         hand = self.hands[self.on_turn]
         if any(t is None for t in hand):
             return
-        if not self.board.can_place(hand, self.pros, self.fillers_left > 0):  # type: ignore[arg-type]
+        if not self.board.can_place(hand, self.pros,  # type: ignore[arg-type]
+                                    self.fillers_left > 0):
             self.status = "lost"
 
     def play_in_place(self, a: Action) -> list[Task]:
