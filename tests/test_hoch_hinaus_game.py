@@ -229,3 +229,19 @@ def test_play_a_game_from_the_terminal():
 def test_position_json_is_the_file_format():
     state = read_position(R, HIDDEN, "f", None, CAT)
     assert position_json(state) == GAME.write(state)
+
+
+def test_a_placement_is_read_from_its_tile_and_spaces():
+    state = GAME.read(DATA, HIDDEN, "f")
+    a = GAME.parse_action(state, "T02 A1 A2")
+    assert a == Action("T02", S["A1"], S["A2"]) and GAME.action_text(state, a) == \
+        "T02 O2:A1 O3:A2"
+    assert GAME.parse_action(state, "filler b1 + O2-O3 A1 A2") == \
+        Action("T02", S["A1"], S["A2"], S["B1"])
+    assert GAME.parse_action(state, "T02 O2:A1 O3:A2") == a
+    # without a filler: both ways round on the 13 pairs of empty spaces (B1-C1 is T01)
+    assert len(GAME.matching_actions(state, "T02")) == 26
+    with pytest.raises(BadInput, match="not one legal placement"):
+        GAME.parse_action(state, "T02 A1 C4")
+    with pytest.raises(BadInput, match="unknown tile"):
+        GAME.parse_action(state, "T99 A1 A2")

@@ -1,4 +1,4 @@
-"""Hoch Hinaus! puzzles (issue 8): the library re-solved (golden files), uniqueness from
+"""Hoch Hinaus! puzzles: the library re-solved (golden files), uniqueness from
 PySAT and CP-SAT held equal and against a brute force over the rules engine, perturbed
 puzzles, file errors and the commands."""
 

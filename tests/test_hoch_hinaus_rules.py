@@ -288,7 +288,7 @@ def test_newly_turned_up_task_fulfilled_at_once_and_win():
     assert g.hands == [["T20"]]  # empty reserve: no draw
     assert start.open == tasks[:4] and start.hands == [["T01", "T20"]]  # unchanged
     with pytest.raises(BadInput, match="not in the hand"):
-        g.apply_action(Action("T01", S["A2"], S["B2"]))  # no longer in hand
+        g.apply_action(Action("T01", S["A2"], S["B2"]))  # placed: not in the hand
     g2 = GameState(R, Board(R), [parse_task(R, "ONE ORANGE")], [], [], [["T01"]], [])
     assert g2.apply_action(Action("T01", S["A1"], S["B1"])).status == "won"
 

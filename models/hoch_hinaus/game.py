@@ -228,7 +228,8 @@ class HochHinausGame(Game[GameData, GameState, Any]):
 
     def matching_actions(self, state: GameState, text: str) -> list:
         """The placements meant by `text`: its exact text, or a tile (T07 or G3-O1)
-        with the spaces it covers in order and 'filler A1', in any order."""
+        with the spaces it covers in order, and 'filler A1' for a gap filler first
+        (none without it)."""
         legal = state.legal_actions()
         key = text.strip().lower()
         exact = [a for a in legal if action_text(state.rules, a).lower() == key]
@@ -253,8 +254,7 @@ class HochHinausGame(Game[GameData, GameState, Any]):
                 tile = r.parse_tile(w, "move")[0].id
             i += 1
         return [a for a in legal if (tile is None or a.tile == tile)
-                and (filler is None or a.filler == filler)
-                and list((a.first, a.second))[:len(spaces)] == spaces]
+                and a.filler == filler and [a.first, a.second][:len(spaces)] == spaces]
 
     def action_json(self, state: GameState, action: Any) -> dict[str, Any]:
         r = state.rules
