@@ -14,7 +14,7 @@ from models.tippi_toppi.hint import best_play, ranked_plays
 from models.tippi_toppi.positions import format_play
 from models.tippi_toppi.state import GameState, Play, sample_hidden
 from models.tippi_toppi.tasks import Task
-from solver.errors import BadInput
+from solver.errors import BadInput, TimeLimitReached
 from solver.stats import Rate, wilson
 
 ROLLOUTS = 2000  # at most this many noisy rollouts before the exact SAT search
@@ -129,7 +129,7 @@ def _sat_game(state: GameState, deadline: float
     ("yes", plays) / ("no", []) / (None, []) when the deadline passed."""
     from models.tippi_toppi.encode import plan_problem, replay_check
     from models.tippi_toppi.model import decode_moves, encode_game, sat_value
-    from solver.backends.sat import INTERRUPTIBLE, CnfBuilder, IncrementalSat, Undecided
+    from solver.backends.sat import INTERRUPTIBLE, CnfBuilder, IncrementalSat
     from solver.logic import CnfLogic
 
     steps = sum(len(h) for h in state.hands) + state.draw_count
@@ -141,7 +141,7 @@ def _sat_game(state: GameState, deadline: float
     with IncrementalSat(logic.b, name=INTERRUPTIBLE) as sat:
         try:
             model = sat.solve_limited([won], deadline=deadline)
-        except Undecided:
+        except TimeLimitReached:
             return None, []
         if model is None:
             return "no", []
