@@ -238,7 +238,8 @@ class Game(Generic[R, S, A]):
         return {}
 
     def final_report(self, rules: R, end: S, options: dict[str, Any]) -> Any:
-        """What `play` shows at the end of a game (a rich renderable, or None)."""
+        """What `play` shows at the end of a game, or when the player stops it early
+        (a rich renderable, or None)."""
         return None
 
     def hint(self, rules: R, observation: S, options: dict[str, Any]) -> Any:

@@ -33,7 +33,7 @@ file_argument = click.argument("file", type=click.Path(dir_okay=False))
 def with_options(options: tuple[click.Option, ...]) -> Callable[[Callable], Callable]:
     """Add a game's own click options to a command (their values arrive by name)."""
     def decorate(f: Callable) -> Callable:
-        for option in options:
+        for option in reversed(options):  # click lists __click_params__ last first
             f.__click_params__ = [*getattr(f, "__click_params__", []), option]
         return f
     return decorate
@@ -235,6 +235,9 @@ def add_game_commands(group: click.Group, game: Game) -> None:
                 action = _ask(game, rules, view, state, options)
                 if action is None:
                     stdout.print("Game stopped.")
+                    report = game.final_report(rules, state, options)
+                    if report is not None:
+                        stdout.print(report)
                     return
                 state = game.apply_action(state, action)
         except click.Abort:
