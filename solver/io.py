@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from importlib import resources
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -70,6 +69,8 @@ _BUILT: dict[tuple[str, str, str], Any] = {}
 
 def package_data(package: str, name: str) -> Path:
     """The path of a data file shipped in `package/data/` (e.g. a game's default rules)."""
+    from importlib import resources  # here: it costs as much as the rest of this module
+
     return Path(str(resources.files(package) / "data" / name))
 
 

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import dataclasses
 import enum
-import hashlib
 import json
 import re
 import sqlite3
@@ -65,6 +64,8 @@ def data_digest(value: Any) -> str:
         if v is None or isinstance(v, (bool, int, float, str)):
             return v
         raise TypeError(f"data_digest: cannot fingerprint {type(v).__name__}")
+
+    import hashlib  # here: every game's command-line module imports this one
 
     return hashlib.sha256(canonical_json(plain(value)).encode()).hexdigest()[:16]
 
