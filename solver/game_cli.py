@@ -170,8 +170,8 @@ def add_game_commands(group: click.Group, game: Game) -> None:
             print_json(dumps(result))
         else:
             _print_simulation(game, result)
-        interrupted_note(result.interrupted, result.played, games * len(result.cells),
-                         store_path, "games")
+        interrupted_note(result.interrupted, result.played, result.asked, store_path,
+                         "games")
 
     @group.command(name="play")
     @click.argument("file", type=click.Path(dir_okay=False), required=False)

@@ -65,6 +65,7 @@ class SimulationResult:
     games: int
     seed: int
     options: dict[str, Any]
+    asked: int  # games asked over all cells
     knows: dict[str, str]  # policy -> "own" (its observation) or "everything"
     cells: list[Cell]
     played: int
@@ -179,6 +180,6 @@ def simulate(game: Game, rules: Any, games: int, setups: Sequence[dict[str, Any]
         if mine:
             summaries.append(summarise_cell(game, setup, seats, rotate, mine))
     return SimulationResult(game.id, getattr(rules, "name", ""), games, seed, options,
-                            knows, summaries, len(records), records,
+                            games * len(cells), knows, summaries, len(records), records,
                             round(time.perf_counter() - start, 3), batch.where,
                             batch.interrupted)

@@ -51,10 +51,12 @@ def frozen(game: Game, state) -> str:
 
 
 def playout(game: Game, seed: int) -> list[tuple]:
-    """A seeded random playout from a new game of the first setup, checking each step;
-    returns (state, action) pairs of the decisions and chance events made."""
+    """A seeded random playout from a new game (of one of the game's default setups,
+    chosen by the seed), checking each step; returns (state, action) pairs of the
+    decisions and chance events made."""
     rules = game.load_rules(None)
-    setup = game.setups(rules)[0]
+    setups = game.setups(rules)
+    setup = setups[seed * 7 % len(setups)]  # a stride, so a few seeds meet many setups
     deal, play = game.streams(seed)
     state = game.new_game(rules, setup, deal)
     rng = random.Random(seed)
