@@ -66,7 +66,7 @@ def test_a_position_file_with_its_roll(tmp_path):
     f.write_text(json.dumps(data))
     shown = ok_json("show", str(f))
     assert shown["roll"] == [6, 4, 2] and shown["state"]["roll"] == [6, 4, 2]
-    assert shown["status"] == "red to place 6,4,2 (the dice)"
+    assert shown["status"] == "red to place 6,4,2"
     moves = ok_json("moves", str(f))  # the moves after the file's roll
     assert moves["to_move"] == 1 and moves["distinct_results"] == 5
     best = ok_json("best", str(f))

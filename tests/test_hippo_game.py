@@ -72,7 +72,7 @@ def test_a_bonus_roll_begins_no_turn():
     assert after.bonus and after.to_move == 0 and GAME.current_player(after) == CHANCE
     again = GAME.apply_action(after, (1, 1, 1))
     assert again.turns == 1 and again.bonus
-    assert GAME.status(again) == "red to place 1,1,1 (the bonus roll)"
+    assert GAME.status(again) == "red to place the bonus roll 1,1,1"
     end = GAME.apply_action(again, ((1, 0), (1, 0), (1, 0)))
     assert end.to_move == 1 and GAME.apply_action(end, (2, 2, 2)).turns == 2
 

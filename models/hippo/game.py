@@ -140,10 +140,10 @@ class HippoGame(Game[Rules, GameState, Action]):
         me = state.colours[state.to_move]
         if won is not None:
             return f"{state.colours[won]} won"
-        which = "the bonus roll" if state.bonus else "the dice"
         if state.roll is None:
-            return f"{me} to throw {which}"
-        return f"{me} to place {_roll_text(state.roll)} ({which})"
+            return f"{me} to throw {'the bonus roll' if state.bonus else 'the dice'}"
+        return f"{me} to place {'the bonus roll ' if state.bonus else ''}" + \
+            _roll_text(state.roll)
 
     # ------------------------------------------------------------------ words
 
