@@ -24,7 +24,7 @@ from solver.options import json_option, quiet_option, rules_option, svg_option
 from solver.render import print_json, stderr, stdout
 from solver.results import dumps, to_jsonable
 from solver.simulate import SimulationResult, simulate
-from solver.stats import Rate
+from solver.stats import Rate, Summary
 from solver.store import store_at
 
 file_argument = click.argument("file", type=click.Path(dir_okay=False))
@@ -255,7 +255,7 @@ def add_game_commands(group: click.Group, game: Game) -> None:
 def legal_moves(game: Game, state: Any, chance_text: str | None = None) -> MovesResult:
     """The `moves` answer: apply the chance outcome named by `chance_text` first (or
     list the chance outcomes when one is due and none was given)."""
-    name = f"--{game.chance_option.name.replace('_', '-')}" if game.chance_option else ""
+    name = game.chance_option.opts[0] if game.chance_option else ""
     applied = None
     if chance_text is not None:
         if game.current_player(state) != CHANCE:
@@ -301,7 +301,9 @@ def _print_moves(game: Game, state: Any, result: MovesResult) -> None:
             table.add_row(escape(o["text"]), f"{o['probability']:.4f}")
         stdout.print(table)
         return
-    extra = [k for k in (result.moves[0] if result.moves else {}) if k != "text"]
+    # the game's own keys, but those that only repeat the move's text
+    extra = [k for k in (result.moves[0] if result.moves else {}) if k != "text"
+             and any(_cell(m.get(k)) != m["text"] for m in result.moves)]
     title = (f"{result.count} legal moves for seat {result.to_move}"
              + (f" after {result.chance}" if result.chance else "")
              + f" ({result.distinct_results} distinct results)")
@@ -318,6 +320,8 @@ def _print_moves(game: Game, state: Any, result: MovesResult) -> None:
 
 
 def _cell(value: Any) -> str:
+    if isinstance(value, Summary):
+        return f"{value.mean:.1f} ({value.quartiles[0]:g}-{value.quartiles[2]:g})"
     if isinstance(value, bool):
         return "yes" if value else ""
     if isinstance(value, (list, tuple)):
@@ -376,8 +380,8 @@ def _ask(game: Game, rules: Any, view: Any, state: Any, options: dict[str, Any])
 
 
 def _print_simulation(game: Game, result: SimulationResult) -> None:
-    table = Table(title=f"{escape(game.title)}: {result.games} games per row, seed "
-                        f"{result.seed}",
+    asked = f"{result.games} games per row" + (" asked" if result.interrupted else "")
+    table = Table(title=f"{escape(game.title)}: {asked}, seed {result.seed}",
                   caption=f"{result.seconds:.1f} s, {result.executor}; 95% Wilson "
                           "intervals" + ("; some games unfinished" if any(
                               c.unfinished for c in result.cells) else ""))

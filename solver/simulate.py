@@ -16,7 +16,7 @@ from typing import Any
 
 from solver.errors import BadInput
 from solver.executor import Batch, SeededTask, run_stored
-from solver.game import Game, Policy, play_out, seat_policies, task_seed
+from solver.game import SEED_STRIDE, Game, Policy, play_out, seat_policies, task_seed
 from solver.stats import Rate, Summary, summarise, wilson
 from solver.store import Store, data_digest
 
@@ -143,8 +143,8 @@ def simulate(game: Game, rules: Any, games: int, setups: Sequence[dict[str, Any]
     process, no progress bar); with `store` each finished game is saved at once and
     `resume` reuses the stored games of the same run."""
     options = dict(options or {})
-    if not 1 <= games < 1_000_003:
-        raise BadInput(f"--games: {games}; give 1 to 1000002")
+    if not 1 <= games <= SEED_STRIDE:  # more would reuse the next --seed's games
+        raise BadInput(f"--games: {games}; give 1 to {SEED_STRIDE}")
     if not setups or not policies:
         raise BadInput("nothing to simulate: no setup or no policy")
     cells = []
