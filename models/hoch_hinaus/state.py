@@ -92,7 +92,10 @@ class GameState:
     @property
     def task_due(self) -> bool:
         """A task was turned up whose face chance has yet to show."""
-        return any(t is None for t in self.open)
+        for t in self.open:  # (a loop: this is asked in every turn of the searches)
+            if t is None:
+                return True
+        return False
 
     @property
     def chance_due(self) -> bool:
@@ -264,12 +267,16 @@ class GameState:
         if self.hands:
             self.on_turn = (self.on_turn + 1) % self.players
         self.turns += 1
-        self.check_lost()
+        self._judge_stuck()
 
     def check_lost(self) -> None:
         """Lost when the player on turn cannot place a tile (a hand with unknown tiles
-        cannot be judged: it is taken as able)."""
-        if self.status != "playing" or not self.hands or self.chance_due:
+        cannot be judged: it is taken as able); nothing is judged mid-turn."""
+        if not self.chance_due:
+            self._judge_stuck()
+
+    def _judge_stuck(self) -> None:
+        if self.status != "playing" or not self.hands:
             return
         hand = self.hands[self.on_turn]
         if any(t is None for t in hand):
