@@ -254,7 +254,9 @@ class Game(Generic[R, S, A]):
         return self.read(rules, load_json(path, "position file"), f"position file {path}")
 
     def check_legal(self, state: S, action: A) -> None:
-        """BadInput unless `action` is legal in `state` (for `apply_action`)."""
+        """BadInput unless `action` is legal in `state` (for `apply_action`). It lists
+        every legal action: a game with many (a thousand placements) checks one action
+        in its engine instead, and says why it is refused."""
         if action not in self.legal_actions(state):
             raise BadInput(f"'{self._text_or_repr(state, action)}' is not a legal "
                            "action here")

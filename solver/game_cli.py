@@ -72,7 +72,12 @@ def _load(game: Game, file: str, rules_path: str | None, data: dict[str, Any]
 
 
 def _rate(rate: Rate) -> str:
-    return f"{100 * rate.rate:.1f}% ({100 * rate.low:.1f}-{100 * rate.high:.1f})"
+    return f"{100 * rate.rate:.1f}% ({100 * rate.low:.0f}-{100 * rate.high:.0f})"
+
+
+def _seats(seats: list[str]) -> str:
+    """The policies of a row: one name when every seat plays it."""
+    return seats[0] if len(set(seats)) == 1 else ",".join(seats)
 
 
 def add_game_commands(group: click.Group, game: Game) -> None:
@@ -321,7 +326,10 @@ def _print_moves(game: Game, state: Any, result: MovesResult) -> None:
 
 def _cell(value: Any) -> str:
     if isinstance(value, Summary):
-        return f"{value.mean:.1f} ({value.quartiles[0]:g}-{value.quartiles[2]:g})"
+        value = {"mean": value.mean, "quartiles": value.quartiles}
+    if isinstance(value, dict) and {"mean", "quartiles"} <= set(value):
+        q = value["quartiles"]
+        return f"{value['mean']:.1f} ({q[0]:g}-{q[2]:g})"
     if isinstance(value, bool):
         return "yes" if value else ""
     if isinstance(value, (list, tuple)):
@@ -385,7 +393,15 @@ def _print_simulation(game: Game, result: SimulationResult) -> None:
                   caption=f"{result.seconds:.1f} s, {result.executor}; 95% Wilson "
                           "intervals" + ("; some games unfinished" if any(
                               c.unfinished for c in result.cells) else ""))
-    setup_keys = sorted({k for c in result.cells for k in c.setup})
+    # the setup values that differ between rows (the rest goes into the caption)
+    setup_keys = [k for k in dict.fromkeys(k for c in result.cells for k in c.setup)
+                  if len({_cell(c.setup.get(k)) for c in result.cells}) > 1]
+    same = {k: v for k, v in (result.cells[0].setup.items() if result.cells else ())
+            if k not in setup_keys}
+    if same:
+        table.title = str(table.title) + "; " + ", ".join(
+            f"{k.replace('_', ' ')} {('yes' if v else 'no') if isinstance(v, bool) else _cell(v)}"
+            for k, v in same.items())
     for k in setup_keys:
         table.add_column(k.replace("_", " "))
     table.add_column("policies")
@@ -403,7 +419,7 @@ def _print_simulation(game: Game, result: SimulationResult) -> None:
         table.add_column(k.replace("_", " "), justify="right")
     for c in result.cells:
         row = [_cell(c.setup.get(k)) for k in setup_keys]
-        row += [("rotating " if c.rotate else "") + ",".join(c.seats), str(c.games)]
+        row += [("rotating " if c.rotate else "") + _seats(c.seats), str(c.games)]
         if game.kind == "score":
             s = c.score[0] if c.score else None
             row += [f"{s.mean:.1f}" if s else "-",
@@ -419,7 +435,7 @@ def _print_simulation(game: Game, result: SimulationResult) -> None:
     stdout.print(table)
     for c in result.cells:
         if c.win_rate_by_policy:
-            pt = Table(title=f"{','.join(c.seats)}: by policy (wins / seats played)")
+            pt = Table(title=f"{_seats(c.seats)}: by policy (wins / seats played)")
             for h in ("policy", "wins", "seats", "win rate"):
                 pt.add_column(h)
             for name, rate in c.win_rate_by_policy.items():
