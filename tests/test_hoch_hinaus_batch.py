@@ -60,7 +60,7 @@ def test_dask_cluster_equals_local_pool_and_in_process(cluster):
              for extra in (("--scheduler", cluster), ("--jobs", "1"))]
     assert texts[0][:-2] == texts[1][:-2]
     assert sum(line.startswith(("│ greedy ", "│ random ")) for line in texts[0]) == 2
-    assert "difficulty first" in " ".join(texts[0][:3])  # the same in every row: the title
+    assert "first, pros no" in " ".join(texts[0][:3])  # the same in every row: the title
     assert "All-seeing (open hands): greedy" in texts[0][-1]
 
 
