@@ -15,7 +15,7 @@ from models.hoch_hinaus.state import GameState
 from solver.backends.common import SolverOptions
 from solver.errors import BadInput
 from solver.game_cli import add_game_commands
-from solver.options import json_option, rules_option, solver_options, svg_option
+from solver.options import json_option, quiet_option, rules_option, solver_options, svg_option
 from solver.puzzle_cli import PuzzleGame, add_puzzle_commands
 from solver.render import print_json, stdout
 from solver.results import dumps
@@ -104,6 +104,7 @@ def achievable(file: str, task_texts: tuple[str, ...], k: int, mode: str, backen
               help="Alternatives listed.")
 @click.option("--time-limit", type=click.FloatRange(min=0.1), default=1.3, show_default=True,
               help="Seconds for the look-ahead.")
+@quiet_option
 @rules_option
 @tasks_option
 @pros_option
@@ -146,6 +147,7 @@ def hint(file: str, horizon: int, top: int, shown: int, time_limit: float,
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--time-limit", type=click.FloatRange(min=0.1), default=60.0,
               show_default=True, help="Seconds for the search or the sampling.")
+@quiet_option
 @rules_option
 @tasks_option
 @pros_option
@@ -161,8 +163,11 @@ def reachable(file: str, samples: int, policy: str, seed: int, time_limit: float
     from solver.progress import progress_bar
 
     _, game = _load(file, rules_path, tasks_path, pros)
-    with progress_bar("sampling games") as update:
-        result = run_reachable(game, samples, policy, seed, time_limit, update)
+    if game.everything_known:  # the exact search shows its own status line
+        result = run_reachable(game, samples, policy, seed, time_limit)
+    else:
+        with progress_bar("sampling games") as update:
+            result = run_reachable(game, samples, policy, seed, time_limit, update)
     if as_json:
         print_json(dumps(result))
         return

@@ -23,6 +23,7 @@ from models.hoch_hinaus.state import GameState
 from models.hoch_hinaus.tasks import Task
 from solver.backends.sat import IncrementalSat, Undecided
 from solver.errors import TimeLimitReached
+from solver.progress import live_status
 
 
 def distance(rules: Any, task: Task, visible: Sequence) -> int:
@@ -207,28 +208,30 @@ def hint(game: GameState, horizon: int = 2, top: int = 8, time_limit: float = 1.
     checked = 0
     if lookahead and horizon > 0:
         la = Lookahead(game, horizon)
-        try:
-            deadline = start + time_limit
-            for o in options[:top]:
-                g = games[id(o)]
-                if o.wins or not o.remaining:
-                    o.achievable, o.together = 0, True
-                    o.achievable_hands, o.together_hands = 0, True
-                else:
-                    try:
-                        a = la.check(g, "any", deadline)
-                        h = la.check(g, "hand", deadline)
-                    except TimeLimitReached:
-                        break
-                    o.achievable, o.unproven, o.together = a[0], a[1], a[2]
-                    o.achievable_hands, o.together_hands = h[0], h[2]
-                    o.unproven += h[1]
-                # unproven answers count half
-                o.score += (o.achievable + 2 * bool(o.together) + 3 * o.achievable_hands
-                            + 2 * bool(o.together_hands) + 0.5 * o.unproven)
-                checked += 1
-        finally:
-            la.close()
+        with live_status("look-ahead", time_limit, unit="candidates", since=start) as status:
+            try:
+                deadline = start + time_limit
+                for o in options[:top]:
+                    g = games[id(o)]
+                    if o.wins or not o.remaining:
+                        o.achievable, o.together = 0, True
+                        o.achievable_hands, o.together_hands = 0, True
+                    else:
+                        try:
+                            a = la.check(g, "any", deadline)
+                            h = la.check(g, "hand", deadline)
+                        except TimeLimitReached:
+                            break
+                        o.achievable, o.unproven, o.together = a[0], a[1], a[2]
+                        o.achievable_hands, o.together_hands = h[0], h[2]
+                        o.unproven += h[1]
+                    # unproven answers count half
+                    o.score += (o.achievable + 2 * bool(o.together) + 3 * o.achievable_hands
+                                + 2 * bool(o.together_hands) + 0.5 * o.unproven)
+                    checked += 1
+                    status.step(checked, min(top, len(options)))
+            finally:
+                la.close()
         head = sorted(options[:checked], key=lambda o: -o.score)
         options = head + options[checked:]
     for o in options:

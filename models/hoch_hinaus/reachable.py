@@ -15,6 +15,7 @@ from models.hoch_hinaus.game import GAME
 from models.hoch_hinaus.hint import distance, policy_action
 from models.hoch_hinaus.state import GameState
 from solver.errors import BadInput
+from solver.progress import live_status
 from solver.stats import Rate, wilson
 
 POLICIES = GAME.policy_names
@@ -111,6 +112,7 @@ def exact(game: GameState, time_limit: float) -> ReachableResult:
             out_of_time = True
             return None
         nodes += 1
+        status.step(nodes)
         pruned, first = _plan(g)
         if pruned:
             failed.add(key)
@@ -130,7 +132,8 @@ def exact(game: GameState, time_limit: float) -> ReachableResult:
 
     if not game.hands:
         raise BadInput("reachable needs a whole game state (hands, tasks), not a board")
-    line = search(game.copy())
+    with live_status("exact search", time_limit, unit="positions") as status:
+        line = search(game.copy())
     if line is not None:  # the line is the certificate: replay it with the engine
         g = game.copy()
         for step in line:
