@@ -24,7 +24,7 @@ from solver.backends import SolverOptions
 from solver.errors import BadInput
 from solver.executor import Batch, batch_options, interrupted_note
 from solver.game_cli import add_game_commands
-from solver.options import json_option, rules_option, solver_options, svg_option
+from solver.options import json_option, quiet_option, rules_option, solver_options, svg_option
 from solver.puzzle_cli import add_puzzle_commands
 from solver.render import print_json, stdout
 from solver.results import dumps
@@ -162,6 +162,7 @@ def max_(variant: str, gold_silver: bool, draw: str | None, backend: str, draws:
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the futures.")
 @click.option("--time-limit", type=click.FloatRange(min=0.05), default=2.0, show_default=True,
               help="Seconds for the whole hint.")
+@quiet_option
 @rules_option
 @json_option
 def hint(file: str, tile_text: str | None, variant: str | None, gold_silver: bool,

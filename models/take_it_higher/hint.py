@@ -29,6 +29,7 @@ from models.take_it_higher.spaceships import best_launches
 from models.take_it_higher.state import GameState
 from solver.backends import SolverOptions
 from solver.errors import BadInput
+from solver.progress import live_status
 
 
 @dataclass
@@ -128,33 +129,37 @@ def hint(state: GameState, tile: Tile, samples: int = 0, seed: int = 0,
     values: dict[Placement, dict[int, int | None]] = {}
     chosen: Counter[Placement] = Counter()
     exact = True
-    # step 1: the best move of a few futures, found with the called tile free
-    for s in range(first):
-        move, value, proven = solve(None, futures[s])
-        exact &= proven
-        if move is not None:
-            values.setdefault(move, {})[s] = value
-            chosen[move] += 1
-    # step 2: the chosen moves and the most promising others, valued future by future
-    # (the same futures for every candidate), until the time or the samples run out
-    others = sorted((Placement(tile.id, c, greedy_launch(state, tile, c)) for c in empty),
-                    key=lambda p: (-cell_value(state, tile, p.cell), p.cell))
-    candidates = [m for m, _ in chosen.most_common()]
-    for p in others:
-        if len(candidates) >= MIN_CANDIDATES:
-            break
-        if p not in candidates:
-            candidates.append(p)
-    complete = 0
-    for s in range(max_samples):
-        if samples == 0 and s >= first and left() < 0.8 * per_solve * len(candidates):
-            break
-        for move in candidates:
-            if s not in values.setdefault(move, {}):
-                _, value, proven = solve(move, futures[s])
-                exact &= proven
-                values[move][s] = value
-        complete = s + 1
+    # the line counts futures valued (and the time left when the time limit governs)
+    with live_status("hint", None if samples else time_limit, unit="futures",
+                     since=start) as status:
+        # step 1: the best move of a few futures, found with the called tile free
+        for s in range(first):
+            move, value, proven = solve(None, futures[s])
+            exact &= proven
+            if move is not None:
+                values.setdefault(move, {})[s] = value
+                chosen[move] += 1
+        # step 2: the chosen moves and the most promising others, valued future by future
+        # (the same futures for every candidate), until the time or the samples run out
+        others = sorted((Placement(tile.id, c, greedy_launch(state, tile, c)) for c in empty),
+                        key=lambda p: (-cell_value(state, tile, p.cell), p.cell))
+        candidates = [m for m, _ in chosen.most_common()]
+        for p in others:
+            if len(candidates) >= MIN_CANDIDATES:
+                break
+            if p not in candidates:
+                candidates.append(p)
+        complete = 0
+        for s in range(max_samples):
+            if samples == 0 and s >= first and left() < 0.8 * per_solve * len(candidates):
+                break
+            for move in candidates:
+                if s not in values.setdefault(move, {}):
+                    _, value, proven = solve(move, futures[s])
+                    exact &= proven
+                    values[move][s] = value
+            complete = s + 1
+            status.step(complete, samples or None)
     # compare on the futures where every candidate got a completion
     common = [s for s in range(complete) if all(values[m][s] is not None for m in candidates)]
     options = []

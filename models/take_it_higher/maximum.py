@@ -21,6 +21,7 @@ from models.take_it_higher.variants import Variant
 from solver.backends import SolveOutcome, SolverOptions, cpsat
 from solver.backends.sat import maxsat
 from solver.errors import BadInput, TimeLimitReached
+from solver.progress import live_status
 
 # The LP workers prove the bound; the default 2-worker portfolio does not (docs).
 CPSAT_SUBSOLVERS = ("reduced_costs", "max_lp")
@@ -54,9 +55,11 @@ def maximise(rules: Rules, variant: Variant, draw: list[Tile] | None = None,
     if backend not in BACKENDS:
         raise BadInput(f"unknown backend '{backend}' ({', '.join(BACKENDS)})")
     problem = MaxProblem(rules, variant, tuple(draw or ()))
-    if variant.ships is not None:
-        return _maximise_with_ships(problem, backend, options)
-    board, outcome = _solve(problem, backend, options)
+    # one status line for the whole proof, however many solves it takes
+    with live_status("", options.time_limit, solves=True):
+        if variant.ships is not None:
+            return _maximise_with_ships(problem, backend, options)
+        board, outcome = _solve(problem, backend, options)
     if board is None:
         if outcome.status == "infeasible":
             raise BadInput("no board can be filled with these tiles")
