@@ -16,7 +16,7 @@ from models.tippi_toppi.rules import Rules, load_rules
 from models.tippi_toppi.state import GameState
 from solver.backends import SolverOptions
 from solver.game_cli import add_game_commands
-from solver.options import json_option, rules_option, solver_options
+from solver.options import json_option, quiet_option, rules_option, solver_options
 from solver.puzzle_cli import add_puzzle_commands
 from solver.render import print_json, stdout
 from solver.results import dumps
@@ -123,6 +123,7 @@ def hint(file: str, rules_path: str | None, as_json: bool) -> None:
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the deals.")
 @click.option("--time-limit", type=click.FloatRange(min=0.01), default=10.0,
               show_default=True, help="Seconds for the exact search (full information).")
+@quiet_option
 @rules_option
 @json_option
 def reachable(file: str, samples: int, seed: int, time_limit: float, rules_path: str | None,

@@ -15,6 +15,7 @@ from models.tippi_toppi.positions import format_play
 from models.tippi_toppi.state import GameState, Play, sample_hidden
 from models.tippi_toppi.tasks import Task
 from solver.errors import BadInput, TimeLimitReached
+from solver.progress import live_status
 from solver.stats import Rate, wilson
 
 ROLLOUTS = 2000  # at most this many noisy rollouts before the exact SAT search
@@ -68,10 +69,11 @@ def reachable(state: GameState, samples: int = 200, seed: int = 0,
         plays_left = sum(len(h) for h in state.hands) + state.draw_count
         share = (0.0 if plays_left <= 12 else min(1.0, time_limit / 4) if plays_left <= 24
                  else time_limit / 2)
-        line, nodes = _rollouts(state, random.Random(seed), start + share)
-        answer = "yes" if line is not None else None
-        if line is None:
-            answer, line = _sat_game(state, start + time_limit)
+        with live_status("", time_limit, solves=True, since=start):  # the SAT call's line
+            line, nodes = _rollouts(state, random.Random(seed), start + share)
+            answer = "yes" if line is not None else None
+            if line is None:
+                answer, line = _sat_game(state, start + time_limit)
         secs = round(time.perf_counter() - start, 3)
         if answer == "yes":
             check = state.copy()
@@ -88,9 +90,11 @@ def reachable(state: GameState, samples: int = 200, seed: int = 0,
     rng = random.Random(seed)
     pool = pool if pool is not None else [t.task for t in r.catalogue]
     wins = 0
-    for k in range(samples):
-        s = sample_hidden(state, rng, pool)
-        wins += play_to_end(s, _best, random.Random(seed + k)).is_won()
+    with live_status("sampling", None, unit="samples", since=start) as status:
+        for k in range(samples):
+            s = sample_hidden(state, rng, pool)
+            wins += play_to_end(s, _best, random.Random(seed + k)).is_won()
+            status.step(k + 1, samples)
     return ReachableResult("sampling", "estimate", False, [], 0, wilson(wins, samples),
                            samples, round(time.perf_counter() - start, 3))
 
