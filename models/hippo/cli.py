@@ -25,7 +25,7 @@ from models.hippo.rules import (
 from solver.backends import SolverOptions
 from solver.errors import BadInput
 from solver.game_cli import add_game_commands
-from solver.options import json_option, rules_option, solver_options, svg_option
+from solver.options import json_option, quiet_option, rules_option, solver_options, svg_option
 from solver.puzzle_cli import add_puzzle_commands
 from solver.render import print_json, stdout
 from solver.results import dumps
@@ -162,6 +162,7 @@ def plan(file: str, rolls_text: str, check: bool, solver: SolverOptions,
               help="Own turns (this one included).")
 @click.option("--time-limit", type=click.FloatRange(min=0.1), default=120.0,
               show_default=True, help="Seconds before giving up (exit 3).")
+@quiet_option
 @rules_option
 @json_option
 def finish(file: str, turns: int, time_limit: float, rules_path: str | None,

@@ -27,6 +27,7 @@ from fractions import Fraction
 
 from models.hippo.rules import GameState, Rules, all_rolls, roll_sequences, roll_splits
 from solver.errors import BadInput, TimeLimitReached
+from solver.progress import live_status
 
 OWN, OTHER = 1, 2
 View = tuple[tuple[tuple[int, ...], ...], int, int]  # (lanes, own chips, other chips)
@@ -333,9 +334,11 @@ def finish(state: GameState, turns: int, time_limit: float | None = None,
             best = n
             break
     rows = []
-    for n in range(1, turns + 1):
-        p = f.chance(n, view, state.bonus)
-        rows.append(FinishRow(n, round(float(p), 6), str(p)))
+    with live_status("exact chance", time_limit, unit="turns", since=start) as status:
+        for n in range(1, turns + 1):
+            p = f.chance(n, view, state.bonus)
+            rows.append(FinishRow(n, round(float(p), 6), str(p)))
+            status.step(n, turns)
     p = f.chance(turns, view, state.bonus)
     return FinishResult(
         state.colours[state.to_move], state.stock_size(state.to_move), state.bonus, turns,
