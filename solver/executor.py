@@ -137,6 +137,8 @@ def default_jobs() -> int:
 # How a submitted chunk runs, and what a failure of it means to the user
 Submit = Callable[[list[tuple[Any, ...]]], "cf.Future"]
 Failure = Callable[[Exception], Exception | None]
+# (submit, failure, whether chunks already started finish after a Ctrl-C)
+Executor = tuple[Submit, Failure, bool]
 
 
 @dataclass
@@ -228,17 +230,20 @@ class Batch:
         start = (fn, template, varying)
         on = (self._on_dask(start) if self.scheduler
               else self._on_pool(start, -(-len(tasks) // size)))
-        with on as (submit, failure), \
-                contextlib.closing(self._collect(submit, failure, chunks)) as results:
+        with on as (submit, failure, finish_started), \
+                contextlib.closing(self._collect(submit, failure, finish_started,
+                                                 chunks)) as results:
             for first, out in results:
                 for j, result in enumerate(out):
                     yield keys[first + j], result
 
-    def _collect(self, submit: Submit, failure: Failure,
+    def _collect(self, submit: Submit, failure: Failure, finish_started: bool,
                  chunks: Iterator[tuple[int, list[tuple[Any, ...]]]]
                  ) -> Iterator[tuple[int, Any]]:
         """Keep at most `window` chunks submitted; yield (key, result) as each finishes.
-        Leaving early (a caller stopping, Ctrl-C, an error) cancels what is queued."""
+        Leaving early (a caller stopping, Ctrl-C, an error) cancels what is queued. With
+        `finish_started`, a Ctrl-C still yields the chunks already started (they are
+        finished anyway), then the KeyboardInterrupt goes on."""
         import concurrent.futures as cf
 
         pending: dict[cf.Future, int] = {}
@@ -264,12 +269,22 @@ class Batch:
                         raise said from exc
                     fill()
                     yield key, result
+        except KeyboardInterrupt:
+            if not finish_started:
+                raise
+            for future in pending:
+                future.cancel()
+            started = [future for future in pending if not future.cancelled()]
+            for future in cf.as_completed(started):
+                if future.exception() is None:
+                    yield pending[future], future.result()
+            raise
         finally:
             for future in pending:
                 future.cancel()
 
     @contextlib.contextmanager
-    def _on_pool(self, start: Start, chunks: int) -> Iterator[tuple[Submit, Failure]]:
+    def _on_pool(self, start: Start, chunks: int) -> Iterator[Executor]:
         import concurrent.futures as cf
         import multiprocessing
 
@@ -290,12 +305,14 @@ class Batch:
             return None  # the task's own error, as raised
 
         try:
-            yield (lambda chunk: pool.submit(_run_varying, chunk)), failure
+            # the workers ignore Ctrl-C, and shutting down waits for what they started:
+            # those results are kept (stored), not thrown away
+            yield (lambda chunk: pool.submit(_run_varying, chunk)), failure, True
         finally:
             pool.shutdown(wait=True, cancel_futures=True)
 
     @contextlib.contextmanager
-    def _on_dask(self, start: Start) -> Iterator[tuple[Submit, Failure]]:
+    def _on_dask(self, start: Start) -> Iterator[Executor]:
         import socket
 
         from distributed import Client
@@ -326,7 +343,8 @@ class Batch:
             executor = client.get_executor(pure=False)
             # one copy of the start on every worker (in a list: scatter splits tuples)
             shared = client.scatter([start], broadcast=True)[0]
-            yield (lambda chunk: executor.submit(_run_with, shared, chunk)), failure
+            # on Ctrl-C the cluster cancels everything at once
+            yield (lambda chunk: executor.submit(_run_with, shared, chunk)), failure, False
         finally:
             client.close()
 

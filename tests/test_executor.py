@@ -158,6 +158,30 @@ def test_tasks_a_pool_cannot_send_run_in_process():
     assert batch.where == "in-process"
 
 
+def _slow_square(n: int) -> int:
+    time.sleep(0.3)
+    return n * n
+
+
+def test_ctrl_c_on_a_pool_keeps_the_chunks_its_workers_had_started():
+    """Ctrl-C (SIGINT to this process) while a pool works: the chunks the workers had
+    started finish (they ignore Ctrl-C) and their results come out, the rest is
+    cancelled, and the batch says it was interrupted."""
+    import signal
+    import threading
+
+    batch = Batch(2, progress=False)
+    ctrl_c = threading.Timer(1.0, os.kill, (os.getpid(), signal.SIGINT))
+    ctrl_c.start()
+    try:
+        got = dict(batch.run(_slow_square, [(n,) for n in range(40)], chunk=4))
+    finally:
+        ctrl_c.cancel()
+    assert batch.interrupted
+    assert 8 <= len(got) < 40  # two chunks of 4 were running at the Ctrl-C
+    assert all(value == key * key for key, value in got.items())
+
+
 def _note(seen: list, n: int) -> tuple[int, int]:
     seen.append(n)  # a worker's own copy of the shared list grows with each task it runs
     return os.getpid(), len(seen)
