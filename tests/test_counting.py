@@ -7,6 +7,8 @@ import itertools
 import pytest
 from ortools.sat.python import cp_model
 
+from solver.backends import SolverOptions
+from solver.backends.cpsat import make_solver
 from solver.backends.sat import CnfBuilder, IncrementalSat
 from solver.counting import Count, count_literal, cpsat_count_literal, parse_count
 from solver.errors import BadInput
@@ -52,6 +54,6 @@ def test_encodings_equal_counting(count):
         c = cpsat_count_literal(m, cx, count)
         for x, v in zip(cx, bits, strict=True):
             m.add(x == v)
-        s = cp_model.CpSolver()
+        s = make_solver(SolverOptions(time_limit=10))  # leaves Ctrl-C to Python
         assert s.solve(m) in (cp_model.OPTIMAL, cp_model.FEASIBLE)
         assert bool(s.value(c)) == count.holds(sum(bits))

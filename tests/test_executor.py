@@ -10,6 +10,9 @@ from __future__ import annotations
 import json
 import os
 import re
+import subprocess
+import sys
+import textwrap
 import time
 
 import pytest
@@ -158,26 +161,30 @@ def test_tasks_a_pool_cannot_send_run_in_process():
     assert batch.where == "in-process"
 
 
-def _slow_square(n: int) -> int:
-    time.sleep(0.3)
-    return n * n
-
-
 def test_ctrl_c_on_a_pool_keeps_the_chunks_its_workers_had_started():
-    """Ctrl-C (SIGINT to this process) while a pool works: the chunks the workers had
-    started finish (they ignore Ctrl-C) and their results come out, the rest is
-    cancelled, and the batch says it was interrupted."""
-    import signal
-    import threading
+    """Ctrl-C (SIGINT) while a pool works: the chunks the workers had started finish
+    (they ignore Ctrl-C) and their results come out, the rest is cancelled, and the
+    batch says it was interrupted. In a fresh process: a CP-SAT solve with its own
+    Ctrl-C handling (as some tests run) leaves a handler that ends the process."""
+    code = textwrap.dedent("""
+        import json, os, signal, threading, time
+        from solver.executor import Batch
 
-    batch = Batch(2, progress=False)
-    ctrl_c = threading.Timer(1.0, os.kill, (os.getpid(), signal.SIGINT))
-    ctrl_c.start()
-    try:
-        got = dict(batch.run(_slow_square, [(n,) for n in range(40)], chunk=4))
-    finally:
-        ctrl_c.cancel()
-    assert batch.interrupted
+        def slow_square(n):
+            time.sleep(0.3)
+            return n * n
+
+        batch = Batch(2, progress=False)
+        threading.Timer(1.0, os.kill, (os.getpid(), signal.SIGINT)).start()
+        got = dict(batch.run(slow_square, [(n,) for n in range(40)], chunk=4))
+        print(json.dumps({"interrupted": batch.interrupted, "got": got}))
+    """)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)
+    got = {int(k): v for k, v in out["got"].items()}
+    assert out["interrupted"]
     assert 8 <= len(got) < 40  # two chunks of 4 were running at the Ctrl-C
     assert all(value == key * key for key, value in got.items())
 
