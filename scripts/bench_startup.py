@@ -66,19 +66,26 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--runs", type=int, default=10)
     args = ap.parse_args()
-    print(f"load average {os.getloadavg()[0]:.2f}; median of {args.runs} runs; "
-          f"goal <= {GOAL} s")
-    cases = [([], None)] + [([name], module) for name, (module, _) in COMMANDS.items()]
-    for extra, module in cases:
-        command = [str(TOPPI), *extra, "--help"]
-        name = f"toppi {' '.join([*extra, '--help']):24s}"
+    cases = {f"toppi {' '.join([*extra, '--help'])}": ([str(TOPPI), *extra, "--help"], module)
+             for extra, module in [([], None)] + [([name], module) for name, (module, _)
+                                                  in COMMANDS.items()]}
+    times: dict[str, list[float]] = {}
+    for name, (command, _) in cases.items():
         try:
-            wall(command)  # the first run fills the file cache
-            median = statistics.median(wall(command) for _ in range(args.runs))
+            wall(command)  # fills the bytecode and file caches
+            times[name] = []
         except RuntimeError as exc:
-            print(f"{name} fails: {exc}")
-            continue
-        line = f"{name} {median:.3f} s"
+            print(f"{name:30s} fails: {exc}")
+    load = os.getloadavg()[0]
+    for _ in range(args.runs):  # in rounds: a passing load slows every command alike
+        for name in times:
+            times[name].append(wall(cases[name][0]))
+    print(f"load average {load:.2f} before, {os.getloadavg()[0]:.2f} after; median of "
+          f"{args.runs} runs; goal <= {GOAL} s")
+    for name, runs in times.items():
+        median = statistics.median(runs)
+        line = f"{name:30s} {median:.3f} s"
+        module = cases[name][1]
         if median > GOAL and module is not None:
             line += f"  (heavy imports: {heavy_imports(module)})"
         print(line)

@@ -19,7 +19,6 @@ from __future__ import annotations
 import contextlib
 import functools
 import os
-import signal
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -42,6 +41,8 @@ def _ignore_sigint() -> None:
     # Ctrl-C reaches the terminal's whole process group: a worker in a group of its own
     # never sees it (CP-SAT would otherwise catch it and cut a solve short), and ignores
     # it anyway; only the parent reacts, cancels what is queued and keeps what finished.
+    import signal
+
     with contextlib.suppress(OSError):
         os.setpgrp()
     signal.signal(signal.SIGINT, signal.SIG_IGN)

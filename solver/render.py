@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import html
 import sys
 from pathlib import Path
 
@@ -53,6 +52,8 @@ class Svg:
 
     def text(self, x: float, y: float, s: str, size: float = 12, fill: str = "#000",
              anchor: str = "middle", bold: bool = False) -> None:
+        import html  # here: the command-line modules import this one, few draw
+
         weight = ' font-weight="bold"' if bold else ""
         self.items.append(f'<text x="{x:.1f}" y="{y:.1f}" font-family="sans-serif" '
                           f'font-size="{size:.1f}" fill="{fill}" text-anchor="{anchor}" '

@@ -8,7 +8,6 @@ a page break after every page (any browser prints it, or saves it as PDF).
 
 from __future__ import annotations
 
-import html
 import math
 from dataclasses import dataclass
 from pathlib import Path
@@ -69,6 +68,8 @@ def write_sheet(path: str | Path, title: str, puzzles: list[Card], solutions: li
                 columns: int = 2) -> list[Path]:
     """Write the puzzle pages then the solution pages. `path` ending in .html gives one
     printable document; otherwise one SVG per page (path, path-2, ...). Returns the files."""
+    import html
+
     all_pages = pages(title, puzzles, columns) + pages(f"{title}: solutions", solutions, columns)
     target = Path(path)
     try:

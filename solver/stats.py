@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -23,6 +22,8 @@ class Summary:
 
 def summarise(values: Sequence[float]) -> Summary:
     """Mean, median, quartiles, min and max of at least one value."""
+    import statistics  # here: every game's command-line module imports this one
+
     if not values:
         raise ValueError("nothing to summarise")
     quartiles = ([float(q) for q in statistics.quantiles(values, n=4)] if len(values) >= 2
@@ -47,7 +48,9 @@ def wilson(successes: int, trials: int, level: float = 0.95) -> Rate:
     """The Wilson score interval: sound also for rates near 0 or 1 and few trials."""
     if trials <= 0 or not 0 <= successes <= trials:
         raise ValueError("need 0 <= successes <= trials and trials > 0")
-    z = statistics.NormalDist().inv_cdf(0.5 + level / 2)
+    from statistics import NormalDist
+
+    z = NormalDist().inv_cdf(0.5 + level / 2)
     p = successes / trials
     denom = 1 + z * z / trials
     centre = (p + z * z / (2 * trials)) / denom

@@ -15,7 +15,6 @@ import dataclasses
 import enum
 import json
 import re
-import sqlite3
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -84,6 +83,8 @@ class Store:
                 head = f.read(len(_HEADER))
             if head and head != _HEADER:
                 raise BadInput(f"--store {path}: not a SQLite database (refusing to touch it)")
+        import sqlite3  # here: every game's command-line module imports this one
+
         try:
             self.db = sqlite3.connect(self.path, timeout=30)
             self.db.execute("PRAGMA journal_mode=WAL")
@@ -119,7 +120,7 @@ class Store:
                 self.db.execute(f'CREATE INDEX IF NOT EXISTS "{kind}_canonical" '
                                 f'ON "{kind}"(canonical)')
                 self.db.commit()
-            except sqlite3.DatabaseError as exc:
+            except self.db.DatabaseError as exc:  # sqlite3.DatabaseError (DB-API)
                 raise BadInput(f"--store {self.path}: cannot write ({exc})") from None
             self._tables.add(kind)
         return kind
@@ -144,7 +145,7 @@ class Store:
                 (seed, params, canonical_json(result),
                  None if rating is None else canonical_json(rating), canonical))
             self.db.commit()
-        except sqlite3.DatabaseError as exc:
+        except self.db.DatabaseError as exc:
             raise BadInput(f"--store {self.path}: cannot write ({exc})") from None
         return True
 
@@ -174,7 +175,7 @@ class Store:
         out = []
         try:
             found = self.db.execute(sql + " ORDER BY id", values).fetchall()
-        except sqlite3.DatabaseError as exc:
+        except self.db.DatabaseError as exc:
             raise BadInput(f"--store {self.path}: cannot read ({exc})") from None
         for row_id, seed, params, result, rating, canonical, created in found:
             out.append({"id": row_id, "seed": seed, "parameters": json.loads(params),
