@@ -3,7 +3,8 @@
     python scripts/bench_startup.py [--runs 10]
 
 Each command runs --runs times in a fresh process (the `toppi` console script next to
-this Python); the median wall time is printed, with the goal of 0.15 s. Bytecode is
+this Python), in rounds; the median wall time is printed, with the goal of 0.15 s, and
+the median CPU time (user + system), which a busy machine blurs less. Bytecode is
 cached as after a normal install (in a scratch directory, PYTHONPYCACHEPREFIX, even
 where PYTHONDONTWRITEBYTECODE is set; the first run of each command fills it and is not
 counted). A slow line names the outside packages that cost most to import and the
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -29,13 +31,17 @@ ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
 ENV["PYTHONPYCACHEPREFIX"] = os.path.join(tempfile.gettempdir(), "toppi-bench-startup-pycache")
 
 
-def wall(args: list[str]) -> float:
+def wall(args: list[str]) -> tuple[float, float]:
+    """Wall and CPU seconds (user + system) of one run of `args`."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     done = subprocess.run(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
                           env=ENV)
+    seconds = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode != 0:
         raise RuntimeError(done.stderr.strip().splitlines()[-1])
-    return time.perf_counter() - start
+    return seconds, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
 def heavy_imports(module: str, top: int = 3) -> str:
@@ -69,7 +75,7 @@ def main() -> None:
     cases = {f"toppi {' '.join([*extra, '--help'])}": ([str(TOPPI), *extra, "--help"], module)
              for extra, module in [([], None)] + [([name], module) for name, (module, _)
                                                   in COMMANDS.items()]}
-    times: dict[str, list[float]] = {}
+    times: dict[str, list[tuple[float, float]]] = {}
     for name, (command, _) in cases.items():
         try:
             wall(command)  # fills the bytecode and file caches
@@ -83,8 +89,9 @@ def main() -> None:
     print(f"load average {load:.2f} before, {os.getloadavg()[0]:.2f} after; median of "
           f"{args.runs} runs; goal <= {GOAL} s")
     for name, runs in times.items():
-        median = statistics.median(runs)
-        line = f"{name:30s} {median:.3f} s"
+        median = statistics.median(w for w, _ in runs)
+        cpu = statistics.median(c for _, c in runs)
+        line = f"{name:30s} {median:.3f} s (cpu {cpu:.3f} s)"
         module = cases[name][1]
         if median > GOAL and module is not None:
             line += f"  (heavy imports: {heavy_imports(module)})"
