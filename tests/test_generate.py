@@ -64,6 +64,22 @@ def test_generation_replays_from_its_seed():
     assert [g.puzzle for g in a.puzzles] != [g.puzzle for g in c.puzzles]
 
 
+def test_one_loop_gives_the_same_puzzles_on_a_pool():
+    """The attempts as tasks of a process pool: outcomes taken in attempt order, so the
+    puzzles, their attempts and the counters are those of the in-process run."""
+    from solver.executor import Batch
+
+    alone = generate(SubsetSum(), "hard", 3, seed=5)
+    batch = Batch(2, progress=False)
+    pooled = generate(SubsetSum(), "hard", 3, seed=5, batch=batch)
+    assert batch.where == "local pool (2 processes)"
+    assert [(g.puzzle, g.solution, g.attempt, g.attempts_used) for g in pooled.puzzles] == \
+        [(g.puzzle, g.solution, g.attempt, g.attempts_used) for g in alone.puzzles]
+    assert (pooled.attempts, pooled.not_unique, pooled.no_solution, pooled.wrong_difficulty) \
+        == (alone.attempts, alone.not_unique, alone.no_solution, alone.wrong_difficulty)
+    assert alone.attempts > 3  # some attempts failed, so the order mattered
+
+
 def test_perturbed_puzzle_is_no_longer_unique():
     kind = SubsetSum()
     g = generate(kind, "easy", 1, seed=1).puzzles[0]
