@@ -12,6 +12,8 @@ from models.hoch_hinaus.encode import CnfLogic, CpLogic, StepModel
 from models.hoch_hinaus.rules import load_rules
 from models.hoch_hinaus.state import Bonus, GameState
 from models.hoch_hinaus.tasks import holds, load_catalogue, parse_task
+from solver.backends.common import SolverOptions
+from solver.backends.cpsat import make_solver
 from solver.backends.sat import IncrementalSat
 
 RULES = load_rules()
@@ -88,8 +90,7 @@ def test_one_step_successors_equal_engine_with_cpsat(seed, pros, fillers):
         logic.clause([lit])
     found = set()
     while True:
-        solver = cp_model.CpSolver()
-        solver.parameters.num_workers = 1
+        solver = make_solver(SolverOptions(workers=1))  # Ctrl-C stays Python's
         if solver.solve(logic.m) not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             break
         found.add(model.state_key(1, lambda x, s=solver: bool(s.boolean_value(x))))

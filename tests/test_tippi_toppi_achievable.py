@@ -15,6 +15,8 @@ from models.tippi_toppi.model import cpsat_value, encode_plan, tops_of
 from models.tippi_toppi.rules import load_rules
 from models.tippi_toppi.state import GameState, Variant, new_game
 from models.tippi_toppi.tasks import PLACEHOLDER
+from solver.backends.common import SolverOptions
+from solver.backends.cpsat import make_solver
 from solver.backends.sat import CnfBuilder, IncrementalSat
 from solver.errors import BadInput
 from solver.logic import CnfLogic, CpLogic
@@ -87,8 +89,7 @@ def test_one_play_step_equals_the_engine():
                     if seed < 3:  # CP-SAT: the same step on fewer states (slower)
                         m.clear_assumptions()
                         m.add_assumptions([cp.x[(1, i, p)]])
-                        solver = cp_model.CpSolver()
-                        solver.parameters.num_workers = 1
+                        solver = make_solver(SolverOptions(workers=1))  # Ctrl-C stays Python's
                         code = solver.solve(m)
                         assert (code in (cp_model.OPTIMAL, cp_model.FEASIBLE)) is legal
                         if legal:

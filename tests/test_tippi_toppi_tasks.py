@@ -26,6 +26,8 @@ from models.tippi_toppi.tasks import (
     SameAdjacentTask,
     SumTask,
 )
+from solver.backends.common import SolverOptions
+from solver.backends.cpsat import make_solver
 from solver.backends.sat import CnfBuilder, IncrementalSat
 from solver.counting import Count
 from solver.errors import BadInput
@@ -171,8 +173,7 @@ def test_cpsat_task_encoding_equals_engine_on_random_tops():
         fix_tops(logic, tv, tp)
         lits = [task_lit(logic, t, tv, R) for t in tasks]
         logic.m.maximize(sum(lits))  # each literal is free to be true exactly when its task holds
-        solver = cp_model.CpSolver()
-        solver.parameters.num_workers = 1
+        solver = make_solver(SolverOptions(workers=1))  # Ctrl-C stays Python's
         assert solver.solve(logic.m) == cp_model.OPTIMAL
         for t, h in zip(tasks, lits, strict=True):
             assert bool(solver.value(h)) is t.holds(tp, R), (t.text(R), tp)
@@ -246,8 +247,7 @@ def test_generated_tasks_cpsat_encoding_equals_engine(tasks, cards):
     fix_tops(logic, tv, tp)
     lits = [task_lit(logic, t, tv, R) for t in tasks]
     logic.m.maximize(sum(lits))
-    solver = cp_model.CpSolver()
-    solver.parameters.num_workers = 1
+    solver = make_solver(SolverOptions(workers=1))  # Ctrl-C stays Python's
     assert solver.solve(logic.m) == cp_model.OPTIMAL
     for t, h in zip(tasks, lits, strict=True):
         assert bool(solver.value(h)) is t.holds(tp, R), t.text(R)

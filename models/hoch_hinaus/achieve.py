@@ -159,10 +159,7 @@ def achievable(game: GameState, tasks: Sequence[Task], k: int, mode: str = "hand
             # those is subset-minimal among all switches too
             blamed = set(solver.sufficient_assumptions_for_infeasibility())
             first = [i for i, sw in enumerate(switches) if sw.index in blamed]
-            try:
-                core = cpsat.minimal_core(logic.m, [switches[i] for i in first], options)
-            except TimeoutError:
-                raise TimeLimitReached("CP-SAT ran out of time minimising the core") from None
+            core = cpsat.minimal_core(logic.m, [switches[i] for i in first], options)
             result.core = [texts[first[i]] for i in (core or [])]
         else:
             raise TimeLimitReached(f"CP-SAT found no answer within {options.time_limit} s")

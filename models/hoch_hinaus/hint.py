@@ -21,7 +21,7 @@ from models.hoch_hinaus.board import Action, action_json
 from models.hoch_hinaus.encode import CnfLogic, StepModel
 from models.hoch_hinaus.state import GameState
 from models.hoch_hinaus.tasks import Task
-from solver.backends.sat import IncrementalSat, Undecided
+from solver.backends.sat import IncrementalSat
 from solver.errors import TimeLimitReached
 from solver.progress import live_status
 
@@ -141,7 +141,7 @@ class Lookahead:
             raise TimeLimitReached("the hint's look-ahead reached its time limit")
         try:
             return self.solver.solve_limited(assumptions, conflicts=self.budget) is not None
-        except Undecided:
+        except TimeLimitReached:  # the conflict budget ran out
             return None
 
     def check(self, g: GameState, mode: str, deadline: float) -> tuple[int, int, bool | None]:

@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from models.topito.rules import Card, Goal, Move, Stacks, State
-from solver.backends.sat import INTERRUPTIBLE, CnfBuilder, IncrementalSat, Undecided
+from solver.backends.sat import INTERRUPTIBLE, CnfBuilder, IncrementalSat
 from solver.errors import TimeLimitReached
 
 SAT_SOLVER = INTERRUPTIBLE  # Glucose: PySAT's CaDiCaL cannot stop at a deadline
@@ -273,10 +273,7 @@ class SatPlanner:
               ) -> set[int] | None:
         """A model (true literals) or None (unsatisfiable); TimeLimitReached when the
         deadline passes first."""
-        try:
-            return self.sat.solve_limited(assumptions, deadline)
-        except Undecided:
-            raise TimeLimitReached("time limit reached during a SAT call") from None
+        return self.sat.solve_limited(assumptions, deadline)
 
     def moves_of(self, model: set[int], length: int) -> list[Move]:
         """The move sequence of a model, read with the rules engine's vocabulary."""

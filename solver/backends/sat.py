@@ -181,11 +181,6 @@ def _rc2(builder: CnfBuilder, stratified: bool, line: Status, total: int) -> RC2
     return rc2
 
 
-# A limited SAT call that stops (deadline or conflict budget) before deciding raises
-# TimeLimitReached; `Undecided` is the same class under the name game packages import.
-Undecided = TimeLimitReached
-
-
 # PySAT's CaDiCaL ignores interrupt(): solvers that must stop at a deadline are Glucose
 INTERRUPTIBLE = "glucose4"
 
