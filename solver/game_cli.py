@@ -3,6 +3,9 @@
 A game describes itself once (a `solver.game.Game`) and calls
 `add_game_commands(group, game)`; the commands, their options, outputs and exit codes
 are then the same for every game, as the puzzle commands are (solver/puzzle_cli.py).
+
+Every game's command-line module imports this one, also for `--help`: the simulation,
+the executor, the store and rich's tables are imported by the commands that use them.
 """
 
 from __future__ import annotations
@@ -11,21 +14,21 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
-from rich.markup import escape
-from rich.table import Table
+from rich.markup import escape  # rich.console, which solver.render needs, imports it
 
 from solver.errors import BadInput
-from solver.executor import Batch, batch_options, interrupted_note
 from solver.game import CHANCE, TERMINAL, Game, seat_policies
-from solver.options import json_option, quiet_option, rules_option, svg_option
+from solver.options import batch_options, json_option, quiet_option, rules_option, svg_option
 from solver.render import print_json, stderr, stdout
 from solver.results import dumps, to_jsonable
-from solver.simulate import SimulationResult, simulate
 from solver.stats import Rate, Summary
-from solver.store import store_at
+
+if TYPE_CHECKING:
+    from solver.executor import Batch
+    from solver.simulate import SimulationResult
 
 file_argument = click.argument("file", type=click.Path(dir_okay=False))
 
@@ -163,6 +166,10 @@ def add_game_commands(group: click.Group, game: Game) -> None:
         """Play seeded games with the policies; win rates (Wilson 95% intervals) or
         scores, per setup and policy. Each game is a task: --jobs / --scheduler spread
         them, --store keeps them, --resume finishes an interrupted run."""
+        from solver.executor import interrupted_note
+        from solver.simulate import simulate
+        from solver.store import store_at
+
         setup_values = split(values, game.setup_options)
         options = split(values, game.play_options)
         rules = game.load_rules(rules_path, **values)
@@ -297,6 +304,8 @@ def _return_text(game: Game, value: float) -> str:
 
 
 def _print_moves(game: Game, state: Any, result: MovesResult) -> None:
+    from rich.table import Table
+
     stdout.print(game.terminal(state))
     if result.chance_outcomes:
         table = Table(title="Chance outcomes (give one to see the moves after it)")
@@ -388,6 +397,8 @@ def _ask(game: Game, rules: Any, view: Any, state: Any, options: dict[str, Any])
 
 
 def _print_simulation(game: Game, result: SimulationResult) -> None:
+    from rich.table import Table
+
     asked = f"{result.games} games per row" + (" asked" if result.interrupted else "")
     table = Table(title=f"{escape(game.title)}: {asked}, seed {result.seed}",
                   caption=f"{result.seconds:.1f} s, {result.executor}; 95% Wilson "

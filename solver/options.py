@@ -1,4 +1,9 @@
-"""Click options shared by every game's commands."""
+"""Click options shared by every game's commands.
+
+Every game's command-line module imports this one to declare its options, also for
+`--help`: what an option's command needs when it runs (the executor, the solvers) is
+imported by the command, not here.
+"""
 
 from __future__ import annotations
 
@@ -9,7 +14,12 @@ from typing import Any
 import click
 
 from solver.backends.common import SolverOptions
+from solver.errors import BadInput
 from solver.progress import set_quiet
+
+#: The difficulties a generated puzzle is rated (solver.generate rates them; its
+#: `--difficulty` choices are declared here, where `--help` needs no generator).
+DIFFICULTIES = ("easy", "medium", "hard")
 
 
 def _set_quiet(ctx: click.Context, param: click.Parameter, value: bool) -> None:
@@ -58,3 +68,32 @@ svg_option = click.option("--svg", "svg_path", type=click.Path(dir_okay=False),
                           help="Also write a picture of the board to this SVG file.")
 rules_option = click.option("--rules", "rules_path", type=click.Path(dir_okay=False),
                             help="Rules data file replacing the built-in rules.")
+
+
+def batch_options(f: Callable) -> Callable:
+    """--jobs, --scheduler, --store and --resume; the command receives `batch` (a
+    solver.executor.Batch) and `store_path` (str | None) and `resume` (bool)."""
+
+    @functools.wraps(f)
+    def wrapper(*args: Any, jobs: int | None, scheduler: str | None, **kwargs: Any) -> Any:
+        from solver.executor import Batch, default_jobs
+
+        if kwargs.get("resume") and not kwargs.get("store_path"):
+            raise BadInput("--resume needs --store FILE (the run to continue)")
+        if scheduler is not None and not scheduler.startswith(("tcp://", "tls://", "inproc://")):
+            raise BadInput(f"--scheduler {scheduler}: expected tcp://HOST:PORT")
+        kwargs["batch"] = Batch(jobs or default_jobs(), scheduler)
+        return f(*args, **kwargs)
+
+    for option in (
+        click.option("--resume", is_flag=True,
+                     help="Skip the tasks whose results are already in --store."),
+        click.option("--store", "store_path", type=click.Path(dir_okay=False),
+                     help="SQLite file: every finished task is saved at once."),
+        click.option("--scheduler", metavar="tcp://HOST:PORT",
+                     help="Run the tasks on this Dask distributed scheduler."),
+        click.option("--jobs", type=click.IntRange(min=1), default=None,
+                     help="Local worker processes (default: all cores; 1: in-process)."),
+    ):
+        wrapper = option(wrapper)
+    return wrapper

@@ -3,44 +3,53 @@
 A game describes its puzzles once (a `PuzzleGame`: how to make its PuzzleKind, read and
 write puzzle files, and draw a puzzle) and calls `add_puzzle_commands(group, game)`; the
 commands, their options, outputs and exit codes are then the same for every game.
+
+Registering the commands imports no solver: a game's command line describes its puzzles
+with `PuzzleGame.from_module`, whose functions import the game's puzzle module (and with
+it the generator and the encodings) when a command first calls one, and the generator,
+the store and rich's tables are imported by the commands that use them.
 """
 
 from __future__ import annotations
 
+import functools
+import importlib
 import json
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 import click
-from rich.console import RenderableType
-from rich.table import Table
 
 from solver.errors import BadInput
-from solver.executor import Batch, batch_options
-from solver.generate import (
-    DIFFICULTIES,
-    Attempt,
-    Generated,
-    GenerationReport,
-    PuzzleKind,
-    Verdict,
-    check_unique,
-    generate,
-    try_attempt,
-)
 from solver.io import load_json
-from solver.options import json_option, quiet_option, rules_option
+from solver.options import DIFFICULTIES, batch_options, json_option, quiet_option, rules_option
 from solver.progress import progress_bar
-from solver.render import Svg, print_json, stderr, stdout
+from solver.render import print_json, stderr, stdout
 from solver.results import dumps
-from solver.sheet import Card, write_sheet
-from solver.store import PUZZLES_KIND, Store, canonical_json, store_at
+
+if TYPE_CHECKING:
+    from rich.console import RenderableType
+
+    from solver.executor import Batch
+    from solver.generate import Attempt, GenerationReport, PuzzleKind, Verdict
+    from solver.render import Svg
+    from solver.store import Store
 
 P = TypeVar("P")
 S = TypeVar("S")
+
+
+def __getattr__(name: str) -> Any:
+    # PUZZLES_KIND, the store's table of puzzles, is offered here too; the store itself
+    # is imported when a command runs
+    if name == "PUZZLES_KIND":
+        from solver.store import PUZZLES_KIND
+
+        return PUZZLES_KIND
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 @dataclass
@@ -70,6 +79,47 @@ class PuzzleGame(Generic[P, S]):
     # are the same up to the game's symmetries); default: the puzzle file's JSON with
     # sorted keys (no symmetry folded).
     canonical: Callable[[Any, P], str] | None = None
+
+    @classmethod
+    def from_module(cls, module: str, game: str, backends: tuple[str, ...],
+                    generate_options: tuple[click.Option, ...] = ()) -> PuzzleGame:
+        """The description of a game's puzzles whose functions are those of
+        `module.puzzle_game()`, that module imported when a command first calls one:
+        registering the commands (and `--help`) needs only the game's id, its back-ends
+        and its own `generate` options."""
+        return cls(game, backends,
+                   *(_FromModule(module, name) for name in (
+                       "make_kind", "read", "write", "solution_text", "picture",
+                       "terminal")),
+                   generate_options=generate_options,
+                   canonical=_FromModule(module, "canonical_form"))
+
+    def canonical_form(self, kind: Any, puzzle: P) -> str:
+        """The puzzle's canonical form: `canonical`, or the puzzle file's JSON with
+        sorted keys."""
+        if self.canonical is not None:
+            return self.canonical(kind, puzzle)
+        from solver.store import canonical_json
+
+        return canonical_json(self.write(kind, puzzle, None, None))
+
+
+@functools.cache
+def _described(module: str) -> PuzzleGame:
+    return importlib.import_module(module).puzzle_game()
+
+
+@dataclass(frozen=True)
+class _FromModule:
+    """The function `name` of the PuzzleGame that `module.puzzle_game()` describes,
+    imported on the first call; it pickles as the two names, so a batch's workers
+    import the module themselves."""
+
+    module: str
+    name: str
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return getattr(_described(self.module), self.name)(*args, **kwargs)
 
 
 @dataclass
@@ -120,8 +170,11 @@ def attempt_task(make_kind: Callable[..., Any], kind_args: tuple, extra: tuple,
                  difficulty: str, seed: int, attempt: int) -> Attempt:
     """Attempt number `attempt` of `generate` (solver/generate.py), alone: the proposal
     comes from random.Random(attempt_seed(seed, attempt)), so any process or machine
-    gives the same answer (a batch task; `make_kind` is the game's top-level factory)."""
-    key = (make_kind.__module__, make_kind.__qualname__, kind_args, extra)
+    gives the same answer (a batch task; `make_kind` is the game's top-level factory,
+    or a PuzzleGame.from_module one)."""
+    from solver.generate import try_attempt
+
+    key = (make_kind, kind_args, extra)
     kind = _KINDS.get(key)
     if kind is None:
         kind = _KINDS[key] = make_kind(*kind_args, **dict(extra))
@@ -138,6 +191,9 @@ def generate_stored(game: PuzzleGame, kind: Any, kind_args: tuple, extra: dict[s
     and the game's own options `extra`. With a store, every puzzle found is saved at
     once (a puzzle whose canonical form is stored already is skipped as a duplicate);
     `resume` reuses the stored puzzles of this run and goes on after the last one."""
+    from solver.generate import Generated, generate
+    from solver.store import PUZZLES_KIND
+
     parameters = {"game": game.game, "difficulty": difficulty, "seed": seed,
                   "rules": kind_args[0], "backend": kind_args[1], "time_limit": kind_args[2],
                   **extra}
@@ -148,7 +204,6 @@ def generate_stored(game: PuzzleGame, kind: Any, kind_args: tuple, extra: dict[s
             rating = data["puzzle"].get("rating", {})
             resumed.append(Generated(puzzle, solution, difficulty, rating.get("score", 0.0),
                                      rating.get("features", {}), seed, attempt, 0))
-    canonical = game.canonical or (lambda k, pz: canonical_json(game.write(k, pz, None, None)))
 
     def keep(got: Attempt) -> bool:
         """Store the puzzle: False when its canonical form is there already."""
@@ -157,7 +212,7 @@ def generate_stored(game: PuzzleGame, kind: Any, kind_args: tuple, extra: dict[s
         rating = {"difficulty": difficulty, "score": got.score, "features": got.features,
                   "seed": seed, "attempt": got.attempt}
         data = game.write(kind, got.puzzle, got.solution, rating)
-        form = f"{game.game} {canonical(kind, got.puzzle)}"
+        form = f"{game.game} {game.canonical_form(kind, got.puzzle)}"
         return store.put(PUZZLES_KIND, parameters, got.attempt, {"puzzle": data}, rating, form)
 
     task = (attempt_task, (game.make_kind, kind_args, tuple(sorted(extra.items()))))
@@ -216,6 +271,8 @@ def add_puzzle_commands(group: click.Group, game: PuzzleGame) -> None:
         measured features (see the game's docs). The attempts run as parallel tasks on
         all cores (--jobs N, or a Dask cluster with --scheduler); the same puzzles for
         the same --seed whichever ran them."""
+        from solver.store import store_at
+
         kind = game.make_kind(rules_path, backend, time_limit, **extra)
         with progress_bar(f"{count} {difficulty} puzzle(s)") as update:
             deadline = None if max_seconds is None else time.monotonic() + max_seconds
@@ -284,6 +341,8 @@ def add_puzzle_commands(group: click.Group, game: PuzzleGame) -> None:
         @quiet_option
         def command(puzzle: str, backend: str, time_limit: float, rules_path: str | None,
                     as_json: bool) -> None:
+            from solver.generate import check_unique
+
             kind = game.make_kind(rules_path, backend, time_limit)
             pz, stated = _read(game, kind, puzzle)
             verdict = check_unique(kind, pz)
@@ -325,6 +384,11 @@ def add_puzzle_commands(group: click.Group, game: PuzzleGame) -> None:
                       backend: str, time_limit: float, rules_path: str | None) -> None:
         """A printable sheet: the puzzles drawn, then their solutions on the next page(s).
         A puzzle file without its solution is solved first (it must be unique)."""
+        from rich.table import Table
+
+        from solver.generate import check_unique
+        from solver.sheet import Card, write_sheet
+
         kind = game.make_kind(rules_path, backend, time_limit)
         cards, answers = [], []
         for n, path in enumerate(puzzles):

@@ -14,15 +14,12 @@ from pathlib import Path
 from typing import Any
 
 import click
-from rich.table import Table
 
 from solver.cli import GAMES
 from solver.errors import BadInput
-from solver.generate import DIFFICULTIES
-from solver.options import json_option
+from solver.options import DIFFICULTIES, json_option
 from solver.render import print_json, stdout
 from solver.results import dumps
-from solver.store import PUZZLES_KIND, Store
 
 
 @dataclass
@@ -57,6 +54,8 @@ class PuzzleListing:
 def stored_puzzles(path: str, game: str | None = None, difficulty: str | None = None
                    ) -> PuzzleListing:
     """The stored puzzles, ordered by game, difficulty (easy first), rating, row id."""
+    from solver.store import PUZZLES_KIND, Store
+
     if game is not None and game not in GAMES:
         raise BadInput(f"--game {game}: unknown game (one of {', '.join(GAMES)})")
     where: dict[str, Any] = {}
@@ -118,6 +117,8 @@ def list_command(store_path: str, game: str | None, difficulty: str | None,
             p.puzzle = {}  # the listing stays small: `export` gives the puzzles
         print_json(dumps(listing))
         return
+    from rich.table import Table
+
     table = Table(title=f"{listing.count} puzzle(s) in {store_path}")
     for name in ("id", "game", "difficulty", "rating", "seed", "attempt", "created"):
         table.add_column(name, justify="right" if name in ("id", "rating", "seed",

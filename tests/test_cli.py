@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import importlib
 import json
+import pickle
 import subprocess
 import sys
 
 import pytest
 
+from solver.cli import COMMANDS, GAMES
+from solver.generate import DIFFICULTIES
 from tests.cli_helpers import assert_one_line_error, game_runner
 from tests.tih_small import small_rules_dict
 
@@ -36,6 +40,60 @@ def test_help_imports_no_game_nor_solver():
                          check=True).stdout
     assert "hippo" in out and "take-it-higher" in out
     assert out.splitlines()[-1] == "IMPORTED []"
+
+
+# Never imported by `toppi <game> --help`: rich's tables and live displays, the solver
+# libraries and what they bring, the generator, the simulation, the executor, the store
+# and the games' puzzle modules (with their encodings). rich.markup and rich.text are
+# not listed: rich.console, which the help keeps (solver.render), imports them.
+HELP_NEVER_IMPORTS = ("rich.table", "rich.live", "rich.progress", "ortools", "pysat",
+                      "numpy", "pandas", "distributed", "solver.generate", "solver.simulate",
+                      "solver.executor", "solver.store",
+                      *(f"models.{package}.puzzles" for _, package, _ in GAMES.values()))
+
+
+@pytest.mark.parametrize("command", [*GAMES, "puzzles"])
+def test_a_games_help_imports_no_solver(command):
+    """`toppi <game> --help` declares the commands and their options only: what a
+    command needs to run is imported when it runs (counted in a fresh process)."""
+    code = ("import json, sys\n"
+            "from solver.cli import cli\n"
+            "try:\n"
+            f"    cli([{command!r}, '--help'])\n"
+            "except SystemExit:\n"
+            "    pass\n"
+            "print(json.dumps(sorted(sys.modules)))\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout
+    modules = json.loads(out.splitlines()[-1])
+    assert COMMANDS[command][0] in modules
+    assert [m for m in modules if any(m == heavy or m.startswith(heavy + ".")
+                                      for heavy in HELP_NEVER_IMPORTS)] == []
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_the_puzzle_commands_are_those_of_the_puzzle_module(game):
+    """The command line describes each game's puzzles without importing its puzzle
+    module: the back-ends it offers are the module's own."""
+    package = GAMES[game][1]
+    group = importlib.import_module(f"models.{package}.cli").group
+    described = importlib.import_module(f"models.{package}.puzzles").puzzle_game()
+    assert described.game == game
+    for name in ("generate", "solve", "check-unique", "sheet"):
+        backend = next(p for p in group.commands[name].params if p.name == "backend")
+        assert tuple(backend.type.choices) == described.backends, name
+    difficulty = next(p for p in group.commands["generate"].params if p.name == "difficulty")
+    assert tuple(difficulty.type.choices) == DIFFICULTIES
+
+
+def test_puzzle_functions_named_by_their_module_pickle_and_import_when_called():
+    from solver.puzzle_cli import PuzzleGame
+
+    game = PuzzleGame.from_module("models.hippo.puzzles", "hippo", ("cpsat", "brute"))
+    make_kind = pickle.loads(pickle.dumps(game.make_kind))  # as a batch sends it
+    assert make_kind == game.make_kind
+    kind = make_kind(None, "cpsat", 5.0)
+    assert type(kind).__module__ == "models.hippo.puzzles"
 
 
 def test_a_game_is_imported_when_invoked_and_named_by_its_id():

@@ -1,18 +1,16 @@
 """`toppi hippo ...`: the shared show / moves / simulate / play commands from the game's
-description (game.py), and Hippo's own questions: best, plan, finish, puzzles."""
+description (game.py), and Hippo's own questions: best, plan, finish, puzzles. Solvers
+and the printing of tables are imported inside the commands that use them, so the group
+loads quickly."""
 
 from __future__ import annotations
 
 import json
 
 import click
-from rich.table import Table
 from rich.text import Text
 
-from models.hippo import queries
 from models.hippo.game import GAME
-from models.hippo.puzzles import puzzle_game
-from models.hippo.render import pool_svg, pool_text
 from models.hippo.rules import (
     GameState,
     Rules,
@@ -26,7 +24,7 @@ from solver.backends import SolverOptions
 from solver.errors import BadInput
 from solver.game_cli import add_game_commands
 from solver.options import json_option, quiet_option, rules_option, solver_options, svg_option
-from solver.puzzle_cli import add_puzzle_commands
+from solver.puzzle_cli import PuzzleGame, add_puzzle_commands
 from solver.render import print_json, stdout
 from solver.results import dumps
 
@@ -63,6 +61,11 @@ def best(file: str, roll_text: str | None, top: int, rules_path: str | None, as_
     """The best placement for the roll: most chips shed this turn (a bonus roll counted
     by its exact expectation over all 216 outcomes), ties broken by least exposure (own
     chips the other players can kick out next, weighed by the chance of their rolls)."""
+    from rich.table import Table
+
+    from models.hippo import queries
+    from models.hippo.render import pool_svg, pool_text
+
     rules, state = _load(file, rules_path)
     if roll_text is not None:
         roll = parse_roll(rules, roll_text)
@@ -115,7 +118,10 @@ def plan(file: str, rolls_text: str, check: bool, solver: SolverOptions,
     leave it) that empty the stock in the fewest own turns, or shed the most chips if it
     cannot be emptied. CP-SAT over all the rolls; the plan is replayed by the rules
     engine."""
+    from rich.table import Table
+
     from models.hippo.plan import brute_force, solve_plan
+    from models.hippo.render import pool_text
 
     rules, state = _load(file, rules_path)
     rolls = parse_rolls(rules, rolls_text)
@@ -170,7 +176,10 @@ def finish(file: str, turns: int, time_limit: float, rules_path: str | None,
     """The exact chance that the player on turn empties the stock within N own turns if
     the others do not interfere (playing to maximise that chance), and the best case:
     the fewest turns in which the dice could let it happen."""
+    from rich.table import Table
+
     from models.hippo.finish import finish as run_finish
+    from models.hippo.render import pool_text
 
     _, state = _load(file, rules_path)
     result = run_finish(state, turns, time_limit)
@@ -191,4 +200,6 @@ def finish(file: str, turns: int, time_limit: float, rules_path: str | None,
 
 
 add_game_commands(group, GAME)
-add_puzzle_commands(group, puzzle_game())
+# generate, solve, check-unique, sheet over puzzles.py, imported when one of them runs
+add_puzzle_commands(group, PuzzleGame.from_module("models.hippo.puzzles", "hippo",
+                                                  ("cpsat", "brute")))

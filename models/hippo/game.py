@@ -6,6 +6,9 @@ an observation is the whole state and the policies read it all. Chance is the di
 state whose `roll` is None waits for them (`current_player` is CHANCE), and the
 outcomes are the distinct rolls, highest die first, each with its share of the
 faces**dice ordered throws (56 rolls of 216 throws for three dice).
+
+Every `toppi hippo` command imports this module (also for `--help`): the ranking of
+placements, the queries and the pictures are imported by the methods that use them.
 """
 
 from __future__ import annotations
@@ -14,13 +17,10 @@ import random
 from collections.abc import Sequence
 from dataclasses import asdict
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from models.hippo import queries
-from models.hippo.best import best_options, roll_results
-from models.hippo.render import pool_svg, pool_text
 from models.hippo.rules import (
     GameState,
     Move,
@@ -39,8 +39,11 @@ from models.hippo.rules import (
 )
 from solver.errors import BadInput
 from solver.game import CHANCE, TERMINAL, Game, Policy
-from solver.render import Svg
 from solver.stats import summarise
+
+if TYPE_CHECKING:
+    from models.hippo.queries import ShowResult
+    from solver.render import Svg
 
 Action = Roll | Move  # a roll at a chance node, a placement sequence after it
 
@@ -178,13 +181,19 @@ class HippoGame(Game[Rules, GameState, Action]):
 
     # ------------------------------------------------------------------ pictures
 
-    def show(self, state: GameState) -> queries.ShowResult:
-        return queries.show(state)
+    def show(self, state: GameState) -> ShowResult:
+        from models.hippo.queries import show
+
+        return show(state)
 
     def terminal(self, state: GameState) -> Any:
+        from models.hippo.render import pool_text
+
         return pool_text(state)
 
     def picture(self, state: GameState, title: str) -> Svg:
+        from models.hippo.render import pool_svg
+
         return pool_svg(state, title)
 
     # ------------------------------------------------------------------ policies
@@ -210,6 +219,8 @@ class HippoGame(Game[Rules, GameState, Action]):
                 "rounds_mean": round(sum(turns) / len(turns) / records[0]["players"], 3)}
 
     def hint(self, rules: Rules, observation: GameState, options: dict[str, Any]) -> Any:
+        from models.hippo.best import best_options
+
         if observation.roll is None:
             return None
         top = best_options(observation, observation.roll)[0]
@@ -281,6 +292,8 @@ def _results(state: GameState) -> dict[tuple, tuple[int, int]]:
 def _choose_best(state: GameState, legal: list[Action], rng: random.Random) -> Move:
     """`best`'s ranking (most chips shed this turn, the bonus roll by its exact
     expectation, then least exposure); exact ties drawn at random."""
+    from models.hippo.best import best_options
+
     options = best_options(state, state.roll)
     first = (options[0].value_num, options[0].exposure_num)
     top = [o for o in options if (o.value_num, o.exposure_num) == first]
@@ -290,6 +303,8 @@ def _choose_best(state: GameState, legal: list[Action], rng: random.Random) -> M
 def _choose_greedy(state: GameState, legal: list[Action], rng: random.Random) -> Move:
     """Most chips shed by this roll's placements (the bonus roll and exposure
     ignored); ties drawn at random."""
+    from models.hippo.best import roll_results
+
     results = roll_results(state.rules, state, state.roll)
     me = state.to_move
     least = min(sum(r[2][me]) for r in results)
@@ -299,6 +314,8 @@ def _choose_greedy(state: GameState, legal: list[Action], rng: random.Random) ->
 
 def _choose_random(state: GameState, legal: list[Action], rng: random.Random) -> Move:
     """Any distinct result of the roll, each as likely."""
+    from models.hippo.best import roll_results
+
     results = roll_results(state.rules, state, state.roll)
     return results[rng.randrange(len(results))][3]
 

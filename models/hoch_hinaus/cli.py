@@ -5,8 +5,6 @@ quickly."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import click
 
 from models.hoch_hinaus.achieve import BACKENDS, TILE_MODES
@@ -190,43 +188,6 @@ def reachable(file: str, samples: int, policy: str, seed: int, time_limit: float
         stdout.print(result.note)
 
 
-# The puzzle commands' description; the puzzle module (SAT and CP-SAT encodings) is
-# imported when a command runs. Module-level functions: a batch sends them to workers.
-
-def _puzzles() -> Any:
-    from models.hoch_hinaus import puzzles
-    return puzzles
-
-
-def make_puzzle_kind(*args: Any, **kwargs: Any) -> Any:
-    return _puzzles().make_kind(*args, **kwargs)
-
-
-def read_puzzle(*args: Any) -> Any:
-    return _puzzles().read_puzzle(*args)
-
-
-def write_puzzle(*args: Any) -> Any:
-    return _puzzles().write_puzzle(*args)
-
-
-def solution_text(*args: Any) -> Any:
-    return _puzzles().solution_text(*args)
-
-
-def puzzle_picture(*args: Any) -> Any:
-    return _puzzles().puzzle_picture(*args)
-
-
-def puzzle_terminal(*args: Any) -> Any:
-    return _puzzles().puzzle_terminal(*args)
-
-
-def canonical_puzzle(*args: Any) -> Any:
-    return _puzzles().canonical_puzzle(*args)
-
-
-add_puzzle_commands(group, PuzzleGame("hoch-hinaus", BACKENDS, make_puzzle_kind,
-                                      read_puzzle, write_puzzle, solution_text,
-                                      puzzle_picture, puzzle_terminal,
-                                      canonical=canonical_puzzle))
+# generate, solve, check-unique, sheet over puzzles.py, imported when one of them runs
+add_puzzle_commands(group, PuzzleGame.from_module("models.hoch_hinaus.puzzles", "hoch-hinaus",
+                                                  BACKENDS))

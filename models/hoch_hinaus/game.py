@@ -18,7 +18,6 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from statistics import mean
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -304,6 +303,8 @@ class HochHinausGame(Game[GameData, GameState, Any]):
         return {"tasks_completed": len(end.completed), "turns": end.turns}
 
     def summarise(self, records: Sequence[dict[str, Any]]) -> dict[str, Any]:
+        from statistics import mean  # here: it imports fractions and decimal
+
         return {"mean_tasks_completed": round(mean(r["tasks_completed"] for r in records), 2),
                 "mean_turns": round(mean(r["turns"] for r in records), 2)}
 

@@ -1,6 +1,6 @@
 """`toppi take-it-higher ...`: a thin layer over the queries. `show`, `moves`, `simulate`
 and `play` are the shared commands (solver/game_cli.py) built from `game.GAME`; the
-solvers are imported by the commands that use them."""
+solvers, the queries and the pictures are imported by the commands that use them."""
 
 from __future__ import annotations
 
@@ -8,30 +8,32 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 import click
-from rich.table import Table
 from rich.text import Text
 
-from models.take_it_higher import queries
 from models.take_it_higher.encode import BACKENDS
 from models.take_it_higher.game import GAME
 from models.take_it_higher.positions import Position, load_position, parse_draw
-from models.take_it_higher.puzzles import puzzle_game
-from models.take_it_higher.render import board_svg, board_text, hint_table, sheet_table
 from models.take_it_higher.rules import load_rules
 from models.take_it_higher.state import replay
 from models.take_it_higher.variants import VARIANT_CHOICES, Variant, parse_variant
 from solver.backends import SolverOptions
 from solver.errors import BadInput
-from solver.executor import Batch, batch_options, interrupted_note
 from solver.game_cli import add_game_commands
-from solver.options import json_option, quiet_option, rules_option, solver_options, svg_option
-from solver.puzzle_cli import add_puzzle_commands
+from solver.options import (
+    batch_options,
+    json_option,
+    quiet_option,
+    rules_option,
+    solver_options,
+    svg_option,
+)
+from solver.puzzle_cli import PuzzleGame, add_puzzle_commands
 from solver.render import print_json, stdout
 from solver.results import dumps
-from solver.store import store_at
 
 if TYPE_CHECKING:
     from models.take_it_higher.draws import DrawsResult
+    from solver.executor import Batch
 
 
 def variant_option(default: str | None) -> click.Option:
@@ -71,6 +73,9 @@ def score(file: str, variant: str | None, gold_silver: bool, rules_path: str | N
           as_json: bool, svg_path: str | None) -> None:
     """The score sheet of the board in FILE; spaceship launches are replayed in the
     recorded order and checked against the chosen rules."""
+    from models.take_it_higher import queries
+    from models.take_it_higher.render import board_svg, board_text, sheet_table
+
     rules = load_rules(rules_path)
     position = load_position(rules, file)
     sheet = queries.score(position, _variant(position, variant, gold_silver))
@@ -114,6 +119,8 @@ def max_(variant: str, gold_silver: bool, draw: str | None, backend: str, draws:
     v = parse_variant(variant, gold_silver)
     if draws is not None:
         from models.take_it_higher.draws import draws_batch
+        from solver.executor import interrupted_note
+        from solver.store import store_at
 
         if draw or svg_path:
             raise BadInput("--draws cannot be combined with --draw or --svg")
@@ -129,6 +136,7 @@ def max_(variant: str, gold_silver: bool, draw: str | None, backend: str, draws:
     if store_path or resume or batch.scheduler:
         raise BadInput("--store, --resume and --scheduler need --draws N")
     from models.take_it_higher.maximum import maximise
+    from models.take_it_higher.render import board_svg, board_text, sheet_table
 
     tiles = parse_draw(rules, draw) if draw else None
     result = maximise(rules, v, tiles, backend, solver)
@@ -171,6 +179,7 @@ def hint(file: str, tile_text: str | None, variant: str | None, gold_silver: boo
     """Where to put the called tile on the board in FILE: cells ranked by estimated final
     score over sampled futures (the tiles still to come are unknown)."""
     from models.take_it_higher.hint import hint as run_hint
+    from models.take_it_higher.render import board_text, hint_table
 
     rules = load_rules(rules_path)
     position = load_position(rules, file)
@@ -196,6 +205,10 @@ def hint(file: str, tile_text: str | None, variant: str | None, gold_silver: boo
 @json_option
 def tiles(rules_path: str | None, as_json: bool) -> None:
     """The tile set: each tile's stripes and stud."""
+    from rich.table import Table
+
+    from models.take_it_higher import queries
+
     rules = load_rules(rules_path)
     if as_json:
         print_json(dumps(queries.tile_set(rules)))
@@ -210,6 +223,8 @@ def tiles(rules_path: str | None, as_json: bool) -> None:
 
 
 def _print_draws(result: DrawsResult) -> None:
+    from rich.table import Table
+
     if result.draws <= 20:
         per_draw = Table(title="Draws", caption="? = best found in --time-limit, not proven")
         for name in ("draw", "seed", "hindsight optimum", "seconds"):
@@ -235,4 +250,6 @@ def _print_draws(result: DrawsResult) -> None:
 
 
 add_game_commands(group, GAME)
-add_puzzle_commands(group, puzzle_game())
+# generate, solve, check-unique, sheet over puzzles.py, imported when one of them runs
+add_puzzle_commands(group, PuzzleGame.from_module("models.take_it_higher.puzzles",
+                                                  "take-it-higher", BACKENDS))

@@ -10,9 +10,8 @@ position file or what the player sees does not, and there the call is a chance e
 from __future__ import annotations
 
 import random
-import statistics
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 from rich.console import Group
@@ -26,7 +25,6 @@ from models.take_it_higher.positions import (
     parse_placement,
     position_from_dict,
 )
-from models.take_it_higher.queries import ShowResult, show
 from models.take_it_higher.rows import completed_rows
 from models.take_it_higher.rules import Rules, Tile, load_rules
 from models.take_it_higher.sheet import state_sheet
@@ -40,6 +38,9 @@ from models.take_it_higher.variants import (
 from solver.errors import BadInput, ToppiError
 from solver.game import CHANCE, TERMINAL, Game, Policy
 from solver.render import Svg, text_on
+
+if TYPE_CHECKING:
+    from models.take_it_higher.queries import ShowResult
 
 Action = Placement | Tile
 
@@ -212,6 +213,8 @@ class TakeItHigherGame(Game[Rules, GameState, Action]):
     # ------------------------------------------------------------------ pictures
 
     def show(self, state: GameState) -> ShowResult:
+        from models.take_it_higher.queries import show
+
         return show(state)
 
     def terminal(self, state: GameState) -> Group:
@@ -262,6 +265,8 @@ class TakeItHigherGame(Game[Rules, GameState, Action]):
     def summarise(self, records: Sequence[dict[str, Any]]) -> dict[str, Any]:
         """The mean hindsight optimum, whether all were proven, and the mean score over
         it (None when some optimum was not found in time)."""
+        import statistics  # here: it imports fractions and decimal
+
         if not records or not any("optimum" in r for r in records):
             return {}
         optima = [r.get("optimum") for r in records]

@@ -18,7 +18,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from models.take_it_higher.encode import MaxProblem
+from models.take_it_higher.encode import BACKENDS, MaxProblem
 from models.take_it_higher.positions import Placement, format_placement, parse_placement
 from models.take_it_higher.rows import board_score
 from models.take_it_higher.rules import Rules, Tile, board_symmetries
@@ -350,5 +350,5 @@ def canonical_puzzle(kind: Any, puzzle: Puzzle) -> str:
 def puzzle_game() -> Any:
     """The shared puzzle commands' description of Take it Higher! puzzles."""
     from solver.puzzle_cli import PuzzleGame
-    return PuzzleGame("take-it-higher", ("cpsat", "maxsat"), _make_kind, _read, _write,
+    return PuzzleGame("take-it-higher", BACKENDS, _make_kind, _read, _write,
                       _solution_text, _picture, _terminal, canonical=canonical_puzzle)

@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
 
 from rich.table import Table
 from rich.text import Text
 
-from models.take_it_higher.hint import HintResult
 from models.take_it_higher.rules import Rules, Tile
 from models.take_it_higher.sheet import ScoreSheet
 from solver.render import Svg, text_on
+
+if TYPE_CHECKING:
+    from models.take_it_higher.hint import HintResult
 
 CELL_W = 6
 

@@ -1,23 +1,22 @@
 """`toppi tippi-toppi ...`: the shared play and puzzle commands, and a thin layer over
-achievable.py, hint.py and reachable.py."""
+achievable.py, hint.py and reachable.py. The solvers and the printing of tables are
+imported inside the commands that use them, so the group loads quickly."""
 
 from __future__ import annotations
 
 import click
 from rich.markup import escape
-from rich.table import Table
 
 from models.tippi_toppi import achievable as achievable_query
 from models.tippi_toppi.encode import CARD_MODES
 from models.tippi_toppi.game import GAME
 from models.tippi_toppi.positions import load_state
-from models.tippi_toppi.puzzles import puzzle_game
 from models.tippi_toppi.rules import Rules, load_rules
 from models.tippi_toppi.state import GameState
 from solver.backends import SolverOptions
 from solver.game_cli import add_game_commands
 from solver.options import json_option, quiet_option, rules_option, solver_options
-from solver.puzzle_cli import add_puzzle_commands
+from solver.puzzle_cli import PuzzleGame, add_puzzle_commands
 from solver.render import print_json, stdout
 from solver.results import dumps
 
@@ -80,6 +79,8 @@ def achievable(file: str, task_texts: tuple[str, ...], within: int, cards: str, 
 @json_option
 def tasks_command(rules_path: str | None, as_json: bool) -> None:
     """The task catalogue (modelled on the rulebook; the real cards are unpublished)."""
+    from rich.table import Table
+
     rules = load_rules(rules_path)
     rows = [{"id": t.id, "level": t.level, "text": t.task.text(rules)} for t in rules.catalogue]
     if as_json:
@@ -158,4 +159,7 @@ def reachable(file: str, samples: int, seed: int, time_limit: float, rules_path:
 
 
 add_game_commands(group, GAME)
-add_puzzle_commands(group, puzzle_game())
+# generate, solve, check-unique, sheet over puzzles.py, imported when one of them runs;
+# a puzzle is solved by the plan encoding on the back-ends of `achievable`
+add_puzzle_commands(group, PuzzleGame.from_module("models.tippi_toppi.puzzles", "tippi-toppi",
+                                                  achievable_query.BACKENDS))

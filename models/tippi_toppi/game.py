@@ -27,7 +27,6 @@ from typing import Any
 
 import click
 
-from models.tippi_toppi.hint import choose_hint, choose_random
 from models.tippi_toppi.positions import format_play, parse_play, state_from_dict
 from models.tippi_toppi.rules import Rules, load_rules
 from models.tippi_toppi.state import (
@@ -265,6 +264,8 @@ class TippiToppiGame(Game[Rules, GameState, Action]):
     # ------------------------------------------------------------------ policies
 
     def policy(self, rules: Rules, name: str, options: dict[str, Any]) -> Policy[Action]:
+        from models.tippi_toppi.hint import choose_hint, choose_random
+
         if name == "hint":
             return Policy("hint", choose_hint)
         if name == "random":

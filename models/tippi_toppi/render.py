@@ -3,14 +3,18 @@ the open tasks, the hands and what is left to draw."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
-from models.tippi_toppi.hint import HintResult
 from models.tippi_toppi.rules import Card, Rules
 from models.tippi_toppi.state import GameState
 from solver.render import Svg, text_on
+
+if TYPE_CHECKING:
+    from models.tippi_toppi.hint import HintResult
 
 CARD_W = 8
 

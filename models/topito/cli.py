@@ -1,7 +1,7 @@
 """`toppi topito ...`: the shared play commands (show, moves, simulate, play) from the
 game's description (game.py), the puzzle commands from puzzles.py, and Topito's own
-questions: plan, reachable, hint and deck. Solvers are imported inside the commands
-that use them, so `toppi topito --help` stays fast."""
+questions: plan, reachable, hint and deck. Solvers and pictures are imported inside the
+commands that use them, so `toppi topito --help` stays fast."""
 
 from __future__ import annotations
 
@@ -9,19 +9,16 @@ from dataclasses import replace
 from typing import Any
 
 import click
-from rich.table import Table
 
 from models.topito.game import GAME
 from models.topito.plan import BACKENDS
-from models.topito.puzzles import puzzle_game
-from models.topito.render import distance_text, hint_table, stacks_svg, stacks_text
 from models.topito.rules import Goal, Rules, load_deck, load_rules, parse_cards
 from models.topito.table import GameState
 from solver.backends import SolverOptions
 from solver.errors import BadInput
 from solver.game_cli import add_game_commands
 from solver.options import json_option, rules_option, solver_options, svg_option
-from solver.puzzle_cli import add_puzzle_commands
+from solver.puzzle_cli import PuzzleGame, add_puzzle_commands
 from solver.render import print_json, stdout
 from solver.results import dumps
 
@@ -81,6 +78,8 @@ add_game_commands(group, GAME)
 
 
 def _print_plan(rules: Rules, res: Any) -> None:
+    from models.topito.render import stacks_text
+
     for i, step in enumerate(res.plan, 1):
         stdout.print(f"[bold]{i}.[/bold] {step.move}")
     if res.plan:
@@ -107,6 +106,7 @@ def plan(file: str, card_texts: tuple[str, ...], cards_text: tuple[str, ...], mo
     """The fewest moves that make the stacks in FILE meet the card (any or all of
     several), with the moves; proven minimal by either back-end."""
     from models.topito.plan import plan as shortest_plan
+    from models.topito.render import stacks_svg, stacks_text
 
     state = _position(file, rules_path, deck_path, reversal_rule).blocks
     rules = state.rules
@@ -180,6 +180,7 @@ def hint(file: str, hand: str | None, backend: str, max_moves: int, reversal_rul
     """The best move for the player on turn: a card met now if possible, otherwise the
     move that brings the nearest card closest; every move ranked with its distances."""
     from models.topito.hint import hint as best_move
+    from models.topito.render import distance_text, hint_table, stacks_text
 
     position = _position(file, rules_path, deck_path, reversal_rule)
     rules = position.blocks.rules
@@ -224,6 +225,8 @@ def hint(file: str, hand: str | None, backend: str, max_moves: int, reversal_rul
 @json_option
 def deck(deck_path: str | None, rules_path: str | None, as_json: bool) -> None:
     """The deck in use, by kind."""
+    from rich.table import Table
+
     rules = load_rules(rules_path)
     cards = load_deck(rules, deck_path)
     rows = [{"kind": c.kind, "card": c.text(rules)} for c in cards]
@@ -239,5 +242,10 @@ def deck(deck_path: str | None, rules_path: str | None, as_json: bool) -> None:
 
 
 # generate (--difficulty / --moves K), solve, check-unique, sheet: the shared puzzle
-# commands over models/topito/puzzles.py
-add_puzzle_commands(group, puzzle_game())
+# commands over puzzles.py, imported when one of them runs
+moves_option = click.Option(
+    ["--moves"], type=click.IntRange(1, 20), default=None,
+    help="Exactly this many moves in the unique shortest plan, whatever the "
+         "difficulty (default: easy 1, medium 2, hard 3).")
+add_puzzle_commands(group, PuzzleGame.from_module("models.topito.puzzles", "topito", BACKENDS,
+                                                  generate_options=(moves_option,)))

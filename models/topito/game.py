@@ -12,12 +12,10 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import replace
-from statistics import mean
 from typing import Any
 
 import click
 
-from models.topito.policies import greedy_choice, random_choice
 from models.topito.positions import read_position, write_position
 from models.topito.rules import Card, Move, format_move, move_dict, parse_card
 from models.topito.show import ShowResult, forbidden_move, podium_dict, show
@@ -230,6 +228,8 @@ class TopitoGame(Game[GameRules, GameState, Action]):
 
     def policy(self, rules: GameRules, name: str, options: dict[str, Any]
                ) -> Policy[Action]:
+        from models.topito.policies import greedy_choice, random_choice
+
         if name == "greedy":
             return Policy("greedy", greedy_choice)
         if name == "random":
@@ -242,6 +242,8 @@ class TopitoGame(Game[GameRules, GameState, Action]):
                 "end": end.end(), "winners": len(end.winners())}
 
     def summarise(self, records: Sequence[dict[str, Any]]) -> dict[str, Any]:
+        from statistics import mean  # here: it imports fractions and decimal
+
         seats = len(records[0]["played"])
         ends = Counter(r["end"] for r in records)
         return {"played_by_seat": [round(mean(r["played"][s] for r in records), 3)

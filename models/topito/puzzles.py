@@ -376,14 +376,8 @@ def canonical_puzzle(kind: Any, puzzle: Puzzle) -> str:
 
 
 def puzzle_game() -> Any:
-    """The shared puzzle commands' description of Topito puzzles."""
-    import click
-
+    """The shared puzzle commands' description of Topito puzzles; the command line
+    (cli.py) registers them with `generate --moves K`, passed on to `_make_kind`."""
     from solver.puzzle_cli import PuzzleGame
-    moves_option = click.Option(
-        ["--moves"], type=click.IntRange(1, 20), default=None,
-        help="Exactly this many moves in the unique shortest plan, whatever the "
-             "difficulty (default: easy 1, medium 2, hard 3).")
     return PuzzleGame("topito", BACKENDS, _make_kind, _read, _write, _solution_text,
-                      _picture, _terminal, generate_options=(moves_option,),
-                      canonical=canonical_puzzle)
+                      _picture, _terminal, canonical=canonical_puzzle)
