@@ -5,7 +5,8 @@ A game describes itself once (a `solver.game.Game`) and calls
 are then the same for every game, as the puzzle commands are (solver/puzzle_cli.py).
 
 Every game's command-line module imports this one, also for `--help`: the simulation,
-the executor, the store and rich's tables are imported by the commands that use them.
+the executor, the store, the statistics and rich are imported by the commands that use
+them.
 """
 
 from __future__ import annotations
@@ -17,18 +18,17 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
-from rich.markup import escape  # rich.console, which solver.render needs, imports it
 
 from solver.errors import BadInput
 from solver.game import CHANCE, TERMINAL, Game, seat_policies
 from solver.options import batch_options, json_option, quiet_option, rules_option, svg_option
 from solver.render import print_json, stderr, stdout
 from solver.results import dumps, to_jsonable
-from solver.stats import Rate, Summary
 
 if TYPE_CHECKING:
     from solver.executor import Batch
     from solver.simulate import SimulationResult
+    from solver.stats import Rate
 
 file_argument = click.argument("file", type=click.Path(dir_okay=False))
 
@@ -97,6 +97,8 @@ def add_game_commands(group: click.Group, game: Game) -> None:
     def show_command(file: str, rules_path: str | None, as_json: bool,
                      svg_path: str | None, **data: Any) -> None:
         """Draw the position in FILE and say who acts next and what is unknown."""
+        from rich.markup import escape
+
         rules, state = _load(game, file, rules_path, data)
         if svg_path:
             game.picture(state, Path(file).name).save(svg_path)
@@ -205,6 +207,8 @@ def add_game_commands(group: click.Group, game: Game) -> None:
         """Play a game in the terminal against the policies: type a move (or its number
         from 'moves'), 'hint' for advice, 'quit' to stop. FILE: start from a position
         (what it leaves unknown is drawn at random)."""
+        from rich.markup import escape
+
         setup_values = split(values, game.setup_options)
         options = split(values, game.play_options)
         rules = game.load_rules(rules_path, **values)
@@ -304,6 +308,7 @@ def _return_text(game: Game, value: float) -> str:
 
 
 def _print_moves(game: Game, state: Any, result: MovesResult) -> None:
+    from rich.markup import escape
     from rich.table import Table
 
     stdout.print(game.terminal(state))
@@ -334,6 +339,8 @@ def _print_moves(game: Game, state: Any, result: MovesResult) -> None:
 
 
 def _cell(value: Any) -> str:
+    from solver.stats import Summary
+
     if isinstance(value, Summary):
         value = {"mean": value.mean, "quartiles": value.quartiles}
     if isinstance(value, dict) and {"mean", "quartiles"} <= set(value):
@@ -360,6 +367,8 @@ def _policy_names(game: Game, spec: str) -> list[str]:
 
 def _ask(game: Game, rules: Any, view: Any, state: Any, options: dict[str, Any]) -> Any:
     """Ask until a legal move is given; None if the player quits."""
+    from rich.markup import escape
+
     legal = game.legal_actions(state)
     while True:
         answer = click.prompt("Your move", default="", show_default=False).strip()
@@ -397,6 +406,7 @@ def _ask(game: Game, rules: Any, view: Any, state: Any, options: dict[str, Any])
 
 
 def _print_simulation(game: Game, result: SimulationResult) -> None:
+    from rich.markup import escape
     from rich.table import Table
 
     asked = f"{result.games} games per row" + (" asked" if result.interrupted else "")

@@ -15,12 +15,12 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any
-
-from rich.console import Console
-from rich.text import Text
+from typing import TYPE_CHECKING, Any
 
 from solver.render import stderr
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 _quiet = False
 # What owns the stderr line now: a live Status, "bar" (a progress bar), or None.
@@ -212,6 +212,7 @@ def live_status(label: str, time_limit: float | None = None, *, unit: str = "",
         return
     from rich.live import Live
     from rich.spinner import Spinner
+    from rich.text import Text
 
     command = _command_label()
     status = LiveStatus(f"{command} · {label}" if command and label else command or label,
@@ -294,6 +295,7 @@ _shower = _Shower()
 
 def _rate_column() -> Any:
     from rich.progress import ProgressColumn, Task
+    from rich.text import Text
 
     class RateColumn(ProgressColumn):
         """Items finished per second (rich's own speed column counts bytes)."""

@@ -4,14 +4,47 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-
-from rich.console import Console
+from typing import TYPE_CHECKING, Any
 
 from solver.errors import BadInput
 
+if TYPE_CHECKING:
+    from rich.console import Console
+
+
+class LazyConsole:
+    """A rich Console made when first used (with these options), and used as one:
+    every command-line module imports the two below, and rich.console with what it
+    imports takes a fifth of `toppi <game> --help`, which prints nothing through them."""
+
+    def __init__(self, **options: Any) -> None:
+        self._options = options
+        self._console: Console | None = None
+
+    @property
+    def console(self) -> Console:
+        if self._console is None:
+            from rich.console import Console
+
+            self._console = Console(**self._options)
+        return self._console
+
+    def __getattr__(self, name: str) -> Any:
+        if name in ("_options", "_console"):  # not set yet (a copy): no recursion
+            raise AttributeError(name)
+        return getattr(self.console, name)
+
+    # rich's live displays hold the console with `with console:`
+    def __enter__(self) -> Console:
+        return self.console.__enter__()
+
+    def __exit__(self, *exc: Any) -> None:
+        self.console.__exit__(*exc)
+
+
 #: Human output goes to stdout; progress and logs to stderr (stdout stays clean for --json).
-stdout = Console(highlight=False)
-stderr = Console(stderr=True, highlight=False)
+stdout = LazyConsole(highlight=False)
+stderr = LazyConsole(stderr=True, highlight=False)
 
 
 def print_json(text: str) -> None:

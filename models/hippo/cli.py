@@ -6,9 +6,9 @@ loads quickly."""
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
 import click
-from rich.text import Text
 
 from models.hippo.game import GAME
 from models.hippo.rules import (
@@ -28,6 +28,9 @@ from solver.puzzle_cli import PuzzleGame, add_puzzle_commands
 from solver.render import print_json, stdout
 from solver.results import dumps
 
+if TYPE_CHECKING:
+    from rich.text import Text
+
 
 @click.group()
 def group() -> None:
@@ -41,6 +44,8 @@ def _load(file: str, rules_path: str | None) -> tuple[Rules, GameState]:
 
 
 def _who(state: GameState) -> Text:
+    from rich.text import Text
+
     colour = state.colours[state.to_move]
     t = Text()
     t.append(colour, style=f"bold {state.rules.rgb(colour)}")
@@ -62,6 +67,7 @@ def best(file: str, roll_text: str | None, top: int, rules_path: str | None, as_
     by its exact expectation over all 216 outcomes), ties broken by least exposure (own
     chips the other players can kick out next, weighed by the chance of their rolls)."""
     from rich.table import Table
+    from rich.text import Text
 
     from models.hippo import queries
     from models.hippo.render import pool_svg, pool_text

@@ -39,7 +39,6 @@ from models.hippo.rules import (
 )
 from solver.errors import BadInput
 from solver.game import CHANCE, TERMINAL, Game, Policy
-from solver.stats import summarise
 
 if TYPE_CHECKING:
     from models.hippo.queries import ShowResult
@@ -213,6 +212,8 @@ class HippoGame(Game[Rules, GameState, Action]):
     def summarise(self, records: Sequence[dict[str, Any]]) -> dict[str, Any]:
         """Game lengths: turns (mean, median, quartiles, extremes) and the mean number
         of rounds (turns per player)."""
+        from solver.stats import summarise
+
         turns = [r["turns"] for r in records]
         # a plain dict (not the Summary) so the terminal table shows it readably
         return {"turns": asdict(summarise(turns)),

@@ -8,7 +8,6 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 import click
-from rich.text import Text
 
 from models.take_it_higher.encode import BACKENDS
 from models.take_it_higher.game import GAME
@@ -206,6 +205,7 @@ def hint(file: str, tile_text: str | None, variant: str | None, gold_silver: boo
 def tiles(rules_path: str | None, as_json: bool) -> None:
     """The tile set: each tile's stripes and stud."""
     from rich.table import Table
+    from rich.text import Text
 
     from models.take_it_higher import queries
 

@@ -14,8 +14,6 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import click
-from rich.console import Group
-from rich.text import Text
 
 from models.take_it_higher.positions import (
     Placement,
@@ -37,10 +35,12 @@ from models.take_it_higher.variants import (
 )
 from solver.errors import BadInput, ToppiError
 from solver.game import CHANCE, TERMINAL, Game, Policy
-from solver.render import Svg, text_on
 
 if TYPE_CHECKING:
+    from rich.console import Group
+
     from models.take_it_higher.queries import ShowResult
+    from solver.render import Svg
 
 Action = Placement | Tile
 
@@ -218,7 +218,10 @@ class TakeItHigherGame(Game[Rules, GameState, Action]):
         return show(state)
 
     def terminal(self, state: GameState) -> Group:
-        from models.take_it_higher.render import board_text
+        from rich.console import Group
+        from rich.text import Text
+
+        from models.take_it_higher.render import board_text, called_tile_line
 
         rules = state.rules
         lines: list[Any] = [board_text(rules, state.board, state.ships_on)]
@@ -280,6 +283,9 @@ class TakeItHigherGame(Game[Rules, GameState, Action]):
 
     def final_report(self, rules: Rules, end: GameState, options: dict[str, Any]) -> Group:
         """The score sheet, the moves, and the hindsight optimum of the same draw."""
+        from rich.console import Group
+        from rich.text import Text
+
         from models.take_it_higher.render import sheet_table
 
         sheet = state_sheet(end)
@@ -308,6 +314,8 @@ class TakeItHigherGame(Game[Rules, GameState, Action]):
 
     def hint(self, rules: Rules, observation: GameState, options: dict[str, Any]) -> Any:
         """The hint table for the called tile; its futures are seeded by the turn."""
+        from rich.text import Text
+
         from models.take_it_higher.hint import hint
         from models.take_it_higher.render import hint_table
 
@@ -320,21 +328,6 @@ class TakeItHigherGame(Game[Rules, GameState, Action]):
         except ToppiError as exc:
             return Text(f"No hint: {exc}", style="yellow")
         return hint_table(result)
-
-
-def called_tile_line(rules: Rules, tile: Tile, turn: int) -> Text:
-    """`Turn 3/24: called tile GJ (gold)  vertical | white  horizontal - blue ...`,
-    stripes coloured."""
-    line = Text(f"Turn {turn}/{rules.board_size}: called tile ")
-    bg = rules.stud_rgb.get(tile.stud or "", "#444444")
-    line.append(f" {tile.id} ", style=f"bold {text_on(bg)} on {bg}")
-    if tile.stud:
-        line.append(f" ({tile.stud})")
-    for d, direction in enumerate(rules.directions):
-        colour = tile.stripes[d]
-        line.append(f"  {direction.name} ")
-        line.append(f"{direction.glyph} {colour}", style=f"bold {rules.colour_rgb[colour]}")
-    return line
 
 
 GAME = TakeItHigherGame()

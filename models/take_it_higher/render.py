@@ -42,6 +42,21 @@ def board_text(rules: Rules, board: dict[str, Tile],
     return out
 
 
+def called_tile_line(rules: Rules, tile: Tile, turn: int) -> Text:
+    """`Turn 3/24: called tile GJ (gold)  vertical | white  horizontal - blue ...`,
+    stripes coloured."""
+    line = Text(f"Turn {turn}/{rules.board_size}: called tile ")
+    bg = rules.stud_rgb.get(tile.stud or "", "#444444")
+    line.append(f" {tile.id} ", style=f"bold {text_on(bg)} on {bg}")
+    if tile.stud:
+        line.append(f" ({tile.stud})")
+    for d, direction in enumerate(rules.directions):
+        colour = tile.stripes[d]
+        line.append(f"  {direction.name} ")
+        line.append(f"{direction.glyph} {colour}", style=f"bold {rules.colour_rgb[colour]}")
+    return line
+
+
 def _cell_part(rules: Rules, cid: str | None, tile: Tile | None, ships: Sequence[str],
                part: int) -> Text:
     if cid is None:

@@ -5,7 +5,6 @@ imported inside the commands that use them, so the group loads quickly."""
 from __future__ import annotations
 
 import click
-from rich.markup import escape
 
 from models.tippi_toppi import achievable as achievable_query
 from models.tippi_toppi.encode import CARD_MODES
@@ -53,6 +52,8 @@ def achievable(file: str, task_texts: tuple[str, ...], within: int, cards: str, 
     """Can the open tasks (or each --task) all be fulfilled within K plays? Yes with a
     line of plays (re-checked by the rules engine), or no with the smallest set of the
     tasks that blocks it."""
+    from rich.markup import escape
+
     rules, state = _load(file, rules_path)
     tasks = [rules.parse_task(t, "--task") for t in task_texts]
     result = achievable_query.achievable(state, tasks or None, within, cards, backend, solver)
@@ -79,6 +80,7 @@ def achievable(file: str, task_texts: tuple[str, ...], within: int, cards: str, 
 @json_option
 def tasks_command(rules_path: str | None, as_json: bool) -> None:
     """The task catalogue (modelled on the rulebook; the real cards are unpublished)."""
+    from rich.markup import escape
     from rich.table import Table
 
     rules = load_rules(rules_path)
