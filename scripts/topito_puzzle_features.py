@@ -13,7 +13,8 @@ import random
 
 from models.topito.puzzles import RATING, TopitoPuzzles
 from models.topito.rules import load_deck, load_rules
-from solver.generate import DIFFICULTIES, attempt_seed
+from solver.generate import attempt_seed
+from solver.options import DIFFICULTIES
 
 
 def main() -> None:

@@ -17,14 +17,11 @@ cancelled, and `Batch.interrupted` is set.
 from __future__ import annotations
 
 import contextlib
-import functools
 import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, overload
-
-import click
 
 from solver.errors import BadInput, ToppiError
 from solver.render import stderr
@@ -406,30 +403,3 @@ def interrupted_note(interrupted: bool, done: int, total: int, store_path: str |
              else "not saved (use --store FILE to keep and --resume runs)")
     stderr.print(f"[yellow]Interrupted: {done} of {total} {noun} finished, {where}.[/yellow]")
     raise SystemExit(130)
-
-
-def batch_options(f: Callable) -> Callable:
-    """--jobs, --scheduler, --store and --resume; the command receives `batch` (a Batch)
-    and `store_path` (str | None) and `resume` (bool)."""
-
-    @functools.wraps(f)
-    def wrapper(*args: Any, jobs: int | None, scheduler: str | None, **kwargs: Any) -> Any:
-        if kwargs.get("resume") and not kwargs.get("store_path"):
-            raise BadInput("--resume needs --store FILE (the run to continue)")
-        if scheduler is not None and not scheduler.startswith(("tcp://", "tls://", "inproc://")):
-            raise BadInput(f"--scheduler {scheduler}: expected tcp://HOST:PORT")
-        kwargs["batch"] = Batch(jobs or default_jobs(), scheduler)
-        return f(*args, **kwargs)
-
-    for option in (
-        click.option("--resume", is_flag=True,
-                     help="Skip the tasks whose results are already in --store."),
-        click.option("--store", "store_path", type=click.Path(dir_okay=False),
-                     help="SQLite file: every finished task is saved at once."),
-        click.option("--scheduler", metavar="tcp://HOST:PORT",
-                     help="Run the tasks on this Dask distributed scheduler."),
-        click.option("--jobs", type=click.IntRange(min=1), default=None,
-                     help="Local worker processes (default: all cores; 1: in-process)."),
-    ):
-        wrapper = option(wrapper)
-    return wrapper

@@ -16,11 +16,11 @@ from typing import Any, Generic, Literal, Protocol, TypeVar
 
 from solver.errors import BadInput
 from solver.executor import Batch, SharedTasks
+from solver.options import DIFFICULTIES
 
 P = TypeVar("P")  # a puzzle (position + what is asked)
 S = TypeVar("S")  # a solution
 
-DIFFICULTIES = ("easy", "medium", "hard")
 
 #: The verdict of check-unique: "several" shows two solutions; "unknown" when the search
 #: ran out of time before deciding.

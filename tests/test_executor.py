@@ -161,6 +161,7 @@ def test_tasks_a_pool_cannot_send_run_in_process():
     assert batch.where == "in-process"
 
 
+@pytest.mark.slow
 def test_ctrl_c_on_a_pool_keeps_the_chunks_its_workers_had_started():
     """Ctrl-C (SIGINT) while a pool works: the chunks the workers had started finish
     (they ignore Ctrl-C) and their results come out, the rest is cancelled, and the

@@ -7,6 +7,8 @@ from __future__ import annotations
 import json
 import random
 
+import pytest
+
 from models.hoch_hinaus.game import GAME
 from models.hoch_hinaus.reachable import play_out
 from models.hoch_hinaus.rules import load_rules
@@ -41,6 +43,7 @@ def _simulate(*extra: str) -> dict:
     return json.loads(result.stdout)
 
 
+@pytest.mark.slow
 def test_dask_cluster_equals_local_pool_and_in_process(cluster):
     on_dask, pooled, alone = on_three_executors(_simulate, cluster)
     assert _table(on_dask) == _table(pooled) == _table(alone)
@@ -64,6 +67,7 @@ def test_dask_cluster_equals_local_pool_and_in_process(cluster):
     assert "All-seeing (open hands): greedy" in texts[0][-1]
 
 
+@pytest.mark.slow
 def test_records_are_the_rules_engine_games():
     """Each record is the game dealt by new_game from random.Random(seed*1000003+g) and
     played by the policy from a second random.Random of that seed, replayed here with
@@ -95,6 +99,7 @@ def test_seed_zero_replays_the_published_deals():
                                                    r["measures"]["turns"])
 
 
+@pytest.mark.slow
 def test_interrupt_keeps_finished_games_and_resume_gives_the_same_table(tmp_path,
                                                                          monkeypatch):
     store = tmp_path / "runs.sqlite"

@@ -102,6 +102,7 @@ def test_sampled_reachable_is_reproducible_with_an_interval():
     assert a.rate == b.rate and a.rate.low <= a.rate.rate <= a.rate.high
 
 
+@pytest.mark.slow
 def test_simulate_greedy_beats_random_on_the_same_deals():
     data = GAME.load_rules(None)
     setups = GAME.setups(data, difficulty="first")

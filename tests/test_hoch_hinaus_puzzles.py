@@ -90,6 +90,7 @@ def test_library_golden(sat: HochHinausPuzzles, path: Path) -> None:
     assert puzzle_to_dict(sat.rules, puzzle, stated, data["rating"]) == data
 
 
+@pytest.mark.slow
 def test_library_cpsat_equal(cp: HochHinausPuzzles, sat: HochHinausPuzzles) -> None:
     """CP-SAT finds the same unique solution on every library puzzle."""
     for path in LIBRARY:

@@ -142,6 +142,7 @@ def test_sigint_to_a_real_run_keeps_its_rows(tmp_path):
             assert r == first[r["seed"]]  # reused from the store, not replayed
 
 
+@pytest.mark.slow
 def test_max_draws_distribution_on_pool_and_in_process(tmp_path):
     """`max --draws N`: draw i is simulate's game i (dealt from seed*1000003+i); each
     optimum is CP-SAT's proven maximum of that draw, identical on every executor; the

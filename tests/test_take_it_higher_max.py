@@ -78,6 +78,7 @@ def test_builtin_basic_maximum_is_proven():
         assert board_score(rules, dict(zip(rules.cell_ids, tiles, strict=True))) <= got.score
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_builtin_draw_maximum_both_backends(seed):
     rules = load_rules()
@@ -96,6 +97,7 @@ def test_builtin_basic_maximum_maxsat_agrees():
     assert got.status == "optimal" and got.score == 477 == got.sheet.total
 
 
+@pytest.mark.slow
 def test_gold_silver_maximum_both_backends_agree():
     rules = load_rules()
     results = [maximise(rules, Variant(gold_silver=True), None, b, OPTS)

@@ -210,6 +210,7 @@ def ship_rules(seed: int, stud_ships: bool, pad_size: int, **kw: int) -> Rules:
     return small_rules(seed, **kw)
 
 
+@pytest.mark.slow
 @settings(max_examples=12, deadline=None)
 @given(seed=st.integers(0, 10_000), ships=st.sampled_from(SHIPS), gold_silver=st.booleans(),
        n_tiles=st.integers(6, 7), stud_ships=st.booleans())
@@ -221,6 +222,7 @@ def test_ship_draw_max_equals_brute_force(seed, ships, gold_silver, n_tiles, stu
     check_result(rules, variant, maximise(rules, variant, draw, "cpsat", OPTS), want, draw)
 
 
+@pytest.mark.slow
 @settings(max_examples=10, deadline=None)
 @given(seed=st.integers(0, 10_000), ships=st.sampled_from(SHIPS), gold_silver=st.booleans(),
        stud_ships=st.booleans())

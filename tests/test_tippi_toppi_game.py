@@ -198,6 +198,7 @@ def test_apply_action_returns_a_new_state_and_refuses_without_change():
         assert json.dumps(GAME.write(state)) == before
 
 
+@pytest.mark.slow
 def test_simulate_replays_the_figures_of_seed_0():
     """The games of seed 0 are dealt and played as the published tables were: the
     same wins, plays and tasks fulfilled."""

@@ -90,6 +90,7 @@ def test_library_puzzle_equals_brute_force(path):
     assert brute_force(puzzle) == [stated]
 
 
+@pytest.mark.slow
 def test_dropping_a_task_agrees_with_brute_force_in_both_backends():
     """Each library puzzle without its last task: SAT, CP-SAT and the engine's brute
     force find the same number of lines (capped at 3)."""

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 import click
 
 from models.hippo.game import GAME
+from models.hippo.plan import BACKENDS as PUZZLE_BACKENDS
 from models.hippo.rules import (
     GameState,
     Rules,
@@ -208,4 +209,4 @@ def finish(file: str, turns: int, time_limit: float, rules_path: str | None,
 add_game_commands(group, GAME)
 # generate, solve, check-unique, sheet over puzzles.py, imported when one of them runs
 add_puzzle_commands(group, PuzzleGame.from_module("models.hippo.puzzles", "hippo",
-                                                  ("cpsat", "brute")))
+                                                  PUZZLE_BACKENDS))

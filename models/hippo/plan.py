@@ -15,6 +15,8 @@ from models.hippo.rules import GameState, Move, colour_choices, outcomes, place
 from solver.backends import SolverOptions
 from solver.errors import BadInput, TimeLimitReached
 
+BACKENDS = ("cpsat", "brute")  # the solo puzzle's solvers: CP-SAT and brute force
+
 
 def solo_step(state: GameState, move: Move) -> GameState:
     """The mover's placements, then the mover rolls again (solo): a bonus roll follows

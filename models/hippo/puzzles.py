@@ -30,7 +30,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from models.hippo.plan import _colour_move, solo_step
+from models.hippo.plan import BACKENDS, _colour_move, solo_step
 from models.hippo.rules import (
     GameState,
     Move,
@@ -130,8 +130,8 @@ class HippoPuzzles:
     rating = RATING
 
     def __init__(self, rules: Rules, backend: str = "cpsat", time_limit: float = 20.0) -> None:
-        if backend not in ("cpsat", "brute"):
-            raise BadInput(f"unknown backend '{backend}' (cpsat, brute)")
+        if backend not in BACKENDS:
+            raise BadInput(f"unknown backend '{backend}' ({', '.join(BACKENDS)})")
         self.rules = rules
         self.backend = backend
         self.time_limit = time_limit
@@ -387,5 +387,5 @@ def _terminal(kind: HippoPuzzles, puzzle: Puzzle, solution: Solution, reveal: bo
 def puzzle_game() -> Any:
     """The shared puzzle commands' description of Hippo puzzles."""
     from solver.puzzle_cli import PuzzleGame
-    return PuzzleGame("hippo", ("cpsat", "brute"), _make_kind, _read, _write,
+    return PuzzleGame("hippo", BACKENDS, _make_kind, _read, _write,
                       _solution_text, _picture, _terminal)
