@@ -62,10 +62,10 @@ def test_moves_lists_the_plays_and_then_the_draw_as_chance(tmp_path):
     assert probs["G1"] == round(2 / 47, 6) and probs["G2"] == round(1 / 47, 6)
     assert "G4" not in probs and len(probs) == 28 - 1
     assert sum(probs.values()) == pytest.approx(1, abs=1e-4)  # rounded to 6 places
-    doc = run_json(run, "moves", str(p), "--outcome", "V7")
+    doc = run_json(run, "moves", str(p), "--chance", "V7")
     assert doc["chance"] == "draw V7" and doc["to_move"] == 2
     assert doc["count"] == 0  # player 2's cards are unknown
-    one_line_error(run("moves", str(p), "--outcome", "G4"), "G4 cannot be drawn")
+    one_line_error(run("moves", str(p), "--chance", "G4"), "G4 cannot be drawn")
 
 
 def test_cli_achievable_core_and_witness():
@@ -130,7 +130,7 @@ def test_cli_bad_task_option_and_malformed_file(tmp_path):
     one_line_error(run("simulate", "--players", "two", "--games", "1"), "--players")
     one_line_error(run("simulate", "--difficulty", "fiendish", "--games", "1"),
                    "unknown difficulty")
-    one_line_error(run("moves", f, "--outcome", "G3"), "no chance event")
+    one_line_error(run("moves", f, "--chance", "G3"), "no chance event")
 
 
 def test_cli_hint_when_stuck_and_with_a_hidden_hand(tmp_path):

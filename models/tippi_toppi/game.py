@@ -89,7 +89,7 @@ class TippiToppiGame(Game[Rules, GameState, Action]):
                      help="Open hands (Kids): every player sees every hand."),
     )
     chance_option = click.Option(
-        ["--outcome"], default=None, metavar="CARD|TASK",
+        ["--chance"], default=None, metavar="CARD|TASK",
         help="When chance acts next: the card drawn (e.g. G3) or the task turned up "
              "(its text or catalogue id); the moves after it are listed.")
 
