@@ -65,6 +65,7 @@ class MovesResult:
     distinct_results: int
     moves: list[dict[str, Any]] = field(default_factory=list)
     chance_outcomes: list[dict[str, Any]] = field(default_factory=list)
+    unknown: list[str] = field(default_factory=list)  # what the position leaves unknown
     notes: dict[str, Any] = field(default_factory=dict)  # the game's, at the top of the JSON
 
 
@@ -283,12 +284,12 @@ def legal_moves(game: Game, state: Any, chance_text: str | None = None) -> Moves
         outcomes = [{**game.action_json(state, a), "probability": round(p, 6)}
                     for a, p in game.chance_outcomes(state)]
         return MovesResult(game.id, "chance", None, 0, 0, [], outcomes,
-                           game.moves_notes(state))
+                           game.unknown(state), game.moves_notes(state))
     actions = game.legal_actions(state)
     after = {dumps(game.write(game.apply_action(state, a))) for a in actions}
     return MovesResult(game.id, who(game, state), applied, len(actions), len(after),
                        [game.action_json(state, a) for a in actions], [],
-                       game.moves_notes(state))
+                       game.unknown(state), game.moves_notes(state))
 
 
 def _status_line(game: Game, state: Any) -> str:
@@ -312,6 +313,8 @@ def _print_moves(game: Game, state: Any, result: MovesResult) -> None:
     from rich.table import Table
 
     stdout.print(game.terminal(state))
+    if result.unknown:
+        stdout.print("Unknown: " + escape("; ".join(result.unknown)))
     if result.chance_outcomes:
         table = Table(title="Chance outcomes (give one to see the moves after it)")
         table.add_column("outcome")

@@ -43,6 +43,7 @@ def test_moves_lists_legal_actions_and_their_results(position):
     assert [m["text"] for m in out["moves"]] == ["play 3", "play 4"]
     assert [m["total_after"] for m in out["moves"]] == [8, 9]
     assert out["count"] == 2 and out["distinct_results"] == 2
+    assert out["unknown"] == ["2 card(s) of player 2", "the order of the deck (2 cards)"]
 
 
 def test_moves_at_a_chance_node_lists_outcomes_with_probabilities(tmp_path):

@@ -544,10 +544,9 @@ def make_kind(rules_path: str | None, backend: str, time_limit: float, **_: Any
 
 def read_puzzle(kind: HochHinausPuzzles, data: Any, where: str) -> tuple[Puzzle, Solution | None]:
     puzzle, stated = puzzle_from_dict(kind.rules, kind.catalogue, data, where)
-    solution = None
-    if stated is not None:
-        solution = parse_solution(kind.rules, puzzle, stated, f"{where}.solution")
-    return puzzle, solution
+    if stated is None:
+        return puzzle, None
+    return puzzle, parse_solution(kind.rules, puzzle, stated, f"{where}.solution")
 
 
 def write_puzzle(kind: HochHinausPuzzles, puzzle: Puzzle, solution: Solution | None,

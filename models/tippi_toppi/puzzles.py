@@ -440,10 +440,9 @@ def _make_kind(rules_path: str | None, backend: str, time_limit: float) -> Tippi
 
 def _read(kind: TippiToppiPuzzles, data: Any, where: str) -> tuple[Puzzle, Solution | None]:
     puzzle, stated = puzzle_from_dict(kind.rules, data, where)
-    solution = None
-    if stated is not None:
-        solution = parse_solution(kind.rules, puzzle, stated, f"{where}: solution")
-    return puzzle, solution
+    if stated is None:
+        return puzzle, None
+    return puzzle, parse_solution(kind.rules, puzzle, stated, f"{where}: solution")
 
 
 def _write(kind: TippiToppiPuzzles, puzzle: Puzzle, solution: Solution | None,
