@@ -90,7 +90,8 @@ def test_hint_uses_the_hand_of_the_player_on_turn():
 def test_hint_with_hand_option():
     data = run_json("hint", str(PUZZLES / "start.json"), "--hand",
                     "Pig on Cat; order Bear < Cat < Duck")
-    assert data["distances_now"] == {"Pig on Cat": 2, "order Bear < Cat < Duck": 3}
+    # the card is written as it reads top-down (the default), top first
+    assert data["distances_now"] == {"Pig on Cat": 2, "order Duck > Cat > Bear": 3}
     assert data["best"]["nearest"] == 1
 
 
@@ -191,10 +192,63 @@ def test_show_json_has_the_cards_at_the_table():
     data = run_json("show", MID)
     assert data["to_move"] == 1 and data["turn"] == 0 and data["status"] == "playing"
     assert data["played"] == [[], []] and data["winners"] == [] and data["end"] is None
-    # 4 of the 8 hand cards are in the deck file: 44 cards face down, all unseen
-    assert data["deck"] == 44 and data["unseen"] == 44 and not data["deck_in_order"]
-    assert data["unknown"] == ["the order of the deck (44 cards)"]
+    # 6 of the 8 hand cards are in the deck file (its "order Pig Mouse Whale", read
+    # top-down, is the hand's "order Whale < Mouse < Pig"): 42 cards face down, unseen
+    assert data["deck"] == 42 and data["unseen"] == 42 and not data["deck_in_order"]
+    assert data["unknown"] == ["the order of the deck (42 cards)"]
     assert data["met_now"] == [[], []]
+    assert data["hands"][0][2] == "order Pig > Mouse > Whale"
+    # read bottom-up, the deck's order cards are the reverse: only 4 hand cards are in it
+    bottom_up = run_json("show", MID, "--order-cards", "bottom-up")
+    assert bottom_up["deck"] == bottom_up["unseen"] == 44
+    assert bottom_up["hands"][0][2] == "order Whale < Mouse < Pig"
+
+
+def test_order_cards_reach_every_command(tmp_path):
+    """The rulebook's example card as printed, 'order Elephant Whale Mouse', in a hand
+    and on the command line: read top-down (the default) the stack Elephant, Whale,
+    Mouse (bottom to top) is 3 moves from it; read bottom-up it meets it now."""
+    printed = "order Elephant Whale Mouse"
+    ewm = write(tmp_path, {"podiums": {"red": ["Elephant", "Whale", "Mouse"]},
+                           "hands": [[printed, "Cat on Bear"]]})
+    mw = tmp_path / "mw.json"
+    mw.write_text(json.dumps({"podiums": {"red": ["Mouse", "Whale"]},
+                              "hands": [[printed, "Cat on Bear"]]}))
+    down, up = [], ["--order-cards", "bottom-up"]
+    # plan, reachable, hint, show
+    assert [run_json("plan", ewm, "--card", printed, *o)["moves"] for o in (down, up)] \
+        == [3, 0]
+    assert [run_json("reachable", ewm, "--card", printed, "--within", "2", *o)["reachable"]
+            for o in (down, up)] == [False, True]
+    hints = [run_json("hint", ewm, "--backend", "bfs", "--max-moves", "3", *o)
+             for o in (down, up)]
+    assert hints[0]["distances_now"] == {"order Elephant > Whale > Mouse": 3,
+                                         "Cat on Bear": 2}
+    assert hints[1]["met_now"] == ["order Elephant < Whale < Mouse"]
+    assert [run_json("show", ewm, *o)["met_now"] for o in (down, up)] == \
+        [[[]], [["order Elephant < Whale < Mouse"]]]
+    # moves: putting the Elephant on Mouse, Whale is photo time only read top-down
+    photos = [[(m["move"], m["photo_time"]) for m in run_json("moves", str(mw), *o)["moves"]
+               if "photo_time" in m] for o in (down, up)]
+    assert photos == [[("put Elephant on red",
+                        {"seat 1": ["order Elephant > Whale > Mouse"]})], []]
+    # deck, simulate, play: the deck's 12 order cards are written as printed
+    decks = [[r["card"] for r in run_json("deck", *o)] for o in (down, up)]
+    assert decks[0][24] == "order Duck > Cat > Bear" and decks[1][24] == "order Duck < Cat < Bear"
+    sims = [run_json("simulate", "--games", "3", "--jobs", "1", *o)["records"]
+            for o in (down, up)]
+    assert [[r["actions"] for r in recs] for recs in sims] == [[17, 16, 20],
+                                                               [15, 20, 28]]
+    from click.testing import CliRunner
+
+    from solver.cli import cli
+
+    seat_1 = [CliRunner().invoke(cli, ["topito", "play", "--seed", "0", *o], input="quit\n")
+              for o in (down, up)]
+    assert "order Owl > Cat > Fox" in seat_1[0].output
+    assert "order Owl < Cat < Fox" in seat_1[1].output
+    assert_one_line_error(run("plan", ewm, "--card", printed, "--order-cards", "sideways"),
+                          "--order-cards")
 
 
 def test_simulate_json_cells_and_measures():

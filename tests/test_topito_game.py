@@ -51,10 +51,10 @@ def put(block: str, podium: str) -> Move:
 # mentions Elephant, "rank 3: Duck" (a block is now above Duck) and nothing else
 CASCADE_HANDS = [
     ["Elephant on Duck", "Fox on Owl", "Pig on Whale", "Mouse on Owl"],
-    ["order Cat < Duck < Elephant", "podium red: Bear Duck Elephant", "Whale on Pig",
+    ["order Elephant > Duck > Cat", "podium red: Bear Duck Elephant", "Whale on Pig",
      "Fox on Mouse"],
 ]
-CASCADE_DECK = ["rank 3: Duck", "order Bear < Cat < Elephant", "Owl on Fox", "Bear on Owl",
+CASCADE_DECK = ["rank 3: Duck", "order Elephant > Cat > Bear", "Owl on Fox", "Bear on Owl",
                 "podium red: Cat Duck Elephant", "Cat on Fox", "Whale on Mouse"]
 CASCADE_RULES = deck_of(*[c for h in CASCADE_HANDS for c in h], *CASCADE_DECK)
 
@@ -70,11 +70,11 @@ def test_photo_time_plays_met_cards_refills_and_chains_in_seat_order():
     # the mover first: Elephant on Duck met; the refill "rank 3: Duck" is met too, and
     # the next refill as well; "Owl on Fox" is not, so the mover holds 4 again
     assert texts(after.played[0]) == ["Elephant on Duck", "rank 3: Duck",
-                                      "order Bear < Cat < Elephant"]
+                                      "order Elephant > Cat > Bear"]
     assert texts(after.hands[0]) == ["Fox on Owl", "Pig on Whale", "Mouse on Owl",
                                      "Owl on Fox"]
     # then seat 2: both met cards at once, two drawn, one of them met, one more drawn
-    assert texts(after.played[1]) == ["order Cat < Duck < Elephant",
+    assert texts(after.played[1]) == ["order Elephant > Duck > Cat",
                                       "podium red: Bear Duck Elephant",
                                       "podium red: Cat Duck Elephant"]
     assert texts(after.hands[1]) == ["Whale on Pig", "Fox on Mouse", "Bear on Owl",
@@ -105,8 +105,8 @@ def test_moves_report_the_photo_time_a_move_causes():
     info = GAME.action_json(state, elephant)
     assert info["text"] == info["move"] == "put Elephant on red"
     assert info["photo_time"] == {
-        "seat 1": ["Elephant on Duck", "rank 3: Duck", "order Bear < Cat < Elephant"],
-        "seat 2": ["order Cat < Duck < Elephant", "podium red: Bear Duck Elephant",
+        "seat 1": ["Elephant on Duck", "rank 3: Duck", "order Elephant > Cat > Bear"],
+        "seat 2": ["order Elephant > Duck > Cat", "podium red: Bear Duck Elephant",
                    "podium red: Cat Duck Elephant"]}
     assert "photo_time" not in GAME.action_json(state, put("Fox", "blue"))
 

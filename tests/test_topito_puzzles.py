@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from models.topito.bfs import bfs_plan, count_plans
-from models.topito.positions import load_position
+from models.topito.positions import load_position, read_position
 from models.topito.puzzles import (
     RATING,
     Puzzle,
@@ -24,7 +24,7 @@ from models.topito.puzzles import (
     podium_symmetries,
     puzzle_from_dict,
 )
-from models.topito.rules import Goal, load_deck, load_rules
+from models.topito.rules import ORDER_READINGS, Goal, load_deck, load_rules
 from models.topito.table import load_game_rules
 from solver.generate import attempt_seed, check_unique, generate
 from tests.cli_helpers import game_runner
@@ -68,6 +68,26 @@ def test_library_puzzle_is_unique_and_rated_as_stated(path):
     assert RATING.score(features) == rating["score"]
     assert RATING.difficulty(rating["score"]) == rating["difficulty"]
     assert BFS.plausible(puzzle.state, puzzle.card, k) == features["plausible_first_moves"]
+
+
+def test_library_cards_say_which_way_is_up_and_read_the_same_under_either_reading():
+    """The library was made with order cards read bottom-up; its order cards are
+    written with '<' (bottom to top), which means the same under either reading, so
+    every puzzle (and every example position) replays under the default too."""
+    kinds = [TopitoPuzzles(load_rules(order_cards=r), DECK) for r in ORDER_READINGS]
+    orders = 0
+    for f in FILES:
+        data = json.loads(f.read_text())
+        a, b = (puzzle_from_dict(kind, data, str(f)) for kind in kinds)
+        assert a == b
+        if a[0].card.kind == "order":
+            orders += 1
+            assert "<" in data["puzzle"]["card"]
+    assert orders >= 7
+    for f in sorted(LIBRARY.parent.glob("*.json")):
+        data = json.loads(f.read_text())
+        a, b = (read_position(load_game_rules(order_cards=r), data) for r in ORDER_READINGS)
+        assert (a.blocks, a.hands, a.played) == (b.blocks, b.hands, b.played)
 
 
 def test_rating_follows_the_length():
@@ -171,7 +191,7 @@ def test_generate_json_and_out_dir(tmp_path):
 
 @pytest.mark.slow
 def test_generate_moves_k_text_output():
-    res = run("generate", "--moves", "3", "--seed", "3")
+    res = run("generate", "--moves", "3", "--seed", "1")
     assert res.exit_code == 0, res.output
     assert "in 3 moves" in res.stdout and "1 of 1 found" in res.stdout
 
@@ -242,6 +262,44 @@ def test_example_file_checks_unique():
     for backend in ("sat", "bfs"):
         data = json.loads(run("check-unique", str(f), "--backend", backend, "--json").stdout)
         assert data["status"] == "unique" and data["solutions"][0].startswith("1. move")
+
+
+def test_generate_under_the_other_reading_writes_a_file_any_command_reads(tmp_path):
+    """`generate --order-cards bottom-up` deals the deck's order cards reversed; the
+    file's card says which way is up, so check-unique (default reading) confirms it."""
+    args = ("generate", "--moves", "1", "--seed", "8", "--json")
+    (other,) = json.loads(run(*args, "--order-cards", "bottom-up", "--out",
+                              str(tmp_path)).stdout)["puzzles"]
+    assert other["puzzle"]["puzzle"]["card"] == "order Duck < Whale < Fox"
+    check = json.loads(run("check-unique", other["file"], "--json").stdout)
+    assert check["status"] == "unique" and check["stated_solution_confirmed"]
+    (default,) = json.loads(run(*args).stdout)["puzzles"]
+    assert default["puzzle"]["puzzle"]["card"] == "podium blue: Cat Fox Pig"
+
+
+def test_a_puzzle_file_may_state_the_reading_of_its_printed_card(tmp_path):
+    f = next(f for f in FILES if "order Duck < Whale < Fox" in f.read_text())
+    data = json.loads(f.read_text())
+    data["puzzle"]["card"] = "order Duck Whale Fox"  # as printed, read bottom-up
+    path = tmp_path / "printed.json"
+
+    def check(reading: str | None) -> tuple[int, str]:
+        data["puzzle"].pop("order_cards", None)
+        if reading is not None:
+            data["puzzle"]["order_cards"] = reading
+        path.write_text(json.dumps(data))
+        res = run("check-unique", str(path), "--json")
+        return res.exit_code, res.output
+
+    code, out = check("bottom-up")
+    assert code == 0 and json.loads(out)["stated_solution_confirmed"] is True
+    # read top-down (the default) the card is the reverse: the stated moves miss it
+    for reading in ("top-down", None):
+        code, out = check(reading)
+        assert code == 2 and "do not meet the card 'order Duck > Whale > Fox'" in out
+    code, out = check("sideways")
+    assert code == 2 and len(out.strip().splitlines()) == 1
+    assert "puzzle.order_cards: unknown reading 'sideways'" in out
 
 
 def test_moves_4_reports_none_found_without_error():

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from models.topito.positions import read_position, write_position
 from models.topito.rules import (
+    ORDER_READINGS,
     Card,
     Goal,
     Move,
@@ -19,6 +20,7 @@ from models.topito.rules import (
     load_rules,
     parse_card,
     rules_from_dict,
+    with_order_cards,
 )
 from models.topito.table import load_game_rules
 from solver.errors import BadInput
@@ -133,7 +135,7 @@ def test_goal_any_and_all():
 
 
 @pytest.mark.parametrize("text", ["podium yellow: Bear Cat Duck", "Cat on Bear",
-                                  "order Whale < Mouse < Pig", "rank 4: Owl"])
+                                  "order Pig > Mouse > Whale", "rank 4: Owl"])
 def test_card_text_round_trip(text):
     assert card(text).text(R) == text
     assert parse_card(R, card(text).text(R)) == card(text)
@@ -142,7 +144,42 @@ def test_card_text_round_trip(text):
 def test_card_text_is_forgiving_about_case_prefixes_and_spaces():
     assert card("PODIUM Red:  duck, bear  cat") == card("podium red: Bear Cat Duck")
     assert card("ele on wh") == card("Elephant on Whale")
-    assert card("order bear cat duck") == card("order Bear < Cat < Duck")
+    # as printed, first named on top (the default reading)
+    assert card("order bear, cat duck") == card("order Bear > Cat > Duck")
+    assert card("order: bear<cat<duck") == card("order Bear < Cat < Duck")
+
+
+# ---------------------------------------------------------------- reading order cards
+
+BOTTOM_UP = with_order_cards(R, "bottom-up")
+
+
+def test_an_order_card_as_printed_follows_the_reading():
+    printed = "order Elephant Whale Mouse"
+    top_down, bottom_up = parse_card(R, printed), parse_card(BOTTOM_UP, printed)
+    assert R.order_cards == "top-down"
+    assert top_down.blocks == (B["Mouse"], B["Whale"], B["Elephant"])  # bottom to top
+    assert bottom_up.blocks == (B["Elephant"], B["Whale"], B["Mouse"])
+    # each is written with the sign that says which way is up, in the reading's order
+    assert top_down.text(R) == "order Elephant > Whale > Mouse"
+    assert bottom_up.text(BOTTOM_UP) == "order Elephant < Whale < Mouse"
+    assert top_down.text(BOTTOM_UP) == "order Mouse < Whale < Elephant"
+
+
+@pytest.mark.parametrize("reading", ORDER_READINGS)
+def test_order_signs_mean_the_same_under_either_reading(reading):
+    rules = with_order_cards(R, reading)
+    up = parse_card(rules, "order Bear < Cat < Duck")
+    assert up.blocks == (B["Bear"], B["Cat"], B["Duck"])
+    assert parse_card(rules, "order Duck > Cat > Bear") == up
+    assert parse_card(rules, up.text(rules)) == up
+    s = state(red=("Bear", "Owl", "Cat", "Duck")).stacks
+    assert up.met(s) and not parse_card(rules, "order Bear > Cat > Duck").met(s)
+
+
+def test_unknown_reading_is_one_line():
+    with pytest.raises(BadInput, match="unknown reading 'sideways'"):
+        load_rules(order_cards="sideways")
 
 
 @pytest.mark.parametrize("text, words", [
@@ -154,6 +191,7 @@ def test_card_text_is_forgiving_about_case_prefixes_and_spaces():
     ("rank 9: Cat", ["rank must be 1 to 8"]),
     ("rank x: Cat", ["not a number"]),
     ("order Bear < Cat", ["needs 3 characters"]),
+    ("order Bear < Cat > Duck", ["'<' (bottom to top) or '>' (top to bottom)"]),
     ("hello world", ["not a card"]),
     ("x on Cat", ["unknown character"]),
 ])

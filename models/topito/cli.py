@@ -10,13 +10,13 @@ from typing import Any
 
 import click
 
-from models.topito.game import GAME
+from models.topito.game import GAME, ORDER_CARDS_OPTION
 from models.topito.plan import BACKENDS
 from models.topito.rules import Goal, Rules, load_deck, load_rules, parse_cards
 from models.topito.table import GameState
 from solver.backends import SolverOptions
 from solver.errors import BadInput
-from solver.game_cli import add_game_commands
+from solver.game_cli import add_game_commands, with_options
 from solver.options import json_option, rules_option, solver_options, svg_option
 from solver.puzzle_cli import PuzzleGame, add_puzzle_commands
 from solver.render import print_json, stdout
@@ -34,12 +34,15 @@ file_argument = click.argument("file", type=click.Path(dir_okay=False))
 reversal_option = click.option(
     "--reversal/--no-reversal", "reversal_rule", default=True, show_default=True,
     help="Apply the rule that the previous player's last move may not be reversed.")
+order_cards_option = with_options((ORDER_CARDS_OPTION,))
 
 
 def _position(file: str, rules_path: str | None, deck_path: str | None,
-              reversal_rule: bool = True) -> GameState:
-    """The position file, played with or without the no-reversal rule."""
-    state = GAME.load_position(GAME.load_rules(rules_path, deck_path=deck_path), file)
+              reversal_rule: bool = True, order_cards: str | None = None) -> GameState:
+    """The position file, played with or without the no-reversal rule, its order cards
+    read as `order_cards`."""
+    rules = GAME.load_rules(rules_path, deck_path=deck_path, order_cards=order_cards)
+    state = GAME.load_position(rules, file)
     return replace(state, blocks=replace(state.blocks, reversal_rule=reversal_rule))
 
 
@@ -53,7 +56,9 @@ def _card_options(f: click.decorators.FC) -> click.decorators.FC:
                      help="Several cards separated by ';'."),
         click.option("--card", "card_texts", multiple=True,
                      help="A card: 'podium red: Bear Cat Duck', 'Cat on Bear', "
-                          "'order Bear < Cat < Duck', 'rank 2: Cat'. Repeatable."),
+                          "'order Bear Cat Duck' (as printed; see --order-cards), "
+                          "'order Bear < Cat < Duck' (bottom to top), 'rank 2: Cat'. "
+                          "Repeatable."),
     ):
         f = option(f)
     return f
@@ -94,21 +99,22 @@ def _print_plan(rules: Rules, res: Any) -> None:
 @backend_option
 @max_moves_option
 @reversal_option
+@order_cards_option
 @rules_option
 @deck_option
 @solver_options(default_time=60.0)
 @json_option
 @svg_option
 def plan(file: str, card_texts: tuple[str, ...], cards_text: tuple[str, ...], mode: str,
-         backend: str, max_moves: int, reversal_rule: bool, rules_path: str | None,
-         deck_path: str | None, solver: SolverOptions, as_json: bool,
-         svg_path: str | None) -> None:
+         backend: str, max_moves: int, reversal_rule: bool, order_cards: str,
+         rules_path: str | None, deck_path: str | None, solver: SolverOptions,
+         as_json: bool, svg_path: str | None) -> None:
     """The fewest moves that make the stacks in FILE meet the card (any or all of
     several), with the moves; proven minimal by either back-end."""
     from models.topito.plan import plan as shortest_plan
     from models.topito.render import stacks_svg, stacks_text
 
-    state = _position(file, rules_path, deck_path, reversal_rule).blocks
+    state = _position(file, rules_path, deck_path, reversal_rule, order_cards).blocks
     rules = state.rules
     goal = _goal(rules, card_texts, cards_text, mode)
     res = shortest_plan(state, goal, backend, max_moves, solver.time_limit)
@@ -137,17 +143,19 @@ def plan(file: str, card_texts: tuple[str, ...], cards_text: tuple[str, ...], mo
               help="At most this many moves.")
 @backend_option
 @reversal_option
+@order_cards_option
 @rules_option
 @deck_option
 @solver_options(default_time=60.0)
 @json_option
 def reachable(file: str, card_texts: tuple[str, ...], cards_text: tuple[str, ...], mode: str,
-              within: int, backend: str, reversal_rule: bool, rules_path: str | None,
-              deck_path: str | None, solver: SolverOptions, as_json: bool) -> None:
+              within: int, backend: str, reversal_rule: bool, order_cards: str,
+              rules_path: str | None, deck_path: str | None, solver: SolverOptions,
+              as_json: bool) -> None:
     """Can the card be met within K moves from FILE? Yes with a plan, or no with proof."""
     from models.topito.reachable import reachable as within_reach
 
-    state = _position(file, rules_path, deck_path, reversal_rule).blocks
+    state = _position(file, rules_path, deck_path, reversal_rule, order_cards).blocks
     rules = state.rules
     goal = _goal(rules, card_texts, cards_text, mode)
     res = within_reach(state, goal, within, backend, solver.time_limit)
@@ -170,19 +178,20 @@ def reachable(file: str, card_texts: tuple[str, ...], cards_text: tuple[str, ...
 @click.option("--max-moves", type=click.IntRange(1, 30), default=8, show_default=True,
               help="Distances beyond this are shown as '>N'.")
 @reversal_option
+@order_cards_option
 @rules_option
 @deck_option
 @solver_options(default_time=60.0)
 @json_option
 def hint(file: str, hand: str | None, backend: str, max_moves: int, reversal_rule: bool,
-         rules_path: str | None, deck_path: str | None, solver: SolverOptions,
-         as_json: bool) -> None:
+         order_cards: str, rules_path: str | None, deck_path: str | None,
+         solver: SolverOptions, as_json: bool) -> None:
     """The best move for the player on turn: a card met now if possible, otherwise the
     move that brings the nearest card closest; every move ranked with its distances."""
     from models.topito.hint import hint as best_move
     from models.topito.render import distance_text, hint_table, stacks_text
 
-    position = _position(file, rules_path, deck_path, reversal_rule)
+    position = _position(file, rules_path, deck_path, reversal_rule, order_cards)
     rules = position.blocks.rules
     if hand is not None:
         cards = parse_cards(rules, [hand], "--hand")
@@ -221,13 +230,15 @@ def hint(file: str, hand: str | None, backend: str, max_moves: int, reversal_rul
 
 @group.command()
 @deck_option
+@order_cards_option
 @rules_option
 @json_option
-def deck(deck_path: str | None, rules_path: str | None, as_json: bool) -> None:
-    """The deck in use, by kind."""
+def deck(deck_path: str | None, order_cards: str, rules_path: str | None,
+         as_json: bool) -> None:
+    """The deck in use, by kind (order cards written as they read under --order-cards)."""
     from rich.table import Table
 
-    rules = load_rules(rules_path)
+    rules = load_rules(rules_path, order_cards)
     cards = load_deck(rules, deck_path)
     rows = [{"kind": c.kind, "card": c.text(rules)} for c in cards]
     if as_json:
@@ -247,5 +258,6 @@ moves_option = click.Option(
     ["--moves"], type=click.IntRange(1, 20), default=None,
     help="Exactly this many moves in the unique shortest plan, whatever the "
          "difficulty (default: easy 1, medium 2, hard 3).")
-add_puzzle_commands(group, PuzzleGame.from_module("models.topito.puzzles", "topito", BACKENDS,
-                                                  generate_options=(moves_option,)))
+add_puzzle_commands(group, PuzzleGame.from_module(
+    "models.topito.puzzles", "topito", BACKENDS,
+    generate_options=(moves_option, ORDER_CARDS_OPTION)))

@@ -17,7 +17,15 @@ from typing import Any
 import click
 
 from models.topito.positions import read_position, write_position
-from models.topito.rules import Card, Move, format_move, move_dict, parse_card
+from models.topito.rules import (
+    DEFAULT_ORDER_READING,
+    ORDER_READINGS,
+    Card,
+    Move,
+    format_move,
+    move_dict,
+    parse_card,
+)
 from models.topito.show import ShowResult, forbidden_move, podium_dict, show
 from models.topito.table import (
     MAX_PLAYERS,
@@ -35,6 +43,15 @@ Action = Move | Card
 
 ENDS = ("won", "deck ran out", "move limit")
 
+# Every command that reads cards takes it: the shared ones through `data_options`,
+# plan / reachable / hint / deck and generate in cli.py.
+ORDER_CARDS_OPTION = click.Option(
+    ["--order-cards", "order_cards"], type=click.Choice(ORDER_READINGS),
+    default=DEFAULT_ORDER_READING, show_default=True,
+    help="How an order card written as printed ('order Elephant Whale Mouse') is read: "
+         "top-down = the first character named is the highest, bottom-up = the lowest. "
+         "'<' (bottom to top) and '>' (top to bottom) between the names say it outright.")
+
 
 class TopitoGame(Game[GameRules, GameState, Action]):
     id = "topito"
@@ -43,7 +60,7 @@ class TopitoGame(Game[GameRules, GameState, Action]):
     policy_names = ("greedy", "random")
     data_options = (click.Option(
         ["--deck", "deck_path"], type=click.Path(dir_okay=False),
-        help="Deck file replacing the built-in 48 cards."),)
+        help="Deck file replacing the built-in 48 cards."), ORDER_CARDS_OPTION)
     setup_options = (click.Option(
         ["--players"], default="2", show_default=True, metavar="N[,N...]",
         help=f"Players ({MIN_PLAYERS}-{MAX_PLAYERS}); several separated by commas "
@@ -59,7 +76,7 @@ class TopitoGame(Game[GameRules, GameState, Action]):
     # ------------------------------------------------------------------ data, positions
 
     def load_rules(self, path: str | None, **data: Any) -> GameRules:
-        return load_game_rules(path, data.get("deck_path"))
+        return load_game_rules(path, data.get("deck_path"), data.get("order_cards"))
 
     def read(self, rules: GameRules, data: Any, where: str) -> GameState:
         return read_position(rules, data, where)

@@ -35,6 +35,7 @@ from models.topito.rules import (
     load_rules,
     move_dict,
     parse_card,
+    with_order_cards,
 )
 from solver.errors import BadInput, TimeLimitReached
 from solver.generate import Rating, Search, as_features
@@ -220,7 +221,7 @@ class TopitoPuzzles:
 
 # --------------------------------------------------------------------------- files
 
-PUZZLE_FIELDS = ("card", "moves", "solution", "rating", "unique")
+PUZZLE_FIELDS = ("card", "moves", "solution", "rating", "unique", "order_cards")
 
 
 def puzzle_to_dict(kind: TopitoPuzzles, puzzle: Puzzle, solution: Solution | None = None,
@@ -256,7 +257,13 @@ def puzzle_from_dict(kind: TopitoPuzzles, data: Any, where: str
         raise BadInput(f"{where}.puzzle: unknown field '{unknown[0]}' "
                        f"(fields: {', '.join(PUZZLE_FIELDS)})")
     card_text = expect(part.get("card"), str, f"{where}.puzzle.card")
-    card = parse_card(rules, card_text, f"{where}.puzzle.card")
+    # a file may say how its order card, if written as printed, is to be read (solve,
+    # check-unique and sheet have no --order-cards: the file carries its own reading)
+    reading = part.get("order_cards")
+    if reading is not None:
+        reading = expect(reading, str, f"{where}.puzzle.order_cards")
+    card = parse_card(with_order_cards(rules, reading, f"{where}.puzzle.order_cards"),
+                      card_text, f"{where}.puzzle.card")
     moves = part.get("moves")
     if moves is not None and (isinstance(moves, bool) or not isinstance(moves, int)
                               or not 1 <= moves <= MAX_MOVES):
@@ -284,8 +291,9 @@ def puzzle_from_dict(kind: TopitoPuzzles, data: Any, where: str
 # --------------------------------------------------------------------------- commands
 
 def _make_kind(rules_path: str | None, backend: str, time_limit: float,
-               moves: int | None = None, **_: Any) -> TopitoPuzzles:
-    rules = load_rules(rules_path)
+               moves: int | None = None, order_cards: str | None = None,
+               **_: Any) -> TopitoPuzzles:
+    rules = load_rules(rules_path, order_cards)
     return TopitoPuzzles(rules, load_deck(rules), backend, time_limit, moves)
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +21,13 @@ from solver.io import field as json_field
 Stacks = tuple[tuple[int, ...], ...]
 # The move the next player may not make: (block, podium) = "lift block onto podium".
 Ban = tuple[int, int] | None
+
+# How the chain printed on an order card maps onto a stack (a reading: the rulebook
+# names its example "elephant, then whale, then vested mouse" without saying which end
+# is up; docs/topito.md, "Order cards"). top-down: the first character named is the
+# highest of the three; bottom-up: it is the lowest.
+ORDER_READINGS = ("top-down", "bottom-up")
+DEFAULT_ORDER_READING = "top-down"
 
 
 # --------------------------------------------------------------------------- rules data
@@ -34,6 +41,8 @@ class Rules:
     podium_rgb: tuple[str, ...]
     characters: tuple[str, ...]
     character_rgb: tuple[str, ...]
+    # the reading of order cards written as printed (ORDER_READINGS)
+    order_cards: str = DEFAULT_ORDER_READING
 
     @property
     def n_blocks(self) -> int:
@@ -76,9 +85,22 @@ def default_deck_path() -> Path:
 
 
 _NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_'-]*$")
-def load_rules(path: str | Path | None = None) -> Rules:
-    """The built-in rules or a rules file (`--rules`); problems are one-line BadInput."""
-    return load_data(path, "models.topito", "rules.json", rules_from_dict)
+def load_rules(path: str | Path | None = None, order_cards: str | None = None) -> Rules:
+    """The built-in rules or a rules file (`--rules`), with order cards read as
+    `order_cards` (None: the default reading); problems are one-line BadInput."""
+    return with_order_cards(load_data(path, "models.topito", "rules.json", rules_from_dict),
+                            order_cards)
+
+
+def with_order_cards(rules: Rules, reading: str | None, where: str = "--order-cards"
+                     ) -> Rules:
+    """The rules with order cards read as `reading` (None: unchanged)."""
+    if reading is None or reading == rules.order_cards:
+        return rules
+    if reading not in ORDER_READINGS:
+        raise BadInput(f"{where}: unknown reading '{reading}' of order cards "
+                       f"({' or '.join(ORDER_READINGS)})")
+    return replace(rules, order_cards=reading)
 
 
 def rules_from_dict(data: Any, where: str = "rules") -> Rules:
@@ -114,8 +136,8 @@ def rules_from_dict(data: Any, where: str = "rules") -> Rules:
 # --------------------------------------------------------------------------- cards
 
 CARD_KINDS = ("podium", "pair", "order", "rank")
-CARD_FORMS = ("'podium red: Bear Cat Duck', 'Cat on Bear', 'order Bear < Cat < Duck' "
-              "or 'rank 2: Cat'")
+CARD_FORMS = ("'podium red: Bear Cat Duck', 'Cat on Bear', 'order Bear Cat Duck' "
+              "(as printed), 'order Bear < Cat < Duck' (bottom to top) or 'rank 2: Cat'")
 
 
 @dataclass(frozen=True)
@@ -124,7 +146,9 @@ class Card:
 
     podium: the three `blocks` all in the stack on `podium` (any order, others between).
     pair:   blocks = (lower, upper): upper directly on lower, nothing between.
-    order:  blocks = (a, b, c) bottom to top in one stack, others between allowed.
+    order:  blocks = (a, b, c) bottom to top in one stack, others between allowed
+            (whatever the reading the card's text was read with: parse_card turns the
+            printed chain into this order, Card.text turns it back).
     rank:   blocks = (x,): x is the rank-th block from the bottom of a stack (1 = on the
             podium) with at least one block above it.
     """
@@ -168,6 +192,10 @@ class Card:
         if self.kind == "pair":
             return f"{n[1]} on {n[0]}"
         if self.kind == "order":
+            # written as the card reads under the rules' reading, with the sign that
+            # says which way is up, so the text means the same under either reading
+            if rules.order_cards == "top-down":
+                return "order " + " > ".join(reversed(n))
             return "order " + " < ".join(n)
         return f"rank {self.rank}: {n[0]}"
 
@@ -189,6 +217,21 @@ def _names(rules: Rules, text: str, n: int, where: str, sep: str = r"[\s,]+") ->
     return blocks
 
 
+def _order_blocks(rules: Rules, text: str, where: str) -> tuple[int, ...]:
+    """The three characters of an order card, bottom to top. '<' between them says
+    bottom to top and '>' top to bottom, whatever the reading; names separated by
+    spaces or commas are the card as printed, first to last, and the rules' reading
+    says which end is up."""
+    up, down = "<" in text, ">" in text
+    if up and down:
+        raise BadInput(f"{where}: write '<' (bottom to top) or '>' (top to bottom), "
+                       "not both")
+    sep = r"\s*[<>]\s*" if up or down else r"[\s,]+"
+    blocks = _names(rules, text, 3, where, sep)
+    top_first = down or (not up and rules.order_cards == "top-down")
+    return blocks[::-1] if top_first else blocks
+
+
 def parse_card(rules: Rules, text: str, where: str = "card") -> Card:
     """Read a card from its text form; anything else is a one-line BadInput."""
     t = " ".join(text.split())
@@ -197,8 +240,7 @@ def parse_card(rules: Rules, text: str, where: str = "card") -> Card:
         p = rules.podium(m.group(1), w)
         return Card("podium", tuple(sorted(_names(rules, m.group(2), 3, w))), podium=p)
     if m := _ORDER.match(t):
-        sep = r"\s*<\s*" if "<" in m.group(1) else r"[\s,]+"
-        return Card("order", _names(rules, m.group(1), 3, w, sep))
+        return Card("order", _order_blocks(rules, m.group(1), w))
     if m := _RANK.match(t):
         try:
             r = int(m.group(1))

@@ -73,11 +73,14 @@ class GameRules:
 
 
 def load_game_rules(rules_path: str | Path | None = None,
-                    deck_path: str | Path | None = None) -> GameRules:
-    """The rules data (`--rules`) and the deck (`--deck`), built in by default. Other
-    rules data with the built-in deck whose cards name other characters or podiums has
-    no deck: its positions can be planned, shown and moved on, but no game is dealt."""
-    rules = load_rules(rules_path)
+                    deck_path: str | Path | None = None,
+                    order_cards: str | None = None) -> GameRules:
+    """The rules data (`--rules`) and the deck (`--deck`), built in by default, with
+    order cards read as `order_cards` (`--order-cards`; None: the default reading).
+    Other rules data with the built-in deck whose cards name other characters or
+    podiums has no deck: its positions can be planned, shown and moved on, but no game
+    is dealt."""
+    rules = load_rules(rules_path, order_cards)
     try:
         deck = tuple(load_deck(rules, deck_path))
     except BadInput:
