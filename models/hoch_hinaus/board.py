@@ -126,6 +126,21 @@ class Board:
                     "the space below it")
         return None
 
+    def why_not_after(self, filler: int | None, s1: int, s2: int, faces: tuple[Face, Face],
+                      pros: bool = False) -> str | None:
+        """`why_not` for a tile laid after a gap filler on `filler` (None: none), the
+        board left as it is: the filler is laid, the tile judged, the filler lifted."""
+        if filler is None:
+            return self.why_not(s1, s2, faces, pros)
+        vis = self._vis
+        self.place_filler(filler)
+        try:
+            return self.why_not(s1, s2, faces, pros)
+        finally:
+            self.pieces.pop()
+            self.stacks[filler].pop()
+            self._vis = vis
+
     def place_tile(self, tile: Tile, s1: int, s2: int, flipped: bool = False) -> None:
         faces = (tile.faces[1], tile.faces[0]) if flipped else tile.faces
         idx = len(self.pieces)

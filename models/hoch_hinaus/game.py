@@ -25,7 +25,7 @@ import click
 from models.hoch_hinaus.board import Action, action_json, action_text
 from models.hoch_hinaus.files import position_json, read_position
 from models.hoch_hinaus.rules import Rules, load_rules
-from models.hoch_hinaus.state import GameState, new_game
+from models.hoch_hinaus.state import TASK_COUNTS, GameState, new_game
 from solver.errors import BadInput
 from solver.game import CHANCE, TERMINAL, Game, Policy
 
@@ -73,6 +73,11 @@ class HochHinausGame(Game[GameData, GameState, Any]):
                      show_default=True, help="Size of the draw pile (rules data)."),
         click.Option(["--side"], type=click.Choice(["blue", "purple"]), default="blue",
                      show_default=True),
+        click.Option(["--task-count"], type=click.Choice(TASK_COUNTS), default="pile",
+                     show_default=True,
+                     help="The rulebook's difficulty table counts the draw pile alone, "
+                          "the 4 open tasks besides (pile), or the open tasks and the draw "
+                          "pile together (total). The bonus tasks come on top either way."),
     )
     play_options = (
         click.Option(["--hint-time"], type=click.FloatRange(min=0), default=0.0,
@@ -132,14 +137,21 @@ class HochHinausGame(Game[GameData, GameState, Any]):
         return g
 
     def setups(self, rules: GameData, **options: Any) -> list[dict[str, Any]]:
-        return [{"players": options.get("players", 2),
+        setup = {"players": options.get("players", 2),
                  "difficulty": options.get("difficulty", "normal"),
-                 "pros": bool(rules.pros), "side": options.get("side", "blue")}]
+                 "pros": bool(rules.pros), "side": options.get("side", "blue")}
+        task_count = options.get("task_count") or "pile"
+        if task_count not in TASK_COUNTS:
+            raise BadInput(f"--task-count: '{task_count}' is not one of "
+                           f"{', '.join(TASK_COUNTS)}")
+        if task_count != "pile":  # the rulebook's reading stays out: old setups replay
+            setup["task_count"] = task_count
+        return [setup]
 
     def new_game(self, rules: GameData, setup: dict[str, Any], rng: random.Random
                  ) -> GameState:
         return new_game(rules.rules, rules.catalogue, setup["players"], setup["difficulty"],
-                        rng, setup["side"], setup["pros"])
+                        rng, setup["side"], setup["pros"], setup.get("task_count", "pile"))
 
     # ------------------------------------------------------------------ play
 

@@ -33,6 +33,11 @@ if TYPE_CHECKING:
 
 Status = Literal["playing", "won", "lost"]
 
+#: What the rulebook's difficulty table (first game 14 ... champions 22) counts: the
+#: draw pile alone, as its setup says ("count out tasks and form a face-down draw pile
+#: with them"; "pile"), or the open tasks and the draw pile together ("total").
+TASK_COUNTS = ("pile", "total")
+
 
 @dataclass
 class Bonus:
@@ -201,7 +206,9 @@ class GameState:
         raise BadInput("no gap filler is left")
 
     def place(self, a: Action) -> None:
-        """Step 1 of a turn (checked): the optional gap filler, then the tile."""
+        """Step 1 of a turn (checked): the optional gap filler, then the tile. Every
+        check comes first, so an illegal placement changes nothing (not even the gap
+        fillers left): a BadInput names why."""
         r = self.rules
         if not isinstance(a, Action):
             raise BadInput(f"'{a}' is not a placement")
@@ -214,15 +221,21 @@ class GameState:
             if a.tile is None or a.tile not in hand:
                 raise BadInput(f"tile {a.tile} is not in the hand of player "
                                f"{self.on_turn + 1}")
+        for s in (a.first, a.second):
+            if not (isinstance(s, int) and 0 <= s < r.n_spaces):
+                raise BadInput(f"a tile on space {s!r}: no such space")
         if a.filler is not None:
             if not (isinstance(a.filler, int) and 0 <= a.filler < r.n_spaces):
                 raise BadInput(f"a gap filler on space {a.filler!r}: no such space")
-            self.take_filler()
-            self.board.place_filler(a.filler)
+            if self.fillers_left == 0:
+                raise BadInput("no gap filler is left")
         tile = r.tile_by_id[a.tile]
-        why = self.board.why_not(a.first, a.second, tile.faces, self.pros)
+        why = self.board.why_not_after(a.filler, a.first, a.second, tile.faces, self.pros)
         if why is not None:
             raise BadInput(f"illegal placement {action_text(r, a)}: {why}")
+        if a.filler is not None:
+            self.take_filler()
+            self.board.place_filler(a.filler)
         self.board.place_tile(tile, a.first, a.second)
         if hand is not None:
             hand.remove(a.tile)
@@ -288,8 +301,7 @@ class GameState:
     def play_in_place(self, a: Action) -> list[Task]:
         """A player's whole turn, in place: place, fulfil, draw. Returns the tasks
         fulfilled. Stops at a chance event (an unknown task turned up, a draw from the
-        unordered reserve). BadInput if the placement is not legal (the state may then
-        be half changed: call it on a copy)."""
+        unordered reserve). BadInput if the placement is not legal (nothing changed)."""
         if self.status != "playing":
             raise BadInput(f"the game is over ({self.status})")
         if self.chance_due:
@@ -395,24 +407,32 @@ def _text(move: object) -> str:
 
 
 def new_game(rules: Rules, catalogue: Catalogue, players: int, difficulty: str,
-             rng: random.Random, side: str = "blue", pros: bool = False) -> GameState:
+             rng: random.Random, side: str = "blue", pros: bool = False,
+             task_count: str = "pile") -> GameState:
     """Set up a game as the rulebook says: 4 bonus tasks with their gap fillers, 4 open
-    tasks, a draw pile by difficulty, 3 tiles per player, the rest as reserve (every
-    pile in its dealt order)."""
+    tasks, a draw pile by difficulty (`task_count` "pile": the table's number; "total":
+    the table's number less the open tasks), 3 tiles per player, the rest as reserve
+    (every pile in its dealt order)."""
     if not 1 <= players <= 4:
         raise BadInput("1 to 4 players")
     if difficulty not in rules.difficulty:
         raise BadInput(f"unknown difficulty '{difficulty}' "
                        f"(one of {', '.join(rules.difficulty)})")
+    if task_count not in TASK_COUNTS:
+        raise BadInput(f"task count '{task_count}': one of {', '.join(TASK_COUNTS)}")
     tasks = list(catalogue.tasks)
     n_bonus, n_open = len(rules.bonus_fillers), rules.open_tasks
-    need = n_bonus + n_open + rules.difficulty[difficulty]
+    n_pile = rules.difficulty[difficulty] - (n_open if task_count == "total" else 0)
+    if n_pile < 0:
+        raise BadInput(f"difficulty '{difficulty}' counts {rules.difficulty[difficulty]} "
+                       f"tasks, fewer than the {n_open} open ones")
+    need = n_bonus + n_open + n_pile
     if len(tasks) < need:
         raise BadInput(f"the catalogue has {len(tasks)} tasks, the game needs {need}")
     rng.shuffle(tasks)
     bonus = [Bonus(tasks.pop(), n) for n in rules.bonus_fillers]
     open_ = [tasks.pop() for _ in range(n_open)]
-    pile: list[Task | None] = [tasks.pop() for _ in range(rules.difficulty[difficulty])]
+    pile: list[Task | None] = [tasks.pop() for _ in range(n_pile)]
     tiles = [t.id for t in rules.tiles]
     rng.shuffle(tiles)
     hands: list[list[str | None]] = [[tiles.pop() for _ in range(rules.hand_size)]
