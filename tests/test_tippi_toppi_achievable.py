@@ -14,7 +14,7 @@ from models.tippi_toppi.encode import plan_problem
 from models.tippi_toppi.model import cpsat_value, encode_plan, tops_of
 from models.tippi_toppi.rules import load_rules
 from models.tippi_toppi.state import GameState, Variant, new_game
-from models.tippi_toppi.tasks import PLACEHOLDER
+from models.tippi_toppi.tasks import PLACEHOLDER, CompareTask
 from solver.backends.common import SolverOptions
 from solver.backends.cpsat import make_solver
 from solver.backends.sat import CnfBuilder, IncrementalSat
@@ -24,9 +24,10 @@ from solver.logic import CnfLogic, CpLogic
 R = load_rules()
 
 
-def random_state(seed: int, players: int = 2, plays: int = 6, **variant) -> GameState:
+def random_state(seed: int, players: int = 2, plays: int = 6, rules=R, **variant
+                 ) -> GameState:
     """A game some random plays in, so the tops vary."""
-    s = new_game(R, players, 1, seed, Variant(**variant))
+    s = new_game(rules, players, 1, seed, Variant(**variant))
     rng = random.Random(seed)
     for _ in range(plays):
         actions = s.legal_plays()
@@ -127,6 +128,29 @@ def test_achievable_equals_brute_force_and_both_backends(seed, players, cards, s
             for k in range(len(core)):
                 smaller = core[:k] + core[k + 1:]
                 assert brute(s, smaller, [bool(tasks)] * len(smaller), steps, cards)
+
+
+def test_comparison_tasks_equal_brute_force_under_either_reading():
+    """Every comparison task of the catalogue as the one target, within 2 plays, under
+    the rulebook's reading and under "present": SAT equals the engine's brute force
+    (CP-SAT too, for every other task on the first state), and the two readings do
+    answer differently."""
+    answers = {}
+    for reading in ("as-worded", "present"):
+        rules = load_rules(comparisons=reading)
+        comparisons = [t.task for t in rules.catalogue if isinstance(t.task, CompareTask)]
+        for seed in (2, 5):
+            s = random_state(seed, 2, plays=3, rules=rules)
+            for k, task in enumerate(comparisons):
+                expected = brute(s, [task], [True], 2, "known")
+                got = achievable(s, [task], 2, "known", "sat")
+                assert (got.answer == "yes") is expected, (reading, seed, task.text(rules))
+                if seed == 2 and k % 2 == 0:
+                    assert achievable(s, [task], 2, "known", "cpsat").answer == got.answer
+                answers[reading, seed, task.text(rules)] = got.answer
+    differ = [k[1:] for k in answers if k[0] == "as-worded"
+              and answers[k] != answers[("present", *k[1:])]]
+    assert differ, "no state where the reading changes the answer"
 
 
 def test_both_answers_occur_in_the_cases():

@@ -92,9 +92,19 @@ def test_cli_svg_and_simulate(tmp_path):
     cell = doc["cells"][0]
     assert cell["setup"] == {"players": 2, "difficulty": "normal"} and cell["seats"] == [
         "hint", "hint"]
-    assert cell["measures"] == {"tasks": 16, "mean_plays": 50.67, "mean_fulfilled": 14.67}
+    assert cell["measures"] == {"tasks": 16, "mean_plays": 47.0, "mean_fulfilled": 14.33}
     assert cell["win_rate"]["trials"] == 3 and cell["win_rate"]["successes"] == 1
     assert doc["knows"] == {"hint": "own"}
+    # the same deals with comparisons needing both groups present: the earlier figures
+    doc = run_json(run, "simulate", "--games", "3", "--players", "2", "--difficulty", "normal",
+                   "--policy", "hint", "--jobs", "1", "--comparisons", "present")
+    assert doc["cells"][0]["measures"] == {"tasks": 16, "mean_plays": 50.67,
+                                           "mean_fulfilled": 14.67}
+    doc = run_json(run, "simulate", "--games", "1", "--players", "4", "--difficulty", "expert",
+                   "--policy", "random", "--jobs", "1", "--task-count", "pile")
+    assert doc["cells"][0]["setup"] == {"players": 4, "difficulty": "expert", "task_count": "pile"}
+    assert doc["cells"][0]["measures"]["tasks"] == 18 + 4
+    one_line_error(run("simulate", "--games", "1", "--task-count", "deck"), "--task-count")
     text = run("simulate", "--games", "2", "--players", "1,2", "--difficulty", "beginner",
                "--policy", "hint", "--policy", "random", "--jobs", "1").stdout
     assert "2 games per row, seed 0" in text and "Wilson" in text

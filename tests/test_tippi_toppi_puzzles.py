@@ -238,6 +238,42 @@ def test_bad_solutions_and_tasks_that_already_hold(tmp_path):
     assert run("generate", "--difficulty", "fiendish").exit_code == 2
 
 
+def test_a_puzzle_file_is_solved_under_the_reading_it_records(tmp_path):
+    """Piles G1 G2 O3 P5, hand P3 G4, one play, "more pink piles than orange piles":
+    only P3 on the orange 3 does it, and only as worded (two pink piles, no orange
+    pile). The file's "comparisons" says under which reading it is posed; a file
+    without it is read under the rules data's (or --rules FILE's) reading."""
+    data = {"game": "tippi-toppi", "puzzle": "plays", "piles": ["G1", "G2", "O3", "P5"],
+            "hand": ["P3", "G4"], "draw_pile": [], "within": 1,
+            "tasks": ["more pink piles than orange piles"]}
+    verdicts = {}
+    for reading in (None, "as-worded", "present"):
+        p = tmp_path / f"{reading}.json"
+        p.write_text(json.dumps(dict(data, comparisons=reading) if reading else data))
+        doc = json.loads(run("solve", str(p), "--json").stdout)
+        verdicts[reading] = (doc["status"], doc["solutions"])
+    assert verdicts[None] == verdicts["as-worded"] == ("unique", ["P3>3 (1 of 1 plays)"])
+    assert verdicts["present"] == ("none", [])
+    # a rules file reading "present" poses the file without the key that way too
+    from models.tippi_toppi.rules import default_rules_path
+    rules_file = tmp_path / "present-rules.json"
+    rules_file.write_text(json.dumps({**json.loads(default_rules_path().read_text(
+        encoding="utf-8")), "comparisons": "present"}))
+    doc = json.loads(run("solve", str(tmp_path / "None.json"), "--rules", str(rules_file),
+                         "--json").stdout)
+    assert doc["status"] == "none"
+    # generate writes the reading of its run into every file
+    for extra, reading in (((), "as-worded"), (("--comparisons", "present"), "present")):
+        gen = json.loads(run("generate", "--difficulty", "easy", "--count", "1", "--seed",
+                             "3", "--jobs", "1", "--json", *extra).stdout)
+        assert gen["puzzles"][0]["puzzle"]["comparisons"] == reading
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(dict(data, comparisons="loosely")))
+    out = run("solve", str(bad))
+    assert out.exit_code == 2 and len(out.output.strip().splitlines()) == 1
+    assert "comparisons: unknown reading of comparisons 'loosely'" in out.output
+
+
 def _reachable_alone(state, task, plays: int) -> bool:
     """Can `task` hold on the tops after one of the next `plays` plays (engine search)?"""
     if plays == 0:

@@ -64,6 +64,30 @@ def test_new_game_deals_per_rules():
     assert not any(s.holds(t) for t in s.open_tasks)  # those holding were fulfilled
 
 
+def test_the_task_table_counts_every_task_or_with_the_switch_the_pile_alone():
+    """The rulebook's "Anzahl der Aufgaben" is read as the number of tasks of the game,
+    the four open ones included (default, --task-count total); --task-count pile deals
+    the table's number as the task pile and four open tasks on top."""
+    from models.tippi_toppi.game import GAME
+    for task_count, tasks in (("total", 16), ("pile", 20)):
+        s = new_game(R, 3, 1, seed=5, task_count=task_count)
+        assert len(s.open_tasks) == 4
+        assert len(s.open_tasks) + len(s.task_pile) + len(s.fulfilled) == tasks
+        assert R.tasks_in_game(3, 1, task_count) == tasks
+    # the default deal is the one it always was; the switch is recorded only when set
+    assert new_game(R, 3, 1, seed=5).to_dict() == new_game(R, 3, 1, 5, task_count="total").to_dict()
+    assert GAME.setups(R, players="1", difficulty="champion") == [
+        {"players": 1, "difficulty": "champion"}]
+    setup, = GAME.setups(R, players="1", difficulty="champion", task_count="pile")
+    assert setup == {"players": 1, "difficulty": "champion", "task_count": "pile"}
+    import random
+    dealt = GAME.new_game(R, setup, random.Random(0))
+    assert dealt.tasks_left() + len(dealt.fulfilled) == 24
+    assert GAME.measure(R, setup, dealt, {})["tasks"] == 24
+    with pytest.raises(BadInput, match="--task-count"):
+        GAME.setups(R, players="1", difficulty="normal", task_count="deck")
+
+
 def test_a_card_matches_by_colour_or_number_or_both():
     s = state(["G3", "P5", "O7", "V1"], [["G5", "O1", "P5", "V7"]], ["a run of 4"])
     legal = {(R.card_name(a.card), a.pile) for a in s.legal_plays()}

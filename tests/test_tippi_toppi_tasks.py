@@ -34,6 +34,8 @@ from solver.errors import BadInput
 from solver.logic import CnfLogic, CpLogic
 
 R = load_rules()
+PRESENT = load_rules(comparisons="present")
+READINGS = {"as-worded": R, "present": PRESENT}
 GREEN, PINK, ORANGE, PURPLE = range(4)
 
 
@@ -41,24 +43,57 @@ def tops(*cards: str):
     return tuple(R.parse_card(c) for c in cards)
 
 
-def holds(text: str, *cards: str) -> bool:
-    return R.parse_task(text).holds(tops(*cards), R)
+def holds(text: str, *cards: str, rules=R) -> bool:
+    return rules.parse_task(text).holds(tops(*cards), rules)
+
+
+def encoded(rules, texts: list[str], tp) -> list[tuple[bool, bool]]:
+    """Per task: (SAT, CP-SAT) says the task's literal can be true on these tops."""
+    tasks = [rules.parse_task(t) for t in texts]
+    logic = CnfLogic(CnfBuilder())
+    tv = new_tops(logic, rules)
+    fix_tops(logic, tv, tp)
+    lits = [task_lit(logic, t, tv, rules) for t in tasks]
+    with IncrementalSat(logic.b) as sat:
+        by_sat = [sat.solve([h]) is not None for h in lits]
+    cp = CpLogic()
+    cv = new_tops(cp, rules)
+    fix_tops(cp, cv, tp)
+    cp_lits = [task_lit(cp, t, cv, rules) for t in tasks]
+    cp.m.maximize(sum(cp_lits))  # each literal is free to be true exactly when its task holds
+    solver = make_solver(SolverOptions(workers=1))
+    assert solver.solve(cp.m) == cp_model.OPTIMAL
+    return list(zip(by_sat, (bool(solver.value(h)) for h in cp_lits), strict=True))
+
+
+def judged(texts: list[str], *cards: str, rules=R) -> list[bool]:
+    """Each task judged by the rules engine, checked equal to both encodings."""
+    tp = tops(*cards)
+    got = [rules.parse_task(t).holds(tp, rules) for t in texts]
+    assert encoded(rules, texts, tp) == [(g, g) for g in got], (texts, cards)
+    return got
 
 
 def test_drei_gruene_stapel_means_exactly_three():
     t = R.parse_task("Drei grüne Stapel")
     assert t == CountTask(Filter(frozenset({GREEN})), Count("exactly", 3))
     assert t.text(R) == "exactly 3 green piles"
-    assert holds("Drei grüne Stapel", "G1", "G2", "G3", "P4")
+    assert judged(["Drei grüne Stapel"], "G1", "G2", "G3", "P4") == [True]
     # "vier grüne Stapel erfüllen die Aufgabe nicht"
-    assert not holds("Drei grüne Stapel", "G1", "G2", "G3", "G4")
-    assert not holds("Drei grüne Stapel", "G1", "G2", "O3", "P4")
+    assert judged(["Drei grüne Stapel"], "G1", "G2", "G3", "G4") == [False]
+    assert judged(["Drei grüne Stapel"], "G1", "G2", "O3", "P4") == [False]
 
 
 def test_sum_of_green_piles_holds_with_a_single_green_seven():
     t = R.parse_task("Die Summe aller grünen Stapel ist 7")
     assert t == SumTask(Filter(frozenset({GREEN})), Count("exactly", 7))
-    assert holds("Die Summe aller grünen Stapel ist 7", "G7", "P1", "O2", "V3")
+    # "auch erfüllt, wenn nur ein einziger grüner Stapel mit einer 7 ausliegt"
+    for rules in READINGS.values():
+        assert judged(["Die Summe aller grünen Stapel ist 7"], "G7", "P1", "O2", "V3",
+                      rules=rules) == [True]
+        # only the tops count: a green 7 under another card is not summed
+        assert judged(["Die Summe aller grünen Stapel ist 7"], "G3", "P7", "O2", "V3",
+                      rules=rules) == [False]
     assert holds("the sum of the green piles is 7", "G3", "P1", "G4", "V3")
     assert not holds("the sum of the green piles is 7", "G3", "P7", "G5", "V3")
     assert not holds("the sum of the green piles is 7", "P7", "P1", "O2", "V3")
@@ -69,9 +104,53 @@ def test_sum_of_green_piles_holds_with_a_single_green_seven():
 def test_two_colours_for_all_piles_is_met_by_one_of_them():
     t = R.parse_task("Alle Stapel sind pink oder grün")
     assert t == R.parse_task("all piles are pink or green") == AllTask(Filter(frozenset({GREEN, PINK})))
-    assert holds("all piles are pink or green", "P1", "P2", "P3", "P4")  # only pink
-    assert holds("all piles are pink or green", "P1", "G2", "P3", "G4")
-    assert not holds("all piles are pink or green", "P1", "G2", "O3", "G4")
+    texts = ["Alle Stapel sind pink oder grün"]
+    assert judged(texts, "P1", "P2", "P3", "P4") == [True]  # only pink
+    assert judged(texts, "G1", "G5", "G3", "G4") == [True]  # only green
+    assert judged(texts, "P1", "G2", "P3", "G4") == [True]
+    assert judged(texts, "P1", "G2", "O3", "G4") == [False]
+
+
+@pytest.mark.parametrize("text, cards, as_worded, present", [
+    # 2 pink piles and no orange pile are more pink piles than orange piles, as worded
+    ("more pink piles than orange piles", ("P6", "P7", "G1", "V1"), True, False),
+    ("more pink piles than orange piles", ("P6", "P7", "O1", "V1"), True, True),
+    ("more pink piles than orange piles", ("O6", "G7", "G1", "V1"), False, False),
+    ("as many green piles as purple piles", ("P6", "O3", "P7", "O1"), True, False),  # 0 = 0
+    ("as many green piles as purple piles", ("G6", "O3", "P7", "O1"), False, False),
+    ("twice as many orange piles as pink piles", ("G1", "G2", "V3", "V4"), True, False),
+    ("twice as many orange piles as pink piles", ("O1", "O2", "V3", "V4"), False, False),
+    ("the sum of the green piles equals the sum of the pink piles", ("O1", "O2", "V3", "V4"),
+     True, False),
+    ("the sum of the green piles is double the sum of the orange piles",
+     ("P1", "P2", "V3", "V4"), True, False),
+    ("the sum of the orange piles is greater than the sum of the green piles",
+     ("O1", "P2", "V3", "V4"), True, False),
+    ("the sum of the green piles is at most 5", ("P1", "P2", "V3", "V4"), True, False),
+    ("the sum of the green piles is 7", ("P7", "P2", "V3", "V4"), False, False),
+    ("the sum of all piles is at most 10", ("P1", "P2", "V3", "V4"), True, True),
+])
+def test_comparisons_read_as_worded_unless_the_switch_asks_for_present_groups(
+        text, cards, as_worded, present):
+    """The rulebook: a task holds exactly as worded, so an absent group counts 0 piles
+    and sum 0; the "present" reading (the switch) asks each group named to lie. The
+    engine and both encodings agree under each reading."""
+    assert judged([text], *cards) == [as_worded]
+    assert judged([text], *cards, rules=PRESENT) == [present]
+
+
+def test_the_reading_comes_from_the_rules_data_or_the_option(tmp_path):
+    from models.tippi_toppi.rules import default_rules_path
+    assert R.comparisons == "as-worded" and PRESENT.comparisons == "present"
+    data = json.loads(default_rules_path().read_text(encoding="utf-8"))
+    path = tmp_path / "present.json"
+    path.write_text(json.dumps({**data, "comparisons": "present"}))
+    assert load_rules(str(path)).comparisons == "present"
+    assert load_rules(str(path), "as-worded").comparisons == "as-worded"
+    path.write_text(json.dumps({**data, "comparisons": "sometimes"}))
+    with pytest.raises(BadInput, match="comparisons: unknown reading of comparisons "
+                                       "'sometimes' \\(as-worded or present\\)"):
+        load_rules(str(path))
 
 
 @pytest.mark.parametrize("text, cards, expected", [
@@ -90,7 +169,7 @@ def test_two_colours_for_all_piles_is_met_by_one_of_them():
     ("the sum of the green piles is double the sum of the orange piles", ("G6", "O3", "P7", "V1"), True),
     ("the sum of the orange piles is greater than the sum of the green piles", ("G6", "O7", "P7", "V1"), True),
     ("as many green piles as purple piles", ("G6", "V3", "P7", "O1"), True),
-    ("as many green piles as purple piles", ("P6", "O3", "P7", "O1"), False),  # neither lies
+    ("as many green piles as purple piles", ("P6", "O3", "P7", "O1"), True),  # 0 = 0
     ("more pink piles than orange piles", ("P6", "O3", "P7", "G1"), True),
     ("twice as many orange piles as pink piles", ("O6", "O3", "P7", "G1"), True),
     ("two green piles next to each other", ("P6", "G3", "G7", "O1"), True),
@@ -145,49 +224,56 @@ def _random_tops(rng: random.Random):
     return tuple(rng.sample(R.deck, 4))
 
 
-def test_sat_task_encoding_equals_engine_on_random_tops():
+# the default reading on as many tops as before, the other on fewer
+@pytest.mark.parametrize("reading, deals", [("as-worded", 12), ("present", 3)])
+def test_sat_task_encoding_equals_engine_on_random_tops(reading, deals):
+    rules = READINGS[reading]
     rng = random.Random(11)
-    tasks = [t.task for t in R.catalogue]
+    tasks = [t.task for t in rules.catalogue]
     seen = {True: 0, False: 0}
-    for _ in range(12):
+    for _ in range(deals):
         tp = _random_tops(rng)
         logic = CnfLogic(CnfBuilder())
-        tv = new_tops(logic, R)
+        tv = new_tops(logic, rules)
         fix_tops(logic, tv, tp)
-        lits = [task_lit(logic, t, tv, R) for t in tasks]
+        lits = [task_lit(logic, t, tv, rules) for t in tasks]
         with IncrementalSat(logic.b) as sat:
             for t, h in zip(tasks, lits, strict=True):
-                expected = t.holds(tp, R)
-                assert (sat.solve([h]) is not None) is expected, (t.text(R), tp)
+                expected = t.holds(tp, rules)
+                assert (sat.solve([h]) is not None) is expected, (t.text(rules), tp)
                 seen[expected] += 1
-    assert seen[True] > 30 and seen[False] > 30
+    assert seen[True] > 2.5 * deals and seen[False] > 2.5 * deals
 
 
-def test_cpsat_task_encoding_equals_engine_on_random_tops():
+@pytest.mark.parametrize("reading, deals", [("as-worded", 6), ("present", 2)])
+def test_cpsat_task_encoding_equals_engine_on_random_tops(reading, deals):
+    rules = READINGS[reading]
     rng = random.Random(12)
-    tasks = [t.task for t in R.catalogue]
-    for _ in range(6):
+    tasks = [t.task for t in rules.catalogue]
+    for _ in range(deals):
         tp = _random_tops(rng)
         logic = CpLogic()
-        tv = new_tops(logic, R)
+        tv = new_tops(logic, rules)
         fix_tops(logic, tv, tp)
-        lits = [task_lit(logic, t, tv, R) for t in tasks]
+        lits = [task_lit(logic, t, tv, rules) for t in tasks]
         logic.m.maximize(sum(lits))  # each literal is free to be true exactly when its task holds
         solver = make_solver(SolverOptions(workers=1))  # Ctrl-C stays Python's
         assert solver.solve(logic.m) == cp_model.OPTIMAL
         for t, h in zip(tasks, lits, strict=True):
-            assert bool(solver.value(h)) is t.holds(tp, R), (t.text(R), tp)
+            assert bool(solver.value(h)) is t.holds(tp, rules), (t.text(rules), tp)
 
 
-def test_every_catalogue_task_can_hold():
+@pytest.mark.parametrize("reading", ["as-worded", "present"])
+def test_every_catalogue_task_can_hold(reading):
+    rules = READINGS[reading]
     logic = CnfLogic(CnfBuilder())
-    tv = new_tops(logic, R)
-    lits = [task_lit(logic, t.task, tv, R) for t in R.catalogue]
+    tv = new_tops(logic, rules)
+    lits = [task_lit(logic, t.task, tv, rules) for t in rules.catalogue]
     with IncrementalSat(logic.b) as sat:
-        for t, h in zip(R.catalogue, lits, strict=True):
+        for t, h in zip(rules.catalogue, lits, strict=True):
             model = sat.solve([h])
-            assert model is not None, t.task.text(R)
-            assert t.task.holds(tops_of(model.__contains__, tv, R), R)
+            assert model is not None, t.task.text(rules)
+            assert t.task.holds(tops_of(model.__contains__, tv, rules), rules)
 
 
 # --------------------------------------------------------------------------- generated tasks
@@ -213,41 +299,47 @@ _tasks = st.one_of(
 
 
 @settings(max_examples=300, deadline=None)
-@given(_tasks, st.lists(st.sampled_from(R.deck), min_size=4, max_size=4))
-def test_generated_tasks_read_back_and_evaluate_alike(task, cards):
+@given(_tasks, st.lists(st.sampled_from(R.deck), min_size=4, max_size=4),
+       st.sampled_from(sorted(READINGS)))
+def test_generated_tasks_read_back_and_evaluate_alike(task, cards, reading):
     """Every task's canonical text reads back to a task that holds on the same tops
-    (texts may normalise, e.g. 'at most 0' is 'no')."""
-    again = R.parse_task(task.text(R))
-    assert again.text(R) == task.text(R)
+    (texts may normalise, e.g. 'at most 0' is 'no'), under either reading."""
+    rules = READINGS[reading]
+    again = rules.parse_task(task.text(rules))
+    assert again.text(rules) == task.text(rules)
     tp = tuple(cards)
-    assert again.holds(tp, R) is task.holds(tp, R)
+    assert again.holds(tp, rules) is task.holds(tp, rules)
 
 
 @settings(max_examples=40, deadline=None)
 @given(st.lists(_tasks, min_size=3, max_size=3),
-       st.lists(st.sampled_from(R.deck), min_size=4, max_size=4))
-def test_generated_tasks_sat_encoding_equals_engine(tasks, cards):
+       st.lists(st.sampled_from(R.deck), min_size=4, max_size=4),
+       st.sampled_from(sorted(READINGS)))
+def test_generated_tasks_sat_encoding_equals_engine(tasks, cards, reading):
+    rules = READINGS[reading]
     tp = tuple(cards)
     logic = CnfLogic(CnfBuilder())
-    tv = new_tops(logic, R)
+    tv = new_tops(logic, rules)
     fix_tops(logic, tv, tp)
-    lits = [task_lit(logic, t, tv, R) for t in tasks]
+    lits = [task_lit(logic, t, tv, rules) for t in tasks]
     with IncrementalSat(logic.b) as sat:
         for t, h in zip(tasks, lits, strict=True):
-            assert (sat.solve([h]) is not None) is t.holds(tp, R), t.text(R)
+            assert (sat.solve([h]) is not None) is t.holds(tp, rules), t.text(rules)
 
 
 @settings(max_examples=15, deadline=None)
 @given(st.lists(_tasks, min_size=4, max_size=4),
-       st.lists(st.sampled_from(R.deck), min_size=4, max_size=4))
-def test_generated_tasks_cpsat_encoding_equals_engine(tasks, cards):
+       st.lists(st.sampled_from(R.deck), min_size=4, max_size=4),
+       st.sampled_from(sorted(READINGS)))
+def test_generated_tasks_cpsat_encoding_equals_engine(tasks, cards, reading):
+    rules = READINGS[reading]
     tp = tuple(cards)
     logic = CpLogic()
-    tv = new_tops(logic, R)
+    tv = new_tops(logic, rules)
     fix_tops(logic, tv, tp)
-    lits = [task_lit(logic, t, tv, R) for t in tasks]
+    lits = [task_lit(logic, t, tv, rules) for t in tasks]
     logic.m.maximize(sum(lits))
     solver = make_solver(SolverOptions(workers=1))  # Ctrl-C stays Python's
     assert solver.solve(logic.m) == cp_model.OPTIMAL
     for t, h in zip(tasks, lits, strict=True):
-        assert bool(solver.value(h)) is t.holds(tp, R), t.text(R)
+        assert bool(solver.value(h)) is t.holds(tp, rules), t.text(rules)

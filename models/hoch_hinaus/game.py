@@ -144,7 +144,7 @@ class HochHinausGame(Game[GameData, GameState, Any]):
         if task_count not in TASK_COUNTS:
             raise BadInput(f"--task-count: '{task_count}' is not one of "
                            f"{', '.join(TASK_COUNTS)}")
-        if task_count != "pile":  # the rulebook's reading stays out: old setups replay
+        if task_count != "pile":  # only when set: a default setup keeps its key in --store
             setup["task_count"] = task_count
         return [setup]
 

@@ -13,7 +13,7 @@ from models.tippi_toppi.positions import load_state
 from models.tippi_toppi.rules import Rules, load_rules
 from models.tippi_toppi.state import GameState
 from solver.backends import SolverOptions
-from solver.game_cli import add_game_commands
+from solver.game_cli import add_game_commands, with_options
 from solver.options import json_option, quiet_option, rules_option, solver_options
 from solver.puzzle_cli import PuzzleGame, add_puzzle_commands
 from solver.render import print_json, stdout
@@ -25,12 +25,15 @@ def group() -> None:
     """Tippi Toppi (card game): tasks, achievability, hints, can we still win."""
 
 
-def _load(file: str, rules_path: str | None) -> tuple[Rules, GameState]:
-    rules = load_rules(rules_path)
+def _load(file: str, rules_path: str | None, comparisons: str | None
+          ) -> tuple[Rules, GameState]:
+    rules = load_rules(rules_path, comparisons)
     return rules, load_state(rules, file)
 
 
 file_argument = click.argument("file", type=click.Path(dir_okay=False))
+# --comparisons: the reading of sums and comparisons, as in show, moves, simulate, play
+comparisons_option = with_options(GAME.data_options)
 
 
 @group.command()
@@ -45,16 +48,18 @@ file_argument = click.argument("file", type=click.Path(dir_okay=False))
 @click.option("--backend", type=click.Choice(achievable_query.BACKENDS), default="sat",
               show_default=True, help="PySAT (incremental, cores) or CP-SAT.")
 @rules_option
+@comparisons_option
 @solver_options(default_time=60.0)
 @json_option
 def achievable(file: str, task_texts: tuple[str, ...], within: int, cards: str, backend: str,
-               rules_path: str | None, solver: SolverOptions, as_json: bool) -> None:
+               rules_path: str | None, comparisons: str | None, solver: SolverOptions,
+               as_json: bool) -> None:
     """Can the open tasks (or each --task) all be fulfilled within K plays? Yes with a
     line of plays (re-checked by the rules engine), or no with the smallest set of the
     tasks that blocks it."""
     from rich.markup import escape
 
-    rules, state = _load(file, rules_path)
+    rules, state = _load(file, rules_path, comparisons)
     tasks = [rules.parse_task(t, "--task") for t in task_texts]
     result = achievable_query.achievable(state, tasks or None, within, cards, backend, solver)
     if as_json:
@@ -99,14 +104,15 @@ def tasks_command(rules_path: str | None, as_json: bool) -> None:
 @group.command()
 @file_argument
 @rules_option
+@comparisons_option
 @json_option
-def hint(file: str, rules_path: str | None, as_json: bool) -> None:
+def hint(file: str, rules_path: str | None, comparisons: str | None, as_json: bool) -> None:
     """Which card on which pile: every legal play ranked, with its reasons (tasks
     fulfilled now, tasks kept within reach, piles kept playable for the others)."""
     from models.tippi_toppi.hint import hint as run_hint
     from models.tippi_toppi.render import hint_table, table_text
 
-    rules, state = _load(file, rules_path)
+    rules, state = _load(file, rules_path, comparisons)
     result = run_hint(state)
     if as_json:
         print_json(dumps(result))
@@ -128,15 +134,16 @@ def hint(file: str, rules_path: str | None, as_json: bool) -> None:
               show_default=True, help="Seconds for the exact search (full information).")
 @quiet_option
 @rules_option
+@comparisons_option
 @json_option
 def reachable(file: str, samples: int, seed: int, time_limit: float, rules_path: str | None,
-              as_json: bool) -> None:
+              comparisons: str | None, as_json: bool) -> None:
     """Can the game still be won? Exact with full information (all hands, the draw pile
     and the task pile known), otherwise the hint policy's win rate over sampled hidden
     cards with a 95 % Wilson interval."""
     from models.tippi_toppi.reachable import reachable as run_reachable
 
-    rules, state = _load(file, rules_path)
+    rules, state = _load(file, rules_path, comparisons)
     result = run_reachable(state, samples, seed, time_limit)
     if as_json:
         print_json(dumps(result))
@@ -162,6 +169,9 @@ def reachable(file: str, samples: int, seed: int, time_limit: float, rules_path:
 
 add_game_commands(group, GAME)
 # generate, solve, check-unique, sheet over puzzles.py, imported when one of them runs;
-# a puzzle is solved by the plan encoding on the back-ends of `achievable`
+# a puzzle is solved by the plan encoding on the back-ends of `achievable`. generate
+# takes --comparisons and writes the reading into each puzzle file; solve, check-unique
+# and sheet solve a file under the reading it records (or the rules data's).
 add_puzzle_commands(group, PuzzleGame.from_module("models.tippi_toppi.puzzles", "tippi-toppi",
-                                                  achievable_query.BACKENDS))
+                                                  achievable_query.BACKENDS,
+                                                  GAME.data_options))

@@ -28,7 +28,7 @@ from typing import Any
 import click
 
 from models.tippi_toppi.positions import format_play, parse_play, state_from_dict
-from models.tippi_toppi.rules import Rules, load_rules
+from models.tippi_toppi.rules import COMPARISONS, TASK_COUNTS, Rules, load_rules
 from models.tippi_toppi.state import (
     TURN_UP,
     Action,
@@ -76,6 +76,13 @@ class TippiToppiGame(Game[Rules, GameState, Action]):
     title = "Tippi Toppi (card game)"
     kind = "cooperative"
     policy_names = ("hint", "random")
+    # every command that judges tasks takes it (cli.py adds it to its own commands)
+    data_options = (click.Option(
+        ["--comparisons"], type=click.Choice(COMPARISONS), default=None,
+        help="How a sum or comparison naming a group of piles reads when no pile of the "
+             "group lies: as-worded (the rulebook; 0 green = 0 purple piles are 'as many') "
+             "or present (each group named must lie). Default: the rules data's "
+             "(as-worded)."),)
     setup_options = (
         click.Option(["--players"], default="1,2,3,4", show_default=True,
                      help="Player counts, comma separated."),
@@ -87,6 +94,11 @@ class TippiToppiGame(Game[Rules, GameState, Action]):
                           "plays or passes it on; no timer)."),
         click.Option(["--open-hands-variant"], is_flag=True,
                      help="Open hands (Kids): every player sees every hand."),
+        click.Option(["--task-count"], type=click.Choice(TASK_COUNTS), default="total",
+                     show_default=True,
+                     help="The rulebook's task table counts all tasks of the game, the "
+                          "open ones included (total), or the task pile alone, the open "
+                          "tasks on top (pile)."),
     )
     chance_option = click.Option(
         ["--chance"], default=None, metavar="CARD|TASK",
@@ -96,7 +108,7 @@ class TippiToppiGame(Game[Rules, GameState, Action]):
     # ------------------------------------------------------------------ data, positions
 
     def load_rules(self, path: str | None, **data: Any) -> Rules:
-        return load_rules(path)
+        return load_rules(path, data.get("comparisons"))
 
     def read(self, rules: Rules, data: Any, where: str) -> GameState:
         return state_from_dict(rules, data, where)
@@ -106,7 +118,7 @@ class TippiToppiGame(Game[Rules, GameState, Action]):
 
     def setups(self, rules: Rules, players: str = "1,2,3,4", difficulty: str = "all",
                high_speed: bool = False, open_hands_variant: bool = False,
-               **options: Any) -> list[dict[str, Any]]:
+               task_count: str = "total", **options: Any) -> list[dict[str, Any]]:
         counts = _numbers(players, "--players")
         for p in counts:
             if p not in rules.task_counts:
@@ -119,18 +131,24 @@ class TippiToppiGame(Game[Rules, GameState, Action]):
                                         for d in str(difficulty).split(",") if d.strip()))
         if not counts or not levels:
             raise BadInput("--players and --difficulty need at least one value each")
+        if task_count not in TASK_COUNTS:
+            raise BadInput(f"--task-count: '{task_count}' is not one of "
+                           f"{', '.join(TASK_COUNTS)}")
         catalogue = len(rules.catalogue)
         out = []
         for p in counts:
             for d in levels:
-                if rules.task_count(p, d) > catalogue:
+                need = rules.tasks_in_game(p, d, task_count)
+                if need > catalogue:
                     raise BadInput(f"the catalogue has only {catalogue} tasks, {p} players "
-                                   f"at {rules.difficulties[d]} need {rules.task_count(p, d)}")
+                                   f"at {rules.difficulties[d]} need {need}")
                 setup: dict[str, Any] = {"players": p, "difficulty": rules.difficulties[d]}
                 if high_speed:
                     setup["high_speed"] = True
                 if open_hands_variant:
                     setup["open_hands"] = True
+                if task_count != "total":  # only when set: a default setup keeps its key in --store
+                    setup["task_count"] = task_count
                 out.append(setup)
         return out
 
@@ -138,7 +156,7 @@ class TippiToppiGame(Game[Rules, GameState, Action]):
                  ) -> GameState:
         variant = Variant(bool(setup.get("high_speed")), bool(setup.get("open_hands")))
         return deal(rules, setup["players"], rules.parse_difficulty(setup["difficulty"]),
-                    rng, variant)
+                    rng, variant, task_count=setup.get("task_count", "total"))
 
     # ------------------------------------------------------------------ play
 
@@ -274,8 +292,9 @@ class TippiToppiGame(Game[Rules, GameState, Action]):
 
     def measure(self, rules: Rules, setup: dict[str, Any], end: GameState,
                 options: dict[str, Any]) -> dict[str, Any]:
-        return {"tasks": rules.task_count(setup["players"],
-                                          rules.parse_difficulty(setup["difficulty"])),
+        return {"tasks": rules.tasks_in_game(setup["players"],
+                                             rules.parse_difficulty(setup["difficulty"]),
+                                             setup.get("task_count", "total")),
                 "plays": len(end.history), "fulfilled": len(end.fulfilled)}
 
     def summarise(self, records: Sequence[dict[str, Any]]) -> dict[str, Any]:

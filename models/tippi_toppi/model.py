@@ -97,9 +97,14 @@ def _units(logic: Any, top_vars: TopsVars, f: Filter, rules: Rules) -> list[Lit]
     return out
 
 
-def _present(logic: Any, top_vars: TopsVars, f: Filter, rules: Rules, h: Lit) -> None:
-    """h -> some pile matches f (a sum or comparison naming a group needs one)."""
-    if not f.is_all:
+def _present(logic: Any, top_vars: TopsVars, f: Filter, rules: Rules, h: Lit,
+             implied: bool = False) -> None:
+    """h -> some pile matches f: the "present" reading of comparisons asks it of every
+    group a sum or comparison names. As worded it is written only where the task implies
+    it anyway (`implied`: a sum that cannot be 0, the larger side of "greater"), so
+    those tasks keep the clauses, and the puzzle ratings' CaDiCaL effort, they had under
+    either reading."""
+    if (implied or rules.comparisons == "present") and not f.is_all:
         logic.clause([logic.neg(h), *(filter_lit(logic, top_vars, f, p) for p in range(rules.piles))])
 
 
@@ -115,10 +120,10 @@ def task_lit(logic: Any, task: Task, top_vars: TopsVars, rules: Rules) -> Lit:
         for p in piles:
             logic.clause([neg(h), filter_lit(logic, top_vars, task.filter, p)])
     elif isinstance(task, SumTask):
-        _present(logic, top_vars, task.filter, rules, h)
+        _present(logic, top_vars, task.filter, rules, h, not task.count.holds(0))
         logic.clause([neg(h), logic.count(_units(logic, top_vars, task.filter, rules), task.count)])
     elif isinstance(task, CompareTask):
-        _present(logic, top_vars, task.left, rules, h)
+        _present(logic, top_vars, task.left, rules, h, task.relation == "greater")
         _present(logic, top_vars, task.right, rules, h)
         if task.measure == "sum":
             left = _units(logic, top_vars, task.left, rules)

@@ -11,6 +11,9 @@ Definition (docs/puzzles.md):
 - The order counts: two plays that could be swapped are two solutions, and such a
   puzzle is not unique. The two copies of a card are not told apart: "G3 on pile 2" is
   one play whichever copy it is.
+- A puzzle is posed under one reading of sums and comparisons (`Rules.comparisons`):
+  the file records it (`"comparisons"`), and a file that does not is read under the
+  rules data's reading.
 
 Search: the K-play model of model.py on the question of encode.py ("known" cards, one
 player), every open task demanded after some play. A model's plays are re-played by the
@@ -33,7 +36,7 @@ from typing import Any
 
 from models.tippi_toppi.encode import PlanProblem, plan_problem
 from models.tippi_toppi.positions import parse_play
-from models.tippi_toppi.rules import Card, Rules
+from models.tippi_toppi.rules import Card, Rules, check_comparisons
 from models.tippi_toppi.state import GameState, Play
 from models.tippi_toppi.tasks import PLACEHOLDER, Task
 from solver.backends.common import SolverOptions
@@ -70,9 +73,11 @@ class Puzzle:
     draw: tuple[Card, ...]
     tasks: tuple[Task, ...]
     within: int
+    comparisons: str | None = None  # the reading it is posed under; None: the rules'
 
     def state(self, rules: Rules) -> GameState:
-        """The solo game the puzzle poses (no task pile)."""
+        """The solo game the puzzle poses (no task pile), under its reading."""
+        rules = rules.with_comparisons(self.comparisons)
         return GameState(rules, [[c] for c in self.tops], [list(self.hand)], 0,
                          list(self.tasks), [], list(self.draw), len(self.draw))
 
@@ -137,6 +142,10 @@ class TippiToppiPuzzles:
         self.time_limit = time_limit
         self.pool = task_pool(rules)
 
+    def rules_of(self, puzzle: Puzzle) -> Rules:
+        """The rules a puzzle is judged by: the kind's, under the puzzle's reading."""
+        return self.rules.with_comparisons(puzzle.comparisons)
+
     def options(self) -> SolverOptions:
         # one worker: the solutions and the branch count do not depend on the load
         return SolverOptions(time_limit=self.time_limit, workers=1)
@@ -162,7 +171,7 @@ class TippiToppiPuzzles:
     def _cut(self, puzzle: Puzzle, moves: list[tuple[Card, int]]) -> Solution:
         """The model's plays re-played by the engine, cut after the winning play."""
         try:
-            line = replay(self.rules, puzzle, moves)
+            line = replay(self.rules_of(puzzle), puzzle, moves)
         except BadInput as exc:  # an illegal play in a model is a bug, not bad input
             raise RuntimeError(f"a model's play is illegal (encoding bug): {exc}") from None
         if line is None:
@@ -176,7 +185,7 @@ class TippiToppiPuzzles:
 
         problem = self.problem(puzzle)
         logic = CnfLogic(CnfBuilder())
-        plan = encode_plan(logic, problem, self.rules)
+        plan = encode_plan(logic, problem, self.rules_of(puzzle))
         for s in plan.switches:
             logic.clause([s])
         out: list[Solution] = []
@@ -198,7 +207,7 @@ class TippiToppiPuzzles:
 
         problem = self.problem(puzzle)
         logic = CpLogic()
-        plan = encode_plan(logic, problem, self.rules)
+        plan = encode_plan(logic, problem, self.rules_of(puzzle))
         for s in plan.switches:
             logic.clause([s])
         out: list[Solution] = []
@@ -248,7 +257,7 @@ class TippiToppiPuzzles:
                 continue
             problem = plan_problem(after, left, puzzle.within - 1, "known", len(left))
             logic = CnfLogic(CnfBuilder())
-            plan = encode_plan(logic, problem, self.rules)
+            plan = encode_plan(logic, problem, self.rules_of(puzzle))
             with IncrementalSat(logic.b) as sat:
                 if all(sat.solve([s]) is not None for s in plan.switches):
                     count += 1
@@ -346,8 +355,9 @@ class TippiToppiPuzzles:
 
 def puzzle_to_dict(rules: Rules, puzzle: Puzzle, solution: Solution | None = None,
                    rating: dict[str, Any] | None = None) -> dict[str, Any]:
-    """The puzzle file: top cards, hand, draw pile (top first), tasks, K, and optionally
-    the solution and the rating."""
+    """The puzzle file: top cards, hand, draw pile (top first), tasks, K, the reading of
+    sums and comparisons it is posed under, and optionally the solution and the
+    rating."""
     data: dict[str, Any] = {
         "game": "tippi-toppi",
         "puzzle": "plays",
@@ -356,6 +366,7 @@ def puzzle_to_dict(rules: Rules, puzzle: Puzzle, solution: Solution | None = Non
         "draw_pile": [rules.card_name(c) for c in puzzle.draw],
         "tasks": [t.text(rules) for t in puzzle.tasks],
         "within": puzzle.within,
+        "comparisons": puzzle.comparisons or rules.comparisons,
     }
     if solution is not None:
         data["solution"] = solution_text(rules, solution).split()
@@ -366,7 +377,7 @@ def puzzle_to_dict(rules: Rules, puzzle: Puzzle, solution: Solution | None = Non
 
 def puzzle_from_dict(rules: Rules, data: Any, where: str) -> tuple[Puzzle, Any]:
     """A puzzle and its stated solution (the raw list, or None), checked with one-line
-    errors."""
+    errors; judged under the file's reading of comparisons, if it records one."""
     expect(data, dict, where)
     if data.get("game", "tippi-toppi") != "tippi-toppi":
         raise BadInput(f"{where}: a puzzle of '{data.get('game')}', not of tippi-toppi")
@@ -376,6 +387,10 @@ def puzzle_from_dict(rules: Rules, data: Any, where: str) -> tuple[Puzzle, Any]:
     if len(piles) != rules.piles:
         raise BadInput(f"{where}: {rules.piles} piles expected (their top cards), got "
                        f"{len(piles)}")
+    comparisons = None
+    if "comparisons" in data:
+        comparisons = check_comparisons(data["comparisons"], f"{where}: comparisons")
+        rules = rules.with_comparisons(comparisons)
     tops = tuple(rules.parse_card(c, f"{where}: piles[{i + 1}]") for i, c in enumerate(piles))
     hand_raw = json_field(data, "hand", list, where)
     if not 1 <= len(hand_raw) <= rules.hand_size:
@@ -405,13 +420,14 @@ def puzzle_from_dict(rules: Rules, data: Any, where: str) -> tuple[Puzzle, Any]:
     within = json_field(data, "within", int, where)
     if not 1 <= within <= MAX_WITHIN:
         raise BadInput(f"{where}: within must be 1-{MAX_WITHIN} plays, got {within}")
-    return Puzzle(tops, hand, draw, tasks, within), data.get("solution")
+    return Puzzle(tops, hand, draw, tasks, within, comparisons), data.get("solution")
 
 
 def parse_solution(rules: Rules, puzzle: Puzzle, items: Any, where: str) -> Solution:
     """A solution `["G3>2", ...]`, checked by the engine: legal plays, at most K, winning
     exactly at the last play."""
     expect(items, list, where)
+    rules = rules.with_comparisons(puzzle.comparisons)
     state = puzzle.state(rules)
     moves = []
     for i, item in enumerate(items):
@@ -433,9 +449,10 @@ def parse_solution(rules: Rules, puzzle: Puzzle, items: Any, where: str) -> Solu
 
 # --------------------------------------------------------------------------- commands
 
-def _make_kind(rules_path: str | None, backend: str, time_limit: float) -> TippiToppiPuzzles:
+def _make_kind(rules_path: str | None, backend: str, time_limit: float,
+               comparisons: str | None = None) -> TippiToppiPuzzles:
     from models.tippi_toppi.rules import load_rules
-    return TippiToppiPuzzles(load_rules(rules_path), backend, time_limit)
+    return TippiToppiPuzzles(load_rules(rules_path, comparisons), backend, time_limit)
 
 
 def _read(kind: TippiToppiPuzzles, data: Any, where: str) -> tuple[Puzzle, Solution | None]:

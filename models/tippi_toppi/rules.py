@@ -10,7 +10,7 @@ a colour code and a number ("G3", "V7") or words ("green 3", "lila 7").
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 from pathlib import Path
 from typing import Any
@@ -21,6 +21,17 @@ from solver.io import expect, load_data, load_json, package_data
 from solver.io import field as json_field
 
 Card = tuple[int, int]
+
+#: How a sum or a comparison naming a group of piles reads when no pile of the group
+#: lies: "as-worded" (the rulebook: "Aufgaben gelten nur, wenn sie exakt nach ihrem
+#: Wortlaut erfüllt sind"; no green and no purple piles are "as many green piles as
+#: purple piles", 0 = 0) or "present" (each group named must lie on a pile).
+COMPARISONS = ("as-worded", "present")
+
+#: What the rulebook's task table ("1 Spieler – Anfänger 12, ...") counts: every task
+#: of the game, the open ones included ("total"), or the task pile alone, the open tasks
+#: dealt on top of it ("pile").
+TASK_COUNTS = ("total", "pile")
 
 
 @dataclass(frozen=True)
@@ -47,6 +58,19 @@ class Rules:
     difficulty_words: dict[str, str]
     task_counts: dict[int, tuple[int, ...]]
     catalogue: tuple[CatalogueTask, ...] = ()
+    comparisons: str = COMPARISONS[0]
+
+    def with_comparisons(self, reading: str | None) -> Rules:
+        """These rules with another reading of sums and comparisons (None: as they are)."""
+        if reading is None or reading == self.comparisons:
+            return self
+        # made once per rules object: states and puzzles ask for it again and again
+        other = self.__dict__.setdefault("_readings", {})
+        if reading not in other:
+            other[reading] = replace(self, comparisons=check_comparisons(reading,
+                                                                         "--comparisons"))
+            other[reading].__dict__["_readings"] = {self.comparisons: self}
+        return other[reading]
 
     @cached_property
     def colour_word(self) -> dict[str, int]:
@@ -109,6 +133,12 @@ class Rules:
                            f"({', '.join(str(p) for p in sorted(self.task_counts))})")
         return self.task_counts[players][difficulty]
 
+    def tasks_in_game(self, players: int, difficulty: int, task_count: str = "total") -> int:
+        """Tasks a new game deals: the table's number, plus the open tasks when the table
+        counts the task pile alone (`TASK_COUNTS`)."""
+        n = self.task_count(players, difficulty)
+        return n + self.open_tasks if task_count == "pile" else n
+
     def parse_task(self, text: Any, where: str = "task") -> Task:
         if not isinstance(text, str):
             raise BadInput(f"{where}: expected the text of a task, got {text!r}")
@@ -141,10 +171,19 @@ def default_tasks_path() -> Path:
     return package_data("models.tippi_toppi", "tasks.json")
 
 
-def load_rules(path: str | Path | None = None) -> Rules:
+def load_rules(path: str | Path | None = None, comparisons: str | None = None) -> Rules:
     """The rules data (default: data/default.json) with the task catalogue (the rules
-    file's "tasks" list if it has one, else data/tasks.json)."""
-    return load_data(path, "models.tippi_toppi", "default.json", rules_from_dict)
+    file's "tasks" list if it has one, else data/tasks.json); `comparisons` replaces
+    the file's reading of sums and comparisons (`COMPARISONS`)."""
+    rules = load_data(path, "models.tippi_toppi", "default.json", rules_from_dict)
+    return rules.with_comparisons(comparisons)
+
+
+def check_comparisons(reading: Any, where: str) -> str:
+    if reading not in COMPARISONS:
+        raise BadInput(f"{where}: unknown reading of comparisons {reading!r} "
+                       f"({' or '.join(COMPARISONS)})")
+    return reading
 
 
 def rules_from_dict(data: Any, where: str = "rules") -> Rules:
@@ -171,10 +210,13 @@ def rules_from_dict(data: Any, where: str = "rules") -> Rules:
         counts[int(k)] = tuple(row)
     if len({c.code.lower() for c in colours}) != len(colours):
         raise BadInput(f"{where}: colour codes must differ")
+    comparisons = check_comparisons(json_field(data, "comparisons", str, where, COMPARISONS[0]),
+                                    f"{where}.comparisons")
     rules = Rules(json_field(data, "name", str, where, "Tippi Toppi"), tuple(colours), numbers,
                   json_field(data, "copies", int, where), piles, adjacent,  # type: ignore[arg-type]
                   json_field(data, "hand_size", int, where), json_field(data, "open_tasks", int, where),
-                  difficulties, dict(json_field(data, "difficulty_words", dict, where, {})), counts)
+                  difficulties, dict(json_field(data, "difficulty_words", dict, where, {})), counts,
+                  comparisons=comparisons)
     tasks = data.get("tasks")
     if tasks is None:
         tasks = load_json(default_tasks_path(), "task catalogue")["tasks"]

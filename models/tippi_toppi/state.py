@@ -375,9 +375,11 @@ class GameState:
 # --------------------------------------------------------------------------- new games
 
 def deal(rules: Rules, players: int, difficulty: int, rng: random.Random,
-         variant: Variant = Variant(), max_level: int | None = None) -> GameState:
+         variant: Variant = Variant(), max_level: int | None = None,
+         task_count: str = "total") -> GameState:
     """A game dealt from `rng`: four piles with one card each, hands of `hand_size`, the
-    number of tasks from the rulebook's table drawn from the catalogue, four turned up
+    number of tasks from the rulebook's table (`task_count`: the table counts every task,
+    or the task pile without the open tasks) drawn from the catalogue, four turned up
     (tasks that already hold when turned up at the start are fulfilled at once, as in
     play); the draw pile and the task pile in order (a full state)."""
     deck = list(rules.deck)
@@ -386,7 +388,7 @@ def deal(rules: Rules, players: int, difficulty: int, rng: random.Random,
     hands: list[list[Card | None]] = [[deck.pop() for _ in range(rules.hand_size)]
                                       for _ in range(players)]
     pool = [t.task for t in rules.catalogue if max_level is None or t.level <= max_level]
-    n = rules.task_count(players, difficulty)
+    n = rules.tasks_in_game(players, difficulty, task_count)
     if n > len(pool):
         raise BadInput(f"the catalogue has only {len(pool)} tasks, the game needs {n}")
     tasks = rng.sample(pool, n)
@@ -396,9 +398,11 @@ def deal(rules: Rules, players: int, difficulty: int, rng: random.Random,
 
 
 def new_game(rules: Rules, players: int, difficulty: int, seed: int,
-             variant: Variant = Variant(), max_level: int | None = None) -> GameState:
+             variant: Variant = Variant(), max_level: int | None = None,
+             task_count: str = "total") -> GameState:
     """The game dealt from random.Random(seed)."""
-    return deal(rules, players, difficulty, random.Random(seed), variant, max_level)
+    return deal(rules, players, difficulty, random.Random(seed), variant, max_level,
+                task_count)
 
 
 def sample_hidden(state: GameState, rng: random.Random, pool: Sequence[Task] = ()

@@ -7,9 +7,14 @@ only: `tops` is a tuple with one (colour index, number) per pile, left to right.
 
 Readings (see docs/tippi-toppi.md):
 - counts are exact unless the text says otherwise ("three green piles" = exactly three);
-- a sum or comparison naming a group of piles (a colour, even piles, ...) needs at least
-  one such pile: "the sum of the green piles is 7" holds with a single green 7 and never
-  without green piles; "the sum of all piles" always exists;
+- "the sum of the green piles is 7" adds the green tops only and holds with a single
+  green 7;
+- a sum or comparison naming a group of piles (a colour, even piles, ...) reads as the
+  rules say (`Rules.comparisons`): "as-worded" (the default, the rulebook's "exakt nach
+  ihrem Wortlaut") counts an absent group as 0 piles with sum 0, so 2 pink piles and no
+  orange pile are "more pink piles than orange piles" and no green and no purple pile
+  are "as many green piles as purple piles"; "present" asks every group named to lie on
+  at least one pile. "The sum of all piles" always exists;
 - "all piles are pink or green" holds when only one of the two colours lies.
 
 Every task has one canonical English text (`text()`), which `parse_task` reads back.
@@ -123,8 +128,10 @@ class PlaceholderTask(Task):
 PLACEHOLDER = PlaceholderTask()
 
 
-def _present(f: Filter, tops: Tops) -> bool:
-    return f.is_all or any(f.matches(c) for c in tops)
+def _present(f: Filter, tops: Tops, rules: Rules) -> bool:
+    """Whether the group may be judged: always as worded; with the "present" reading only
+    when some pile belongs to it."""
+    return rules.comparisons != "present" or f.is_all or any(f.matches(c) for c in tops)
 
 
 def _sum(f: Filter, tops: Tops) -> int:
@@ -160,14 +167,14 @@ class AllTask(Task):
 
 @dataclass(frozen=True)
 class SumTask(Task):
-    """'the sum of the green piles is 7' (needs a green pile), 'the sum of all piles is
-    at least 20'."""
+    """'the sum of the green piles is 7', 'the sum of all piles is at least 20' (with the
+    "present" reading a named group needs a pile)."""
 
     filter: Filter
     count: Count
 
     def holds(self, tops: Tops, rules: Rules) -> bool:
-        return _present(self.filter, tops) and self.count.holds(_sum(self.filter, tops))
+        return _present(self.filter, tops, rules) and self.count.holds(_sum(self.filter, tops))
 
     def text(self, rules: Rules) -> str:
         value = str(self.count.k) if self.count.op == "exactly" else \
@@ -189,8 +196,9 @@ RELATIONS = ("equal", "double", "greater")
 @dataclass(frozen=True)
 class CompareTask(Task):
     """Two groups of piles compared by their sums or by how many piles they are:
-    relation equal / double (left = 2 x right) / greater (left > right). Both groups
-    must lie on at least one pile."""
+    relation equal / double (left = 2 x right) / greater (left > right). An absent
+    group counts 0 piles and sum 0, unless the rules read comparisons as "present"
+    (then both groups must lie on at least one pile)."""
 
     measure: str  # "sum" or "count"
     relation: str
@@ -201,7 +209,7 @@ class CompareTask(Task):
         return _sum(f, tops) if self.measure == "sum" else sum(1 for c in tops if f.matches(c))
 
     def holds(self, tops: Tops, rules: Rules) -> bool:
-        if not (_present(self.left, tops) and _present(self.right, tops)):
+        if not (_present(self.left, tops, rules) and _present(self.right, tops, rules)):
             return False
         a, b = self.value(self.left, tops), self.value(self.right, tops)
         return {"equal": a == b, "double": a == 2 * b, "greater": a > b}[self.relation]
