@@ -157,19 +157,23 @@ def test_called_tile_round_trips_through_the_position_file():
 def test_a_cell_alone_means_the_called_tile_with_any_launch():
     rules = load_rules()
     oliver = json.loads((PUZZLES / "oliver-simple.json").read_text())
-    state = GAME.read(rules, {**oliver, "placements": oliver["placements"][:8],
+    # Oliver's 14th tile, Gold H, launches orange, yellow and pink
+    state = GAME.read(rules, {**oliver, "placements": oliver["placements"][:13],
                               "called": "GH"}, "test")
-    launches = [p.launch for p in GAME.matching_actions(state, "d6")]
+    cell = oliver["placements"][13].split("@")[1].split("+")[0]
+    launches = [p.launch for p in GAME.matching_actions(state, cell)]
     assert launches == [(), ("orange",), ("orange", "yellow"), ("orange", "yellow", "pink")]
-    assert GAME.matching_actions(state, "d6+yellow+orange") == [
-        Placement("GH", "d6", ("orange", "yellow"))]
-    assert GAME.matching_actions(state, "GH@d6+orange") == [Placement("GH", "d6", ("orange",))]
+    assert GAME.matching_actions(state, f"{cell}+yellow+orange") == [
+        Placement("GH", cell, ("orange", "yellow"))]
+    assert GAME.matching_actions(state, f"GH@{cell}+orange") == [
+        Placement("GH", cell, ("orange",))]
     with pytest.raises(BadInput, match="next spaceship to launch is orange"):
-        GAME.matching_actions(state, "d6+pink")
+        GAME.matching_actions(state, f"{cell}+pink")
     with pytest.raises(BadInput, match="not a cell of this board"):
         GAME.matching_actions(state, "z9")
-    with pytest.raises(BadInput, match="cell a3 is occupied by GJ"):
-        GAME.matching_actions(state, "a3")
+    first_tile, first_cell = oliver["placements"][0].split("+")[0].split("@")
+    with pytest.raises(BadInput, match=f"cell {first_cell} is occupied by {first_tile}"):
+        GAME.matching_actions(state, first_cell)
 
 
 def test_moves_lists_the_calls_then_the_placements_of_a_called_tile(tmp_path):
@@ -193,8 +197,11 @@ def test_moves_lists_the_calls_then_the_placements_of_a_called_tile(tmp_path):
     g.write_text(json.dumps({**oliver, "placements": oliver["placements"][:-1],
                              "called": "SE"}))
     last = json.loads(run("moves", str(g), "--json").stdout)
-    assert [m["text"] for m in last["moves"]] == ["SE@f3", "SE@f3+red", "SE@f3+red+silver"]
-    assert last["moves"][2]["rows_completed"] == ["red", "purple"]
+    cell = oliver["placements"][-1].split("@")[1].split("+")[0]
+    assert [m["text"] for m in last["moves"] if m["cell"] == cell] == [
+        f"SE@{cell}", f"SE@{cell}+red", f"SE@{cell}+red+silver"]
+    assert [m for m in last["moves"] if m["cell"] == cell][2]["rows_completed"] == [
+        "red", "purple"]
     bad = run("moves", str(g), "--tile", "GD")
     assert bad.exit_code == 2 and "no chance event" in bad.output
 
@@ -203,8 +210,12 @@ def test_show_json_keeps_its_keys_and_says_what_is_unknown():
     r = run("show", str(PUZZLES / "oliver-simple.json"), "--json")
     assert r.exit_code == 0, r.output
     doc = json.loads(r.stdout)
-    assert doc["placements"][3] == "SP@a4+white" and doc["board"]["a4"] == "SP"
-    assert doc["ships_on"]["d6"] == ["orange", "yellow", "pink"]
+    oliver = json.loads((PUZZLES / "oliver-simple.json").read_text())["placements"]
+    assert doc["placements"] == oliver
+    sp_cell = oliver[6].split("@")[1].split("+")[0]
+    assert oliver[6].startswith("SP@") and doc["board"][sp_cell] == "SP"
+    gh_cell = oliver[13].split("@")[1].split("+")[0]
+    assert doc["ships_on"][gh_cell] == ["orange", "yellow", "pink"]
     assert doc["empty_cells"] == [] and doc["called"] is None
     assert (doc["variant"], doc["to_move"], doc["unknown"]) == ("simple", None, [])
 
@@ -396,7 +407,8 @@ def test_hint_command_takes_the_files_called_tile(tmp_path):
     r = run("hint", str(f), "--json")
     assert r.exit_code == 0, r.output
     best = json.loads(r.stdout)["options"][0]
-    assert (best["cell"], best["launch"], best["estimate"]) == ("f3", ["red", "silver"], 384)
+    cell = oliver["placements"][-1].split("@")[1].split("+")[0]
+    assert (best["cell"], best["launch"], best["estimate"]) == (cell, ["red", "silver"], 477)
     bad = run("hint", str(f), "--tile", "GA")
     assert bad.exit_code == 2 and "the file calls SE" in bad.output
     no_tile = tmp_path / "q.json"
