@@ -97,8 +97,54 @@ def test_simulate_json():
     assert text.exit_code == 0 and "win rate" in text.stdout and "rounds" in text.stdout
 
 
+# red before the turn's bonus roll: one green chip due, one green and one violet taken
+# by a penalty on the turn's first roll
+MID_TURN = {"players": ["red", "green", "violet"], "bonus_roll": True,
+            "lanes": {"7": {"red": 2}},
+            "stocks": {"red": {"red": 10, "green": 2, "violet": 1}, "green": 10,
+                       "violet": 11},
+            "taken_this_turn": {"green": 1, "violet": 1}}
+
+
+@pytest.mark.parametrize("reading, count, results", [
+    (None, 31, 21), ("next-turn", 31, 21), ("at-once", 20, 11)])
+def test_the_reading_reaches_every_command(tmp_path, reading, count, results):
+    f = tmp_path / "mid-turn.json"
+    f.write_text(json.dumps(MID_TURN))
+    extra = [] if reading is None else ["--foreign-first", reading]
+    shown = ok_json("show", str(f), *extra)
+    assert ("taken_this_turn" in shown["state"]) == (reading != "at-once")
+    moves = ok_json("moves", str(f), "--roll", "1,1,2", *extra)
+    assert (moves["count"], moves["distinct_results"]) == (count, results)
+    firsts = {m["placements"][0] for m in moves["moves"]}
+    # the green chip held before the turn is due; at once the violet one taken too
+    due = ["green", "violet"] if reading == "at-once" else ["green"]
+    assert firsts == {f"{lane} {c}" for lane in (1, 2, 3, 4) for c in due}
+    seconds = {m["placements"][1].split()[1] for m in moves["moves"] if len(m["placements"]) > 1}
+    assert seconds == ({"green", "violet"} if reading == "at-once"
+                       else {"red", "green", "violet"})
+    best = ok_json("best", str(f), "--roll", "1,1,2", *extra)
+    assert len(best["options"]) == results and best["best"] == ["1 green", "1 green",
+                                                                 "2 violet"]
+    plan = ok_json("plan", str(f), "--rolls", "1,1,2 6,6,6", "--check", *extra)
+    assert plan["objective"] == plan["brute_force_objective"] == 3 * 37 + 7
+    # the bonus roll's chips; on the next turn the violet chip left is due at once
+    second = plan["steps"][1]["placements"]
+    assert second[0] == "6 violet" if reading != "at-once" else "violet" not in str(second)
+    finish = ok_json("finish", str(f), "--turns", "1", *extra)
+    assert finish["exact"] == "0"  # 13 chips: no turn sheds them
+    sim = ok_json("simulate", "--games", "1", "--players", "2", "--policy", "greedy",
+                  "--jobs", "1", *extra)
+    assert sim["played"] == 1
+    assert "--foreign-first" in run("play", "--help").output
+
+
 @pytest.mark.parametrize("args, words", [
     (["best", "start-2p.json", "--roll", "6,4,7"], ["die '7'", "1-6"]),
+    (["moves", "start-2p.json", "--foreign-first", "later"], ["--foreign-first", "later"]),
+    (["best", "start-2p.json", "--roll", "1,2,3", "--foreign-first", "x"],
+     ["--foreign-first", "'x'"]),
+    (["generate", "--foreign-first", "x"], ["--foreign-first"]),
     (["moves", "start-2p.json", "--roll", "6,4"], ["3 dice"]),
     (["best", "missing.json", "--roll", "1,2,3"], ["no such file"]),
     (["simulate", "--players", "5"], ["--players: 5", "2-4 players"]),
@@ -121,6 +167,11 @@ def test_bad_arguments(args, words):
     ('{"players": ["red", "green"], "roll": [6, 4]}', ["roll", "2 dice", "has 3"]),
     ('{"players": ["red", "green"], "roll": [6, 4, 7]}', ["roll[2]", "die 7", "1-6"]),
     ('{"players": ["red", "green"], "turns": -1}', ["turns", "negative"]),
+    ('{"players": ["red", "green"], "bonus_roll": true, "stocks": {"red": {"red": 12, '
+     '"green": 1}, "green": 11}, "taken_this_turn": {"green": 2}}',
+     ["taken_this_turn.green", "2 taken this turn", "holds 1 green"]),
+    ('{"players": ["red", "green"], "stocks": {"red": {"red": 12, "green": 1}, "green": 11}, '
+     '"taken_this_turn": {"green": 1}}', ["taken_this_turn", "bonus_roll: true"]),
 ])
 def test_bad_position_files(tmp_path, data, words):
     f = tmp_path / "p.json"

@@ -123,6 +123,35 @@ def test_the_roll_and_the_turns_round_trip_through_files():
     assert "roll" not in GAME.write(START) and "turns" not in GAME.write(START)
 
 
+def test_chips_taken_this_turn_live_in_the_state_its_files_and_observations():
+    """A penalty on the turn's first roll and a chip into Mr. Hippo's lane: the green
+    chip taken waits (next-turn reading) through the bonus roll, in the state, in its
+    file, in every player's observation and in a determinized state; the roll after
+    the bonus roll ends the turn and makes it due."""
+    state = state_from_dict(RULES, {"players": ["red", "green"],
+                                    "lanes": {"3": ["green", "red", "red"]}})
+    rolled = GAME.apply_action(state, (4, 3, 3))
+    bonus = GAME.apply_action(rolled, ((3, 0), (7, 0)))
+    assert bonus.bonus and bonus.fresh == (0, 1) and GAME.current_player(bonus) == CHANCE
+    written = GAME.write(bonus)
+    assert written["taken_this_turn"] == {"green": 1}
+    assert GAME.read(RULES, json.loads(json.dumps(written)), "again") == bonus
+    for p in (0, 1):
+        seen = GAME.observation(bonus, p)
+        assert seen.fresh == (0, 1)
+        assert GAME.determinize(seen, random.Random(p)) == bonus
+    again = GAME.apply_action(bonus, (1, 1, 1))
+    assert again.fresh == (0, 1)  # the dice change nothing of it
+    end = GAME.apply_action(again, ((1, 0), (1, 0), (1, 0)))
+    assert end.to_move == 1 and end.fresh == () and end.stocks[0] == (8, 1)
+    assert "taken_this_turn" not in GAME.write(end)
+    with pytest.raises(BadInput, match="not an option"):  # at once: green goes first
+        GAME.apply_action(GAME.apply_action(state_from_dict(
+            load_rules(None, "at-once"), {"players": ["red", "green"],
+                                          "lanes": {"3": ["green", "red", "red"]}}),
+            (4, 3, 3)), ((3, 0), (7, 0)))
+
+
 def test_a_pickled_state_leaves_its_remembered_placements_behind():
     rolled = GAME.apply_action(START, (6, 4, 2))
     GAME.legal_actions(rolled)  # remembered on the state

@@ -1,5 +1,7 @@
-"""Hippo puzzles: the library re-solved (golden files), CP-SAT and brute force held
-equal, a perturbed puzzle reported as not unique by both, the commands and bad files."""
+"""Hippo puzzles: the library re-solved (golden files, posed under the reading of
+foreign colours first they were made with, at once; their answers are the same by the
+rulebook's reading), CP-SAT and brute force held equal under both readings, a perturbed
+puzzle reported as not unique by both, the commands and bad files."""
 
 from __future__ import annotations
 
@@ -10,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from models.hippo.puzzles import HippoPuzzles, Puzzle, _read, parse_solution, puzzle_to_dict
-from models.hippo.rules import GameState, load_rules
+from models.hippo.rules import AT_ONCE, FOREIGN_FIRST, NEXT_TURN, GameState, load_rules
 from solver.generate import check_unique, generate
 from tests.cli_helpers import game_runner
 
@@ -40,6 +42,21 @@ def test_library_puzzle_is_unique_in_both_backends_and_rated_again(path):
     assert features == data["rating"]["features"]
     assert kind.rating.difficulty(kind.rating.score(features)) == data["rating"]["difficulty"]
     assert puzzle_to_dict(puzzle, stated, data["rating"]) == data  # the file round-trips
+    assert data["foreign_first"] == AT_ONCE == puzzle.state.rules.foreign_first
+
+
+def test_library_answers_are_the_same_by_the_rulebooks_reading():
+    """Every library puzzle posed under the next-turn reading (brute force, the
+    reference) has the same one solution; only CP-SAT's effort, part of the rating,
+    differs there, which is why the files keep the reading they were rated under."""
+    rules = load_rules(None, NEXT_TURN)
+    kind = HippoPuzzles(rules, "brute")
+    for path in LIBRARY:
+        data = json.loads(path.read_text())
+        puzzle, stated = _read(kind, {**data, "foreign_first": NEXT_TURN}, str(path))
+        assert puzzle.state.rules.foreign_first == NEXT_TURN
+        verdict = check_unique(kind, puzzle)
+        assert (verdict.status, verdict.solutions) == ("unique", [stated]), path.stem
 
 
 def _perturbed(puzzle: Puzzle) -> Puzzle:
@@ -74,9 +91,10 @@ def test_a_perturbed_puzzle_has_two_solutions_in_both_backends():
             assert parse_solution(perturbed, text, "test") == sol
 
 
-@pytest.mark.parametrize("difficulty", ["easy", "medium"])
-def test_random_proposals_cpsat_equals_brute_force(difficulty):
-    rules = load_rules()
+@pytest.mark.parametrize("difficulty, reading", [("easy", NEXT_TURN), ("medium", NEXT_TURN),
+                                                 ("easy", AT_ONCE)])
+def test_random_proposals_cpsat_equals_brute_force(difficulty, reading):
+    rules = load_rules(None, reading)
     cp, bf = HippoPuzzles(rules), HippoPuzzles(rules, "brute")
     rng = random.Random(11)
     verdicts = []
@@ -122,6 +140,29 @@ def test_commands_on_library_puzzles(tmp_path):
     assert json.loads(gen.output)["puzzles"][0]["difficulty"] == "easy"
 
 
+def test_generate_records_its_reading_and_solve_uses_the_files(tmp_path):
+    made = run("generate", "--difficulty", "easy", "--count", "1", "--seed", "3",
+               "--jobs", "1", "--foreign-first", "at-once", "--out", str(tmp_path), "--json")
+    assert made.exit_code == 0, made.output
+    file = json.loads(made.output)["puzzles"][0]["file"]
+    assert json.loads(Path(file).read_text())["foreign_first"] == AT_ONCE
+    default = run("generate", "--difficulty", "easy", "--count", "1", "--seed", "3",
+                  "--jobs", "1", "--json")
+    assert json.loads(default.output)["puzzles"][0]["puzzle"]["foreign_first"] == NEXT_TURN
+    # a library puzzle is posed under its file's reading whatever the rules data say
+    rules = tmp_path / "rules.json"
+    data = json.loads((Path(__file__).parent.parent / "models" / "hippo" / "data" /
+                       "default.json").read_text())
+    rules.write_text(json.dumps({**data, "foreign_first": "next-turn"}))
+    out = run("solve", str(LIBRARY[0]), "--rules", str(rules), "--json")
+    assert out.exit_code == 0 and json.loads(out.output)["stated_solution_confirmed"]
+    bad = dict(json.loads(LIBRARY[0].read_text()), foreign_first="sometimes")
+    (tmp_path / "bad.json").write_text(json.dumps(bad))
+    out = run("solve", str(tmp_path / "bad.json"))
+    assert out.exit_code == 2 and "'sometimes' is not a reading" in out.output
+    assert len(out.output.strip().splitlines()) == 1
+
+
 def test_a_puzzle_without_solution_and_a_perturbed_file(tmp_path):
     data = json.loads(LIBRARY[0].read_text())
     data.pop("solution")
@@ -153,9 +194,10 @@ def test_bad_puzzle_files(tmp_path):
     assert run("generate", "--difficulty", "fiendish").exit_code == 2
 
 
-def test_foreign_chips_in_the_stock_cpsat_equals_brute_force():
+@pytest.mark.parametrize("reading", FOREIGN_FIRST)
+def test_foreign_chips_in_the_stock_cpsat_equals_brute_force(reading):
     """Hand-made puzzles may hold green chips in red's stock (they go first)."""
-    rules = load_rules()
+    rules = load_rules(None, reading)
     cp, bf = HippoPuzzles(rules), HippoPuzzles(rules, "brute")
     rng = random.Random(5)
     seen = set()
@@ -171,7 +213,7 @@ def test_foreign_chips_in_the_stock_cpsat_equals_brute_force():
         else:
             continue
         stocks = ((s.stocks[0][0] - 1, 1), (0, green))
-        puzzle = Puzzle(GameState(s.rules, s.colours, s.lanes, hippo, stocks), p.rolls)
+        puzzle = Puzzle(GameState(rules, s.colours, s.lanes, hippo, stocks), p.rolls)
         a, b = cp.search(puzzle, 2), bf.search(puzzle, 2)
         assert (len(a.solutions), a.complete) == (len(b.solutions), b.complete)
         if len(a.solutions) == 1:

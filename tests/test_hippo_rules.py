@@ -1,14 +1,19 @@
 """Hippo rules engine: the rulebook's 6+4+2 example, doubles, kick-outs, the penalty,
-foreign colours first, the bonus roll once and not twice, chip conservation."""
+foreign colours first under both readings (next turn, at once), the rest of a roll after
+a penalty, the bonus roll once and not twice, chip conservation, position files."""
 
 from __future__ import annotations
 
 import dataclasses
+import json
 import random
 
 import pytest
 
 from models.hippo.rules import (
+    AT_ONCE,
+    FOREIGN_FIRST,
+    NEXT_TURN,
     GameState,
     all_rolls,
     load_rules,
@@ -27,12 +32,13 @@ RED, GREEN, VIOLET, YELLOW = range(4)
 
 
 def position(lanes: dict | None = None, stocks: dict | None = None, players=("red", "green"),
-             to_move: str = "red", bonus: bool = False) -> GameState:
+             to_move: str = "red", bonus: bool = False, reading: str = NEXT_TURN,
+             **more) -> GameState:
     data = {"game": "hippo", "players": list(players), "to_move": to_move,
-            "bonus_roll": bonus, "lanes": lanes or {}}
+            "bonus_roll": bonus, "lanes": lanes or {}, **more}
     if stocks is not None:
         data["stocks"] = stocks
-    return state_from_dict(RULES, data)
+    return state_from_dict(load_rules(None, reading), data)
 
 
 def lane_sets(state: GameState, roll) -> list[tuple[int, ...]]:
@@ -125,10 +131,125 @@ def test_several_foreign_colours_any_order_among_them():
     assert firsts == {(GREEN, VIOLET), (VIOLET, GREEN)}
 
 
-def test_penalty_mid_roll_makes_the_taken_colours_come_first():
-    state = position({"3": ["green", "red", "red"]}, stocks={"red": 10, "green": 11})
-    o = next(o for o in outcomes(state, (3, 5, 1)) if o.move[0][0] == 3 and len(o.move) == 3)
-    assert o.move[1][1] == GREEN  # the green chip just taken goes next
+def test_the_rulebooks_reading_is_the_default():
+    assert RULES.foreign_first == NEXT_TURN and FOREIGN_FIRST == (NEXT_TURN, AT_ONCE)
+    assert load_rules(None, AT_ONCE).foreign_first == AT_ONCE
+    with pytest.raises(BadInput, match="--foreign-first: 'later' is not a reading"):
+        load_rules(None, "later")
+
+
+def _starting_with(state: GameState, roll, first) -> set:
+    return {m for m in state.legal_actions(roll) if m[:len(first)] == first}
+
+
+@pytest.mark.parametrize("reading", FOREIGN_FIRST)
+def test_the_rest_of_the_roll_is_placed_after_a_penalty(reading):
+    """The rulebook ends neither the roll nor the turn at a penalty: the other dice are
+    still placed, the emptied lane included. At once, the green chip just taken must
+    come next; by the rulebook's words it need not before red's next turn."""
+    state = position({"3": ["green", "red", "red"]}, stocks={"red": 10, "green": 11},
+                     reading=reading)
+    first = ((3, RED),)  # 3+3+1 as singles, the first chip into lane 3: the penalty
+    after, events = state.play(((3, RED), (3, GREEN), (1, RED)))
+    assert sorted(events[0][2]) == [RED, RED, RED, GREEN] and events[1][2] == ()
+    assert after.lanes[3] == (GREEN,) and after.lanes[1] == (RED,)
+    assert after.stocks[RED] == (11, 0) and after.to_move == GREEN
+    if reading == AT_ONCE:
+        assert _starting_with(state, (3, 3, 1), first) == {
+            ((3, RED), (3, GREEN), (1, RED)), ((3, RED), (1, GREEN), (3, RED)),
+            ((3, RED), (4, GREEN))}
+    else:
+        assert _starting_with(state, (3, 3, 1), first) == {
+            ((3, RED), (3, RED), (1, RED)), ((3, RED), (3, RED), (1, GREEN)),
+            ((3, RED), (3, GREEN), (1, RED)), ((3, RED), (1, RED), (3, RED)),
+            ((3, RED), (1, RED), (3, GREEN)), ((3, RED), (1, GREEN), (3, RED)),
+            ((3, RED), (4, RED)), ((3, RED), (4, GREEN))}
+        # the green chip kept: red's own turn ends, and on red's next turn it is due
+        kept = state.apply_action(((3, RED), (3, RED), (1, RED)))
+        assert kept.stocks[RED] == (10, 1) and kept.to_move == GREEN and kept.fresh == ()
+        again = kept.apply_action(((12, GREEN),))
+        assert again.to_move == RED
+        assert {m[0] for m in again.legal_actions((1, 2, 6))} == {
+            (1, GREEN), (2, GREEN), (6, GREEN), (3, GREEN), (7, GREEN), (8, GREEN),
+            (9, GREEN)}
+
+
+@pytest.mark.parametrize("reading", FOREIGN_FIRST)
+def test_chips_taken_on_the_first_roll_wait_through_the_bonus_roll(reading):
+    """The bonus roll is the same turn ("another go", not "your turn again"): chips taken
+    on the turn's first roll need not go first on its bonus roll under the rulebook's
+    reading; once the turn is over they must."""
+    state = position({"3": ["green", "red", "red"]}, stocks={"red": 10, "green": 11},
+                     reading=reading)
+    moves = _starting_with(state, (4, 3, 3), ((3, RED),))
+    if reading == AT_ONCE:
+        assert moves == {((3, RED), (7, GREEN)), ((3, RED), (3, GREEN), (4, RED)),
+                         ((3, RED), (4, GREEN), (3, RED))}
+        bonus = state.apply_action(((3, RED), (7, GREEN)))
+        assert bonus.bonus and bonus.fresh == () and bonus.stocks[RED] == (12, 0)
+        return
+    assert moves == {((3, RED), (7, RED)), ((3, RED), (7, GREEN)),
+                     ((3, RED), (3, RED), (4, RED)), ((3, RED), (3, RED), (4, GREEN)),
+                     ((3, RED), (3, GREEN), (4, RED)), ((3, RED), (4, RED), (3, RED)),
+                     ((3, RED), (4, RED), (3, GREEN)), ((3, RED), (4, GREEN), (3, RED))}
+    bonus = state.apply_action(((3, RED), (7, RED)))
+    assert bonus.bonus and bonus.to_move == RED
+    assert bonus.stocks[RED] == (11, 1) and bonus.fresh == (0, 1)
+    # on the bonus roll: own or the green chip, as red likes
+    assert {m[0] for m in bonus.legal_actions((1, 1, 5))} == {
+        (1, RED), (1, GREEN), (5, RED), (5, GREEN), (2, RED), (2, GREEN), (6, RED),
+        (6, GREEN), (7, RED), (7, GREEN)}
+    end = bonus.apply_action(((1, RED), (1, RED), (5, RED)))
+    assert end.to_move == GREEN and end.fresh == () and end.stocks[RED] == (8, 1)
+    # the same green chip placed on the bonus roll: it is green's again, nothing left
+    placed = bonus.apply_action(((1, GREEN), (1, RED), (5, RED)))
+    assert placed.stocks[RED] == (9, 0) and placed.lanes[1] == (RED, GREEN)
+
+
+def test_a_due_chip_goes_before_one_of_the_same_colour_taken_this_turn():
+    """Red already held a green chip (due) and takes another: the due one goes first,
+    then the player may choose."""
+    state = position({"3": ["green", "red", "red"]},
+                     stocks={"red": {"red": 10, "green": 1}, "green": 10})
+    assert {m[0][1] for m in state.legal_actions((3, 1, 2))} == {GREEN}
+    # green into lane 3 pushes the red chip on top out: the penalty takes the lane
+    after, events = state.play(((3, GREEN), (1, RED), (2, RED)))
+    assert sorted(events[0][2]) == [RED, RED, GREEN, GREEN]
+    assert after.stocks[RED] == (10, 2)  # both green chips taken now: none due
+    assert ((3, GREEN), (1, GREEN), (2, RED)) in state.legal_actions((3, 1, 2))
+    assert after.fresh == ()  # the turn is over: both are due on red's next turn
+
+
+def test_taken_this_turn_in_position_files():
+    data = {"players": ["red", "green", "violet"], "bonus_roll": True,
+            "lanes": {"7": {"red": 2}},
+            "stocks": {"red": {"red": 10, "green": 2, "violet": 1}, "green": 10,
+                       "violet": 11},
+            "taken_this_turn": {"green": 1, "violet": 1}}
+    state = state_from_dict(RULES, data)
+    assert state.fresh == (0, 1, 1)
+    written = state_to_dict(state)
+    assert written["taken_this_turn"] == {"green": 1, "violet": 1}
+    assert state_from_dict(RULES, json.loads(json.dumps(written))) == state
+    # the green chip held before this turn goes first; then any chip
+    assert {m[0][1] for m in state.legal_actions((1, 2, 6))} == {GREEN}
+    # a file without the field: every foreign chip in the stock is due (as files
+    # always read)
+    old = state_from_dict(RULES, {k: v for k, v in data.items() if k != "taken_this_turn"})
+    assert old.fresh == () and "taken_this_turn" not in state_to_dict(old)
+    assert {m[0][1] for m in old.legal_actions((1, 2, 6))} == {GREEN, VIOLET}
+    # at once, every foreign chip is due anyway: the field is checked, then not kept
+    at_once = state_from_dict(load_rules(None, AT_ONCE), data)
+    assert at_once.fresh == () and at_once.key() == (old.key()[:-1] + ((),))
+    for bad, words in [
+        ({"taken_this_turn": {"red": 1}}, "red's own chips are never foreign"),
+        ({"taken_this_turn": {"green": 3}}, "3 taken this turn, but red's stock holds 2"),
+        ({"bonus_roll": False}, "only wait for the turn's bonus roll"),
+        ({"taken_this_turn": {"blue": 1}}, "unknown colour 'blue'"),
+        ({"taken_this_turn": {"green": -1}}, "negative count"),
+    ]:
+        with pytest.raises(BadInput, match=words):
+            state_from_dict(RULES, {**data, **bad})
 
 
 def test_bonus_roll_once_and_not_twice():

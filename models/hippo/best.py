@@ -24,6 +24,7 @@ from fractions import Fraction
 from functools import cache, lru_cache
 
 from models.hippo.rules import (
+    Fresh,
     GameState,
     Lanes,
     Move,
@@ -33,6 +34,7 @@ from models.hippo.rules import (
     colour_choices,
     outcomes,
     place,
+    place_chip,
     roll_sequences,
     roll_splits,
 )
@@ -85,19 +87,31 @@ def exposure(rules: Rules, lanes: Lanes, stocks: Stocks, me: int) -> int:
     return total
 
 
-def _expand(rules: Rules, lanes: Lanes, hippo: tuple[int, ...], stocks: Stocks, me: int,
-            seq: tuple[int, ...], out: list) -> None:
-    """All results of placing a lane sequence (every allowed colour per chip), as
-    (lanes, hippo, stocks, move); stops when the stock runs out."""
-    def go(lanes: Lanes, hippo: tuple[int, ...], stocks: Stocks, i: int, move: Move) -> None:
+def _expand(rules: Rules, lanes: Lanes, hippo: tuple[int, ...], stocks: Stocks,
+            fresh: Fresh, me: int, seq: tuple[int, ...], out: list,
+            no_penalty: bool = False) -> None:
+    """The results of placing a lane sequence (own chip or another colour per chip, as
+    allowed), as (lanes, hippo, stocks, move); stops when the stock runs out. Only for a
+    roll that earns no further roll: what is left of `fresh` after it does not matter,
+    and the other colours are alike (one of them is placed): none of the chips placed
+    can be pushed out again before the roll ends, and neither the chips shed nor the
+    exposure (own chips, other players' stock sizes) depend on which colour a chip of
+    another player has. `no_penalty`: leave out the results with a penalty (not
+    searched further)."""
+    def go(lanes: Lanes, hippo: tuple[int, ...], stocks: Stocks, fresh: Fresh, i: int,
+           move: Move) -> None:
         if i == len(seq) or not any(stocks[me]):
             out.append((lanes, hippo, stocks, move))
             return
-        for c in colour_choices(stocks[me], me):
-            nl, nh, ns, _, _ = place(rules, lanes, hippo, stocks, me, seq[i], c)
-            go(nl, nh, ns, i + 1, move + ((seq[i], c),))
+        choices = colour_choices(stocks[me], me, fresh)
+        other = next((c for c in choices if c != me), None)
+        for c in ([] if other is None else [other]) + ([me] if me in choices else []):
+            nl, nh, ns, nf, _, taken = place_chip(rules, lanes, hippo, stocks, fresh, me,
+                                                  seq[i], c)
+            if not (no_penalty and taken):
+                go(nl, nh, ns, nf, i + 1, move + ((seq[i], c),))
 
-    go(lanes, hippo, stocks, 0, ())
+    go(lanes, hippo, stocks, fresh, 0, ())
 
 
 @cache
@@ -109,7 +123,7 @@ def _splits_by_groups(rules: Rules, dice: tuple[int, ...]) -> tuple[tuple[int, t
     return tuple(sorted(((g, tuple(v)) for g, v in by.items()), reverse=True))
 
 
-def _terminal_roll(rules: Rules, lanes: Lanes, stocks: Stocks, me: int,
+def _terminal_roll(rules: Rules, lanes: Lanes, stocks: Stocks, fresh: Fresh, me: int,
                    dice: tuple[int, ...]) -> tuple[int, int]:
     """(chips shed, exposure over D) of the best answer to a roll that earns no further
     roll (a bonus roll). Winning outright has exposure 0.
@@ -120,13 +134,20 @@ def _terminal_roll(rules: Rules, lanes: Lanes, stocks: Stocks, me: int,
     splits are tried by decreasing g and the first g with a penalty-free result wins,
     with the least exposure among those results. With own chips only, a split is
     penalty-free in every order or in none (identical chips, independent lanes, and
-    nothing but own chips is placed before a first penalty), so one order is placed.
-    Only when every result has a penalty are all of them searched.
+    nothing but own chips is placed before a first penalty), so one order is placed;
+    so does one order with every colouring when no foreign chip is due (chips taken
+    earlier in the turn, next-turn reading). Only when every result has a penalty are
+    all of them searched.
     """
     size = sum(stocks[me])
     hippo = (0,) * len(stocks)
     if size > rules.dice:
         own_only = size == stocks[me][me]
+        # with no foreign chip due every chip may have any colour held, so every
+        # colouring of one order reaches what every order does (without a penalty the
+        # lanes are independent, and one lane's pushes do not depend on the colours)
+        due = any(n > (fresh[c] if fresh else 0) for c, n in enumerate(stocks[me])
+                  if c != me)
         for g, splits in _splits_by_groups(rules, dice):
             distinct: set = set()
             for split in splits:
@@ -136,8 +157,9 @@ def _terminal_roll(rules: Rules, lanes: Lanes, stocks: Stocks, me: int,
                         distinct.add((nl, ns))
                     continue
                 found: list = []
-                for seq in _orders(split):
-                    _expand(rules, lanes, hippo, stocks, me, seq, found)
+                # a result with a penalty never counts here: not expanded
+                for seq in _orders(split) if due else (split,):
+                    _expand(rules, lanes, hippo, stocks, fresh, me, seq, found, True)
                 distinct.update((nl, ns) for nl, _, ns, _ in found
                                 if sum(ns[me]) == size - g)
             if distinct:
@@ -149,7 +171,7 @@ def _terminal_roll(rules: Rules, lanes: Lanes, stocks: Stocks, me: int,
         one = _own_sequence(rules, lanes, stocks, me, seq)
         if one is None:
             expanded: list = []
-            _expand(rules, lanes, hippo, stocks, me, seq, expanded)
+            _expand(rules, lanes, hippo, stocks, fresh, me, seq, expanded)
             found = [(nl, ns) for nl, _, ns, _ in expanded]
         else:
             found = [one]
@@ -244,9 +266,11 @@ def _own_singles(rules: Rules, lanes: Lanes, stocks: Stocks, me: int, dice: tupl
     return total
 
 
-def bonus_roll_value(rules: Rules, lanes: Lanes, stocks: Stocks, me: int) -> tuple[int, int]:
+def bonus_roll_value(rules: Rules, lanes: Lanes, stocks: Stocks, me: int,
+                     fresh: Fresh = ()) -> tuple[int, int]:
     """(sum over the D ordered rolls of the chips the best answer sheds,
-    sum of its exposures over D): the bonus roll's expectation times D (and D*D)."""
+    sum of its exposures over D): the bonus roll's expectation times D (and D*D).
+    `fresh`: the foreign chips taken earlier in the turn (not due on the bonus roll)."""
     size = sum(stocks[me])
     simple = size > rules.dice and size == stocks[me][me]
     if simple:
@@ -259,7 +283,7 @@ def bonus_roll_value(rules: Rules, lanes: Lanes, stocks: Stocks, me: int) -> tup
         e = (_own_singles(rules, lanes, stocks, me, dice, reachers, base, base_total)
              if simple else None)
         if e is None:
-            s, e = _terminal_roll(rules, lanes, stocks, me, dice)
+            s, e = _terminal_roll(rules, lanes, stocks, fresh, me, dice)
         else:
             s = rules.dice
         shed += count * s
@@ -283,12 +307,18 @@ class Option:
 
 
 def roll_results(rules: Rules, state: GameState, dice: tuple[int, ...]) -> list[tuple]:
-    """Distinct (lanes, hippo, stocks, move) results of a roll, first move in sorted
-    order kept (the same set as rules.outcomes, faster)."""
+    """Distinct (lanes, hippo, stocks, fresh, move) results of a roll, first move in
+    sorted order kept (the same set as rules.outcomes, faster). `fresh` (the foreign
+    chips taken during the turn) is part of a result only when a bonus roll follows:
+    otherwise the turn ends and they are all due."""
     seen: dict = {}
-    for lanes, hippo, stocks, move in state.placements(dice):
-        seen.setdefault((lanes, hippo, stocks), move)
-    return [(k[0], k[1], k[2], m) for k, m in seen.items()]
+    hippo_lane = rules.hippo
+    for lanes, hippo, stocks, fresh, move in state.placements(dice):
+        if fresh and (state.bonus or all(lane != hippo_lane for lane, _ in move)
+                      or not any(stocks[state.to_move])):
+            fresh = ()
+        seen.setdefault((lanes, hippo, stocks, fresh), move)
+    return [(*k, m) for k, m in seen.items()]
 
 
 def best_options(state: GameState, dice: tuple[int, ...]) -> list[Option]:
@@ -299,7 +329,7 @@ def best_options(state: GameState, dice: tuple[int, ...]) -> list[Option]:
     d = denominator(rules)
     size = state.stock_size(me)
     options = []
-    for lanes, hippo, stocks, move in roll_results(rules, state, dice):
+    for lanes, hippo, stocks, fresh, move in roll_results(rules, state, dice):
         left = sum(stocks[me])
         shed = size - left
         used = any(lane == rules.hippo for lane, _ in move)
@@ -308,7 +338,7 @@ def best_options(state: GameState, dice: tuple[int, ...]) -> list[Option]:
         if won:
             value, expo = shed * d, 0
         elif bonus:
-            s2, e2 = bonus_roll_value(rules, lanes, stocks, me)
+            s2, e2 = bonus_roll_value(rules, lanes, stocks, me, fresh)
             value, expo = shed * d + s2, e2
         else:
             value, expo = shed * d, exposure(rules, lanes, stocks, me) * d
@@ -357,24 +387,37 @@ def brute_force(state: GameState, dice: tuple[int, ...]) -> list[tuple[Move, Fra
     size = state.stock_size(me)
     rules = state.rules
     rolls = list(itertools.product(range(1, rules.faces + 1), repeat=rules.dice))
+    exposures: dict[tuple, Fraction] = {}  # the same result is met from many rolls
+
+    def expo_of(after: GameState) -> Fraction:
+        key = after.key()
+        if key not in exposures:
+            exposures[key] = reference_exposure(after, me)
+        return exposures[key]
+
     rows = []
     for o in outcomes(state, dice):
         if o.won:
             rows.append((o.move, Fraction(size), Fraction(0)))
             continue
         if not o.bonus:
-            rows.append((o.move, Fraction(o.shed), reference_exposure(o.state, me)))
+            rows.append((o.move, Fraction(o.shed), expo_of(o.state)))
             continue
         shed_sum = Fraction(0)
         expo_sum = Fraction(0)
+        answers: dict[tuple[int, ...], tuple[Fraction, Fraction]] = {}
         for r in rolls:
-            best = None
-            for o2 in outcomes(o.state, r):
-                cand = ((Fraction(o.shed + o2.shed), Fraction(0)) if o2.won else
-                        (Fraction(o.shed + o2.shed), reference_exposure(o2.state, me)))
-                if best is None or (cand[0], -cand[1]) > (best[0], -best[1]):
-                    best = cand
-            assert best is not None
+            # every ordered roll counts; the dice's order changes no option
+            if tuple(sorted(r)) not in answers:
+                best = None
+                for o2 in outcomes(o.state, r):
+                    cand = ((Fraction(o.shed + o2.shed), Fraction(0)) if o2.won else
+                            (Fraction(o.shed + o2.shed), expo_of(o2.state)))
+                    if best is None or (cand[0], -cand[1]) > (best[0], -best[1]):
+                        best = cand
+                assert best is not None
+                answers[tuple(sorted(r))] = best
+            best = answers[tuple(sorted(r))]
             shed_sum += best[0]
             expo_sum += best[1]
         rows.append((o.move, shed_sum / len(rolls), expo_sum / len(rolls)))

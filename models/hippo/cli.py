@@ -6,11 +6,12 @@ loads quickly."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import click
 
-from models.hippo.game import GAME
+from models.hippo.game import GAME, foreign_first_option
 from models.hippo.plan import BACKENDS as PUZZLE_BACKENDS
 from models.hippo.rules import (
     GameState,
@@ -39,9 +40,16 @@ def group() -> None:
     chances, simulated games."""
 
 
-def _load(file: str, rules_path: str | None) -> tuple[Rules, GameState]:
-    rules = load_rules(rules_path)
+def _load(file: str, rules_path: str | None, foreign_first: str | None
+          ) -> tuple[Rules, GameState]:
+    rules = load_rules(rules_path, foreign_first)
     return rules, load_state(rules, file)
+
+
+def reading_option(f: Callable) -> Callable:
+    """--foreign-first (models/hippo/game.py), as every Hippo command takes it."""
+    f.__click_params__ = [*getattr(f, "__click_params__", []), foreign_first_option]
+    return f
 
 
 def _who(state: GameState) -> Text:
@@ -59,11 +67,12 @@ def _who(state: GameState) -> Text:
               help="The dice, e.g. 6,4,2 (default: the position file's roll).")
 @click.option("--top", type=click.IntRange(min=1), default=10, show_default=True,
               help="Alternatives shown (JSON lists all).")
+@reading_option
 @rules_option
 @json_option
 @svg_option
-def best(file: str, roll_text: str | None, top: int, rules_path: str | None, as_json: bool,
-         svg_path: str | None) -> None:
+def best(file: str, roll_text: str | None, top: int, rules_path: str | None,
+         foreign_first: str | None, as_json: bool, svg_path: str | None) -> None:
     """The best placement for the roll: most chips shed this turn (a bonus roll counted
     by its exact expectation over all 216 outcomes), ties broken by least exposure (own
     chips the other players can kick out next, weighed by the chance of their rolls)."""
@@ -73,7 +82,7 @@ def best(file: str, roll_text: str | None, top: int, rules_path: str | None, as_
     from models.hippo import queries
     from models.hippo.render import pool_svg, pool_text
 
-    rules, state = _load(file, rules_path)
+    rules, state = _load(file, rules_path, foreign_first)
     if roll_text is not None:
         roll = parse_roll(rules, roll_text)
     elif state.roll is not None:
@@ -117,10 +126,11 @@ def best(file: str, roll_text: str | None, top: int, rules_path: str | None, as_
 @click.option("--check", is_flag=True,
               help="Also solve by brute force (short sequences) and compare.")
 @solver_options(default_time=60.0)
+@reading_option
 @rules_option
 @json_option
 def plan(file: str, rolls_text: str, check: bool, solver: SolverOptions,
-         rules_path: str | None, as_json: bool) -> None:
+         rules_path: str | None, foreign_first: str | None, as_json: bool) -> None:
     """Solo puzzle: the placements for a known sequence of rolls (the board stays as you
     leave it) that empty the stock in the fewest own turns, or shed the most chips if it
     cannot be emptied. CP-SAT over all the rolls; the plan is replayed by the rules
@@ -130,7 +140,7 @@ def plan(file: str, rolls_text: str, check: bool, solver: SolverOptions,
     from models.hippo.plan import brute_force, solve_plan
     from models.hippo.render import pool_text
 
-    rules, state = _load(file, rules_path)
+    rules, state = _load(file, rules_path, foreign_first)
     rolls = parse_rolls(rules, rolls_text)
     result = solve_plan(state, rolls, solver)
     checked = None
@@ -176,10 +186,11 @@ def plan(file: str, rolls_text: str, check: bool, solver: SolverOptions,
 @click.option("--time-limit", type=click.FloatRange(min=0.1), default=120.0,
               show_default=True, help="Seconds before giving up (exit 3).")
 @quiet_option
+@reading_option
 @rules_option
 @json_option
 def finish(file: str, turns: int, time_limit: float, rules_path: str | None,
-           as_json: bool) -> None:
+           foreign_first: str | None, as_json: bool) -> None:
     """The exact chance that the player on turn empties the stock within N own turns if
     the others do not interfere (playing to maximise that chance), and the best case:
     the fewest turns in which the dice could let it happen."""
@@ -188,7 +199,7 @@ def finish(file: str, turns: int, time_limit: float, rules_path: str | None,
     from models.hippo.finish import finish as run_finish
     from models.hippo.render import pool_text
 
-    _, state = _load(file, rules_path)
+    _, state = _load(file, rules_path, foreign_first)
     result = run_finish(state, turns, time_limit)
     if as_json:
         print_json(dumps(result))
@@ -208,5 +219,8 @@ def finish(file: str, turns: int, time_limit: float, rules_path: str | None,
 
 add_game_commands(group, GAME)
 # generate, solve, check-unique, sheet over puzzles.py, imported when one of them runs
+# (generate takes --foreign-first; solve, check-unique and sheet pose each puzzle under
+# the reading its file records, else the rules data's)
 add_puzzle_commands(group, PuzzleGame.from_module("models.hippo.puzzles", "hippo",
-                                                  PUZZLE_BACKENDS))
+                                                  PUZZLE_BACKENDS,
+                                                  generate_options=(foreign_first_option,)))

@@ -8,8 +8,13 @@ one placement order (lane sequence) per roll and follows the pool chip by chip:
 - the colours that matter to the player are only "own" and "other": other players'
   colours are interchangeable for the player's stock (whoever gets a kicked-out chip
   back, it is not the player), so each field of a lane is empty, own or other, and the
-  stock is (own chips, other chips); a chip placed is "other" exactly when the stock
-  still holds other colours (they must go first);
+  stock is (own chips, other chips due); a chip placed is "other" exactly when the stock
+  still holds due other colours (they must go first);
+- under the next-turn reading (the default) the stock also holds the other chips taken
+  during the turn (`fresh`): not due before the player's next turn, so while no other
+  chip is due the player chooses for each chip own or fresh (`pick_fresh`); penalties
+  add to `fresh`, and a roll that begins a turn makes them due. Under at-once they are
+  due at once and the model is the one without `fresh`;
 - a chip entering a full lane whose top chip is the player's own is the penalty: the
   lane is emptied and all its chips plus the one placed go to the player's stock (with
   penalty_takes_placed_chip false the placed chip stays in the lane);
@@ -39,6 +44,9 @@ class PlanModel:
     select: list[list[cp_model.IntVar]]  # per roll, per sequence
     live: list[cp_model.IntVar]  # the stock is not empty before this roll
     bonus: list  # this roll is a bonus roll (bool var or constant)
+    # per roll, per die: a fresh other chip is placed by choice (bool var; 0 where the
+    # reading or the dice leave no choice)
+    pick_fresh: list[list]
     stock_after: list  # own + other chips after each roll
     finish: cp_model.IntVar  # turns used if the stock is emptied, else rolls + 1
     big: int  # objective = finish * big + chips left
@@ -51,8 +59,10 @@ def build(state: GameState, rolls: list[tuple[int, ...]]) -> PlanModel:
     m = cp_model.CpModel()
     cap = rules.capacity
     total = rules.chips * state.players
+    next_turn = rules.next_turn
     own0 = state.stocks[me][me]
-    other0 = state.stock_size(me) - own0
+    fresh0 = sum(state.fresh) if next_turn else 0
+    other0 = state.stock_size(me) - own0 - fresh0
     # lane fields as (own, other) 0/1 values or bool variables, bottom first
     own_fields: dict[int, list] = {}
     other_fields: dict[int, list] = {}
@@ -66,7 +76,9 @@ def build(state: GameState, rolls: list[tuple[int, ...]]) -> PlanModel:
     # the stock (own chips, other colours' chips) before the next die's chip
     stock_own: cp_model.LinearExprT = own0
     stock_other: cp_model.LinearExprT = other0
+    stock_fresh: cp_model.LinearExprT = fresh0  # stays 0 under at-once
     sequences, select, live, bonus, stock_after = [], [], [], [], []
+    pick_fresh: list[list] = []
     last_done = None
     is_bonus: object = int(state.bonus)
     turns_terms = []
@@ -91,6 +103,18 @@ def build(state: GameState, rolls: list[tuple[int, ...]]) -> PlanModel:
             m.add(new_turn <= 1 - is_bonus)
             m.add(new_turn >= is_live - is_bonus)
         turns_terms.append(new_turn)
+        if next_turn:
+            # a roll that begins a turn makes the other chips taken before it due
+            if isinstance(is_bonus, int):
+                if not is_bonus:
+                    stock_other, stock_fresh = stock_other + stock_fresh, 0
+            else:
+                moved = m.new_int_var(0, total, f"due{k}")
+                m.add(moved == stock_fresh).only_enforce_if(is_bonus.Not())
+                m.add(moved == 0).only_enforce_if(is_bonus)
+                stock_other, stock_fresh = stock_other + moved, stock_fresh - moved
+        picks: list = []
+        pick_fresh.append(picks)
         into_hippo = []  # a chip of this roll goes into Mr. Hippo's lane
         for j in range(rules.dice):
             lanes_of_die: dict[int, list] = {}  # lane -> orders putting die j's chip there
@@ -104,8 +128,13 @@ def build(state: GameState, rolls: list[tuple[int, ...]]) -> PlanModel:
             other_held = m.new_int_var(0, total, f"other_held{k}_{j}")
             m.add(own_held == stock_own)  # the stock when this die's chip is placed
             m.add(other_held == stock_other)
-            m.add(own_held + other_held >= 1).only_enforce_if(holds_any)
-            m.add(own_held + other_held == 0).only_enforce_if(holds_any.Not())
+            held: cp_model.LinearExprT = own_held + other_held
+            if next_turn:
+                fresh_held = m.new_int_var(0, total, f"fresh_held{k}_{j}")
+                m.add(fresh_held == stock_fresh)
+                held = held + fresh_held
+            m.add(held >= 1).only_enforce_if(holds_any)
+            m.add(held == 0).only_enforce_if(holds_any.Not())
             # other colours in the stock go first: this chip is one of them
             other_first = m.new_bool_var(f"other_first{k}_{j}")
             m.add(other_held >= 1).only_enforce_if(other_first)
@@ -125,6 +154,24 @@ def build(state: GameState, rolls: list[tuple[int, ...]]) -> PlanModel:
             m.add(placed_other <= other_first)
             m.add(placed_other >= placed + other_first - 1)
             placed_own = placed - placed_other
+            chip_other: cp_model.LinearExprT = other_first  # the chip placed is other
+            pick: object = 0
+            if next_turn:
+                # no other chip due: own or a fresh other chip, as the player likes
+                pick = m.new_bool_var(f"pick_fresh{k}_{j}")
+                fresh_any = m.new_bool_var(f"fresh_any{k}_{j}")
+                m.add(fresh_held >= 1).only_enforce_if(fresh_any)
+                m.add(fresh_held == 0).only_enforce_if(fresh_any.Not())
+                own_any = m.new_bool_var(f"own_any{k}_{j}")
+                m.add(own_held >= 1).only_enforce_if(own_any)
+                m.add(own_held == 0).only_enforce_if(own_any.Not())
+                m.add(pick <= placed)
+                m.add(pick <= 1 - other_first)
+                m.add(pick <= fresh_any)
+                placed_own = placed - placed_other - pick
+                m.add(placed_own <= own_any)
+                chip_other = other_first + pick
+            picks.append(pick)
             # chips the penalty gives back to the stock
             taken_own = m.new_int_var(0, cap + 1, f"taken_own{k}_{j}")
             taken_other = m.new_int_var(0, cap + 1, f"taken_other{k}_{j}")
@@ -149,17 +196,17 @@ def build(state: GameState, rolls: list[tuple[int, ...]]) -> PlanModel:
                         m.add(own_next[i] == 0).only_enforce_if(penalty)
                         m.add(other_next[i] == 0).only_enforce_if(penalty)
                 if keeps:
-                    m.add(own_next[0] == 1 - other_first).only_enforce_if(penalty)
-                    m.add(other_next[0] == other_first).only_enforce_if(penalty)
-                m.add(own_next[0] == 1 - other_first).only_enforce_if(pushed)
-                m.add(other_next[0] == other_first).only_enforce_if(pushed)
+                    m.add(own_next[0] == 1 - chip_other).only_enforce_if(penalty)
+                    m.add(other_next[0] == chip_other).only_enforce_if(penalty)
+                m.add(own_next[0] == 1 - chip_other).only_enforce_if(pushed)
+                m.add(other_next[0] == chip_other).only_enforce_if(pushed)
                 for i in range(cap - 1):
                     m.add(own_next[i + 1] == own_field[i]).only_enforce_if(pushed)
                     m.add(other_next[i + 1] == other_field[i]).only_enforce_if(pushed)
                 # the penalty takes the lane's chips, and the chip placed unless it stays
-                m.add(taken_own == sum(own_field) + (1 - other_first) * (1 - keeps)
+                m.add(taken_own == sum(own_field) + (1 - chip_other) * (1 - keeps)
                       ).only_enforce_if(penalty)
-                m.add(taken_other == sum(other_field) + other_first * (1 - keeps)
+                m.add(taken_other == sum(other_field) + chip_other * (1 - keeps)
                       ).only_enforce_if(penalty)
                 own_fields[lane], other_fields[lane] = own_next, other_next
                 penalties.append(penalty)
@@ -172,9 +219,13 @@ def build(state: GameState, rolls: list[tuple[int, ...]]) -> PlanModel:
                 m.add(taken_own == 0)
                 m.add(taken_other == 0)
             stock_own = own_held - placed_own + taken_own
-            stock_other = other_held - placed_other + taken_other
+            if next_turn:  # chips taken now wait for the next turn
+                stock_other = other_held - placed_other
+                stock_fresh = fresh_held - pick + taken_other
+            else:
+                stock_other = other_held - placed_other + taken_other
         after = m.new_int_var(0, total, f"stock{k}")
-        m.add(after == stock_own + stock_other)
+        m.add(after == stock_own + stock_other + stock_fresh)
         stock_after.append(after)
         done = m.new_bool_var(f"done{k}")
         m.add(after == 0).only_enforce_if(done)
@@ -199,4 +250,4 @@ def build(state: GameState, rolls: list[tuple[int, ...]]) -> PlanModel:
     m.add(finish == n + 1).only_enforce_if(last_done.Not())
     big = total + 1
     m.minimize(finish * big + stock_after[-1])
-    return PlanModel(m, sequences, select, live, bonus, stock_after, finish, big)
+    return PlanModel(m, sequences, select, live, bonus, pick_fresh, stock_after, finish, big)

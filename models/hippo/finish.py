@@ -5,7 +5,10 @@ Exact dynamic programming over the player's own view of the pool:
 - other players' colours are alike for the player (a kicked-out chip that is not the
   player's goes to someone else; a foreign chip in the stock is one more chip to place
   first), so a lane is a tuple of fields own (1) / other (2), and the stock is
-  (own chips, other chips);
+  (own chips, other chips due, other chips taken during this turn); the last are only
+  under the next-turn reading: not due before the next turn, so while no other chip is
+  due each chip may be own or one of them (both are tried), and a turn's start makes
+  them due;
 - other chips above the player's topmost chip in a lane are dropped: they are pushed
   out before that chip reaches the top, exactly as empty fields would fill, so the lane
   behaves the same (this merges many positions);
@@ -30,7 +33,8 @@ from solver.errors import BadInput, TimeLimitReached
 from solver.progress import live_status
 
 OWN, OTHER = 1, 2
-View = tuple[tuple[tuple[int, ...], ...], int, int]  # (lanes, own chips, other chips)
+# (lanes, own chips, other chips due, other chips taken this turn and not yet due)
+View = tuple[tuple[tuple[int, ...], ...], int, int, int]
 
 
 def _norm(content: tuple[int, ...]) -> tuple[int, ...]:
@@ -44,7 +48,8 @@ def view_of(state: GameState, player: int | None = None) -> View:
     me = state.to_move if player is None else player
     lanes = tuple(_norm(tuple(OWN if c == me else OTHER for c in lane)) for lane in state.lanes)
     own = state.stocks[me][me]
-    return lanes, own, state.stock_size(me) - own
+    fresh = sum(state.fresh) if me == state.to_move else 0
+    return lanes, own, state.stock_size(me) - own - fresh, fresh
 
 
 class Finisher:
@@ -84,6 +89,9 @@ class Finisher:
         self.shift = [cap * lane for lane in range(r.lanes + 1)]
         self.s_own = cap * (r.lanes + 1)
         self.s_other = self.s_own + 8
+        self.s_fresh = self.s_other + 8
+        # where the other chips a penalty takes go: not due before the next turn, or due
+        self.s_taken = self.s_fresh if r.next_turn else self.s_other
         self.trans = {}
         for colour in (OWN, OTHER):
             row = []
@@ -92,13 +100,13 @@ class Finisher:
                 lanes = lanes[:1] + (p,) + lanes[2:]
                 own0 = 1 if colour == OWN else 0
                 other0 = 1 - own0
-                nl, own, other = self._place_tuple((lanes, own0, other0), 1)
+                nl, own, other, _ = self._place_tuple((lanes, own0, other0, 0), 1)
                 row.append((self.pat_index[nl[1]], own, other))
             self.trans[colour] = row
 
     def pack(self, view: View) -> int:
-        lanes, own, other = view
-        v = (own << self.s_own) | (other << self.s_other)
+        lanes, own, other, fresh = view
+        v = (own << self.s_own) | (other << self.s_other) | (fresh << self.s_fresh)
         for lane, content in enumerate(lanes):
             if lane and lane != self.rules.hippo:
                 v |= self.pat_index[content] << self.shift[lane]
@@ -108,10 +116,13 @@ class Finisher:
         lanes = tuple(() if lane == 0 or lane == self.rules.hippo else
                       self.patterns[(v >> self.shift[lane]) & self.mask]
                       for lane in range(self.rules.lanes + 1))
-        return lanes, (v >> self.s_own) & 255, (v >> self.s_other) & 255
+        return (lanes, (v >> self.s_own) & 255, (v >> self.s_other) & 255,
+                (v >> self.s_fresh) & 255)
 
     def _place_tuple(self, view: View, lane: int) -> View:
-        lanes, own, other = view
+        """A due other chip if held, else an own chip, placed (the transition tables;
+        taken chips counted as own / other)."""
+        lanes, own, other, fresh = view
         colour = OTHER if other else OWN
         if colour == OTHER:
             other -= 1
@@ -119,7 +130,7 @@ class Finisher:
             own -= 1
         r = self.rules
         if lane == r.hippo:
-            return lanes, own, other
+            return lanes, own, other, fresh
         content = (colour,) + lanes[lane]
         if len(content) > r.capacity:
             top = content[-1]
@@ -132,36 +143,59 @@ class Finisher:
                 own += taken.count(OWN)
                 other += taken.count(OTHER)
                 content = left
-        return lanes[:lane] + (_norm(content),) + lanes[lane + 1:], own, other
+        return lanes[:lane] + (_norm(content),) + lanes[lane + 1:], own, other, fresh
 
     def size(self, v: int) -> int:
-        return ((v >> self.s_own) & 255) + ((v >> self.s_other) & 255)
+        return (((v >> self.s_own) & 255) + ((v >> self.s_other) & 255)
+                + ((v >> self.s_fresh) & 255))
 
-    def _run(self, v: int, seq: tuple[int, ...]) -> tuple[int, bool, bool]:
-        """Place a lane sequence; (view after, lane 7 used, a penalty happened)."""
-        used = penalty = False
-        s_own, s_other, mask, hippo = self.s_own, self.s_other, self.mask, self.rules.hippo
-        for lane in seq:
+    def new_turn(self, v: int) -> int:
+        """The view at the start of a turn: the other chips taken last turn are due."""
+        fresh = (v >> self.s_fresh) & 255
+        if fresh:
+            v += (fresh << self.s_other) - (fresh << self.s_fresh)
+        return v
+
+    def _step(self, v: int, lane: int, field: int, colour: int) -> tuple[int, bool]:
+        """A chip of `colour` taken from the stock's `field` (its bit offset) and placed
+        into `lane`: (view after, a penalty happened)."""
+        v -= 1 << field
+        if lane == self.rules.hippo:
+            return v, False
+        sh = self.shift[lane]
+        pat = (v >> sh) & self.mask
+        new, d_own, d_other = self.trans[colour][pat]
+        return (v + ((new - pat) << sh) + (d_own << self.s_own) + (d_other << self.s_taken),
+                bool(d_own or d_other))
+
+    def _runs(self, v: int, seq: tuple[int, ...], i: int = 0, used: bool = False,
+              penalty: bool = False) -> list[tuple[int, bool, bool]]:
+        """Place a lane sequence from die i on: every (view after, lane 7 used, a penalty
+        happened). One result, unless a chip may be own or one taken this turn: then
+        both go on."""
+        s_own, s_other, s_fresh = self.s_own, self.s_other, self.s_fresh
+        hippo = self.rules.hippo
+        for j in range(i, len(seq)):
+            lane = seq[j]
             own = (v >> s_own) & 255
             other = (v >> s_other) & 255
-            if own + other == 0:
+            fresh = (v >> s_fresh) & 255
+            if own + other + fresh == 0:
                 break
+            used = used or lane == hippo
             if other:
-                v -= 1 << s_other
-                table = self.trans[OTHER]
+                v, took = self._step(v, lane, s_other, OTHER)
+            elif fresh and own:
+                w, took_other = self._step(v, lane, s_fresh, OTHER)
+                v, took = self._step(v, lane, s_own, OWN)
+                return (self._runs(v, seq, j + 1, used, penalty or took)
+                        + self._runs(w, seq, j + 1, used, penalty or took_other))
+            elif fresh:
+                v, took = self._step(v, lane, s_fresh, OTHER)
             else:
-                v -= 1 << s_own
-                table = self.trans[OWN]
-            if lane == hippo:
-                used = True
-                continue
-            sh = self.shift[lane]
-            pat = (v >> sh) & mask
-            new, d_own, d_other = table[pat]
-            v += ((new - pat) << sh) + (d_own << s_own) + (d_other << s_other)
-            if d_own or d_other:
-                penalty = True
-        return v, used, penalty
+                v, took = self._step(v, lane, s_own, OWN)
+            penalty = penalty or took
+        return [(v, used, penalty)]
 
     def outcomes(self, view: int, dice: tuple[int, ...], seqs: tuple) -> list[
             tuple[int, bool, bool]]:
@@ -175,11 +209,12 @@ class Finisher:
         if found is not None:
             return found
         out: dict[tuple[int, bool], bool] = {}
-        if (view >> self.s_other) & 255 == 0:
+        if (view >> self.s_other) & 0xFFFF == 0:  # own chips only (none due, none fresh)
             todo = []
             size = self.size(view)
             for split in self.splits[dice]:
-                v, used, penalty = self._run(view, split)
+                runs = self._runs(view, split)  # several only after a penalty
+                v, used, penalty = runs[0]
                 if penalty or len(split) > size:  # the stock runs out: which chips?
                     todo.extend(self.orders[split])
                 else:
@@ -188,9 +223,9 @@ class Finisher:
         else:
             todo = list(seqs)
         for seq in todo:
-            v, used, _ = self._run(view, seq)
-            won = self.size(v) == 0
-            out[(v, used and not won)] = won
+            for v, used, _ in self._runs(view, seq):
+                won = self.size(v) == 0
+                out[(v, used and not won)] = won
         found = [(v, used, won) for (v, used), won in out.items()]
         if len(self.results) < 300_000:  # bounded memory (about 250 MB)
             self.results[key] = found
@@ -206,6 +241,7 @@ class Finisher:
 
     def value_main(self, n: int, view: int) -> int:
         """Chance (times D^(2n)) to empty the stock within n turns, starting a turn."""
+        view = self.new_turn(view)
         size = self.size(view)
         if size == 0:
             return self.d ** (2 * n)
@@ -268,6 +304,8 @@ class Finisher:
     # ---------------------------------------------------------------- best case
     def possible(self, n: int, view: int, bonus: bool, memo: dict) -> bool:
         """Can some sequence of dice empty the stock within n turns?"""
+        if not bonus:
+            view = self.new_turn(view)
         size = self.size(view)
         if size == 0:
             return True

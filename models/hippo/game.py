@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from models.hippo.rules import (
+    FOREIGN_FIRST,
     GameState,
     Move,
     Roll,
@@ -46,6 +47,14 @@ if TYPE_CHECKING:
 
 Action = Roll | Move  # a roll at a chance node, a placement sequence after it
 
+# every command that reads rules takes it (cli.py adds it to best, plan, finish and
+# generate; the shared commands get it as a data option)
+foreign_first_option = click.Option(
+    ["--foreign-first"], type=click.Choice(FOREIGN_FIRST), default=None,
+    help="When foreign chips taken by a penalty must be placed first: from the player's "
+         "next turn on (the rulebook; the default of the rules data) or at once, also on "
+         "the rest of the roll and the bonus roll.")
+
 
 def _roll_text(roll: Roll) -> str:
     return ",".join(map(str, roll))
@@ -63,13 +72,15 @@ class HippoGame(Game[Rules, GameState, Action]):
     chance_option = click.Option(["--roll"], default=None, metavar="A,B,C",
                                  help="The dice, e.g. 6,4,2: the moves after this roll "
                                       "(without it, the rolls and their chances).")
+    data_options = (foreign_first_option,)
     # a game still running after 2000 turns (two rolls at most each) counts unfinished
     max_actions = 4000
 
     # ------------------------------------------------------------------ data, positions
 
-    def load_rules(self, path: str | None, **data: Any) -> Rules:
-        return load_rules(path)
+    def load_rules(self, path: str | None, foreign_first: str | None = None,
+                   **data: Any) -> Rules:
+        return load_rules(path, foreign_first)
 
     def read(self, rules: Rules, data: Any, where: str) -> GameState:
         return state_from_dict(rules, data, where)
@@ -310,7 +321,7 @@ def _choose_greedy(state: GameState, legal: list[Action], rng: random.Random) ->
     me = state.to_move
     least = min(sum(r[2][me]) for r in results)
     top = [r for r in results if sum(r[2][me]) == least]
-    return top[rng.randrange(len(top))][3]
+    return top[rng.randrange(len(top))][-1]
 
 
 def _choose_random(state: GameState, legal: list[Action], rng: random.Random) -> Move:
@@ -318,7 +329,7 @@ def _choose_random(state: GameState, legal: list[Action], rng: random.Random) ->
     from models.hippo.best import roll_results
 
     results = roll_results(state.rules, state, state.roll)
-    return results[rng.randrange(len(results))][3]
+    return results[rng.randrange(len(results))][-1]
 
 
 _POLICIES = {"best": _choose_best, "greedy": _choose_greedy, "random": _choose_random}

@@ -10,10 +10,16 @@ reference in the tests.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
-from models.hippo.rules import GameState, Move, colour_choices, outcomes, place
+from models.hippo.rules import GameState, Move, colour_choices, outcomes, place_chip
 from solver.backends import SolverOptions
 from solver.errors import BadInput, TimeLimitReached
+
+if TYPE_CHECKING:
+    from ortools.sat.python import cp_model
+
+    from models.hippo.encode_cpsat import PlanModel
 
 BACKENDS = ("cpsat", "brute")  # the solo puzzle's solvers: CP-SAT and brute force
 
@@ -23,8 +29,11 @@ def solo_step(state: GameState, move: Move) -> GameState:
     a roll that used lane 7 unless it was itself the bonus roll."""
     after = state.apply_action(move)
     used = any(lane == state.rules.hippo for lane, _ in move)
+    bonus = used and not state.bonus and not after.is_terminal()
+    # the foreign chips taken this turn stay not due on its bonus roll (after.fresh is
+    # kept exactly then); a new turn makes them due
     return GameState(state.rules, state.colours, after.lanes, after.hippo, after.stocks,
-                     state.to_move, used and not state.bonus and not after.is_terminal())
+                     state.to_move, bonus, fresh=after.fresh if bonus else ())
 
 
 def plan_value(state: GameState, moves: list[Move]) -> tuple[int, int]:
@@ -101,20 +110,59 @@ class PlanResult:
     steps: list[PlanStep]
 
 
-def _colour_move(state: GameState, seq: tuple[int, ...]) -> Move:
-    """The lane sequence with colours: other players' colours first (the first one
-    held, any would do: they are alike for the player's stock), then own chips."""
+def _colour_move(state: GameState, seq: tuple[int, ...], picks: list | None = None) -> Move:
+    """The lane sequence with colours: due other colours first (the first one held, any
+    would do: they are alike for the player's stock); then per chip own, or, where
+    `picks[j]` says so, a foreign chip taken this turn (the first colour of those)."""
     me = state.to_move
-    lanes, hippo, stocks = state.lanes, state.hippo, state.stocks
+    lanes, hippo, stocks, fresh = state.lanes, state.hippo, state.stocks, state.fresh
     move = []
-    for lane in seq:
-        choices = colour_choices(stocks[me], me)
+    for j, lane in enumerate(seq):
+        choices = colour_choices(stocks[me], me, fresh)
         if not choices:
             break
         c = choices[0]
-        lanes, hippo, stocks, _, _ = place(state.rules, lanes, hippo, stocks, me, lane, c)
+        if me in choices:  # nothing due: own unless a fresh chip is picked
+            others = [x for x in choices if x != me]
+            c = others[0] if others and picks and picks[j] else me
+        lanes, hippo, stocks, fresh, _, _ = place_chip(state.rules, lanes, hippo, stocks,
+                                                       fresh, me, lane, c)
         move.append((lane, c))
     return tuple(move)
+
+
+def coloured_moves(state: GameState, seq: tuple[int, ...]) -> list[tuple[Move, tuple[bool, ...]]]:
+    """Every colouring of a lane sequence the plan model can choose, with its picks
+    (per die: a fresh foreign chip placed by choice): due foreign chips go first (the
+    first colour held); with none due, own or a fresh chip (the first colour of those);
+    the stock running out ends the move (no pick on the dice left)."""
+    me = state.to_move
+    out: list[tuple[Move, tuple[bool, ...]]] = []
+
+    def go(lanes: Any, hippo: Any, stocks: Any, fresh: Any, j: int, move: Move,
+           picks: tuple[bool, ...]) -> None:
+        choices = colour_choices(stocks[me], me, fresh) if j < len(seq) else []
+        if not choices:
+            out.append((move, picks + (False,) * (len(seq) - len(picks))))
+            return
+        due = any(c != me and n > (fresh[c] if fresh else 0) for c, n in enumerate(stocks[me]))
+        if due:
+            options = [(choices[0], False)]
+        else:  # own or a fresh chip; only fresh ones left: the pick is forced
+            options = ([(me, False)] if me in choices else []) + \
+                [(c, True) for c in choices if c != me][:1]
+        for c, picked in options:
+            nl, nh, ns, nf, _, _ = place_chip(state.rules, lanes, hippo, stocks, fresh, me,
+                                              seq[j], c)
+            go(nl, nh, ns, nf, j + 1, move + ((seq[j], c),), picks + (picked,))
+
+    go(state.lanes, state.hippo, state.stocks, state.fresh, 0, (), ())
+    return out
+
+
+def picks_of(pm: PlanModel, solver: cp_model.CpSolver, k: int) -> list[bool]:
+    """The model's choice of a fresh other chip for each die of roll k."""
+    return [bool(v) if isinstance(v, int) else bool(solver.value(v)) for v in pm.pick_fresh[k]]
 
 
 def solve_plan(state: GameState, rolls: list[tuple[int, ...]],
@@ -142,7 +190,7 @@ def solve_plan(state: GameState, rolls: list[tuple[int, ...]],
             break
         chosen = [q for q, v in enumerate(pm.select[k]) if solver.value(v)]
         assert len(chosen) == 1
-        move = _colour_move(s, pm.sequences[k][chosen[0]])
+        move = _colour_move(s, pm.sequences[k][chosen[0]], picks_of(pm, solver, k))
         if not s.bonus:
             turn += 1
         after, events = s.play(move)

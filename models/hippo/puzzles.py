@@ -30,7 +30,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from models.hippo.plan import BACKENDS, _colour_move, solo_step
+from models.hippo.plan import BACKENDS, _colour_move, coloured_moves, picks_of, solo_step
 from models.hippo.rules import (
     GameState,
     Move,
@@ -41,6 +41,7 @@ from models.hippo.rules import (
     parse_roll,
     state_from_dict,
     state_to_dict,
+    with_reading,
 )
 from solver.backends import SolverOptions
 from solver.errors import BadInput, TimeLimitReached
@@ -214,9 +215,11 @@ class HippoPuzzles:
         return found, False
 
     def _replay(self, puzzle: Puzzle, pm: Any, solver: Any) -> tuple[Solution, list[list[Any]]]:
-        """The engine's replay of the model's lane orders (colours follow: foreign chips
-        first) and, per roll used, the model's order variables that give the same
-        result as the solution's order from the same position."""
+        """The engine's replay of the model's lane orders (colours follow: due foreign
+        chips first, fresh ones where the model picked them) and, per roll used, one
+        literal for each choice of the model (an order, and under the next-turn reading
+        its picks of fresh chips) that gives the same result as the solution's from the
+        same position."""
         s = puzzle.state
         moves: list[Move] = []
         same: list[list[Any]] = []
@@ -227,14 +230,38 @@ class HippoPuzzles:
             seq = next((q for q, v in orders if solver.value(v)), None)
             if seq is None:
                 raise RuntimeError(f"the plan model placed nothing on roll {k + 1}")
-            canonical, after = _step_result(s, roll, _colour_move(s, seq))
+            canonical, after = _step_result(s, roll,
+                                            _colour_move(s, seq, picks_of(pm, solver, k)))
             moves.append(canonical)
-            same.append([v for q, v in orders
-                         if solo_step(s, _colour_move(s, q)).key() == after.key()])
+            same.append(self._same_result(pm, k, s, orders, after))
             s = after
         if not s.is_terminal():
             raise RuntimeError("the plan model's solution does not empty the stock")
         return tuple(moves), same
+
+    @staticmethod
+    def _same_result(pm: Any, k: int, s: GameState, orders: list, after: GameState
+                     ) -> list[Any]:
+        """The model's choices on roll k that lead from `s` to `after`: the order
+        variable itself where the order fixes the colours (always under at-once), else
+        one literal per (order, picks of fresh chips) that does."""
+        picks = pm.pick_fresh[k]
+        if all(isinstance(v, int) for v in picks):
+            return [v for q, v in orders
+                    if solo_step(s, _colour_move(s, q)).key() == after.key()]
+        out = []
+        for q, v in orders:
+            for move, pattern in coloured_moves(s, q):
+                if solo_step(s, move).key() != after.key():
+                    continue
+                literal = pm.model.new_bool_var(f"same{k}_{len(out)}")
+                conj = [v] + [picks[j] if p else picks[j].Not()
+                              for j, p in enumerate(pattern) if not isinstance(picks[j], int)]
+                # literal <= the conjunction is not needed: only its being forced true
+                # when the model repeats this choice blocks it
+                pm.model.add_bool_or([literal] + [x.Not() for x in conj])
+                out.append(literal)
+        return out
 
     # ------------------------------------------------------------------ features
 
@@ -266,6 +293,9 @@ def puzzle_from_dict(rules: Rules, data: Any, where: str) -> tuple[Puzzle, Any]:
     expect(data, dict, where)
     if data.get("game", "hippo") != "hippo":
         raise BadInput(f"{where}: a puzzle of '{data.get('game')}', not of hippo")
+    reading = json_field(data, "foreign_first", str, where, None)
+    if reading is not None:  # the puzzle's answer belongs to the reading it was made with
+        rules = with_reading(rules, reading, f"{where}: foreign_first")
     state = state_from_dict(rules, json_field(data, "position", dict, where), f"{where}: position")
     if state.players != 2:
         raise BadInput(f"{where}: puzzles are for two players ({state.players} given)")
@@ -308,8 +338,11 @@ def parse_solution(puzzle: Puzzle, items: Any, where: str) -> Solution:
 
 def puzzle_to_dict(puzzle: Puzzle, solution: Solution | None = None,
                    rating: dict[str, Any] | None = None) -> dict[str, Any]:
-    """The puzzle file: position, rolls, and optionally the solution and rating."""
-    data: dict[str, Any] = {"game": "hippo", "position": state_to_dict(puzzle.state),
+    """The puzzle file: the reading of foreign colours first it is posed under,
+    position, rolls, and optionally the solution and rating."""
+    data: dict[str, Any] = {"game": "hippo",
+                            "foreign_first": puzzle.state.rules.foreign_first,
+                            "position": state_to_dict(puzzle.state),
                             "rolls": [roll_text(r) for r in puzzle.rolls]}
     if solution is not None:
         data["solution"] = [[f"{lane} {puzzle.state.colours[c]}" for lane, c in move]
@@ -321,9 +354,10 @@ def puzzle_to_dict(puzzle: Puzzle, solution: Solution | None = None,
 
 # --------------------------------------------------------------------------- commands
 
-def _make_kind(rules_path: str | None, backend: str, time_limit: float) -> HippoPuzzles:
+def _make_kind(rules_path: str | None, backend: str, time_limit: float,
+               foreign_first: str | None = None) -> HippoPuzzles:
     from models.hippo.rules import load_rules
-    return HippoPuzzles(load_rules(rules_path), backend, time_limit)
+    return HippoPuzzles(load_rules(rules_path, foreign_first), backend, time_limit)
 
 
 def _read(kind: HippoPuzzles, data: Any, where: str) -> tuple[Puzzle, Solution | None]:

@@ -46,13 +46,20 @@ def pool_text(state: GameState, title: str = "") -> Text:
         out.append(mark)
         out.append(f"{state.colours[p]:<7}", style=f"bold {rgb[p]}")
         out.append(f" stock {sum(row):>2}")
-        foreign = [(c, n) for c, n in enumerate(row) if n and c != p]
-        if foreign:
-            out.append("  (of which ")
-            for i, (c, n) in enumerate(foreign):
-                out.append(("" if i == 0 else ", ") + f"{n} {state.colours[c]}",
+        fresh = state.fresh if p == state.to_move and state.fresh else (0,) * len(row)
+        due = [(c, n - fresh[c]) for c, n in enumerate(row) if n > fresh[c] and c != p]
+        taken = [(c, n) for c, n in enumerate(fresh) if n]
+        for i, (words, chips) in enumerate(((" to place first", due),
+                                            (" taken this turn, due next turn", taken))):
+            if not chips:
+                continue
+            out.append("  (of which " if i == 0 or not due else "; ")
+            for j, (c, n) in enumerate(chips):
+                out.append(("" if j == 0 else ", ") + f"{n} {state.colours[c]}",
                            style=f"{rgb[c]}")
-            out.append(" to place first)")
+            out.append(words)
+        if due or taken:
+            out.append(")")
         out.append("\n")
     me = state.colours[state.to_move]
     which = "the bonus roll" if state.bonus else "the dice"
@@ -96,8 +103,9 @@ def pool_svg(state: GameState, title: str = "") -> Svg:
     for p, row in enumerate(state.stocks):
         colour = rules.rgb(state.colours[p])
         svg.circle(left + 10, y, 8, colour, "#222")
-        foreign = ", ".join(f"{n} {state.colours[c]}" for c, n in enumerate(row)
-                            if n and c != p)
+        fresh = state.fresh if p == state.to_move and state.fresh else (0,) * len(row)
+        foreign = ", ".join(f"{n} {state.colours[c]}" + (" taken this turn" if fresh[c] else "")
+                            for c, n in enumerate(row) if n and c != p)
         label = (f"{state.colours[p]}: {sum(row)} in stock" + (f" ({foreign})" if foreign
                                                                else "")
                  + (_turn_label(state) if p == state.to_move else ""))

@@ -11,12 +11,19 @@ Representation (plain tuples, so states hash and copy cheaply):
   stay empty; the hippo lane only counts chips per colour in `hippo`);
 - `stocks[p][c]` is how many chips of colour c player p holds;
 - a roll is the dice, highest first: (6, 4, 2) (their order never matters);
-- a move is the sequence of placements of one roll: ((lane, colour), ...).
+- a move is the sequence of placements of one roll: ((lane, colour), ...);
+- `fresh[c]` counts the chips of another colour c that the player on turn took by a
+  penalty during this turn and still holds (() when none): under the rulebook's reading
+  ("When it's your turn again, you must place the other colours first") they need not
+  go first before that player's next turn, while the other foreign chips in the stock
+  are *due* and must. With `foreign_first` "at-once" every foreign chip is due at once
+  and `fresh` stays ().
 """
 
 from __future__ import annotations
 
 import bisect
+import dataclasses
 import itertools
 import operator
 import re
@@ -34,8 +41,15 @@ Lanes = tuple[tuple[int, ...], ...]
 Stocks = tuple[tuple[int, ...], ...]
 Roll = tuple[int, ...]
 Move = tuple[tuple[int, int], ...]
-# one placement sequence of a roll and where it leads: (lanes, hippo, stocks, move)
-Placed = tuple[Lanes, tuple[int, ...], Stocks, Move]
+Fresh = tuple[int, ...]
+# one placement sequence of a roll and where it leads: (lanes, hippo, stocks, fresh, move)
+Placed = tuple[Lanes, tuple[int, ...], Stocks, Fresh, Move]
+
+# When foreign chips taken by a penalty must be placed first: from the player's next
+# turn on (the rulebook's words; the default), or at once, also on the rest of the roll
+# and on the bonus roll of the turn they were taken in.
+NEXT_TURN, AT_ONCE = "next-turn", "at-once"
+FOREIGN_FIRST = (NEXT_TURN, AT_ONCE)
 
 
 @dataclass(frozen=True)
@@ -53,13 +67,14 @@ class Rules:
     max_players: int
     penalty_takes_placed: bool  # the penalty also takes the chip just placed
     colours: tuple[tuple[str, str], ...]  # (name, rgb) in the order players pick them
+    foreign_first: str = NEXT_TURN  # NEXT_TURN or AT_ONCE (see FOREIGN_FIRST)
 
     def __post_init__(self) -> None:
         # Rules key many caches: hash the fields once.
         object.__setattr__(self, "_hash", hash((
             self.name, self.lanes, self.hippo, self.capacity, self.chips, self.dice,
             self.faces, self.min_players, self.max_players, self.penalty_takes_placed,
-            self.colours)))
+            self.colours, self.foreign_first)))
 
     def __hash__(self) -> int:
         return self._hash  # type: ignore[attr-defined]
@@ -70,6 +85,19 @@ class Rules:
 
     def rgb(self, name: str) -> str:
         return dict(self.colours)[name]
+
+    @property
+    def next_turn(self) -> bool:
+        """Foreign chips taken during a turn are due only from the player's next turn."""
+        return self.foreign_first == NEXT_TURN
+
+
+def foreign_first_value(value: Any, where: str) -> str:
+    """'next-turn' or 'at-once' (BadInput otherwise)."""
+    if value not in FOREIGN_FIRST:
+        raise BadInput(f"{where}: '{value}' is not a reading of foreign colours first "
+                       f"({' or '.join(FOREIGN_FIRST)})")
+    return value
 
 
 def rules_from_dict(data: Any, where: str = "rules") -> Rules:
@@ -104,12 +132,25 @@ def rules_from_dict(data: Any, where: str = "rules") -> Rules:
         chips=integer("chips_per_colour", 1, 100),
         dice=dice, faces=faces, min_players=min_players, max_players=max_players,
         penalty_takes_placed=json_field(data, "penalty_takes_placed_chip", bool, where, True),
-        colours=tuple((str(k), v.lower()) for k, v in colours.items()))
+        colours=tuple((str(k), v.lower()) for k, v in colours.items()),
+        foreign_first=foreign_first_value(
+            json_field(data, "foreign_first", str, where, NEXT_TURN), f"{where}.foreign_first"))
 
 
-def load_rules(path: str | Path | None = None) -> Rules:
-    """The built-in rules (data/default.json) or a rules file given with --rules."""
-    return load_data(path, "models.hippo", "default.json", rules_from_dict)
+def load_rules(path: str | Path | None = None, foreign_first: str | None = None) -> Rules:
+    """The built-in rules (data/default.json) or a rules file given with --rules;
+    `foreign_first` (the command line's --foreign-first) overrides the data's reading."""
+    rules = load_data(path, "models.hippo", "default.json", rules_from_dict)
+    if foreign_first is None:
+        return rules
+    return with_reading(rules, foreign_first, "--foreign-first")
+
+
+def with_reading(rules: Rules, foreign_first: str, where: str = "foreign_first") -> Rules:
+    """The same rules under another reading of foreign colours first."""
+    if foreign_first == rules.foreign_first:
+        return rules
+    return dataclasses.replace(rules, foreign_first=foreign_first_value(foreign_first, where))
 
 
 # --------------------------------------------------------------------------- rolls
@@ -227,12 +268,42 @@ def place(rules: Rules, lanes: Lanes, hippo: tuple[int, ...], stocks: Stocks, me
     return lanes[:lane] + (content,) + lanes[lane + 1:], hippo, tuple(new_stocks), top, ()
 
 
-def colour_choices(stock: tuple[int, ...], me: int) -> list[int]:
-    """Colours the next chip may have: other players' colours first, then one's own."""
-    foreign = [c for c, n in enumerate(stock) if n and c != me]
-    if foreign:
-        return foreign
-    return [me] if stock[me] else []
+def colour_choices(stock: tuple[int, ...], me: int, fresh: Fresh = ()) -> list[int]:
+    """Colours the next chip may have: while the stock holds due foreign chips (other
+    players' colours not taken during this turn), one of those; else any colour held
+    (one's own, or a foreign chip taken during this turn)."""
+    if not fresh:
+        foreign = [c for c, n in enumerate(stock) if n and c != me]
+        if foreign:
+            return foreign
+        return [me] if stock[me] else []
+    due = [c for c, n in enumerate(stock) if c != me and n > fresh[c]]
+    return due or [c for c, n in enumerate(stock) if n]
+
+
+def fresh_after(rules: Rules, fresh: Fresh, stock: tuple[int, ...], me: int, colour: int,
+                taken: tuple[int, ...]) -> Fresh:
+    """`fresh` once `me` placed a chip of `colour` from `stock` (the stock before it) and
+    took `taken` by a penalty: a foreign chip placed while none of its colour is due was
+    taken during this turn; foreign chips taken now are not due before the next turn.
+    Always () when every foreign chip is due at once."""
+    if not rules.next_turn or not (fresh or taken):
+        return ()
+    out = list(fresh) if fresh else [0] * len(stock)
+    if fresh and colour != me and stock[colour] == fresh[colour]:
+        out[colour] -= 1
+    for c in taken:
+        if c != me:
+            out[c] += 1
+    return tuple(out) if any(out) else ()
+
+
+def place_chip(rules: Rules, lanes: Lanes, hippo: tuple[int, ...], stocks: Stocks,
+               fresh: Fresh, me: int, lane: int, colour: int
+               ) -> tuple[Lanes, tuple[int, ...], Stocks, Fresh, int | None, tuple[int, ...]]:
+    """`place` that also keeps `fresh`: (lanes, hippo, stocks, fresh, kicked, taken)."""
+    nl, nh, ns, kicked, taken = place(rules, lanes, hippo, stocks, me, lane, colour)
+    return nl, nh, ns, fresh_after(rules, fresh, stocks[me], me, colour, taken), kicked, taken
 
 
 # --------------------------------------------------------------------------- state
@@ -241,7 +312,9 @@ def colour_choices(stock: tuple[int, ...], me: int) -> list[int]:
 class GameState:
     """A position: lanes, Mr. Hippo's lane, every stock, who rolls next and whether
     that roll is the turn's bonus roll; `roll` is the dice once thrown (None: not yet
-    rolled), `turns` counts the turns begun so far (game length, for simulations)."""
+    rolled), `turns` counts the turns begun so far (game length, for simulations),
+    `fresh` the foreign chips the player on turn took during this turn (see the module
+    notes; only a pending bonus roll can follow them within the turn)."""
 
     rules: Rules
     colours: tuple[str, ...]  # seat (turn) order; player i plays colours[i]
@@ -252,6 +325,7 @@ class GameState:
     bonus: bool = False
     roll: Roll | None = None
     turns: int = 0
+    fresh: Fresh = ()
 
     @property
     def players(self) -> int:
@@ -280,7 +354,7 @@ class GameState:
         begins a turn)."""
         return GameState(self.rules, self.colours, self.lanes, self.hippo, self.stocks,
                          self.to_move, self.bonus, sorted_roll(roll),
-                         self.turns + (not self.bonus))
+                         self.turns + (not self.bonus), self.fresh)
 
     def placements(self, roll: Roll) -> tuple[Placed, ...]:
         """Every placement sequence of the roll and its result, sorted by the move:
@@ -296,21 +370,22 @@ class GameState:
         rules = self.rules
         found: list[Placed] = []
 
-        def expand(lanes: Lanes, hippo: tuple[int, ...], stocks: Stocks,
+        def expand(lanes: Lanes, hippo: tuple[int, ...], stocks: Stocks, fresh: Fresh,
                    seq: tuple[int, ...], i: int, move: Move) -> None:
             if i == len(seq) or not any(stocks[me]):
-                found.append((lanes, hippo, stocks, move))
+                found.append((lanes, hippo, stocks, fresh, move))
                 return
-            for c in colour_choices(stocks[me], me):
-                nl, nh, ns, _, _ = place(rules, lanes, hippo, stocks, me, seq[i], c)
-                expand(nl, nh, ns, seq, i + 1, move + ((seq[i], c),))
+            for c in colour_choices(stocks[me], me, fresh):
+                nl, nh, ns, nf, _, _ = place_chip(rules, lanes, hippo, stocks, fresh, me,
+                                                  seq[i], c)
+                expand(nl, nh, ns, nf, seq, i + 1, move + ((seq[i], c),))
 
         for seq in roll_sequences(rules, dice):
-            expand(self.lanes, self.hippo, self.stocks, seq, 0, ())
+            expand(self.lanes, self.hippo, self.stocks, self.fresh, seq, 0, ())
         found.sort(key=_move_of)
         if sum(self.stocks[me]) < len(dice):
             # the stock running out mid-roll cuts several sequences to the same move
-            found = [p for i, p in enumerate(found) if i == 0 or p[3] != found[i - 1][3]]
+            found = [p for i, p in enumerate(found) if i == 0 or p[4] != found[i - 1][4]]
         result = tuple(found)
         object.__setattr__(self, "_placements", (dice, result))
         return result
@@ -323,7 +398,7 @@ class GameState:
         dice = tuple(sorted(roll))
         memo = self.__dict__.get("_moves")
         if memo is None or memo[0] != dice:
-            memo = (dice, [p[3] for p in self.placements(dice)])
+            memo = (dice, [p[4] for p in self.placements(dice)])
             object.__setattr__(self, "_moves", memo)
         return list(memo[1])
 
@@ -337,8 +412,8 @@ class GameState:
         found = self._find(roll, move)
         if found is None:
             return None
-        lanes, hippo, stocks, _ = found
-        return self._next(lanes, hippo, stocks, move)
+        lanes, hippo, stocks, fresh, _ = found
+        return self._next(lanes, hippo, stocks, fresh, move)
 
     def _find(self, roll: Roll, move: Any) -> Placed | None:
         if self.is_terminal():
@@ -348,7 +423,7 @@ class GameState:
             i = bisect.bisect_left(placed, move, key=_move_of)
         except TypeError:  # not a sequence of (lane, colour) pairs
             return None
-        return placed[i] if i < len(placed) and placed[i][3] == move else None
+        return placed[i] if i < len(placed) and placed[i][4] == move else None
 
     def apply_action(self, move: Move) -> GameState:
         """The state after a move: a new state, the dice not yet rolled again (no
@@ -358,21 +433,22 @@ class GameState:
     def play(self, move: Move) -> tuple[GameState, list[tuple[int, int | None, tuple[int, ...]]]]:
         """Apply a move; also returns per placement (lane, kicked colour, taken chips)."""
         me = self.to_move
-        lanes, hippo, stocks = self.lanes, self.hippo, self.stocks
+        lanes, hippo, stocks, fresh = self.lanes, self.hippo, self.stocks, self.fresh
         events = []
         for lane, colour in move:
             if stocks[me][colour] <= 0:
                 raise BadInput(f"{self.colours[me]} has no {self.colours[colour]} chip to place")
-            lanes, hippo, stocks, kicked, taken = place(self.rules, lanes, hippo, stocks, me,
-                                                        lane, colour)
+            lanes, hippo, stocks, fresh, kicked, taken = place_chip(
+                self.rules, lanes, hippo, stocks, fresh, me, lane, colour)
             events.append((lane, kicked, taken))
-        return self._next(lanes, hippo, stocks, move), events
+        return self._next(lanes, hippo, stocks, fresh, move), events
 
-    def _next(self, lanes: Lanes, hippo: tuple[int, ...], stocks: Stocks, move: Move
-              ) -> GameState:
+    def _next(self, lanes: Lanes, hippo: tuple[int, ...], stocks: Stocks, fresh: Fresh,
+              move: Move) -> GameState:
         """The state once the mover's chips are placed: the same player throws the bonus
         roll after a chip went into Mr. Hippo's lane (unless this was the bonus roll or
-        the stock ran out), else the next player throws."""
+        the stock ran out), else the next player throws. Foreign chips taken during the
+        turn stay not due on its bonus roll; when the turn ends they become due."""
         me = self.to_move
         if not any(stocks[me]):
             to_move, bonus = me, False
@@ -381,11 +457,11 @@ class GameState:
         else:
             to_move, bonus = (me + 1) % len(self.colours), False
         return GameState(self.rules, self.colours, lanes, hippo, stocks, to_move, bonus,
-                         None, self.turns)
+                         None, self.turns, fresh if bonus else ())
 
     def key(self) -> tuple:
         """The position without the dice and the turn count."""
-        return (self.lanes, self.hippo, self.stocks, self.to_move, self.bonus)
+        return (self.lanes, self.hippo, self.stocks, self.to_move, self.bonus, self.fresh)
 
     def __getstate__(self) -> dict[str, Any]:
         # the remembered placements and moves are a cache: not pickled
@@ -395,7 +471,7 @@ class GameState:
 _MEMOS = ("_placements", "_moves", "_winner")
 
 
-_move_of = operator.itemgetter(3)  # the move of a placement sequence (Placed)
+_move_of = operator.itemgetter(4)  # the move of a placement sequence (Placed)
 
 
 def new_game(rules: Rules, colours: list[str] | tuple[str, ...]) -> GameState:
@@ -423,17 +499,19 @@ class Outcome:
 def outcomes(state: GameState, roll: tuple[int, ...]) -> list[Outcome]:
     """The distinct results of a roll (resulting states), each with its first move in
     sorted order; the reference enumeration of the rules engine."""
+    if state.is_terminal():
+        return []
     me = state.to_move
     before = state.stock_size(me)
     found: dict[tuple, Outcome] = {}
-    for move in state.legal_actions(roll):
-        after, events = state.play(move)
-        key = after.key()
+    for lanes, hippo, stocks, fresh, move in state.placements(roll):
+        key = state._next(lanes, hippo, stocks, fresh, move).key()
         if key in found:
             o = found[key]
             found[key] = Outcome(o.move, o.orders + 1, o.state, o.shed, o.bonus, o.won,
                                  o.kicked, o.taken)
             continue
+        after, events = state.play(move)  # placed again for what happened on the way
         kicked = tuple(k for _, k, t in events if k is not None and not t)
         taken = tuple(c for _, _, t in events for c in t)
         found[key] = Outcome(move, 1, after, before - after.stock_size(me),
@@ -546,8 +624,10 @@ def state_from_dict(rules: Rules, data: Any, where: str = "position") -> GameSta
     turns = json_field(data, "turns", int, where, 0)
     if turns < 0:
         raise BadInput(f"{where}.turns: negative count {turns}")
+    fresh = _file_fresh(rules, colours, stocks[to_move], to_move, bonus,
+                        data.get("taken_this_turn"), f"{where}.taken_this_turn")
     state = GameState(rules, tuple(colours), tuple(lanes), tuple(hippo), tuple(stocks),
-                      to_move, bonus, roll, turns)
+                      to_move, bonus, roll, turns, fresh)
     won = state.winner()
     if won is not None and won != to_move:
         raise BadInput(f"{where}: {colours[won]} has no chips left: the game is over")
@@ -555,6 +635,31 @@ def state_from_dict(rules: Rules, data: Any, where: str = "position") -> GameSta
         raise BadInput(f"{where}.roll: the game is over ({colours[won]} has no chips "
                        "left): no roll to place")
     return state
+
+
+def _file_fresh(rules: Rules, colours: list[str], stock: tuple[int, ...], me: int,
+                bonus: bool, value: Any, where: str) -> Fresh:
+    """A position's `taken_this_turn`: the foreign chips of the player on turn taken by a
+    penalty during this turn (colour -> count). Absent: none, every foreign chip in the
+    stock is due (how files without it always read). Under the at-once reading every
+    foreign chip is due anyway, so the field is read, checked and then not kept."""
+    if value is None:
+        return ()
+    counts = _counts(colours, rules, value, where)
+    if not any(counts):
+        return ()
+    for c, n in enumerate(counts):
+        if n and c == me:
+            raise BadInput(f"{where}.{colours[c]}: {colours[c]}'s own chips are never "
+                           "foreign chips to place first")
+        if n > stock[c]:
+            raise BadInput(f"{where}.{colours[c]}: {n} taken this turn, but "
+                           f"{colours[me]}'s stock holds {stock[c]} {colours[c]}")
+    if not bonus:
+        raise BadInput(f"{where}: chips taken this turn can only wait for the turn's bonus "
+                       "roll (bonus_roll: true); at the start of a turn every foreign chip "
+                       "is due")
+    return tuple(counts) if rules.next_turn else ()
 
 
 def _file_roll(rules: Rules, value: Any, where: str) -> Roll | None:
@@ -578,8 +683,8 @@ def load_state(rules: Rules, path: str | Path) -> GameState:
 
 
 def state_to_dict(state: GameState) -> dict[str, Any]:
-    """The JSON object of a state (round-trips through state_from_dict); the roll and
-    the turn count only when there is one."""
+    """The JSON object of a state (round-trips through state_from_dict); the roll, the
+    turn count and the foreign chips taken this turn only when there are some."""
     names = state.colours
     lanes: dict[str, Any] = {str(lane): [names[c] for c in state.lanes[lane]]
                              for lane in range(1, state.rules.lanes + 1)
@@ -599,6 +704,8 @@ def state_to_dict(state: GameState) -> dict[str, Any]:
         data["roll"] = list(state.roll)
     if state.turns:
         data["turns"] = state.turns
+    if state.fresh:
+        data["taken_this_turn"] = {names[c]: n for c, n in enumerate(state.fresh) if n}
     return data
 
 
@@ -611,7 +718,8 @@ def random_state(rules: Rules, players: int, rng: Any, fill: float = 0.6,
                  foreign: float = 0.3) -> GameState:
     """A random legal mid-game state (tests, benchmarks): lanes filled with random
     colours, some chips with Mr. Hippo, the rest in stocks, some stocks holding other
-    players' colours. Every player keeps at least one chip."""
+    players' colours (under the next-turn reading, before a bonus roll some of the
+    mover's may have been taken this turn). Every player keeps at least one chip."""
     n = players
     colours = rules.colour_names[:n]
     pool = [c for c in range(n) for _ in range(rules.chips)]
@@ -636,8 +744,14 @@ def random_state(rules: Rules, players: int, rng: Any, fill: float = 0.6,
             c = max(range(n), key=lambda c: stocks[q][c])
             stocks[q][c] -= 1
             stocks[p][c] += 1
+    me, bonus = rng.randrange(n), rng.random() < 0.2
+    fresh: Fresh = ()
+    if bonus and rules.next_turn and any(stocks[me][c] for c in range(n) if c != me):
+        # a bonus roll after a penalty: some foreign chips were taken during this turn
+        counts = [rng.randint(0, stocks[me][c]) if c != me else 0 for c in range(n)]
+        fresh = tuple(counts) if any(counts) else ()
     return GameState(rules, tuple(colours), tuple(lanes), tuple(hippo),
-                     tuple(tuple(r) for r in stocks), rng.randrange(n), rng.random() < 0.2)
+                     tuple(tuple(r) for r in stocks), me, bonus, fresh=fresh)
 
 
 def parse_move(state: GameState, placements: list[str] | str) -> Move:
