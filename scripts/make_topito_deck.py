@@ -32,7 +32,8 @@ def attempt(seed: int, names: list[str], podiums: list[str]) -> list[str] | None
         lower, upper = slots.pop(), slots.pop()
         cards.append(f"{upper} on {lower}")
     for _ in range(12):
-        cards.append("order " + " < ".join(slots.pop() for _ in range(3)))
+        # written as printed: the reading (--order-cards) says which end is up
+        cards.append("order " + " ".join(slots.pop() for _ in range(3)))
     for i in range(12):
         cards.append(f"rank {1 + i % 4}: {slots.pop()}")
     rules = load_rules()

@@ -4,6 +4,7 @@ and check that bad input gives one line and exit code 2."""
 from __future__ import annotations
 
 import json
+import signal
 import socket
 from collections.abc import Callable
 from typing import Any
@@ -84,3 +85,9 @@ def assert_batch_options_checked(run: Callable[..., Result], *args: str) -> None
     assert_one_line_error(run(*args, "--scheduler", "localhost:1"), "tcp://")
     assert_one_line_error(run(*args, "--scheduler", f"tcp://127.0.0.1:{free_port()}"),
                           "--scheduler", "cannot connect")
+
+
+def ctrl_c_as_at_a_terminal() -> None:
+    """A job started in the background of a script ignores SIGINT, and its children
+    inherit that; the test's process gets Ctrl-C's default as at a terminal."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)

@@ -21,12 +21,13 @@ from models.take_it_higher.rules import load_rules
 from solver.errors import BadInput, ToppiError
 from solver.executor import Batch, SharedTasks, default_jobs
 from solver.store import Store
-from tests.cli_helpers import free_port, game_runner
+from tests.cli_helpers import ctrl_c_as_at_a_terminal, free_port, game_runner
 
 hippo = game_runner("hippo")  # its easy puzzles: a few dozen attempts a second
 
 
 @pytest.mark.slow
+
 def test_batch_yields_every_task_once_on_each_executor(cluster):
     tasks = [(n,) for n in range(20)]
     for batch in (Batch(1, progress=False), Batch(2, progress=False),
@@ -181,6 +182,7 @@ def test_ctrl_c_on_a_pool_keeps_the_chunks_its_workers_had_started():
         print(json.dumps({"interrupted": batch.interrupted, "got": got}))
     """)
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          preexec_fn=ctrl_c_as_at_a_terminal,
                           timeout=120)
     assert done.returncode == 0, done.stderr
     out = json.loads(done.stdout)

@@ -26,6 +26,7 @@ from solver.store import Store
 from tests.cli_helpers import (
     assert_batch_options_checked,
     assert_one_line_error,
+    ctrl_c_as_at_a_terminal,
     game_runner,
     interrupt_after,
     on_three_executors,
@@ -107,7 +108,8 @@ def test_sigint_to_a_real_run_keeps_its_rows(tmp_path):
     args = [str(BIN / "toppi"), "take-it-higher", "simulate", "--games", str(games),
             "--seed", "2", "--policy", "random", "--no-optimum", "--jobs", "1", "--json",
             "--store", str(store)]
-    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=ctrl_c_as_at_a_terminal)
     deadline = time.monotonic() + 60
     rows = 0
     while rows < 20 and time.monotonic() < deadline and proc.poll() is None:
