@@ -11,6 +11,9 @@ checked, score sheet recomputed) and written to puzzles/take-it-higher/.
     python scripts/find_take_it_higher_examples.py [--only NAME] [--out DIR]
 
 With one search worker CP-SAT is deterministic, so the same boards come out each run.
+When a game's text contradicts itself (Hannah's does), the script keeps every fact that
+something happened, the score sheet and the named turns, gives up as few facts that
+something did not happen as it can, and prints those.
 """
 
 from __future__ import annotations
@@ -206,16 +209,17 @@ class Finder:
             for c in rules.cell_ids:  # the cell filled on turn k holds the tile
                 self.require(self.at[tile, c] >= self.filled[c, k], f"{tile} is tile {k}")
         colours = [c for dr in rules.directions for c in dr.colours]
+        self.static_facts()
         for k, want in g.completes.items():
-            fact = f"tile {k} completes exactly {'+'.join(sorted(want))}"
             # a bonus row the text names without its colour may lie over any other one
             unnamed = [s for s, under in g.stud_rows.get(k, {}).items() if under is None]
             for col in colours:
                 if col in want:
-                    self.require(self.completes(col, k) == 1, fact)
+                    self.require(self.completes(col, k) == 1, f"tile {k} completes {col}")
                 else:
                     self.require(self.completes(col, k) <= sum(
-                        self.completes_stud(s, k, col) for s in unnamed), fact)
+                        self.completes_stud(s, k, col) for s in unnamed),
+                        f"tile {k} completes no other row")
         for k, studs in g.stud_rows.items():
             for stud, under in studs.items():
                 self.require(self.completes_stud(stud, k, under) == 1,
@@ -230,8 +234,10 @@ class Finder:
                     self.require(self.option(s, k) == 1, f"tile {k} launches {s}")
         for k, choices in g.options.items():
             for s in self.on_pad(k):
-                self.require(self.option(s, k) == (s in choices),
-                             f"tile {k} offers exactly {'+'.join(sorted(choices))}")
+                if s in choices:
+                    self.require(self.option(s, k) == 1, f"tile {k} offers {s}")
+                else:
+                    self.require(self.option(s, k) == 0, f"tile {k} offers no other spaceship")
         if g.eager_from is not None:
             for k in range(g.eager_from, self.turns + 1):
                 if k in g.launches or k in g.options:
@@ -252,6 +258,29 @@ class Finder:
         if g.extra:
             g.extra(self)
 
+    def static_facts(self) -> None:
+        """What the narrated turns say about the finished board alone (implied by the
+        turn-by-turn facts, stated again because CP-SAT finds boards much faster with
+        them): the rows through a named tile score the colours it completes."""
+        g, rules = self.game, self.rules
+        for k, tile in g.called.items():
+            colours = set(g.completes.get(k, ())) | {
+                s for s in g.launches.get(k, ()) if s not in rules.stud_bonus}
+            for col in sorted(colours):  # sorted: the same model in every process
+                d = next(d for d, dr in enumerate(rules.directions) if col in dr.colours)
+                for c in rules.cell_ids:
+                    li = rules.line_of[c, d]
+                    self.require(self.scores[li, col] >= self.at[tile, c],
+                                 f"tile {k} completes {col}")
+            studs = dict(g.stud_rows.get(k, {}))
+            studs.update({s: None for s in g.launches.get(k, ()) if s in rules.stud_bonus})
+            for stud, under in studs.items():
+                for c in rules.cell_ids:
+                    rows = [self.stud_row[rules.line_of[c, d], stud]
+                            for d, dr in enumerate(rules.directions)
+                            if under is None or under in dr.colours]
+                    self.require(sum(rows) >= self.at[tile, c], f"tile {k} completes a {stud} row")
+
     def colour_tiles(self, colour: str) -> cp_model.LinearExpr:
         return sum(len(self.rules.lines[li][1]) * self.scores[li, colour]
                    for li in self.lines_of(colour))
@@ -260,13 +289,27 @@ class Finder:
         return sum(len(line) * self.stud_row[li, stud]
                    for li, (_, line) in enumerate(self.rules.lines))
 
-    def solve(self, time_limit: float) -> list[Placement] | None:
+    @staticmethod
+    def negative(fact: str) -> bool:
+        """A fact that something did not happen (no other row, no other choice)."""
+        return " no " in fact
+
+    def solve(self, time_limit: float, most: bool = False) -> list[Placement] | None:
+        """A game with every fact (most=False), or (most=True) one with every fact that
+        something happened, the score sheet and the named turns, and as many facts that
+        something did not happen as possible. The facts that do not hold are printed."""
         solver = cp_model.CpSolver()
         solver.parameters.num_workers = 1
         solver.parameters.random_seed = 0
         solver.parameters.max_time_in_seconds = time_limit
         self.m.clear_assumptions()
-        self.m.add_assumptions(list(self.facts.values()))
+        if most:
+            for name, v in self.facts.items():
+                if not self.negative(name):
+                    self.m.add(v == 1)
+            self.m.maximize(sum(v for name, v in self.facts.items() if self.negative(name)))
+        else:
+            self.m.add_assumptions(list(self.facts.values()))
         status = solver.solve(self.m)
         if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             print(f"{self.game.name}: {solver.status_name(status)} after "
@@ -283,6 +326,11 @@ class Finder:
             t = next(t.id for t in self.rules.tiles if solver.value(self.at[t.id, c]))
             order[k] = (t, c)
         print(f"{self.game.name}: found in {solver.wall_time:.1f} s", file=sys.stderr)
+        self.broken = sorted({n for n, v in self.facts.items() if not solver.value(v)})
+        if most:
+            print(f"  {solver.status_name(status).lower()}: {solver.objective_value:g} of "
+                  f"{solver.best_objective_bound:g}; facts that do not hold: "
+                  + "; ".join(self.broken), file=sys.stderr)
         return [Placement(*order[k], self.game.launches.get(k, ()))
                 for k in range(1, self.turns + 1)]
 
@@ -384,28 +432,43 @@ def main() -> None:
     args = ap.parse_args()
     rules = load_rules()
     for alts in candidates(args.only):
+        found = None
         for game in alts:
             finder = Finder(rules, game)
             finder.build()
             placements = finder.solve(args.time_limit)
-            if placements is None:
+            if placements is not None:
+                found = game, placements
+                break
+        if found is None:  # the text contradicts itself: give up as little as we can
+            best = None
+            for game in alts:
+                finder = Finder(rules, game)
+                finder.build()
+                placements = finder.solve(args.time_limit, most=True)
+                if placements is not None and (best is None
+                                               or len(finder.broken) < best[0]):
+                    best = len(finder.broken), game, placements
+            if best is None:
+                print(f"{alts[0].name}: no board found", file=sys.stderr)
                 continue
-            variant = variant_from_name(game.variant)
-            position = Position(rules, placements, None, variant)
-            sheet = score_sheet(position, variant)  # replays and checks every launch
-            if sheet.total != game.total:
-                raise SystemExit(f"{game.name}: the engine scores {sheet.total}, "
-                                 f"not {game.total}")
-            data = {"game": "take-it-higher", "variant": variant.name,
-                    "placements": [format_placement(p) for p in placements]}
-            args.out.mkdir(parents=True, exist_ok=True)
-            path = args.out / f"{game.name}.json"
-            path.write_text(json.dumps(data, indent=2) + "\n")
-            print(f"{path}: {sheet.total}")
-            break
-        else:
-            print(f"{alts[0].name}: no board found", file=sys.stderr)
+            found = best[1], best[2]
+        write(rules, *found, args.out)
 
+
+def write(rules: Rules, game: WorkedGame, placements: list[Placement], out: Path) -> None:
+    """Replay the game on the rules engine (every launch checked) and write its file."""
+    variant = variant_from_name(game.variant)
+    position = Position(rules, placements, None, variant)
+    sheet = score_sheet(position, variant)
+    if sheet.total != game.total:
+        raise SystemExit(f"{game.name}: the engine scores {sheet.total}, not {game.total}")
+    data = {"game": "take-it-higher", "variant": variant.name,
+            "placements": [format_placement(p) for p in placements]}
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / f"{game.name}.json"
+    path.write_text(json.dumps(data, indent=2) + "\n")
+    print(f"{path}: {sheet.total}")
 
 if __name__ == "__main__":
     main()

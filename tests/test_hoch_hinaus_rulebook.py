@@ -301,16 +301,3 @@ def test_the_purple_side_has_printed_gap_fillers():
     assert purple.why_not(S["A2"], S["B2"], R.tile_by_id["T01"].faces) is None
     assert judged(["Exactly TWO GAP FILLERS"], Board(R).visible()) == [False]
 
-
-def test_the_docs_list_of_worked_examples_names_existing_tests():
-    """Every test docs/hoch-hinaus.md names for a worked example exists in the file named."""
-    import re
-    from pathlib import Path
-
-    root = Path(__file__).resolve().parents[1]
-    text = (root / "docs" / "hoch-hinaus.md").read_text(encoding="utf-8")
-    section = text.split("## Worked examples of the rulebook")[1].split("\n## ")[0]
-    named = re.findall(r"(tests/\w+\.py)::(\w+)", section)
-    assert len(named) >= 15
-    for path, name in named:
-        assert f"def {name}(" in (root / path).read_text(encoding="utf-8"), (path, name)

@@ -210,6 +210,7 @@ def test_oliver_score_sheet():
     ("freddie-basic", 318, None),
     ("jonathan-gold-silver", 596, None),
     ("oliver-simple", 477, 180),
+    ("hannah-advanced", 795, 160),
 ])
 def test_cli_scores_the_worked_games(name, total, bonus):
     result = CliRunner().invoke(cli, ["take-it-higher", "score", str(PUZZLES / f"{name}.json"),
@@ -218,3 +219,106 @@ def test_cli_scores_the_worked_games(name, total, bonus):
     data = json.loads(result.output)
     assert (data["total"], data["take_it_higher_bonus"], data["complete"]) == (
         total, bonus, True)
+
+
+# ----------------------------------------------------------------- Hannah: advanced spaceships
+
+HANNAH = Worked("hannah-advanced")
+
+
+def test_hannah_tile_order():
+    assert [HANNAH.turn(t) for t in ("SF", "SI", "SG", "GP", "SE")] == [11, 12, 15, 17, 18]
+    n = HANNAH.turn("SN")
+    assert n > 18  # "now placed Silver N", then the next tiles Silver B, Gold N, Gold H
+    assert [HANNAH.turn(t) for t in ("SB", "GN", "GH")] == [n + 1, n + 2, n + 3]
+
+
+@pytest.mark.parametrize("tile, ship", [("SF", "purple"), ("SI", "blue")])
+def test_hannah_11th_and_12th_tiles_launch_purple_and_blue(tile, ship):
+    k = HANNAH.turn(tile)
+    assert ship in HANNAH.completes(k)
+    assert (ship,) in HANNAH.options(k)
+    assert HANNAH.placements[k - 1].launch == (ship,)
+    assert HANNAH.after(k).bonus() == (0, None)  # white still on the pad
+
+
+def test_hannah_15th_tile_silver_g_cannot_launch_green():
+    k = HANNAH.turn("SG")
+    assert {"yellow", "green", "red"} <= set(HANNAH.completes(k))
+    state = HANNAH.before(k)
+    si = HANNAH.placements[HANNAH.turn("SI") - 1].cell
+    assert state.ships_on[si] == ("blue",)
+    cell = HANNAH.placements[k - 1].cell
+    board = state.board | {cell: R.tile_by_id["SG"]}
+    green = next(r for _, r in completed_rows(R, board, cell) if r.colour == "green")
+    assert si in green.cells  # the blue spaceship on Silver I stands on the green row
+    # the text offers yellow or red; on the board found, the yellow row is a silver bonus
+    # row too (no board holds every fact of her game: docs/take-it-higher.md)
+    assert HANNAH.options(k) == {(), ("yellow",), ("red",), ("silver",)}
+    refused(state, Placement("SG", cell, ("green",)), "green row already carries")
+    refused(state, Placement("SG", cell, ("yellow", "red")), "only one spaceship")
+    assert HANNAH.placements[k - 1].launch == ("yellow",)
+
+
+def test_hannah_17th_tile_gold_p_launches_orange():
+    k = HANNAH.turn("GP")
+    assert "orange" in HANNAH.completes(k) and ("orange",) in HANNAH.options(k)
+    assert HANNAH.placements[k - 1].launch == ("orange",)
+
+
+def test_hannah_18th_tile_silver_e_offers_green_red_or_silver():
+    k = HANNAH.turn("SE")
+    rows = HANNAH.completes(k)
+    assert {"green", "red"} <= set(rows) and "silver" in rows.values()
+    assert HANNAH.options(k) == {(), ("green",), ("red",), ("silver",)}
+    assert HANNAH.placements[k - 1].launch == ("green",)
+
+
+def test_hannah_silver_n_launches_white_and_the_ring_climbs_to_60():
+    k = HANNAH.turn("SN")
+    rows = HANNAH.completes(k)
+    assert {"white", "orange", "pink"} <= set(rows) and "silver" in rows.values()
+    assert "orange" in HANNAH.before(k).launched
+    assert HANNAH.options(k) == {(), ("white",), ("pink",), ("silver",)}
+    assert HANNAH.before(k).bonus() == (0, None)
+    assert HANNAH.after(k).bonus() == (60, "yellow")  # pink is in the way
+    # her last chance: no later tile completes a white row free of spaceships
+    for j in range(k + 1, 25):
+        assert all("white" not in o for o in HANNAH.options(j))
+
+
+def test_hannah_silver_b_launches_pink_and_the_ring_climbs_to_140():
+    k = HANNAH.turn("SB")
+    assert "pink" in HANNAH.completes(k) and ("pink",) in HANNAH.options(k)
+    assert HANNAH.after(k).bonus() == (140, "blue")  # red is in the way
+
+
+def test_hannah_gold_n_launches_the_gold_spaceship():
+    k = HANNAH.turn("GN")
+    rows = HANNAH.completes(k)
+    assert rows == {"purple": "gold", "pink": None}  # pink: one of the two facts given up
+    assert {"purple", "pink"} <= HANNAH.before(k).launched
+    assert HANNAH.options(k) == {(), ("gold",)}
+    assert HANNAH.placements[k - 1].launch == ("gold",)
+    assert HANNAH.after(k).bonus() == (140, "blue")  # gold is above red: no move
+
+
+def test_hannah_gold_h_launches_red_and_the_bonus_is_160():
+    k = HANNAH.turn("GH")
+    assert "red" in HANNAH.completes(k) and ("red",) in HANNAH.options(k)
+    assert HANNAH.after(k).bonus() == (160, "red")
+    assert HANNAH.sheet().take_it_higher_bonus == 160  # silver never launched
+
+
+def test_hannah_score_sheet():
+    sheet = HANNAH.sheet()
+    assert HANNAH.variant.name == "advanced+gold-silver" and sheet.complete
+    lines = printed(sheet)
+    names = ("gold", "silver", "red", "blue", "purple", "green", "pink", "yellow")
+    assert {k: lines[k] for k in names} == {
+        "gold": 10, "silver": 21, "red": 12, "blue": 12, "purple": 6, "green": 6,
+        "pink": 10, "yellow": 10}
+    points = {x.name: x.points for x in sheet.studs + sheet.colours}
+    assert [points[c] for c in names[:-1]] == [100, 189, 96, 84, 36, 30, 40]
+    assert sheet.take_it_higher_bonus == 160
+    assert sheet.total == 795

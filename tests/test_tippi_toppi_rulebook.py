@@ -87,16 +87,3 @@ def test_the_piles_are_open_to_everyone():
         assert seen.piles == s.piles and len(seen.piles[0]) > 1
         assert seen.hands[1 - player] == [None] * len(s.hands[1 - player])
 
-
-def test_the_docs_list_of_worked_examples_names_existing_tests():
-    """Every test docs/tippi-toppi.md names for a worked example exists in the file named."""
-    import re
-    from pathlib import Path
-
-    root = Path(__file__).resolve().parents[1]
-    text = (root / "docs" / "tippi-toppi.md").read_text(encoding="utf-8")
-    section = text.split("## Worked examples of the rulebook")[1].split("\n## ")[0]
-    named = re.findall(r"(tests/\w+\.py)::(\w+)", section)
-    assert len(named) >= 15
-    for path, name in named:
-        assert f"def {name}(" in (root / path).read_text(encoding="utf-8"), (path, name)

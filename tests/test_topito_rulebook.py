@@ -139,16 +139,3 @@ def test_the_colour_of_the_podium_does_not_matter(reading):
            for c in cards]
     assert met == [[True] * 3] * 3 + [[False, True, False]]
 
-
-def test_the_docs_name_tests_that_exist():
-    """docs/topito.md, "Worked examples of the rulebook": every test it names exists."""
-    import re
-    from pathlib import Path
-
-    root = Path(__file__).resolve().parents[1]
-    text = (root / "docs" / "topito.md").read_text()
-    section = text.split("## Worked examples of the rulebook", 1)[1].split("\n## ", 1)[0]
-    named = set(re.findall(r"`(tests/test_topito_\w+\.py)::(\w+)`", section))
-    assert len(named) >= 20
-    for path, test in sorted(named):
-        assert f"def {test}(" in (root / path).read_text(), (path, test)
