@@ -62,9 +62,11 @@ class Worked:
         return score_sheet(self.position, self.variant)
 
 
-def printed(sheet: ScoreSheet) -> dict[str, int]:
-    """The sheet's lines as the rulebook prints them: name -> tiles."""
-    return {x.name: x.tiles for x in sheet.studs + sheet.colours}
+def printed(sheet: ScoreSheet, *names: str) -> list[tuple[int, int]]:
+    """The sheet's lines as the rulebook prints them ("Reds | 8 | x 8 = 64"): (tiles,
+    points) for each line named."""
+    lines = {x.name: (x.tiles, x.points) for x in sheet.studs + sheet.colours}
+    return [lines[name] for name in names]
 
 
 def refused(state: GameState, move: Placement, reason: str) -> None:
@@ -83,12 +85,8 @@ FREDDIE = Worked("freddie-basic")
 def test_freddie_score_sheet():
     sheet = FREDDIE.sheet()
     assert FREDDIE.variant.name == "basic" and sheet.complete
-    lines = printed(sheet)
-    assert {k: lines[k] for k in ("red", "blue", "purple", "green", "pink")} == {
-        "red": 8, "blue": 6, "purple": 11, "green": 7, "pink": 10}
-    points = {x.name: x.points for x in sheet.colours}
-    assert [points[c] for c in ("red", "blue", "purple", "green", "pink")] == [
-        64, 42, 66, 35, 40]
+    assert printed(sheet, "red", "blue", "purple", "green", "pink") == [
+        (8, 64), (6, 42), (11, 66), (7, 35), (10, 40)]
     assert sheet.studs == [] and sheet.take_it_higher_bonus is None
     assert sheet.total == 318
 
@@ -106,13 +104,8 @@ JONATHAN = Worked("jonathan-gold-silver")
 def test_jonathan_score_sheet():
     sheet = JONATHAN.sheet()
     assert JONATHAN.variant.name == "gold-silver" and sheet.complete
-    lines = printed(sheet)
-    assert {k: lines[k] for k in ("gold", "silver", "red", "blue", "purple", "green",
-                                  "pink")} == {
-        "gold": 14, "silver": 13, "red": 8, "blue": 12, "purple": 10, "green": 10, "pink": 7}
-    points = {x.name: x.points for x in sheet.studs + sheet.colours}
-    assert [points[c] for c in ("gold", "silver", "red", "blue", "purple", "green",
-                                "pink")] == [140, 117, 64, 84, 60, 50, 28]
+    assert printed(sheet, "gold", "silver", "red", "blue", "purple", "green", "pink") == [
+        (14, 140), (13, 117), (8, 64), (12, 84), (10, 60), (10, 50), (7, 28)]
     assert sheet.total == 596
 
 
@@ -194,12 +187,8 @@ def test_oliver_score_sheet():
     sheet = OLIVER.sheet()
     assert OLIVER.variant.name == "simple" and sheet.complete
     assert sheet.take_it_higher_bonus == 180 and sheet.ring_over == "silver"
-    lines = printed(sheet)
-    assert {k: lines[k] for k in ("red", "blue", "purple", "green", "pink")} == {
-        "red": 4, "blue": 12, "purple": 10, "green": 6, "pink": 10}
-    points = {x.name: x.points for x in sheet.colours}
-    assert [points[c] for c in ("red", "blue", "purple", "green", "pink")] == [
-        32, 84, 60, 30, 40]
+    assert printed(sheet, "red", "blue", "purple", "green", "pink") == [
+        (4, 32), (12, 84), (10, 60), (6, 30), (10, 40)]
     assert sheet.studs == []  # "not used in this example"
     assert sheet.total == 477
 
@@ -313,12 +302,8 @@ def test_hannah_gold_h_launches_red_and_the_bonus_is_160():
 def test_hannah_score_sheet():
     sheet = HANNAH.sheet()
     assert HANNAH.variant.name == "advanced+gold-silver" and sheet.complete
-    lines = printed(sheet)
-    names = ("gold", "silver", "red", "blue", "purple", "green", "pink", "yellow")
-    assert {k: lines[k] for k in names} == {
-        "gold": 10, "silver": 21, "red": 12, "blue": 12, "purple": 6, "green": 6,
-        "pink": 10, "yellow": 10}
-    points = {x.name: x.points for x in sheet.studs + sheet.colours}
-    assert [points[c] for c in names[:-1]] == [100, 189, 96, 84, 36, 30, 40]
+    assert printed(sheet, "gold", "silver", "red", "blue", "purple", "green", "pink") == [
+        (10, 100), (21, 189), (12, 96), (12, 84), (6, 36), (6, 30), (10, 40)]
+    assert printed(sheet, "yellow")[0][0] == 10  # the sheet prints the tiles, not the points
     assert sheet.take_it_higher_bonus == 160
     assert sheet.total == 795
