@@ -124,3 +124,23 @@ def test_best_launches_recover_the_recorded_bonus():
                                     [(p.tile, p.cell) for p in pos.placements])
         assert found >= bonus
         assert replay(Position(rules, game), Variant(False, ships)).bonus()[0] == found
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_hint_ignores_the_order_of_the_tiles_still_to_come(seed):
+    """Nobody at the table knows the order of the face-down tiles: a dealt game that
+    knows it (simulate, play) gets the same hint as the same board with the order
+    shuffled or unknown, for a fixed seed."""
+    from dataclasses import replace
+
+    rules = load_rules()
+    state, tile = _state(rules, Variant(False, "advanced"), 16, seed)
+    called = state.apply_action(tile)
+    rest = [t for t in called.unseen_tiles()][: called.calls_to_come()]
+    shuffled = list(reversed(rest))
+    answers = []
+    for order in (None, tuple(rest), tuple(shuffled)):
+        result = hint(replace(called, to_call=order), tile, samples=3, seed=seed)
+        answers.append([(o.cell, o.launch, o.estimate) for o in result.options])
+    assert answers[0] == answers[1] == answers[2]
+    assert answers[0]  # a ranking, not an empty list
