@@ -13,7 +13,7 @@ from click.testing import CliRunner
 
 from models.take_it_higher import policies
 from models.take_it_higher.game import GAME
-from models.take_it_higher.positions import Placement
+from models.take_it_higher.positions import Placement, parse_placement
 from models.take_it_higher.rules import load_rules, rules_from_dict
 from models.take_it_higher.state import GameState, game_draw
 from models.take_it_higher.variants import Variant
@@ -26,6 +26,10 @@ from tests.tih_small import small_ship_rules_dict
 VARIANTS = [Variant(), Variant(True), Variant(False, "simple"), Variant(True, "advanced")]
 PUZZLES = Path(__file__).resolve().parents[1] / "puzzles" / "take-it-higher"
 
+
+
+def cell_of(placement: str) -> str:
+    return parse_placement(load_rules(), placement, "test").cell
 
 def run(*args: str, input: str | None = None):
     return CliRunner().invoke(cli, ["take-it-higher", *args], input=input)
@@ -160,7 +164,7 @@ def test_a_cell_alone_means_the_called_tile_with_any_launch():
     # Oliver's 14th tile, Gold H, launches orange, yellow and pink
     state = GAME.read(rules, {**oliver, "placements": oliver["placements"][:13],
                               "called": "GH"}, "test")
-    cell = oliver["placements"][13].split("@")[1].split("+")[0]
+    cell = cell_of(oliver["placements"][13])
     launches = [p.launch for p in GAME.matching_actions(state, cell)]
     assert launches == [(), ("orange",), ("orange", "yellow"), ("orange", "yellow", "pink")]
     assert GAME.matching_actions(state, f"{cell}+yellow+orange") == [
@@ -197,7 +201,7 @@ def test_moves_lists_the_calls_then_the_placements_of_a_called_tile(tmp_path):
     g.write_text(json.dumps({**oliver, "placements": oliver["placements"][:-1],
                              "called": "SE"}))
     last = json.loads(run("moves", str(g), "--json").stdout)
-    cell = oliver["placements"][-1].split("@")[1].split("+")[0]
+    cell = cell_of(oliver["placements"][-1])
     assert [m["text"] for m in last["moves"] if m["cell"] == cell] == [
         f"SE@{cell}", f"SE@{cell}+red", f"SE@{cell}+red+silver"]
     assert [m for m in last["moves"] if m["cell"] == cell][2]["rows_completed"] == [
@@ -212,9 +216,9 @@ def test_show_json_keeps_its_keys_and_says_what_is_unknown():
     doc = json.loads(r.stdout)
     oliver = json.loads((PUZZLES / "oliver-simple.json").read_text())["placements"]
     assert doc["placements"] == oliver
-    sp_cell = oliver[6].split("@")[1].split("+")[0]
+    sp_cell = cell_of(oliver[6])
     assert oliver[6].startswith("SP@") and doc["board"][sp_cell] == "SP"
-    gh_cell = oliver[13].split("@")[1].split("+")[0]
+    gh_cell = cell_of(oliver[13])
     assert doc["ships_on"][gh_cell] == ["orange", "yellow", "pink"]
     assert doc["empty_cells"] == [] and doc["called"] is None
     assert (doc["variant"], doc["to_move"], doc["unknown"]) == ("simple", None, [])
@@ -407,7 +411,7 @@ def test_hint_command_takes_the_files_called_tile(tmp_path):
     r = run("hint", str(f), "--json")
     assert r.exit_code == 0, r.output
     best = json.loads(r.stdout)["options"][0]
-    cell = oliver["placements"][-1].split("@")[1].split("+")[0]
+    cell = cell_of(oliver["placements"][-1])
     assert (best["cell"], best["launch"], best["estimate"]) == (cell, ["red", "silver"], 477)
     bad = run("hint", str(f), "--tile", "GA")
     assert bad.exit_code == 2 and "the file calls SE" in bad.output

@@ -67,6 +67,10 @@ def launches_for(state: GameState, tile: str, cell: str) -> set[tuple[str, ...]]
     return set(state.legal_launches(R.tile_by_id[tile], cell))
 
 
+def cell_of(placement: str) -> str:
+    return parse_placement(R, placement, "test").cell
+
+
 def puzzle(name: str) -> list[str]:
     return json.loads((PUZZLES / name).read_text())["placements"]
 
@@ -213,7 +217,7 @@ OLIVER_GH = next(i for i, p in enumerate(OLIVER) if p.startswith("GH@"))  # his 
 @pytest.mark.parametrize("launch", [("pink",), ("white", "pink"), ("orange",)])
 def test_simple_out_of_order_launch_is_rejected(launch):
     state = state_after(SIMPLE, OLIVER[:OLIVER_SP])
-    cell = OLIVER[OLIVER_SP].split("@")[1].split("+")[0]
+    cell = cell_of(OLIVER[OLIVER_SP])
     bad = "+".join([f"SP@{cell}", *launch])
     with pytest.raises(BadInput, match=r"placement 7 \(" + bad.replace("+", r"\+")):
         place(state, parse_placement(R, bad, "placement 7"))
@@ -222,7 +226,7 @@ def test_simple_out_of_order_launch_is_rejected(launch):
 
 def test_simple_next_three_ships_on_one_tile_in_order_only():
     state = state_after(SIMPLE, OLIVER[:OLIVER_GH])
-    cell = OLIVER[OLIVER_GH].split("@")[1].split("+")[0]
+    cell = cell_of(OLIVER[OLIVER_GH])
     assert launches_for(state, "GH", cell) == {
         (), ("orange",), ("orange", "yellow"), ("orange", "yellow", "pink")}
     with pytest.raises(BadInput, match=r"placement 14 .*next spaceship to launch is orange"):
@@ -231,7 +235,7 @@ def test_simple_next_three_ships_on_one_tile_in_order_only():
 
 def test_simple_silver_alone_before_red_is_rejected():
     state = state_after(SIMPLE, OLIVER[:-1])
-    cell = OLIVER[-1].split("@")[1].split("+")[0]
+    cell = cell_of(OLIVER[-1])
     assert launches_for(state, "SE", cell) == {(), ("red",), ("red", "silver")}
     with pytest.raises(BadInput, match="placement 24"):
         place(state, Placement("SE", cell, ("silver",)))  # red first
@@ -251,7 +255,7 @@ def test_simple_rules_reject_a_launch_out_of_order_in_a_file():
 def test_spaceships_not_used_in_the_basic_game():
     with pytest.raises(BadInput, match="placement 7"):
         score_sheet(position(*OLIVER[:OLIVER_SP + 1]), BASIC)
-    cell = OLIVER[OLIVER_SP].split("@")[1].split("+")[0]
+    cell = cell_of(OLIVER[OLIVER_SP])
     assert state_after(BASIC, OLIVER[:OLIVER_SP]).legal_launches(R.tile_by_id["SP"], cell) == [()]
 
 
@@ -264,7 +268,7 @@ SG_AT = next(i for i, p in enumerate(HANNAH) if p.startswith("SG@"))  # her 15th
 
 def test_advanced_choice_only_among_ships_still_on_the_pad():
     state = state_after(ADVANCED, HANNAH[:SG_AT])
-    cell = HANNAH[SG_AT].split("@")[1].split("+")[0]
+    cell = cell_of(HANNAH[SG_AT])
     assert launches_for(state, "SG", cell) >= {("yellow",), ("red",)}
     # with yellow gone already (on a tile off these rows), red is the only choice left
     off = next(c for c in R.cell_ids if c != cell and c not in state.ships_on
