@@ -49,6 +49,11 @@ SEED_STRIDE = 1_000_003
 Kind = Literal["score", "cooperative", "competitive"]
 
 
+def knowledge(game: Game, state: Any) -> dict[str, list[str]]:
+    """The "knows" and "unknown" entries every command's JSON answer carries."""
+    return {"knows": game.knows(state), "unknown": game.unknown(state)}
+
+
 def task_seed(seed: int, i: int) -> int:
     """The own seed of task `i` (a game, a draw) of a batch run with `seed`: the same
     task replays alone, on any executor, from this number."""
@@ -180,6 +185,12 @@ class Game(Generic[R, S, A]):
     def unknown(self, state: S) -> list[str]:
         """What the state leaves unknown, in words (empty when everything is known)."""
         return []
+
+    def knows(self, state: S) -> list[str]:
+        """What the state holds, in the game's words, one item per kind of information
+        (the board, the open tasks, the hand of player 2, the order of the deck ...): what
+        a command answering on it uses. An observation lists less than the full state."""
+        raise NotImplementedError
 
     # ------------------------------------------------------------------ words
 

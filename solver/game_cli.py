@@ -66,6 +66,7 @@ class MovesResult:
     moves: list[dict[str, Any]] = field(default_factory=list)
     chance_outcomes: list[dict[str, Any]] = field(default_factory=list)
     unknown: list[str] = field(default_factory=list)  # what the position leaves unknown
+    knows: list[str] = field(default_factory=list)  # what it holds (game.knows)
     notes: dict[str, Any] = field(default_factory=dict)  # the game's, at the top of the JSON
 
 
@@ -107,7 +108,8 @@ def add_game_commands(group: click.Group, game: Game) -> None:
             out = to_jsonable(game.show(state))
             for key, value in (("game", game.id), ("to_move", who(game, state)),
                                ("status", game.status(state)),
-                               ("unknown", game.unknown(state))):
+                               ("unknown", game.unknown(state)),
+                               ("knows", game.knows(state))):
                 out.setdefault(key, value)
             print_json(dumps(out))
             return
@@ -284,12 +286,13 @@ def legal_moves(game: Game, state: Any, chance_text: str | None = None) -> Moves
         outcomes = [{**game.action_json(state, a), "probability": round(p, 6)}
                     for a, p in game.chance_outcomes(state)]
         return MovesResult(game.id, "chance", None, 0, 0, [], outcomes,
-                           game.unknown(state), game.moves_notes(state))
+                           game.unknown(state), game.knows(state),
+                           game.moves_notes(state))
     actions = game.legal_actions(state)
     after = {dumps(game.write(game.apply_action(state, a))) for a in actions}
     return MovesResult(game.id, who(game, state), applied, len(actions), len(after),
                        [game.action_json(state, a) for a in actions], [],
-                       game.unknown(state), game.moves_notes(state))
+                       game.unknown(state), game.knows(state), game.moves_notes(state))
 
 
 def _status_line(game: Game, state: Any) -> str:

@@ -144,6 +144,25 @@ def test_determinize_agrees_with_the_observation(game):
 
 
 @pytest.mark.parametrize("game", GAMES, ids=IDS)
+def test_knows_says_what_an_observation_holds(game):
+    rules = game.load_rules(None)
+    rng = random.Random(5)
+    for state, _ in playout(game, 6)[::2]:
+        full = game.knows(state)
+        assert full and all(isinstance(k, str) and k for k in full)
+        for player in range(game.players(state)):
+            seen = game.observation(state, player)
+            knows = game.knows(seen)
+            # what a player knows is part of the whole, and less of it when hiding
+            assert set(knows) <= set(full)
+            if game.unknown(seen) != game.unknown(state):
+                assert set(knows) < set(full)
+            # and the same for every state the player cannot tell apart
+            assert game.knows(game.observation(game.determinize(seen, rng), player)) == knows
+            assert game.read(rules, game.write(seen), "observation") is not None
+
+
+@pytest.mark.parametrize("game", GAMES, ids=IDS)
 def test_simulate_is_the_same_in_process_and_on_a_pool(game):
     rules = game.load_rules(None)
     setups = game.setups(rules)[:1]

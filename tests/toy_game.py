@@ -207,6 +207,15 @@ class OverTheTop(Game[ToyRules, ToyState, int]):
             out.append(f"the order of the deck ({state.deck_count} cards)")
         return out
 
+    def knows(self, state: ToyState) -> list[str]:
+        out = ["the total", "the cards played"]
+        out += [f"the cards of player {s + 1}" for s, h in enumerate(state.hands)
+                if None not in h]
+        out.append("the number of cards in the deck")
+        if state.deck is not None:
+            out.append("the order of the deck")
+        return out
+
     def action_text(self, state: ToyState, action: int) -> str:
         return f"draw {action}" if state.draw_due else f"play {action}"
 

@@ -208,6 +208,22 @@ class HochHinausGame(Game[GameData, GameState, Any]):
             out.append("the task being turned up")
         return out
 
+    def knows(self, state: GameState) -> list[str]:
+        out = ["the board", "the open tasks", "the completed tasks", "the gap fillers left"]
+        out += [f"the hand of player {s + 1}" for s, h in enumerate(state.hands)
+                if None not in h]
+        if state.reserve:
+            out.append("the number of tiles in the reserve")
+            if state.reserve_known:
+                out.append("the order of the reserve")
+        if state.draw_pile:
+            out.append("the number of tasks in the draw pile")
+            if None not in state.draw_pile:
+                out.append("the draw pile in order")
+        if any(b.task is not None and b.fillers for b in state.bonus):
+            out.append("the bonus tasks under the gap fillers")
+        return out
+
     # ------------------------------------------------------------------ words
 
     def action_text(self, state: GameState, action: Any) -> str:
