@@ -13,11 +13,12 @@ from models.tippi_toppi.positions import load_state
 from models.tippi_toppi.rules import Rules, load_rules
 from models.tippi_toppi.state import GameState
 from solver.backends import SolverOptions
+from solver.game import knowledge
 from solver.game_cli import add_game_commands, with_options
 from solver.options import json_option, quiet_option, rules_option, solver_options
 from solver.puzzle_cli import PuzzleGame, add_puzzle_commands
 from solver.render import print_json, stdout
-from solver.results import dumps
+from solver.results import dumps, to_jsonable
 
 
 @click.group()
@@ -32,6 +33,30 @@ def _load(file: str, rules_path: str | None, comparisons: str | None
 
 
 file_argument = click.argument("file", type=click.Path(dir_okay=False))
+
+
+def _answer(result: object, used: GameState, **extra: object) -> str:
+    """A command's JSON: its result, what it says of itself, and what the position it
+    answered on holds (`knows`) and leaves unknown."""
+    return dumps({**to_jsonable(result), **extra, **knowledge(GAME, used)})
+
+
+def _cards_view(state: GameState, cards: str) -> GameState:
+    """What `achievable --cards` reads of the position: the player on turn's view
+    (hand), every hand but not the order of the draw pile nor the task pile (hands), or
+    everything (known)."""
+    from models.tippi_toppi.hint import check_hand_known
+
+    if cards == "hand":
+        check_hand_known(state, "--cards hand")
+        return GAME.observation(state, state.turn)
+    if cards == "hands":
+        s = state.copy()
+        s.draw_pile = None
+        s.hidden_tasks += len(s.task_pile)
+        s.task_pile = []
+        return s
+    return state
 # --comparisons: the reading of sums and comparisons, as in show, moves, simulate, play
 comparisons_option = with_options(GAME.data_options)
 
@@ -61,9 +86,13 @@ def achievable(file: str, task_texts: tuple[str, ...], within: int, cards: str, 
 
     rules, state = _load(file, rules_path, comparisons)
     tasks = [rules.parse_task(t, "--task") for t in task_texts]
-    result = achievable_query.achievable(state, tasks or None, within, cards, backend, solver)
+    if cards == "known":  # the query names what is missing
+        used = state
+    else:
+        used = _cards_view(state, cards)
+    result = achievable_query.achievable(used, tasks or None, within, cards, backend, solver)
     if as_json:
-        print_json(dumps(result))
+        print_json(_answer(result, used))
         return
     if result.answer == "yes":
         stdout.print(f"[bold green]Yes[/bold green]: all {len(result.targets)} tasks within "
@@ -101,26 +130,47 @@ def tasks_command(rules_path: str | None, as_json: bool) -> None:
     stdout.print(table)
 
 
+OPEN_HANDS_LABEL = ("open hands: an all-seeing reference that reads every hand the file "
+                    "gives, not a hint a player may use at the table")
+
+
 @group.command()
 @file_argument
+@click.option("--open-hands", is_flag=True,
+              help="All-seeing reference: read every hand the file gives (and warn when a "
+                   "play leaves the next player stuck). Default: only what the player on "
+                   "turn sees.")
 @rules_option
 @comparisons_option
 @json_option
-def hint(file: str, rules_path: str | None, comparisons: str | None, as_json: bool) -> None:
-    """Which card on which pile: every legal play ranked, with its reasons (tasks
-    fulfilled now, tasks kept within reach, piles kept playable for the others)."""
+def hint(file: str, open_hands: bool, rules_path: str | None, comparisons: str | None,
+         as_json: bool) -> None:
+    """Which card on which pile for the player on turn: every legal play ranked, with its
+    reasons (tasks fulfilled now, tasks kept within reach, piles kept playable for the
+    others). It reads only what that player sees at the table (own hand, piles, tasks,
+    counts), even when the file gives every hand, unless --open-hands."""
+    from models.tippi_toppi.hint import check_hand_known
     from models.tippi_toppi.hint import hint as run_hint
     from models.tippi_toppi.render import hint_table, table_text
 
     rules, state = _load(file, rules_path, comparisons)
-    result = run_hint(state)
+    if not state.is_won() and not state.chance_due():
+        check_hand_known(state)
+    used = state if open_hands else GAME.observation(state, state.turn)
+    result = run_hint(used, open_hands)
     if as_json:
-        print_json(dumps(result))
+        print_json(_answer(result, used))
         return
-    stdout.print(table_text(state))
+    stdout.print(table_text(used))
+    if open_hands:
+        stdout.print(f"[bold yellow]Open hands[/bold yellow]: {OPEN_HANDS_LABEL}.")
     if not result.options:
-        stdout.print(f"[bold red]No legal play[/bold red]: player {result.player} cannot "
-                     "play, the game is lost.")
+        if state.variant.high_speed and state.players > 1:
+            stdout.print(f"[bold red]No legal play[/bold red]: player {result.player} "
+                         "cannot play now (pass the initiative on).")
+        else:
+            stdout.print(f"[bold red]No legal play[/bold red]: player {result.player} "
+                         "cannot play, the game is lost.")
         return
     stdout.print(hint_table(result))
 
@@ -146,7 +196,7 @@ def reachable(file: str, samples: int, seed: int, time_limit: float, rules_path:
     rules, state = _load(file, rules_path, comparisons)
     result = run_reachable(state, samples, seed, time_limit)
     if as_json:
-        print_json(dumps(result))
+        print_json(_answer(result, state))
         return
     if result.method == "exact":
         if result.answer == "yes":

@@ -219,6 +219,19 @@ class TippiToppiGame(Game[Rules, GameState, Action]):
             out.append(f"{state.hidden_tasks} face-down task(s) of the task pile")
         return out
 
+    def knows(self, state: GameState) -> list[str]:
+        out = ["the piles", "the open tasks", "the fulfilled tasks",
+               "the number of cards in every hand"]
+        out += [f"the hand of player {q + 1}" for q, h in enumerate(state.hands)
+                if None not in h]
+        out.append("the number of cards in the draw pile")
+        if state.draw_pile is not None and state.draw_count:
+            out.append("the order of the draw pile")
+        out.append("the number of tasks in the task pile")
+        if state.task_pile and not state.hidden_tasks:
+            out.append("the task pile in order")
+        return out
+
     # ------------------------------------------------------------------ words
 
     def action_text(self, state: GameState, action: Action) -> str:

@@ -4,6 +4,7 @@ in the notation CARD>PILE."""
 from __future__ import annotations
 
 import re
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -22,9 +23,11 @@ def state_from_dict(rules: Rules, data: Any, where: str = "game") -> GameState:
     """A game state from JSON (format in docs/tippi-toppi.md), checked: known cards, no
     more copies than the deck has, hands no larger than allowed, no open task that
     already holds (it would have been fulfilled). What the file's reader does not know
-    may be left out: hand cards as "?", the draw pile (its cards are then the unseen
-    ones, order unknown), the task pile as a number of unknown tasks; `to_draw` names a
-    player who still draws from such a draw pile."""
+    may be left out: hand cards as "?" (or a hand as its number of cards), the draw pile
+    (left out, as its count or as {"unordered": [cards]}: its cards are then the unseen
+    ones, order unknown; a count or cards that do not add up with the deck are refused),
+    the task pile as a number of unknown tasks; `to_draw` names a player who still draws
+    from such a draw pile."""
     expect(data, dict, where)
     game = data.get("game", "tippi-toppi")
     if game != "tippi-toppi":
@@ -51,6 +54,10 @@ def state_from_dict(rules: Rules, data: Any, where: str = "game") -> GameState:
     hands: list[list[Card | None]] = []
     for i, h in enumerate(hands_raw):
         w = f"{where}.hands[{i + 1}]"
+        if isinstance(h, int) and not isinstance(h, bool):  # a count of unseen cards
+            if h < 0:
+                raise BadInput(f"{w}: a negative number of cards")
+            h = ["?"] * h
         expect(h, list, w)
         if len(h) > rules.hand_size:
             raise BadInput(f"{w}: {len(h)} cards, a hand holds at most {rules.hand_size}")
@@ -60,9 +67,22 @@ def state_from_dict(rules: Rules, data: Any, where: str = "game") -> GameState:
         raise BadInput(f"{where}.turn: player {turn + 1} does not exist (1-{players})")
     v = json_field(data, "variant", dict, where, {})
     variant = Variant(bool(v.get("high_speed", False)), bool(v.get("open_hands", False)))
-    draw_raw = json_field(data, "draw_pile", list, where, None) if "draw_pile" in data else None
-    draw = None if draw_raw is None else \
-        [rules.parse_card(c, f"{where}.draw_pile") for c in draw_raw]
+    draw_raw = data.get("draw_pile")
+    w = f"{where}.draw_pile"
+    draw: list[Card] | None = None
+    draw_told: int | None = None  # the draw pile's size as the file gives it, order unknown
+    unordered: list[Card] | None = None  # its cards as the file gives them, order unknown
+    if isinstance(draw_raw, list):
+        draw = [rules.parse_card(c, w) for c in draw_raw]
+    elif isinstance(draw_raw, int) and not isinstance(draw_raw, bool):
+        draw_told = draw_raw
+    elif isinstance(draw_raw, dict) and set(draw_raw) == {"unordered"}:
+        expect(draw_raw["unordered"], list, f"{w}.unordered")
+        unordered = [rules.parse_card(c, f"{w}.unordered") for c in draw_raw["unordered"]]
+        draw_told = len(unordered)
+    elif draw_raw is not None:
+        raise BadInput(f"{w}: a list of cards (top first), a count, or "
+                       "{\"unordered\": [cards]} (the cards without their order)")
     state = GameState(rules, piles, hands, turn, [], [], draw, 0, variant)
     counts = state.known_cards()
     for card, n in sorted(counts.items()):
@@ -76,6 +96,22 @@ def state_from_dict(rules: Rules, data: Any, where: str = "game") -> GameState:
         if state.draw_count < 0:
             raise BadInput(f"{where}: {hidden_hand} hidden hand cards but only {unseen} "
                            "cards are unaccounted for")
+        if draw_told is not None and draw_told != state.draw_count:
+            raise BadInput(f"{w}: {draw_told} cards, but the deck leaves "
+                           f"{state.draw_count} ({unseen} cards not on the piles or in a "
+                           f"hand, {hidden_hand} of them hidden in hands)")
+        if unordered is not None:
+            missing = Counter(state.unseen_cards())
+            missing.subtract(unordered)
+            wrong = sorted(c for c, k in missing.items() if k < 0)
+            if wrong:
+                raise BadInput(f"{w}.unordered: {rules.card_name(wrong[0])} is not left "
+                               "for the draw pile (every copy is on the piles or in a "
+                               "hand)")
+            if hidden_hand:
+                raise BadInput(f"{w}.unordered: the draw pile's cards without their "
+                               f"order cannot go with hidden hand cards ({hidden_hand} "
+                               "'?'); give the draw pile's count instead")
     else:
         state.draw_count = len(draw)
         if unseen != hidden_hand:
