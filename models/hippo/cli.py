@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 import click
@@ -24,11 +25,12 @@ from models.hippo.rules import (
 )
 from solver.backends import SolverOptions
 from solver.errors import BadInput
+from solver.game import knowledge
 from solver.game_cli import add_game_commands
 from solver.options import json_option, quiet_option, rules_option, solver_options, svg_option
 from solver.puzzle_cli import PuzzleGame, add_puzzle_commands
 from solver.render import print_json, stdout
-from solver.results import dumps
+from solver.results import to_jsonable
 
 if TYPE_CHECKING:
     from rich.text import Text
@@ -50,6 +52,19 @@ def reading_option(f: Callable) -> Callable:
     """--foreign-first (models/hippo/game.py), as every Hippo command takes it."""
     f.__click_params__ = [*getattr(f, "__click_params__", []), foreign_first_option]
     return f
+
+
+def _json(result: object, state: GameState, all_seeing: bool,
+          more: list[str] | None = None, **extra: object) -> str:
+    """A command's JSON with what it used: `knows` and `unknown` of the state it
+    answered on (solver.game.knowledge), `more` known besides (e.g. the rolls of a
+    plan), and whether the answer sees what a player cannot (`all_seeing`)."""
+    data = to_jsonable(result)
+    known = knowledge(GAME, state)
+    data.update(extra)
+    data.update(knows=known["knows"] + (more or []), unknown=known["unknown"],
+                all_seeing=all_seeing)
+    return json.dumps(data, indent=2, ensure_ascii=False)
 
 
 def _who(state: GameState) -> Text:
@@ -95,7 +110,12 @@ def best(file: str, roll_text: str | None, top: int, rules_path: str | None,
         after = state.apply_action(parse_move(state, result.best))
         pool_svg(after, title=f"after {', '.join(result.best)}").save(svg_path)
     if as_json:
-        print_json(dumps(result))
+        # the state answered on: the file's, with the roll placed; dice not yet thrown
+        # (a bonus roll) are averaged exactly, never sampled
+        used = state if state.roll == roll else state.rolled(roll)
+        print_json(_json(result, used, False, samples=None,
+                         chance="exact: every bonus roll averaged over all "
+                                f"{rules.faces ** rules.dice} throws of the dice"))
         return
     stdout.print(pool_text(state))
     line = Text("Roll " + "+".join(map(str, roll)) + " for ")
@@ -152,10 +172,10 @@ def plan(file: str, rolls_text: str, check: bool, solver: SolverOptions,
         if result.proven and checked != result.objective:
             raise RuntimeError(f"CP-SAT {result.objective} != brute force {checked}")
     if as_json:
-        data = json.loads(dumps(result))
-        if check:
-            data["brute_force_objective"] = checked
-        print_json(json.dumps(data, indent=2, ensure_ascii=False))
+        # all-seeing by nature: the rolls to come are given, in order
+        extra = {"brute_force_objective": checked} if check else {}
+        print_json(_json(result, replace(state, roll=None), True,
+                         ["the rolls to come, in order (--rolls)"], **extra))
         return
     stdout.print(pool_text(state))
     table = Table(title=f"Plan for {result.player}: {len(rolls)} rolls")
@@ -202,7 +222,10 @@ def finish(file: str, turns: int, time_limit: float, rules_path: str | None,
     _, state = _load(file, rules_path, foreign_first)
     result = run_finish(state, turns, time_limit)
     if as_json:
-        print_json(dumps(result))
+        # from before the dice of the file's turn, every roll averaged exactly
+        print_json(_json(result, replace(state, roll=None), False,
+                         chance="exact: every roll of every turn averaged over all "
+                                f"{state.rules.faces ** state.rules.dice} throws"))
         return
     stdout.print(pool_text(state))
     table = Table(title=f"{result.player}: {result.stock} chips to shed, nobody else moving")

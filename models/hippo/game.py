@@ -158,6 +158,21 @@ class HippoGame(Game[Rules, GameState, Action]):
         return f"{me} to place {'the bonus roll ' if state.bonus else ''}" + \
             _roll_text(state.roll)
 
+    # ------------------------------------------------------------------ information
+
+    def knows(self, state: GameState) -> list[str]:
+        """Everything at the table is in view (the pool, Mr. Hippo's lane, every stock);
+        the dice once thrown. Dice not yet thrown are chance, not hidden: no position
+        holds them, and `best` averages over every outcome."""
+        out = ["the lanes", "Mr. Hippo's lane"]
+        out += [f"the stock of {c}" for c in state.colours]
+        out.append("the player on turn and whether it is the bonus roll")
+        if state.fresh:
+            out.append("the chips taken this turn")
+        if state.roll is not None:
+            out.append("the dice thrown")
+        return out
+
     # ------------------------------------------------------------------ words
 
     def action_text(self, state: GameState, action: Action) -> str:
@@ -236,9 +251,12 @@ class HippoGame(Game[Rules, GameState, Action]):
         if observation.roll is None:
             return None
         top = best_options(observation, observation.roll)[0]
+        rules = observation.rules
+        how = (f"; the bonus roll averaged exactly over all {rules.faces ** rules.dice} "
+               "throws, no sampling" if top.bonus else "")
         return (f"best: {format_move(observation, top.move)} (expected "
                 f"{float(top.value):.3f} chips shed this turn, exposure "
-                f"{float(top.exposure):.3f})")
+                f"{float(top.exposure):.3f}{how})")
 
 
 # --------------------------------------------------------------------------- chance

@@ -556,6 +556,7 @@ def state_from_dict(rules: Rules, data: Any, where: str = "position") -> GameSta
     game = json_field(data, "game", str, where, "hippo")
     if game != "hippo":
         raise BadInput(f"{where}: this is a '{game}' file, not a hippo position")
+    _nothing_unknown(data, where)
     names = json_field(data, "players", list, where)
     colours = []
     for i, v in enumerate(names):
@@ -635,6 +636,24 @@ def state_from_dict(rules: Rules, data: Any, where: str = "position") -> GameSta
         raise BadInput(f"{where}.roll: the game is over ({colours[won]} has no chips "
                        "left): no roll to place")
     return state
+
+
+def _nothing_unknown(value: Any, where: str) -> None:
+    """Hippo hides nothing: every chip is in view (no unseen piece), so a position that
+    leaves something unknown ("?", as other games' files may) declares more unknowns
+    than there are unseen pieces. Dice not yet thrown are written by leaving out
+    `roll`."""
+    if isinstance(value, str) and "?" in value:
+        raise BadInput(f"{where}: '?', but Hippo hides nothing: every chip is in view of "
+                       "all players (0 unseen pieces); dice not yet thrown: leave out "
+                       "'roll'")
+    if isinstance(value, dict):
+        for k, v in value.items():
+            _nothing_unknown(k, f"{where}.{k}")
+            _nothing_unknown(v, f"{where}.{k}")
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            _nothing_unknown(v, f"{where}[{i}]")
 
 
 def _file_fresh(rules: Rules, colours: list[str], stock: tuple[int, ...], me: int,
