@@ -4,6 +4,7 @@ solvers, the queries and the pictures are imported by the commands that use them
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -13,10 +14,11 @@ from models.take_it_higher.encode import BACKENDS
 from models.take_it_higher.game import GAME
 from models.take_it_higher.positions import Position, load_position, parse_draw
 from models.take_it_higher.rules import load_rules
-from models.take_it_higher.state import replay
+from models.take_it_higher.state import GameState, dealt_game, game_draw, replay
 from models.take_it_higher.variants import VARIANT_CHOICES, Variant, parse_variant
 from solver.backends import SolverOptions
 from solver.errors import BadInput
+from solver.game import knowledge, task_seed
 from solver.game_cli import add_game_commands
 from solver.options import (
     batch_options,
@@ -28,7 +30,7 @@ from solver.options import (
 )
 from solver.puzzle_cli import PuzzleGame, add_puzzle_commands
 from solver.render import print_json, stdout
-from solver.results import dumps
+from solver.results import dumps, to_jsonable
 
 if TYPE_CHECKING:
     from models.take_it_higher.draws import DrawsResult
@@ -56,6 +58,26 @@ def _variant(position: Position, name: str | None, gold_silver: bool) -> Variant
     return replace(variant, gold_silver=True) if gold_silver else variant
 
 
+def _json(result: object, state: GameState, all_seeing: bool,
+          more: list[str] | None = None, reading: str | None = None) -> str:
+    """A command's JSON with what it used: `knows` and `unknown` of the state it
+    answered on (solver.game.knowledge), `more` known besides, and whether the answer
+    sees what no player can (`all_seeing`, with the `reading` that says how)."""
+    data = to_jsonable(result)
+    known = knowledge(GAME, state)
+    data.update(knows=known["knows"] + (more or []),
+                unknown=[] if all_seeing else known["unknown"], all_seeing=all_seeing)
+    if reading:
+        data["reading"] = reading
+    return json.dumps(data, indent=2, ensure_ascii=False)
+
+
+HINDSIGHT = ("hindsight, all-seeing: every tile of the draw and its call order known in "
+             "advance (no player knows them; an upper reference for what a player scores)")
+FREE_CHOICE = ("all-seeing: the best board over every choice of tiles and order (no game a "
+               "player plays; the upper bound of the score)")
+
+
 @click.group()
 def group() -> None:
     """Take it Higher!: score sheets, boards, proven maximal scores."""
@@ -77,12 +99,13 @@ def score(file: str, variant: str | None, gold_silver: bool, rules_path: str | N
 
     rules = load_rules(rules_path)
     position = load_position(rules, file)
-    sheet = queries.score(position, _variant(position, variant, gold_silver))
+    chosen = _variant(position, variant, gold_silver)
+    sheet = queries.score(position, chosen)
     ships = {p.cell: p.launch for p in position.placements if p.launch}
     if svg_path:
         board_svg(rules, position.board, ships, title=f"{sheet.total} points").save(svg_path)
     if as_json:
-        print_json(dumps(sheet))
+        print_json(_json(sheet, replay(position, chosen), False))
         return
     stdout.print(board_text(rules, position.board, ships))
     stdout.print(sheet_table(sheet))
@@ -127,7 +150,9 @@ def max_(variant: str, gold_silver: bool, draw: str | None, backend: str, draws:
             many = draws_batch(rules, v, draws, solver.seed, backend, solver.time_limit,
                                batch, store, resume)
         if as_json:
-            print_json(dumps(many))
+            # every draw is a dealt game: its tiles and their order known (draw 0 shown)
+            dealt = dealt_game(rules, v, game_draw(rules, task_seed(solver.seed, 0)))
+            print_json(_json(many, dealt, True, reading=HINDSIGHT))
         else:
             _print_draws(many)
         interrupted_note(many.interrupted, len(many.records), draws, store_path)
@@ -143,7 +168,13 @@ def max_(variant: str, gold_silver: bool, draw: str | None, backend: str, draws:
     if svg_path:
         board_svg(rules, board, title=f"{result.score} points ({result.status})").save(svg_path)
     if as_json:
-        print_json(dumps(result))
+        if tiles is not None and len(tiles) == rules.board_size:
+            print_json(_json(result, dealt_game(rules, v, tiles), True, reading=HINDSIGHT))
+        else:
+            more = ["the tiles of --draw and their call order"] if tiles else []
+            print_json(_json(result, GameState(rules, v), True,
+                             [*more, "the other tiles to be called: chosen freely"],
+                             FREE_CHOICE))
         return
     stdout.print(board_text(rules, board))
     stdout.print(sheet_table(result.sheet))
@@ -193,7 +224,10 @@ def hint(file: str, tile_text: str | None, variant: str | None, gold_silver: boo
         raise BadInput("--tile: give the called tile (the file calls none)")
     result = run_hint(state, tile, samples=samples, seed=seed, time_limit=time_limit)
     if as_json:
-        print_json(dumps(result))
+        # the player's view: the board, the ships, the called tile (and the tiles the
+        # file knows to come); the tiles to come are sampled, their order never read
+        used = state if state.called is not None else state.apply_action(tile)
+        print_json(_json(result, used, False))
         return
     stdout.print(board_text(rules, state.board, state.ships_on))
     stdout.print(hint_table(result))

@@ -44,6 +44,8 @@ if TYPE_CHECKING:
 
 Action = Placement | Tile
 
+# what the hindsight optimum of a simulated game knows, in its JSON
+OPTIMUM_KNOWS = "everything: hindsight, every tile of the draw and its order (all-seeing)"
 # the hindsight optimum's time, when --optimum-time is not given
 SIMULATED_OPTIMUM_TIME = 10.0
 PLAYED_OPTIMUM_TIME = 30.0
@@ -93,7 +95,8 @@ class TakeItHigherGame(Game[Rules, GameState, Action]):
 
     def write(self, state: GameState) -> dict[str, Any]:
         called = state.called.id if state.called is not None else None
-        return Position(state.rules, list(state.placements), called, state.variant).to_dict()
+        return Position(state.rules, list(state.placements), called, state.variant,
+                        tuple(t.id for t in state.coming)).to_dict()
 
     def setups(self, rules: Rules, **options: Any) -> list[dict[str, Any]]:
         variant = parse_variant(options.get("variant", "basic"),
@@ -131,8 +134,7 @@ class TakeItHigherGame(Game[Rules, GameState, Action]):
         return state.apply_action(action)
 
     def chance_outcomes(self, state: GameState) -> list[tuple[Action, float]]:
-        tiles = state.call_outcomes()
-        return [(t, 1 / len(tiles)) for t in tiles]
+        return list(state.call_chances())
 
     def returns(self, state: GameState) -> list[float]:
         return [float(state_sheet(state).total)]
@@ -143,22 +145,57 @@ class TakeItHigherGame(Game[Rules, GameState, Action]):
         if state.to_call is None:
             return state
         return GameState(state.rules, state.variant, state.placements, state.board,
-                         state.ships_on, state.called, None)
+                         state.ships_on, state.called, None, state.coming)
 
     def determinize(self, observation: GameState, rng: random.Random) -> GameState:
         if observation.to_call is not None:
             return observation
-        order = rng.sample(observation.unseen_tiles(), observation.calls_to_come())
+        unseen = observation.unseen_tiles()
+        n = observation.calls_to_come()
+        if observation.coming:  # the known tiles and a sample of the others, shuffled
+            others = [t for t in unseen if t not in observation.coming]
+            order = [*observation.coming, *rng.sample(others, n - len(observation.coming))]
+            rng.shuffle(order)
+        else:
+            order = rng.sample(unseen, n)
         return GameState(observation.rules, observation.variant, observation.placements,
                          observation.board, observation.ships_on, observation.called,
-                         tuple(order))
+                         tuple(order), observation.coming)
 
     def unknown(self, state: GameState) -> list[str]:
         n = state.calls_to_come()
         if state.to_call is not None or n == 0:
             return []
+        k = len(state.coming)
+        if k == n:
+            return [f"the order of the {n} tile(s) still to be called"]
+        unseen = len(state.unseen_tiles())
+        if k:
+            return [f"the order of the {n} tile(s) still to be called, and {n - k} of "
+                    f"them: any {n - k} of the {unseen - k} tiles neither placed, called "
+                    "nor known to come"]
         return [f"the {n} tile(s) still to be called and their order: any {n} of the "
-                f"{len(state.unseen_tiles())} tiles neither placed nor called"]
+                f"{unseen} tiles neither placed nor called"]
+
+    def knows(self, state: GameState) -> list[str]:
+        """The board (and the ships), the called tile, how many tiles are still to be
+        called; which ones and their order only where the state holds them (a dealt
+        game; a position file's `to_come`), never in what the player sees of a game."""
+        out = ["the board"]
+        if state.variant.ships is not None:
+            out.append("the spaceships launched")
+        if state.called is not None:
+            out.append("the called tile")
+        n = state.calls_to_come()
+        if n:
+            out.append("the number of tiles still to be called")
+            if state.to_call is not None or len(state.coming) == n:
+                out.append("which tiles are still to be called")
+            elif state.coming:
+                out.append(f"{len(state.coming)} of the tiles still to be called")
+            if state.to_call is not None:
+                out.append("the order of the tiles still to be called")
+        return out
 
     # ------------------------------------------------------------------ words
 
@@ -267,19 +304,23 @@ class TakeItHigherGame(Game[Rules, GameState, Action]):
 
     def summarise(self, records: Sequence[dict[str, Any]]) -> dict[str, Any]:
         """The mean hindsight optimum, whether all were proven, and the mean score over
-        it (None when some optimum was not found in time)."""
+        it (None when some optimum was not found in time). The optimum is all-seeing
+        (every tile of the draw and its order known in advance), whatever the policy
+        saw: `optimum_knows` says so."""
         import statistics  # here: it imports fractions and decimal
 
         if not records or not any("optimum" in r for r in records):
             return {}
         optima = [r.get("optimum") for r in records]
         if any(o is None for o in optima):
-            return {"optimum_mean": None, "optimum_all_proven": None, "ratio": None}
+            return {"optimum_mean": None, "optimum_all_proven": None, "ratio": None,
+                    "optimum_knows": OPTIMUM_KNOWS}
         mean = round(statistics.fmean(r["score"] for r in records), 3)
         optimum_mean = statistics.fmean(optima)
         return {"optimum_mean": round(optimum_mean, 3),
                 "optimum_all_proven": all(bool(r["optimum_proven"]) for r in records),
-                "ratio": round(mean / optimum_mean, 4) if optimum_mean else None}
+                "ratio": round(mean / optimum_mean, 4) if optimum_mean else None,
+                "optimum_knows": OPTIMUM_KNOWS}
 
     def final_report(self, rules: Rules, end: GameState, options: dict[str, Any]) -> Group:
         """The score sheet, the moves, and the hindsight optimum of the same draw."""
@@ -305,8 +346,8 @@ class TakeItHigherGame(Game[Rules, GameState, Action]):
         share = f" ({100 * sheet.total / optimum:.0f}%)" if optimum else ""
         line = Text("You scored ")
         line.append(str(sheet.total), style="bold")
-        line.append(f"{share}; knowing every tile in advance, the best possible with this "
-                    "draw is ")
+        line.append(f"{share}; knowing every tile in advance (hindsight, all-seeing), the "
+                    "best possible with this draw is ")
         line.append(str(optimum), style="bold")
         line.append(f" ({how}).")
         lines.append(line)

@@ -1,7 +1,9 @@
 """Placement hints: where to put the called tile, ranked by estimated final score.
 
 The tiles still to come are unknown: they are a random sample of the tiles not yet
-called. The estimate for a cell is the mean, over sampled futures, of the best final
+called (those a position file's `to_come` names always among them). The hint reads the
+board, the ships, the called tile and the tiles known to come, never the order of the
+tiles still to come: a dealt game that knows it gets the same answer. The estimate for a cell is the mean, over sampled futures, of the best final
 score reachable with the called tile on that cell and the sampled tiles on the other
 empty cells (each completion solved with CP-SAT, exact when it finishes in time;
 the best board found otherwise). Futures are shared between cells (common random
@@ -14,7 +16,9 @@ step 1, most often first, are then valued on every future.
 
 from __future__ import annotations
 
+import math
 import random
+import statistics
 import time
 from collections import Counter
 from dataclasses import dataclass, replace
@@ -34,23 +38,34 @@ from solver.progress import live_status
 
 @dataclass
 class HintOption:
-    """A move and its estimated final score over `samples` sampled futures."""
+    """A move and its estimated final score over `samples` sampled futures, with the
+    spread of the futures' values (standard deviation; None with one value) and the
+    standard error of the estimate."""
 
     cell: str
     launch: tuple[str, ...]
     estimate: float
     samples: int
+    stdev: float | None = None
+    stderr: float | None = None
 
 
 @dataclass
 class HintResult:
-    """Ranked options, best first (options[0] is the advice)."""
+    """Ranked options, best first (options[0] is the advice). `samples`: the futures
+    every option was valued on (the same for all); `lead`: the best option's mean
+    advantage over the second on those futures, `lead_stderr` its standard error (the
+    paired spread; None when there is nothing to compare or one future)."""
 
     tile: str
     options: list[HintOption]
     samples: int
     seconds: float
     exact: bool  # True when every completion was solved to optimality
+    sampled: bool = True  # False: the last tile, every option scored exactly
+    unseen: int = 0  # the tiles the futures were drawn from
+    lead: float | None = None
+    lead_stderr: float | None = None
 
 
 def hint(state: GameState, tile: Tile, samples: int = 0, seed: int = 0,
@@ -79,12 +94,13 @@ def hint(state: GameState, tile: Tile, samples: int = 0, seed: int = 0,
             total = state_sheet(state.apply_action(Placement(tile.id, empty[0], launch))).total
             last.append(HintOption(empty[0], launch, total, 1))
         last.sort(key=lambda o: (-o.estimate, len(o.launch)))
-        return HintResult(tile.id, last, 1, time.perf_counter() - start, True)
+        return HintResult(tile.id, last, 1, time.perf_counter() - start, True, False)
 
     unseen = state.unseen_tiles()
     rng = random.Random(seed)
     max_samples = samples if samples > 0 else 256
-    futures = [rng.sample(unseen, len(empty) - 1) for _ in range(max_samples)]
+    futures = [_future(rng, unseen, state.coming, len(empty) - 1)
+               for _ in range(max_samples)]
     deadline = start + time_limit
     first = min(FIRST_FUTURES, max_samples)
     per_solve = time_limit / (first + 4 * MIN_CANDIDATES)
@@ -163,13 +179,39 @@ def hint(state: GameState, tile: Tile, samples: int = 0, seed: int = 0,
     # compare on the futures where every candidate got a completion
     common = [s for s in range(complete) if all(values[m][s] is not None for m in candidates)]
     options = []
+    valued: dict[tuple[str, tuple[str, ...]], list[int]] = {}
     for move in candidates:
         vals = [values[move][s] for s in common] or [
             v for v in values[move].values() if v is not None] or [0]
-        options.append(HintOption(move.cell, move.launch, sum(vals) / len(vals), len(vals)))
+        valued[move.cell, move.launch] = vals
+        sd = statistics.stdev(vals) if len(vals) > 1 else None
+        options.append(HintOption(move.cell, move.launch, sum(vals) / len(vals), len(vals),
+                                  _round(sd), _round(sd and sd / math.sqrt(len(vals)))))
     options.sort(key=lambda o: (-o.estimate, o.cell))
+    lead = lead_se = None
+    if len(options) > 1 and len(common) > 1:
+        a, b = (valued[o.cell, o.launch] for o in options[:2])
+        diffs = [x - y for x, y in zip(a, b, strict=True)]
+        lead = statistics.fmean(diffs)
+        lead_se = statistics.stdev(diffs) / math.sqrt(len(diffs))
     return HintResult(tile.id, options, len(common), round(time.perf_counter() - start, 3),
-                      exact)
+                      exact, True, len(unseen), _round(lead), _round(lead_se))
+
+
+def _future(rng: random.Random, unseen: list[Tile], coming: tuple[Tile, ...], n: int
+            ) -> list[Tile]:
+    """n tiles to come in a random order: the tiles known to come and a sample of the
+    other unseen tiles (without any known: a sample of the unseen tiles, as always)."""
+    if not coming:
+        return rng.sample(unseen, n)
+    others = [t for t in unseen if t not in coming]
+    future = [*coming, *rng.sample(others, n - len(coming))]
+    rng.shuffle(future)
+    return future
+
+
+def _round(x: float | None) -> float | None:
+    return None if x is None else round(x, 3)
 
 
 FIRST_FUTURES = 3

@@ -9,6 +9,10 @@ placed yet, and the variant played.
 
 `variant` and `called` are optional (basic; no tile called yet). The order in which the
 tiles still to come will be called is never in a file: nobody at the table knows it.
+Optional `to_come` says what the player knows of the tiles still to be called (after the
+called one): their number (`"to_come": 12`, checked against the empty cells), or the
+tiles themselves without order, `"?"` for each one not known (`["GA", "SB", "?", ...]`):
+a tile of the rules, neither placed nor called, listed once; as many as the calls left.
 """
 
 from __future__ import annotations
@@ -44,6 +48,11 @@ class Position:
     placements: list[Placement] = field(default_factory=list)
     called: str | None = None
     variant: Variant | None = None
+    coming: tuple[str, ...] = ()  # tiles known to be still to come (rules order)
+
+    def calls_left(self) -> int:
+        """The tiles still to be called after the called one."""
+        return self.rules.board_size - len(self.placements) - (self.called is not None)
 
     @property
     def board(self) -> dict[str, Tile]:
@@ -61,6 +70,8 @@ class Position:
         out["placements"] = [format_placement(p) for p in self.placements]
         if self.called is not None:
             out["called"] = self.called
+        if self.coming:
+            out["to_come"] = [*self.coming, *["?"] * (self.calls_left() - len(self.coming))]
         return out
 
 
@@ -136,7 +147,53 @@ def position_from_dict(rules: Rules, data: Any, where: str = "position") -> Posi
         if pos.complete:
             raise BadInput(f"{where}: the board is full, no tile can be called")
         pos.called = tile.id
+    if data.get("to_come") is not None:
+        pos.coming = _to_come(pos, data["to_come"], seen_tiles, f"{where}: to_come")
     return pos
+
+
+def _to_come(pos: Position, value: Any, placed: dict[str, int], where: str
+             ) -> tuple[str, ...]:
+    """The tiles known to be still to come, checked against the rules data and the
+    board: a count, or tiles without order with "?" for those not known."""
+    rules = pos.rules
+    known: list[str] = []
+    if isinstance(value, int) and not isinstance(value, bool):
+        count = value
+        if count < 0:
+            raise BadInput(f"{where}: negative count {count}")
+    elif isinstance(value, list):
+        count = len(value)
+        for i, item in enumerate(value):
+            text = expect(item, str, f"{where}[{i}]").strip()
+            if text == "?":
+                continue
+            tile = rules.parse_tile(text, f"{where}[{i}]")
+            if tile.id in placed:
+                raise BadInput(f"{where}[{i}]: tile {tile.id} is on the board (placement "
+                               f"{placed[tile.id] + 1}), it cannot come again")
+            if tile.id == pos.called:
+                raise BadInput(f"{where}[{i}]: tile {tile.id} is the called tile")
+            if tile.id in known:
+                raise BadInput(f"{where}[{i}]: tile {tile.id} is listed twice; each tile "
+                               "exists once")
+            known.append(tile.id)
+    else:
+        raise BadInput(f"{where}: a number of tiles, or a list of tiles without order "
+                       "('?' for each one not known)")
+    unseen = len(rules.tiles) - len(pos.placements) - (pos.called is not None)
+    if count > unseen:
+        what = f"{count} tiles" + (f" ({count - len(known)} of them '?')" if known else "")
+        raise BadInput(f"{where}: {what} still to come, but only {unseen} of the "
+                       f"{len(rules.tiles)} tiles are neither placed nor called")
+    calls = pos.calls_left()
+    if count != calls:
+        called = " less the called tile" if pos.called is not None else ""
+        raise BadInput(f"{where}: {count} tiles still to come, but the "
+                       f"{rules.board_size - len(pos.placements)} empty cells{called} "
+                       f"leave {calls} to be called")
+    order = {t.id: i for i, t in enumerate(rules.tiles)}
+    return tuple(sorted(known, key=order.__getitem__))
 
 
 def load_position(rules: Rules, path: str | Path) -> Position:

@@ -109,16 +109,26 @@ def sheet_table(sheet: ScoreSheet) -> Table:
 
 def hint_table(result: HintResult) -> Table:
     """Ranked hint options with their estimated final scores."""
-    table = Table(title=f"Where to put {result.tile} ({result.samples} sampled futures, "
-                        f"{result.seconds:.2f} s)")
+    if result.sampled:
+        how = (f"{result.samples} sampled futures of the {result.unseen} unseen tiles, "
+               f"{result.seconds:.2f} s")
+        caption = ("± = standard error over the futures; the order of the tiles to come "
+                   "is never read")
+        if result.lead is not None:
+            caption += (f"; best leads the second by {result.lead:.1f} "
+                        f"± {result.lead_stderr:.1f} on the same futures")
+    else:
+        how, caption = "the last tile: every option scored exactly", None
+    table = Table(title=f"Where to put {result.tile} ({how})", caption=caption)
     table.add_column("rank", justify="right")
     table.add_column("cell")
     table.add_column("launch")
     table.add_column("estimated final score", justify="right")
     table.add_column("futures", justify="right")
     for i, o in enumerate(result.options, 1):
-        table.add_row(str(i), o.cell, "+".join(o.launch) or "-", f"{o.estimate:.1f}",
-                      str(o.samples))
+        spread = f" ± {o.stderr:.1f}" if o.stderr is not None else ""
+        table.add_row(str(i), o.cell, "+".join(o.launch) or "-",
+                      f"{o.estimate:.1f}{spread}", str(o.samples))
     return table
 
 

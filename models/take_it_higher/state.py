@@ -24,7 +24,9 @@ from solver.errors import BadInput
 class GameState:
     """The board, the ships in the grid (cell -> ships) and on the pad, the called tile
     (None: none called yet) and the order of the tiles still to be called after it
-    (None: unknown).
+    (None: unknown); `coming`: tiles known to be among those still to be called, in
+    rules order (a position file's `to_come`; none in a dealt game or what its player
+    sees).
 
     States are not changed once made: `apply_action` returns a new one. Only a copy
     that a search owns (`copy`) is changed in place, by `play_in_place` and
@@ -37,6 +39,7 @@ class GameState:
     ships_on: dict[str, tuple[str, ...]] = field(default_factory=dict)
     called: Tile | None = None
     to_call: tuple[Tile, ...] | None = None
+    coming: tuple[Tile, ...] = ()
 
     # ------------------------------------------------------------------ what is where
 
@@ -74,12 +77,24 @@ class GameState:
 
     def call_outcomes(self) -> list[Tile]:
         """The tiles the next call may bring: the next in a known order, else any tile
-        not placed yet (each equally likely)."""
+        not placed yet (each equally likely unless some are known to come)."""
+        return [t for t, _ in self.call_chances()]
+
+    def call_chances(self) -> list[tuple[Tile, float]]:
+        """The tiles the next call may bring with their chances. With k of the n calls
+        left known to be `coming`, each of those comes next with chance 1/n, and each of
+        the m other unseen tiles with (n - k) / (m n)."""
         if self.called is not None or self.is_terminal():
             return []
         if self.to_call is not None:
-            return list(self.to_call[:1])
-        return self.unplaced_tiles()
+            return [(t, 1.0) for t in self.to_call[:1]]
+        tiles = self.unplaced_tiles()
+        if not self.coming:
+            return [(t, 1 / len(tiles)) for t in tiles]
+        n, k = self.calls_to_come(), len(self.coming)
+        others = len(tiles) - k
+        return [(t, 1 / n if t in self.coming else (n - k) / (others * n)) for t in tiles
+                if t in self.coming or n > k]
 
     def legal_launches(self, tile: Tile, cell: str) -> list[tuple[str, ...]]:
         """Every legal set of launches if `tile` is put on `cell` (always includes ())."""
@@ -124,6 +139,7 @@ class GameState:
         nxt.play_in_place(action)
         if self.to_call:
             nxt.called, nxt.to_call = self.to_call[0], self.to_call[1:]
+            nxt.coming = tuple(t for t in self.coming if t != nxt.called)
         else:
             nxt.called = None
         return nxt
@@ -141,15 +157,18 @@ class GameState:
             if not to_call or to_call[0].id != tile.id:
                 raise BadInput(f"tile {tile.id} is not the next tile of the bag")
             to_call = to_call[1:]
+        elif (self.coming and tile not in self.coming
+              and len(self.coming) == self.calls_to_come()):
+            raise BadInput(f"tile {tile.id} is not among the tiles still to come")
         return GameState(self.rules, self.variant, self.placements, self.board, self.ships_on,
-                         tile, to_call)
+                         tile, to_call, tuple(t for t in self.coming if t != tile))
 
     # ------------------------------------------------------------------ in place
 
     def copy(self) -> GameState:
         """An independent copy (a search may change it in place)."""
         return GameState(self.rules, self.variant, list(self.placements), dict(self.board),
-                         dict(self.ships_on), self.called, self.to_call)
+                         dict(self.ships_on), self.called, self.to_call, self.coming)
 
     def play_in_place(self, p: Placement, check: bool = True) -> None:
         """Put a tile on the board of this copy; with `check`, BadInput (and nothing
@@ -211,12 +230,14 @@ class GameState:
 
 def replay(position: Position, variant: Variant) -> GameState:
     """Play the recorded placements in order, checking every launch; the position's
-    called tile is called, and the order of the rest is unknown."""
+    called tile is called, the tiles it knows to come are kept, and the order of the
+    rest is unknown."""
     state = GameState(position.rules, variant)
     for p in position.placements:
         state.play_in_place(p)
     if position.called is not None:
         state.called = position.rules.tile_by_id[position.called]
+    state.coming = tuple(position.rules.tile_by_id[t] for t in position.coming)
     return state
 
 
