@@ -2,6 +2,7 @@
 
     python scripts/bench_tippi_toppi.py [--states 20] [--games 200] [--jobs 2]
     python scripts/bench_tippi_toppi.py --speedup [--games 250] [--runs 3]
+    python scripts/bench_tippi_toppi.py --hint-latency [--states 20] [--runs 5]
 
 - achievable: all four open tasks, K = 6, from a known deck (cards=known), on seeded
   games a few random plays in; median (and max) wall time per back-end (goal: median
@@ -17,22 +18,33 @@
   (seeds 0 and 1: other deals, the same work on average) played in-process by two
   independent processes at once, the most two processes get out of this machine (no
   batch layer involved).
+- --hint-latency (only this): the hint as `toppi tippi-toppi hint FILE` gives it (on
+  the observation of the player on turn; and with --open-hands, the all-seeing
+  reference) on --states seeded positions (1-4 players, a few random plays in),
+  --runs times each: the median of the runs' medians and the largest time (goal:
+  median <= 1 s); then the whole command (`toppi tippi-toppi hint FILE --json`, a new
+  Python process each time) on 3 of the positions, --runs times each.
 Times are wall clock inside one process (model building included).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import multiprocessing
 import os
 import random
 import resource
 import statistics
+import subprocess
+import sys
+import tempfile
 import time
+from pathlib import Path
 
 from models.tippi_toppi.achievable import achievable
 from models.tippi_toppi.game import GAME
-from models.tippi_toppi.hint import hint
+from models.tippi_toppi.hint import hint, hint_at_table
 from models.tippi_toppi.rules import load_rules
 from models.tippi_toppi.state import new_game
 from solver.executor import Batch
@@ -63,10 +75,15 @@ def main() -> None:
     ap.add_argument("--speedup", action="store_true",
                     help="only the --jobs 1 vs --jobs 2 simulate comparison")
     ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--hint-latency", action="store_true",
+                    help="only the hint's decision time (honest and --open-hands)")
     args = ap.parse_args()
     rules = load_rules()
     if args.speedup:
         speedup(rules, args.games, args.runs)
+        return
+    if args.hint_latency:
+        hint_latency(rules, args.states, args.runs)
         return
     pos = states(rules, args.states)
     for backend in ("sat", "cpsat"):
@@ -93,6 +110,56 @@ def main() -> None:
     print(f"simulate hint policy, {args.games} games (2 players, normal, {res.executor}): "
           f"{secs:.1f} s -> 1000 games ~ {secs * 1000 / args.games:.0f} s; "
           f"win rate {100 * c.win_rate.rate:.1f}%")
+
+
+def latency_states(rules, n):
+    """Seeded positions of 1-4 players at every level, 0-20 random plays in, the player
+    on turn able to play."""
+    out = []
+    seed = 0
+    while len(out) < n:
+        s = new_game(rules, 1 + seed % 4, seed % 5, 2000 + seed)
+        rng = random.Random(seed)
+        for _ in range(seed % 21):
+            if s.is_terminal():
+                break
+            s.play_in_place(rng.choice(s.legal_plays()))
+        if not s.is_terminal():
+            out.append(s)
+        seed += 1
+    return out
+
+
+def hint_latency(rules, n: int, runs: int) -> None:
+    pos = latency_states(rules, n)
+    print(f"load average before: {os.getloadavg()[0]:.2f}")
+    for open_hands in (False, True):
+        medians, worst = [], 0.0
+        for _ in range(runs):
+            times = []
+            for s in pos:
+                start = time.perf_counter()
+                hint_at_table(s, open_hands)
+                times.append(time.perf_counter() - start)
+            medians.append(statistics.median(times))
+            worst = max(worst, max(times))
+        label = "hint --open-hands" if open_hands else "hint (the player's view)"
+        print(f"{label}: median {1000 * statistics.median(medians):.2f} ms (runs "
+              f"{', '.join(f'{1000 * m:.2f}' for m in medians)} ms), max "
+              f"{1000 * worst:.1f} ms over {len(pos)} positions x {runs} runs")
+    with tempfile.TemporaryDirectory() as tmp:
+        whole = []
+        for i, s in enumerate(pos[:3]):
+            f = Path(tmp) / f"p{i}.json"
+            f.write_text(json.dumps(GAME.write(s)))
+            for _ in range(runs):
+                start = time.perf_counter()
+                subprocess.run([str(Path(sys.executable).parent / "toppi"), "tippi-toppi",
+                                "hint", str(f), "--json"], check=True, capture_output=True)
+                whole.append(time.perf_counter() - start)
+        print(f"the whole command (a new process each time): median "
+              f"{statistics.median(whole):.2f} s, max {max(whole):.2f} s over 3 positions "
+              f"x {runs} runs; load average after: {os.getloadavg()[0]:.2f}")
 
 
 def _cpu() -> float:

@@ -149,15 +149,11 @@ def hint(file: str, open_hands: bool, rules_path: str | None, comparisons: str |
     reasons (tasks fulfilled now, tasks kept within reach, piles kept playable for the
     others). It reads only what that player sees at the table (own hand, piles, tasks,
     counts), even when the file gives every hand, unless --open-hands."""
-    from models.tippi_toppi.hint import check_hand_known
-    from models.tippi_toppi.hint import hint as run_hint
+    from models.tippi_toppi.hint import hint_at_table
     from models.tippi_toppi.render import hint_table, table_text
 
     rules, state = _load(file, rules_path, comparisons)
-    if not state.is_won() and not state.chance_due():
-        check_hand_known(state)
-    used = state if open_hands else GAME.observation(state, state.turn)
-    result = run_hint(used, open_hands)
+    used, result = hint_at_table(state, open_hands)
     if as_json:
         print_json(_answer(result, used))
         return

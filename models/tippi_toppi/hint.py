@@ -180,6 +180,18 @@ def hint(state: GameState, open_hands: bool = False) -> HintResult:
                       open_hands)
 
 
+def hint_at_table(state: GameState, open_hands: bool = False
+                  ) -> tuple[GameState, HintResult]:
+    """The hint `toppi tippi-toppi hint` gives on a position: on what the player on turn
+    sees (their observation, even when `state` holds every hand), or with `open_hands`
+    on the whole of `state` (the all-seeing reference). Returns (the state it read, the
+    hint)."""
+    if not state.is_won() and not state.chance_due():
+        check_hand_known(state)
+    used = state if open_hands else state.seen_by(state.turn)
+    return used, hint(used, open_hands)
+
+
 def best_play(state: GameState) -> Play:
     """The hint's first choice among every legal play."""
     return ranked_plays(state)[0][0]
