@@ -192,15 +192,16 @@ def test_show_json_has_the_cards_at_the_table():
     data = run_json("show", MID)
     assert data["to_move"] == 1 and data["turn"] == 0 and data["status"] == "playing"
     assert data["played"] == [[], []] and data["winners"] == [] and data["end"] is None
-    # 6 of the 8 hand cards are in the deck file (its "order Pig Mouse Whale", read
-    # top-down, is the hand's "order Whale < Mouse < Pig"): 42 cards face down, unseen
-    assert data["deck"] == 42 and data["unseen"] == 42 and not data["deck_in_order"]
-    assert data["unknown"] == ["the order of the deck (42 cards)"]
+    # 7 of the 8 hand cards are in the deck file (its "order Pig Mouse Whale", read
+    # top-down, is the hand's "order Whale < Mouse < Pig"; "rank 2: Duck" is not in
+    # it): 41 cards face down, unseen
+    assert data["deck"] == 41 and data["unseen"] == 41 and not data["deck_in_order"]
+    assert data["unknown"] == ["the order of the deck (41 cards)"]
     assert data["met_now"] == [[], []]
     assert data["hands"][0][2] == "order Pig > Mouse > Whale"
-    # read bottom-up, the deck's order cards are the reverse: only 4 hand cards are in it
+    # read bottom-up, the deck's order cards are the reverse: only 5 hand cards are in it
     bottom_up = run_json("show", MID, "--order-cards", "bottom-up")
-    assert bottom_up["deck"] == bottom_up["unseen"] == 44
+    assert bottom_up["deck"] == bottom_up["unseen"] == 43
     assert bottom_up["hands"][0][2] == "order Whale < Mouse < Pig"
 
 

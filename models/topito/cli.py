@@ -16,11 +16,12 @@ from models.topito.rules import Goal, Rules, load_deck, load_rules, parse_cards
 from models.topito.table import GameState
 from solver.backends import SolverOptions
 from solver.errors import BadInput
+from solver.game import knowledge
 from solver.game_cli import add_game_commands, with_options
 from solver.options import json_option, rules_option, solver_options, svg_option
 from solver.puzzle_cli import PuzzleGame, add_puzzle_commands
 from solver.render import print_json, stdout
-from solver.results import dumps
+from solver.results import dumps, to_jsonable
 
 backend_option = click.option(
     "--backend", type=click.Choice(BACKENDS), default="sat", show_default=True,
@@ -44,6 +45,19 @@ def _position(file: str, rules_path: str | None, deck_path: str | None,
     rules = GAME.load_rules(rules_path, deck_path=deck_path, order_cards=order_cards)
     state = GAME.load_position(rules, file)
     return replace(state, blocks=replace(state.blocks, reversal_rule=reversal_rule))
+
+
+def _blocks_only(position: GameState) -> GameState:
+    """The part of a position that plan and reachable use: the blocks (stacks and last
+    move), no cards."""
+    return GameState(position.rules, position.blocks, moves_made=position.moves_made)
+
+
+def _with_knowledge(result: Any, used: GameState, *extra: str) -> str:
+    """A command's JSON answer with what the state it used holds and leaves unknown."""
+    info = knowledge(GAME, used)
+    info["knows"] = info["knows"] + list(extra)
+    return dumps({**to_jsonable(result), **info})
 
 
 def _card_options(f: click.decorators.FC) -> click.decorators.FC:
@@ -114,7 +128,8 @@ def plan(file: str, card_texts: tuple[str, ...], cards_text: tuple[str, ...], mo
     from models.topito.plan import plan as shortest_plan
     from models.topito.render import stacks_svg, stacks_text
 
-    state = _position(file, rules_path, deck_path, reversal_rule, order_cards).blocks
+    used = _blocks_only(_position(file, rules_path, deck_path, reversal_rule, order_cards))
+    state = used.blocks
     rules = state.rules
     goal = _goal(rules, card_texts, cards_text, mode)
     res = shortest_plan(state, goal, backend, max_moves, solver.time_limit)
@@ -123,7 +138,7 @@ def plan(file: str, card_texts: tuple[str, ...], cards_text: tuple[str, ...], mo
         stacks = tuple(tuple(rules.block(b) for b in end[p]) for p in rules.podiums)
         stacks_svg(rules, stacks, f"after {res.moves} moves" if res.moves else "").save(svg_path)
     if as_json:
-        print_json(dumps(res))
+        print_json(_with_knowledge(res, used))
         return
     stdout.print(stacks_text(rules, state.stacks))
     what = " and ".join(res.cards) if mode == "all" else " or ".join(res.cards)
@@ -155,12 +170,13 @@ def reachable(file: str, card_texts: tuple[str, ...], cards_text: tuple[str, ...
     """Can the card be met within K moves from FILE? Yes with a plan, or no with proof."""
     from models.topito.reachable import reachable as within_reach
 
-    state = _position(file, rules_path, deck_path, reversal_rule, order_cards).blocks
+    used = _blocks_only(_position(file, rules_path, deck_path, reversal_rule, order_cards))
+    state = used.blocks
     rules = state.rules
     goal = _goal(rules, card_texts, cards_text, mode)
     res = within_reach(state, goal, within, backend, solver.time_limit)
     if as_json:
-        print_json(dumps(res))
+        print_json(_with_knowledge(res, used))
         return
     if res.reachable:
         stdout.print(f"[bold green]yes[/bold green]: {res.moves} moves (fewest possible; "
@@ -177,39 +193,48 @@ def reachable(file: str, card_texts: tuple[str, ...], cards_text: tuple[str, ...
 @backend_option
 @click.option("--max-moves", type=click.IntRange(1, 30), default=8, show_default=True,
               help="Distances beyond this are shown as '>N'.")
+@click.option("--open-hands", is_flag=True,
+              help="All-seeing reference: use every hand and the deck the file gives "
+                   "(default: only what the player on turn may know, however much the "
+                   "file gives).")
 @reversal_option
 @order_cards_option
 @rules_option
 @deck_option
 @solver_options(default_time=60.0)
 @json_option
-def hint(file: str, hand: str | None, backend: str, max_moves: int, reversal_rule: bool,
-         order_cards: str, rules_path: str | None, deck_path: str | None,
-         solver: SolverOptions, as_json: bool) -> None:
+def hint(file: str, hand: str | None, backend: str, max_moves: int, open_hands: bool,
+         reversal_rule: bool, order_cards: str, rules_path: str | None,
+         deck_path: str | None, solver: SolverOptions, as_json: bool) -> None:
     """The best move for the player on turn: a card met now if possible, otherwise the
-    move that brings the nearest card closest; every move ranked with its distances."""
-    from models.topito.hint import hint as best_move
+    move that brings the nearest card closest; every move ranked with its distances and
+    its chance of meeting the next player's unknown cards. Uses only what the player on
+    turn may know (own hand, blocks, played cards, counts), unless --open-hands."""
+    from models.topito.hint import table_hint
     from models.topito.render import distance_text, hint_table, stacks_text
 
     position = _position(file, rules_path, deck_path, reversal_rule, order_cards)
     rules = position.blocks.rules
+    cards = None
     if hand is not None:
         cards = parse_cards(rules, [hand], "--hand")
         if len(cards) > position.rules.hand_size:
             raise BadInput(f"--hand: a hand holds at most {position.rules.hand_size} "
                            f"cards, got {len(cards)}")
-    elif position.hands:
-        own = position.hands[position.turn]
-        if None in own:
-            raise BadInput(f"{file}: the hand of player {position.turn} (on turn) is not "
-                           "known ('?'); give --hand \"card; card; ...\"")
-        cards = list(own)
-    else:
-        raise BadInput(f"{file}: no hands in the file; give --hand \"card; card; ...\"")
-    res = best_move(position.blocks, cards, backend, max_moves, solver.time_limit)
+        if not cards:
+            raise BadInput("--hand: the hand holds no card")
+    try:
+        res, used = table_hint(position, backend, max_moves, solver.time_limit,
+                               open_hands, cards)
+    except BadInput as err:
+        raise BadInput(f"{file}: {err}") from None
     if as_json:
-        print_json(dumps(res))
+        extra = ("the hand given with --hand",) if cards is not None and not used.hands else ()
+        print_json(_with_knowledge(res, used, *extra))
         return
+    if open_hands:
+        stdout.print("[bold yellow]Open hands:[/bold yellow] every hand and the deck the "
+                     "file gives are used (not a player's hint)")
     stdout.print(stacks_text(rules, position.blocks.stacks))
     if res.met_now:
         stdout.print(f"[bold green]Photo time![/bold green] met now: {'; '.join(res.met_now)}")
@@ -223,6 +248,10 @@ def hint(file: str, hand: str | None, backend: str, max_moves: int, reversal_rul
         else:
             stdout.print(f"[bold]Best move: {b.move}[/bold] — then {distance_text(b.nearest, max_moves)} "
                          f"more for {b.card or 'no card within reach'}")
+        if b.next_meets is not None:
+            stdout.print(f"chance it meets a card of the next player: {b.next_meets:.1%} "
+                         f"(any other player: {b.others_meet:.1%}; exact, over "
+                         f"{res.chances['pool']} unseen cards)")
     stdout.print(hint_table(res))
     stdout.print("[dim]" + "  ".join(f"c{i + 1} = {c}" for i, c in enumerate(res.considered))
                  + f"  ({res.backend}, {res.seconds:.2f} s)[/dim]")

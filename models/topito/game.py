@@ -161,6 +161,22 @@ class TopitoGame(Game[GameRules, GameState, Action]):
             out.append(f"the order of the deck ({state.deck_count} cards)")
         return out
 
+    def knows(self, state: GameState) -> list[str]:
+        out = ["the stacks on the podiums", "the last move"]
+        if not state.hands:
+            return out
+        out += ["the played cards", "the number of cards in each hand",
+                "the number of cards in the deck",
+                "the unseen cards (the deck file less the cards in view)"]
+        out += [f"the hand of seat {p + 1}" for p, h in enumerate(state.hands)
+                if None not in h]
+        if state.deck_count and (state.deck is not None or state.deck_cards is not None
+                                 or state.unknown_cards() == 0):
+            out.append("the cards in the deck")
+        if state.deck is not None and state.deck_count:
+            out.append("the order of the deck")
+        return out
+
     # ------------------------------------------------------------------ words
 
     def action_text(self, state: GameState, action: Action) -> str:
@@ -284,10 +300,13 @@ class TopitoGame(Game[GameRules, GameState, Action]):
         hand = [c for c in observation.hands[observation.turn] if c is not None]
         if not hand:
             return "No cards in hand: any move will do."
-        res = hint(observation.blocks, hand, "sat", 6, 30.0)
+        res = hint(observation.blocks, hand, "sat", 6, 30.0, table=observation,
+                   view="own")
         best = res.best
         head = (f"Best move: {best.move}" + (f" (meets {'; '.join(best.meets)})"
                                              if best.meets else "")) if best else "No move"
+        if best is not None and best.next_meets is not None:
+            head += f"; chance it gives the next player a photo: {best.next_meets:.0%}"
         legend = "  ".join(f"c{i + 1} = {c}" for i, c in enumerate(res.considered))
         return Group(head, hint_table(res), legend)
 

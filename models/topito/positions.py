@@ -12,15 +12,18 @@
 
 Only `podiums` is needed: a file of the blocks alone is a position for `plan`,
 `reachable`, `moves` and `show`. Hands hold up to 4 cards, "?" for a card the reader
-has not seen; `deck` is a count (its order unknown) or a list, top card first (a full
-state: a dealt game); without it the deck is every card of the deck file that the
-played piles and the known hands do not hold. `photo_time` appears only while cards are
-drawn from a deck of unknown order: the players whose photo time is not over (the first
-is drawing) and how many cards they still draw.
+has not seen, or are just a count (that many unseen cards: `3` = `["?", "?", "?"]`);
+`deck` is a count (its order unknown), `{"unordered": [cards]}` (its cards known, not
+their order) or a list, top card first (a full state: a dealt game); without it the
+deck is every card of the deck file that the played piles and the known hands do not
+hold, less one per "?". `photo_time` appears only while cards are drawn from a deck of
+unknown order: the players whose photo time is not over (the first is drawing) and how
+many cards they still draw.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -134,6 +137,10 @@ def read_position(rules: GameRules, data: Any, where: str = "position") -> GameS
     hands = []
     for i, hand in enumerate(json_field(data, "hands", list, where, [])):
         w = f"{where}.hands[{i}]"
+        if isinstance(hand, int) and not isinstance(hand, bool):
+            if not 0 <= hand <= rules.hand_size:
+                raise BadInput(f"{w}: a hand holds 0 to {rules.hand_size} cards, got {hand}")
+            hand = ["?"] * hand
         expect(hand, list, w)
         if len(hand) > rules.hand_size:
             raise BadInput(f"{w}: a hand holds at most {rules.hand_size} cards, "
@@ -161,10 +168,16 @@ def read_position(rules: GameRules, data: Any, where: str = "position") -> GameS
     if moves_made < 0:
         raise BadInput(f"{where}.moves_made: {moves_made} is negative")
     state = GameState(rules, blocks, tuple(hands), played, None, 0, turn, moves_made)
-    deck_in = json_field(data, "deck", (int, list), where, None)
+    deck_in = json_field(data, "deck", (int, list, dict), where, None)
     unseen = len(state.unseen())
     unknown = state.unknown_cards()
-    if isinstance(deck_in, list):
+    if unknown > unseen:
+        raise BadInput(f"{where}: {unknown} unknown hand card(s) ('?') but only {unseen} "
+                       f"card(s) of the deck file ({len(rules.deck)}) are unseen (not "
+                       "played, not in a known hand)")
+    if isinstance(deck_in, dict):
+        state = _read_unordered_deck(state, deck_in, f"{where}.deck")
+    elif isinstance(deck_in, list):
         deck = _cards(r, deck_in, f"{where}.deck", False)
         state = GameState(rules, blocks, tuple(hands), played, deck, len(deck), turn,
                           moves_made)
@@ -175,7 +188,7 @@ def read_position(rules: GameRules, data: Any, where: str = "position") -> GameS
                            "every card that is not in a hand or played)")
     else:
         count = unseen - unknown if deck_in is None else deck_in
-        if count < 0 or count + unknown != unseen:
+        if isinstance(count, bool) or count < 0 or count + unknown != unseen:
             raise BadInput(f"{where}: the deck ({'?' if deck_in is None else deck_in}), "
                            f"{unknown} unknown hand card(s), the hands and the played "
                            f"cards do not add up to the {len(rules.deck)} cards of the deck "
@@ -185,6 +198,35 @@ def read_position(rules: GameRules, data: Any, where: str = "position") -> GameS
     if "photo_time" in data:
         state = _read_photo_time(state, data["photo_time"], f"{where}.photo_time")
     return state
+
+
+def _read_unordered_deck(state: GameState, data: dict[str, Any], where: str) -> GameState:
+    """The deck as `{"unordered": [cards]}`: its cards known, their order not. They must
+    be unseen cards of the deck file (not played, not in a known hand), and the unseen
+    cards left over must be exactly as many as the unknown hand cards."""
+    extra = sorted(set(data) - {"unordered"})
+    if extra:
+        raise BadInput(f"{where}: unknown field '{extra[0]}' (a deck without order is "
+                       "{\"unordered\": [cards]})")
+    r = state.blocks.rules
+    cards = _cards(r, json_field(data, "unordered", list, where), f"{where}.unordered",
+                   False)
+    left = Counter(state.unseen())
+    for c in cards:
+        if left[c] == 0:
+            held = sum(1 for x in state.rules.deck if x == c)
+            raise BadInput(f"{where}.unordered: '{c.text(r)}' is not an unseen card (the "
+                           f"deck file holds {held} of it, and the played piles, known "
+                           "hands and this deck already hold as many)")
+        left[c] -= 1
+    rest, unknown = sum(left.values()), state.unknown_cards()
+    if rest != unknown:
+        raise BadInput(f"{where}.unordered: {len(cards)} card(s) in the deck and {unknown} "
+                       f"unknown hand card(s) do not add up to the {rest + len(cards)} "
+                       "unseen card(s) of the deck file")
+    order = state.rules.order
+    deck_cards = tuple(sorted(cards, key=order))
+    return replace(state, deck=None, deck_count=len(cards), deck_cards=deck_cards)
 
 
 def _read_photo_time(state: GameState, data: Any, where: str) -> GameState:
@@ -215,8 +257,12 @@ def write_position(state: GameState) -> dict[str, Any]:
         return data
     data["hands"] = [cards_text(r, h) for h in state.hands]
     data["played"] = [cards_text(r, pile) for pile in state.played]
-    data["deck"] = (state.deck_count if state.deck is None
-                    else cards_text(r, state.deck))
+    if state.deck is not None:
+        data["deck"] = cards_text(r, state.deck)
+    elif state.deck_cards is not None:
+        data["deck"] = {"unordered": cards_text(r, state.deck_cards)}
+    else:
+        data["deck"] = state.deck_count
     data["turn"] = state.turn
     data["moves_made"] = state.moves_made
     if state.photo_queue:

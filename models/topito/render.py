@@ -113,12 +113,16 @@ def hint_table(result: object) -> Table:
     table.add_column("card")
     for i in range(len(cards)):
         table.add_column(f"c{i + 1}", justify="right")
+    chances = getattr(result, "chances", None) is not None
+    if chances:
+        table.add_column("next player meets", justify="right")
     for m in result.moves:
         style = "bold green" if m.nearest == 0 else ("bold" if m.rank == 1 else "")
+        extra = [f"{m.next_meets:.1%}"] if chances else []
         table.add_row(str(m.rank), m.move, distance_text(m.nearest, result.max_moves),
                       m.card or "-",
                       *[distance_text(m.distances[c], result.max_moves) for c in cards],
-                      style=style)
+                      *extra, style=style)
     return table
 
 
@@ -145,8 +149,10 @@ def table_lines(state: GameState) -> list[tuple[str, str]]:
         if met:
             lines.append((f"  photo time! {'; '.join(met)}", "bold green"))
     if state.hands:
+        known = ("" if state.deck_cards is None else
+                 " known, order unknown: " + "; ".join(cards_text(r, state.deck_cards)))
         lines.append((f"deck: {state.deck_count} card(s)"
-                      + ("" if state.deck is None else " in a known order"), "dim"))
+                      + (known if state.deck is None else " in a known order"), "dim"))
     if state.photo_queue:
         lines.append((f"photo time: seat {state.photo_queue[0] + 1} draws "
                       f"{state.draws_due} card(s)", "bold"))

@@ -13,7 +13,10 @@ What a state may leave unknown (a player's view, a position file):
 - a hand card as None ("?" in files): a card its reader has not seen;
 - the deck's order (`deck` None, `deck_count` cards): then every card drawn is a chance
   event whose outcomes are the distinct unseen cards, each with probability
-  copies/unseen. A dealt game has the deck in order and drawing is part of the move.
+  copies/unseen. A dealt game has the deck in order and drawing is part of the move;
+- the deck's order only (`deck` None, `deck_cards` the deck's cards as a multiset): a
+  draw is a chance event over those cards, and the unknown hand cards are the unseen
+  cards that are not in the deck.
 
 Choices the rulebook leaves open (docs/topito.md):
 - an empty deck refills nothing; the game ends in a draw when no player can still
@@ -99,7 +102,9 @@ class GameState:
     order is unknown (`deck_count` cards either way); turn: the player to move next
     (from 0); photo_queue: the players whose photo time after the last move is not
     over, the first of them still drawing `draws_due` cards from a deck of unknown
-    order (a chance event; empty whenever a player is to move)."""
+    order (a chance event; empty whenever a player is to move); deck_cards: when the
+    deck's order is unknown but its cards are known, those cards (a multiset in deck
+    file order), else None."""
 
     rules: GameRules = field(repr=False, compare=False, hash=False)
     blocks: State
@@ -111,6 +116,7 @@ class GameState:
     moves_made: int = 0
     photo_queue: tuple[int, ...] = ()
     draws_due: int = 0
+    deck_cards: tuple[Card, ...] | None = None
 
     # ------------------------------------------------------------------ the players
 
@@ -155,13 +161,15 @@ class GameState:
 
     def unseen(self) -> list[Card]:
         """The cards of the deck file that this state does not place: the deck when its
-        order is unknown, and the unknown hand cards (deck order; a known card that is
+        cards are unknown, and the unknown hand cards (deck order; a known card that is
         not in the deck file is taken as given and not counted against it)."""
         left = Counter(self.rules.deck)
         known: list[Card] = [c for pile in self.played for c in pile]
         known += [c for hand in self.hands for c in hand if c is not None]
         if self.deck is not None:
             known += self.deck
+        if self.deck_cards is not None:
+            known += self.deck_cards
         for c in known:
             if left[c] > 0:
                 left[c] -= 1
@@ -171,6 +179,17 @@ class GameState:
         """How many hand cards are unknown."""
         return sum(c is None for hand in self.hands for c in hand)
 
+    def hand_pool(self) -> list[Card]:
+        """The cards the unknown hand cards are drawn from, as `determinize` draws them
+        (every unknown hand card equally likely to be any of them, the unknown cards
+        together a uniform draw without replacement): the unseen cards the stacks do not
+        meet now (a met card would have been played at the last photo time), or every
+        unseen card when those are too few. Deck file order."""
+        unseen = self.unseen()
+        stacks = self.blocks.stacks
+        unmet = [c for c in unseen if not c.met(stacks)]
+        return unmet if len(unmet) >= self.unknown_cards() else unseen
+
     def draw_outcomes(self) -> list[tuple[Card, float]]:
         """The card drawn next, with its probability: the top card of a deck in order,
         else every distinct unseen card with copies / unseen (by symmetry, the drawn
@@ -179,7 +198,7 @@ class GameState:
             return []
         if self.deck is not None:
             return [(self.deck[0], 1.0)]
-        counts = Counter(self.unseen())
+        counts = Counter(self.unseen() if self.deck_cards is None else self.deck_cards)
         total = sum(counts.values())
         return [(c, k / total) for c, k in sorted(counts.items(),
                                                   key=lambda kv: self.rules.order(kv[0]))]
@@ -225,9 +244,13 @@ class GameState:
                            "not among the unseen cards")
         p = self.photo_queue[0]
         deck = None if self.deck is None else self.deck[1:]
+        deck_cards = self.deck_cards
+        if deck_cards is not None:
+            i = deck_cards.index(card)
+            deck_cards = deck_cards[:i] + deck_cards[i + 1:]
         state = replace(self, hands=_with(self.hands, p, self.hands[p] + (card,)),
                         deck=deck, deck_count=self.deck_count - 1,
-                        draws_due=self.draws_due - 1)
+                        draws_due=self.draws_due - 1, deck_cards=deck_cards)
         return state.photo_time()
 
     def photo_time(self) -> GameState:
@@ -262,16 +285,18 @@ class GameState:
 
     def observation(self, player: int) -> GameState:
         """What `player` knows: the blocks, every played pile, their own hand, the
-        other hands' sizes and the deck's size (not its order)."""
+        other hands' sizes and the deck's size (not its cards, not its order)."""
         hands = tuple(h if p == player else (None,) * len(h)
                       for p, h in enumerate(self.hands))
-        return replace(self, hands=hands, deck=None)
+        return replace(self, hands=hands, deck=None, deck_cards=None)
 
     def determinize(self, rng: random.Random) -> GameState:
         """A full state consistent with this one: unknown hand cards and the deck's
         order drawn uniformly from the unseen cards. A hand card the stacks meet now
         would have been played at the last photo time, so unknown hand cards are drawn
-        from the unseen cards the stacks do not meet (while there are enough)."""
+        from the unseen cards the stacks do not meet (while there are enough: `hand_pool`).
+        When the deck's cards are known (`deck_cards`), the unknown hand cards are the
+        unseen cards and the deck is its cards shuffled."""
         unseen = self.unseen()
         rng.shuffle(unseen)
         stacks = self.blocks.stacks
@@ -285,9 +310,14 @@ class GameState:
         hands = tuple(tuple(next(fill) if c is None else c for c in hand)
                       for hand in self.hands)
         deck = self.deck
-        if deck is None:
+        if deck is None and self.deck_cards is not None:
+            shuffled = list(self.deck_cards)
+            rng.shuffle(shuffled)
+            deck = tuple(shuffled)
+        elif deck is None:
             deck = tuple(c for c in unseen if _take(rest, c))
-        return replace(self, hands=hands, deck=deck, deck_count=len(deck))
+        return replace(self, hands=hands, deck=deck, deck_count=len(deck),
+                       deck_cards=None)
 
 
 def _take(counter: Counter, card: Card) -> bool:
