@@ -116,6 +116,13 @@ class TippiToppiGame(Game[Rules, GameState, Action]):
     def write(self, state: GameState) -> dict[str, Any]:
         return state.to_dict()
 
+    def what_if(self, rules: Rules, state: GameState, **options: Any) -> GameState:
+        """`moves` lists every play of the player on turn: their hand must be known."""
+        if self.current_player(state) >= 0:
+            from models.tippi_toppi.hint import check_hand_known
+            check_hand_known(state, "moves")
+        return state
+
     def setups(self, rules: Rules, players: str = "1,2,3,4", difficulty: str = "all",
                high_speed: bool = False, open_hands_variant: bool = False,
                task_count: str = "total", **options: Any) -> list[dict[str, Any]]:
