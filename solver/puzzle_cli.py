@@ -28,7 +28,7 @@ from solver.io import load_json
 from solver.options import DIFFICULTIES, batch_options, json_option, quiet_option, rules_option
 from solver.progress import progress_bar
 from solver.render import print_json, stderr, stdout
-from solver.results import dumps
+from solver.results import dumps, to_jsonable
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
@@ -79,6 +79,9 @@ class PuzzleGame(Generic[P, S]):
     # are the same up to the game's symmetries); default: the puzzle file's JSON with
     # sorted keys (no symmetry folded).
     canonical: Callable[[Any, P], str] | None = None
+    # What solving a puzzle knows, for the JSON of solve / check-unique: the game's
+    # {"knows", "unknown", "all_seeing", ...} of the position posed (None: not said).
+    knowledge: Callable[[Any, P], dict[str, Any] | None] | None = None
 
     @classmethod
     def from_module(cls, module: str, game: str, backends: tuple[str, ...],
@@ -92,7 +95,8 @@ class PuzzleGame(Generic[P, S]):
                        "make_kind", "read", "write", "solution_text", "picture",
                        "terminal")),
                    generate_options=generate_options,
-                   canonical=_FromModule(module, "canonical_form"))
+                   canonical=_FromModule(module, "canonical_form"),
+                   knowledge=_FromModule(module, "knowledge"))
 
     def canonical_form(self, kind: Any, puzzle: P) -> str:
         """The puzzle's canonical form: `canonical`, or the puzzle file's JSON with
@@ -119,7 +123,9 @@ class _FromModule:
     name: str
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        return getattr(_described(self.module), self.name)(*args, **kwargs)
+        function = getattr(_described(self.module), self.name)
+        # an optional part the game does not describe (e.g. knowledge) answers None
+        return None if function is None else function(*args, **kwargs)
 
 
 @dataclass
@@ -353,7 +359,9 @@ def add_puzzle_commands(group: click.Group, game: PuzzleGame) -> None:
                 result.stated_solution_confirmed = (verdict.status == "unique"
                                                     and verdict.solutions[0] == stated)
             if as_json:
-                print_json(dumps(result))
+                known = game.knowledge(kind, pz) if game.knowledge is not None else None
+                print_json(dumps({**to_jsonable(result), **known}) if known else
+                           dumps(result))
                 return
             stdout.print(_VERDICT_WORDS[result.status])
             for i, (text, s) in enumerate(zip(result.solutions, verdict.solutions,

@@ -174,3 +174,12 @@ def test_open_hands_play_the_same_games(players, policies):
     assert set(seeing.knows.values()) == {"everything"}
     assert [(r.returns, r.actions, r.measures) for r in honest.records] == \
         [(r.returns, r.actions, r.measures) for r in seeing.records]
+
+
+def test_solving_a_puzzle_is_all_seeing():
+    from pathlib import Path
+
+    puzzle = Path(__file__).parents[1] / "puzzles/hippo/library/hippo-easy-2026-1.json"
+    out = run_json(run, "solve", str(puzzle))
+    assert out["status"] == "unique" and out["all_seeing"] is True
+    assert out["knows"][-1] == "the rolls to come, in order" and out["unknown"] == []

@@ -258,3 +258,13 @@ def test_open_hands_play_the_same_games(policy, options):
     assert honest.knows == {policy: "own"} and seeing.knows == {policy: "everything"}
     assert [r.measures for r in honest.records] == [r.measures for r in seeing.records]
     assert [r.returns for r in honest.records] == [r.returns for r in seeing.records]
+
+
+def test_solving_a_puzzle_is_all_seeing():
+    from pathlib import Path
+
+    puzzle = (Path(__file__).parents[1]
+              / "puzzles/take-it-higher/library/take-it-higher-easy-2026-1.json")
+    out = run_json(run, "solve", str(puzzle))
+    assert out["status"] == "unique" and out["all_seeing"] is True and out["unknown"] == []
+    assert "the order of the tiles still to be called" in out["knows"]

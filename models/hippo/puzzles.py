@@ -422,4 +422,15 @@ def puzzle_game() -> Any:
     """The shared puzzle commands' description of Hippo puzzles."""
     from solver.puzzle_cli import PuzzleGame
     return PuzzleGame("hippo", BACKENDS, _make_kind, _read, _write,
-                      _solution_text, _picture, _terminal)
+                      _solution_text, _picture, _terminal, knowledge=_knowledge)
+
+
+def _knowledge(kind: HippoPuzzles, puzzle: Puzzle) -> dict[str, Any]:
+    """What solving a puzzle knows: the position and every roll to come, in order (a
+    puzzle is all-seeing by nature: no player knows the dice in advance)."""
+    from models.hippo.game import GAME
+    from solver.game import knowledge
+
+    known = knowledge(GAME, puzzle.state)
+    return {"knows": [*known["knows"], "the rolls to come, in order"],
+            "unknown": known["unknown"], "all_seeing": True}

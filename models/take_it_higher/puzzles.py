@@ -351,4 +351,20 @@ def puzzle_game() -> Any:
     """The shared puzzle commands' description of Take it Higher! puzzles."""
     from solver.puzzle_cli import PuzzleGame
     return PuzzleGame("take-it-higher", BACKENDS, _make_kind, _read, _write,
-                      _solution_text, _picture, _terminal, canonical=canonical_puzzle)
+                      _solution_text, _picture, _terminal, canonical=canonical_puzzle,
+                      knowledge=_knowledge)
+
+
+def _knowledge(kind: TakeItHigherPuzzles, puzzle: Puzzle) -> dict[str, Any]:
+    """What solving a puzzle knows: the fixed tiles and every tile to come in its call
+    order (all-seeing by nature: no player knows the tiles to come)."""
+    from models.take_it_higher.game import GAME
+    from models.take_it_higher.positions import Placement
+    from models.take_it_higher.state import GameState
+    from solver.game import knowledge
+
+    to_come = puzzle.to_come
+    state = GameState(kind.rules, BASIC, [Placement(t.id, c) for c, t in puzzle.fixed],
+                      {c: t for c, t in puzzle.fixed}, {},
+                      to_come[0] if to_come else None, tuple(to_come[1:]))
+    return {**knowledge(GAME, state), "all_seeing": True}
