@@ -3,6 +3,7 @@
     python scripts/bench_hippo.py [--positions 300] [--games 10000] [--players 4]
                                   [--jobs 2] [--runs 3] [--seed 0]
     python scripts/bench_hippo.py --speedup [--speedup-games 1200] [--runs 3]
+    python scripts/bench_hippo.py --hint-only [--positions 400]
 
 best: positions are taken from seeded games of the best policy (every 5th roll), each
       with its actual roll and with a roll that can make 7 (3,4,x: a bonus roll to
@@ -10,6 +11,8 @@ best: positions are taken from seeded games of the best policy (every 5th roll),
 simulate: --games games of the best policy on every seat on a local pool of --jobs
       processes (the machine has 2 cores shared with other jobs); wall time of each of
       --runs runs, their median, and the CPU time per game of one process.
+--hint-only: only the hint's decision time (`best` on the positions above: the hint of
+      `play` and the best policy), no simulation.
 --speedup: only the pool speed-up of simulate: the same command
       `toppi hippo simulate --games G --players P --policy best --jobs 1|2 --json`
       (G = --speedup-games), alternately, --runs times each, each a fresh process;
@@ -71,6 +74,8 @@ def main() -> None:
     ap.add_argument("--speedup", action="store_true",
                     help="Only measure simulate on --jobs 1 against --jobs 2.")
     ap.add_argument("--speedup-games", type=int, default=1200)
+    ap.add_argument("--hint-only", action="store_true",
+                    help="Only the hint's (best's) decision time on --positions positions.")
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--seed", type=int, default=0)
     args = ap.parse_args()
@@ -87,9 +92,11 @@ def main() -> None:
         best_options(state, dice)
         times.append(time.perf_counter() - start)
     times.sort()
-    print(f"best: {len(times)} positions ({args.players} players): median "
+    print(f"best (the hint): {len(times)} positions ({args.players} players): median "
           f"{1000 * statistics.median(times):.2f} ms, p90 "
           f"{1000 * times[int(0.9 * len(times))]:.2f} ms, max {1000 * times[-1]:.2f} ms")
+    if args.hint_only:
+        return
 
     cpu_start = time.process_time()
     probe = min(200, args.games)

@@ -2,6 +2,11 @@
 
     python scripts/bench_play.py --games 200 --hint-games 20 [--variant basic|simple|advanced]
                                  [--gold-silver] [--optimum-time 10] [--log FILE.jsonl]
+    python scripts/bench_play.py --latency 60 [--hint-time 2] [--hint-samples K]
+
+--latency N: only the hint's decision time, on N positions (what the player sees) from
+seeded greedy games (turns 2, 8, 14 and 20 of games 0, 1, ...): median, p90 and max, and
+the futures each hint used.
 
 Game g is the game simulate plays from --seed (dealt from seed*1000003+g), the same
 draws for every policy. Prints per policy the mean, median and quartiles over its
@@ -45,9 +50,14 @@ def main() -> None:
                     help="fixed futures per hint: reproducible and independent of the "
                          "machine's load (0: the default, as many as fit in --hint-time)")
     ap.add_argument("--log", help="JSON-lines file of finished games (resumable)")
+    ap.add_argument("--latency", type=int, default=0,
+                    help="only time the hint on this many positions (see the docstring)")
     args = ap.parse_args()
     rules = load_rules()
     variant = parse_variant(args.variant, args.gold_silver)
+    if args.latency:
+        latency(rules, variant, args.latency, args.seed, args.hint_samples, args.hint_time)
+        return
     done = read_log(args.log, variant.name, args.seed)
 
     def record(kind: str, g: int, **values: object) -> None:
@@ -115,6 +125,39 @@ def main() -> None:
                            f"{len(known)} draws ({ref:.1f})")
     print(f"hint decision time: median {statistics.median(times):.2f} s, "
           f"p90 {sorted(times)[int(0.9 * len(times))]:.2f} s over {len(times)} decisions")
+
+
+def latency(rules, variant, n: int, seed: int, samples: int, hint_time: float) -> None:
+    """The hint's decision time on n observations from seeded greedy games."""
+    from models.take_it_higher.hint import hint
+
+    positions: list[GameState] = []
+    g = 0
+    greedy = GAME.policy(rules, "greedy", {})
+    while len(positions) < n:
+        deal, play = GAME.streams(task_seed(seed, g))
+        state = GAME.new_game(rules, {"variant": variant.name}, deal)
+        for turn in range(21):
+            if turn in (2, 8, 14, 20) and len(positions) < n:
+                positions.append(GAME.observation(state, 0))
+            seen = GAME.observation(state, 0)
+            state = GAME.apply_action(state, greedy.choose(seen, GAME.legal_actions(seen),
+                                                           play))
+        g += 1
+    times, futures = [], []
+    for i, seen in enumerate(positions):
+        start = time.perf_counter()
+        result = hint(seen, seen.called, samples=samples, seed=i, time_limit=hint_time)
+        times.append(time.perf_counter() - start)
+        futures.append(result.samples)
+        print(f"\rhint: {i + 1}/{n}", end="", file=sys.stderr, flush=True)
+    print(file=sys.stderr)
+    times.sort()
+    how = f"--samples {samples}" if samples else f"{hint_time:g} s per hint"
+    print(f"hint decision time ({variant.name}, {how}): {n} positions, median "
+          f"{statistics.median(times):.2f} s, p90 {times[int(0.9 * n)]:.2f} s, max "
+          f"{times[-1]:.2f} s; futures per hint median {statistics.median(futures):g} "
+          f"(min {min(futures)}, max {max(futures)})")
 
 
 def read_log(path: str | None, variant: str, seed: int) -> dict:
