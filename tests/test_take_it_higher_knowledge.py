@@ -209,6 +209,19 @@ def test_bad_tiles_to_come(tmp_path, to_come, words):
         assert_one_line_error(run(*command), *words)
 
 
+@pytest.mark.parametrize("data, words", [
+    ('{"placements": ["GB@c1"], "called": "?"}',
+     ["called: '?'", "announced to every player"]),
+    ('{"placements": ["?@c1"], "called": "GA"}',
+     ["placement 1", "'?@c1'", "in view"]),
+])
+def test_what_the_player_sees_cannot_be_unknown(tmp_path, data, words):
+    f = tmp_path / "p.json"
+    f.write_text(data)
+    for command in (["show", str(f)], ["hint", str(f), "--samples", "1"]):
+        assert_one_line_error(run(*command), *words)
+
+
 def test_to_come_is_checked_against_the_rules_data():
     with pytest.raises(BadInput, match="leave 0 to be called"):
         position_from_dict(RULES, {"placements": [f"{t.id}@{c}" for t, c in

@@ -94,6 +94,9 @@ def parse_launch(rules: Rules, ships: Any, where: str) -> tuple[str, ...]:
 def parse_placement(rules: Rules, item: Any, where: str) -> Placement:
     """A placement from `"GJ@c3+white"` or `{"tile": "GJ", "cell": "c3", "launch": [...]}`."""
     if isinstance(item, str):
+        if item.strip().startswith("?"):
+            raise BadInput(f"{where}: '{item}': a placed tile is in view, it cannot be "
+                           "unknown ('?')")
         head, *launch = [s.strip() for s in item.split("+")]
         if "@" not in head:
             raise BadInput(f"{where}: '{item}' is not of the form TILE@CELL[+SHIP...]")
@@ -139,6 +142,9 @@ def position_from_dict(rules: Rules, data: Any, where: str = "position") -> Posi
         seen_cells[p.cell] = i
         pos.placements.append(p)
     called = json_field(data, "called", (str, type(None)), where, None)
+    if called is not None and called.strip() == "?":
+        raise BadInput(f"{where}: called: '?', but the called tile is announced to every "
+                       "player; leave out 'called' when none is called yet")
     if called is not None:
         tile = rules.parse_tile(called, f"{where}: called")
         if tile.id in seen_tiles:
