@@ -1,7 +1,9 @@
-"""Benchmark of `toppi topito plan` (target: median <= 0.3 s): SAT vs breadth-first search.
+"""Benchmark of `toppi topito plan` (target: median <= 0.3 s): SAT vs breadth-first search,
+and of the honest `hint` (target: median <= 1 s).
 
     python scripts/bench_topito.py [--cases 60] [--runs 3] [--seed 0]
                                    [--per-depth 3] [--max-depth 14] [--limit 10]
+    python scripts/bench_topito.py --hint 20 [--runs 3] [--seed 0] [--hint-max-moves 8]
 
 Part 1 — random cases: random reachable positions (random stacks and a random legal
 last move) and a random deck card. Each case is timed `--runs` times with each
@@ -13,6 +15,13 @@ are bucketed by their proven plan length. For each length: median SAT and BFS ti
 over `--per-depth` cases. A back-end whose median passes `--limit` seconds is not run
 on longer plans; the first such length is "the depth at which it takes longer than
 the limit". Times are wall time inside the process (encoding built each time).
+
+Hint (`--hint N`, only this part runs): N seeded positions of dealt games (2, 3 and 4
+players in turn, game i from seed*1000003+i, a random number of greedy moves 0-24), the
+hint of the player on turn on their observation (`table_hint`, as `toppi topito hint`
+runs it: --max-moves 8 by default) timed `--runs` times with each back-end, median per
+position; printed: median, p90 and max over the positions, and the time of the chances
+of meeting another player's card alone (computed once more by themselves).
 """
 
 from __future__ import annotations
@@ -167,6 +176,68 @@ def part3(args, rules) -> None:
             break
 
 
+def hint_positions(args, game_rules):
+    """The seeded positions of the hint benchmark (not over, player on turn with cards)."""
+    from models.topito.policies import greedy_choice
+    from models.topito.table import new_game
+    from solver.game import task_seed
+
+    out = []
+    i = 0
+    while len(out) < args.hint:
+        rng = random.Random(task_seed(args.seed, i))
+        state = new_game(game_rules, 2 + i % 3, rng)
+        for _ in range(rng.randrange(25)):
+            legal = state.legal_moves()
+            nxt = state.move(greedy_choice(state.observation(state.turn), legal, rng))
+            if nxt.end() is not None:
+                break
+            state = nxt
+        i += 1
+        if state.hands[state.turn]:
+            out.append(state)
+    return out
+
+
+def part_hint(args) -> None:
+    from models.topito.hint import MeetChances, table_hint
+    from models.topito.table import load_game_rules
+
+    positions = hint_positions(args, load_game_rules())
+    for backend in ("sat", "bfs"):
+        rows = []
+        with progress_bar(f"hint ({backend})") as update:
+            for i, state in enumerate(positions):
+                full = []
+                for _ in range(args.runs):
+                    t = time.perf_counter()
+                    res, view = table_hint(state, backend, args.hint_max_moves, args.limit)
+                    full.append(time.perf_counter() - t)
+                # the chances alone: the pool once, then every move's stacks
+                t = time.perf_counter()
+                chances = MeetChances(view)
+                for move in view.blocks.legal_actions():
+                    chances.of_move(view.blocks.apply_action(move).stacks)
+                rows.append((statistics.median(full), time.perf_counter() - t,
+                             len(res.moves), len(res.considered)))
+                update(i + 1, len(positions))
+        times = [r[0] for r in rows]
+        med = statistics.median(times)
+        p90 = (statistics.quantiles(times, n=10, method="inclusive")[-1]
+               if len(times) > 1 else times[0])
+        print(f"Hint ({backend}, --max-moves {args.hint_max_moves}): {len(rows)} positions "
+              f"(seed {args.seed}), median of {args.runs} runs per position")
+        print(f"  median {med:.3f} s (goal <= 1 s: {'met' if med <= 1 else 'NOT met'}), "
+              f"p90 {p90:.3f} s, max {max(times):.3f} s; moves ranked: median "
+              f"{statistics.median(r[2] for r in rows):g}, cards: median "
+              f"{statistics.median(r[3] for r in rows):g}")
+        print(f"  of it the chances of meeting another player's card: median "
+              f"{1000 * statistics.median(r[1] for r in rows):.1f} ms, max "
+              f"{1000 * max(r[1] for r in rows):.1f} ms")
+        print("  per position (s): " + " ".join(f"{t:.2f}" for t in times))
+        sys.stdout.flush()
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--cases", type=int, default=60)
@@ -182,7 +253,13 @@ def main() -> None:
     ap.add_argument("--part3", action="store_true", help="Also the stack-reversal family.")
     ap.add_argument("--sat-limit", type=float, default=60.0,
                     help="Seconds for SAT in part 3.")
+    ap.add_argument("--hint", type=int, default=0, metavar="N",
+                    help="Only the hint's latency on N seeded positions of dealt games.")
+    ap.add_argument("--hint-max-moves", type=int, default=8)
     args = ap.parse_args()
+    if args.hint:
+        part_hint(args)
+        return
     rules = load_rules()
     deck = load_deck(rules)
     if not args.skip_part1:

@@ -251,7 +251,7 @@ def hint(file: str, hand: str | None, backend: str, max_moves: int, open_hands: 
         if b.next_meets is not None:
             stdout.print(f"chance it meets a card of the next player: {b.next_meets:.1%} "
                          f"(any other player: {b.others_meet:.1%}; exact, over "
-                         f"{res.chances['pool']} unseen cards)")
+                         f"{res.chances['pool']} cards: {res.chances['pool_is']})")
     stdout.print(hint_table(res))
     stdout.print("[dim]" + "  ".join(f"c{i + 1} = {c}" for i, c in enumerate(res.considered))
                  + f"  ({res.backend}, {res.seconds:.2f} s)[/dim]")
