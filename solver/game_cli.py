@@ -295,6 +295,17 @@ def legal_moves(game: Game, state: Any, chance_text: str | None = None) -> Moves
                        game.unknown(state), game.knows(state), game.moves_notes(state))
 
 
+def knows_line(game: Game, state: Any, open_hands: bool = False) -> str:
+    """The line under an answer that says what it was worked out from."""
+    from rich.markup import escape
+
+    head = ("[yellow]All-seeing (--open-hands): everything the file holds[/yellow]"
+            if open_hands else "[dim]From what the player on turn may know[/dim]")
+    text = f"{head}: {escape(', '.join(game.knows(state)))}"
+    unknown = game.unknown(state)
+    return text + (f"; unknown: {escape('; '.join(unknown))}" if unknown else "")
+
+
 def _status_line(game: Game, state: Any) -> str:
     p = game.current_player(state)
     if p == TERMINAL:

@@ -66,6 +66,11 @@ json_option = click.option("--json", "as_json", is_flag=True,
                            help="Print one JSON document on stdout instead of pictures.")
 svg_option = click.option("--svg", "svg_path", type=click.Path(dir_okay=False),
                           help="Also write a picture of the board to this SVG file.")
+open_hands_option = click.option(
+    "--open-hands", is_flag=True,
+    help="Read everything the file holds (other hands, face-down piles in order): an "
+         "all-seeing answer for teaching and research, labelled so. Default: only what the "
+         "player on turn may know at the table.")
 rules_option = click.option("--rules", "rules_path", type=click.Path(dir_okay=False),
                             help="Rules data file replacing the built-in rules.")
 

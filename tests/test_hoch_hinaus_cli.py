@@ -70,8 +70,17 @@ def test_hint_reachable_simulate():
     data = json.loads(run("hint", CORNER, "--json", "--show", "3").output)
     assert len(data["options"]) == 3 and data["player"] == 1
     assert data["options"][0]["reason"]
-    data = json.loads(run("reachable", str(PUZZLES / "endgame-known.json"), "--json").output)
+    known = str(PUZZLES / "endgame-known.json")
+    data = json.loads(run("reachable", known, "--open-hands", "--json").output)
     assert data["method"] == "exact" and data["answer"] == "won" and data["line"]
+    assert data["open_hands"] and "the order of the reserve" in data["knows"]
+    # without --open-hands the player on turn does not see the other hand: sampled
+    data = json.loads(run("reachable", known, "--samples", "2", "--policy", "greedy",
+                          "--json").output)
+    assert data["method"] == "sampled" and not data["open_hands"]
+    assert data["knows"] == ["the board", "the open tasks", "the completed tasks",
+                             "the gap fillers left", "the hand of player 2",
+                             "the number of tiles in the reserve"]
     res = run("simulate", "--games", "1", "--difficulty", "first", "--players", "3",
               "--policy", "random", "--json")
     data = json.loads(res.output)

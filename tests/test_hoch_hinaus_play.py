@@ -1,6 +1,5 @@
 """Hints, reachability and simulation against the rules engine and the SAT answers."""
 
-import time
 from pathlib import Path
 
 import pytest
@@ -28,9 +27,9 @@ def game(name):
 @pytest.mark.parametrize("name", ["midgame-1.json", "midgame-3.json", "midgame-5.json"])
 def test_hint_fulfils_most_and_avoids_dead_ends(name):
     g = game(name)
-    start = time.perf_counter()
+    assert g.everything_known  # the hint judges exactly
     res = hint(g)
-    assert time.perf_counter() - start < 2.0
+    assert res.samples == 0
     legal = set(g.legal_actions())
     assert res.options and all(o.action in legal for o in res.options)
     # brute force with the engine: most tasks fulfilled now, among non-losing turns
@@ -110,7 +109,7 @@ def test_simulate_greedy_beats_random_on_the_same_deals():
     greedy, rnd = res.cells
     assert greedy.win_rate.trials == rnd.win_rate.trials == 3
     assert greedy.measures["mean_tasks_completed"] > rnd.measures["mean_tasks_completed"]
-    assert res.knows == {"greedy": "everything", "random": "own"}
+    assert res.knows == {"greedy": "own", "random": "own"}
 
 
 def test_hint_flags_exactly_the_losing_placements_and_avoids_them():

@@ -12,11 +12,19 @@ from models.hoch_hinaus.game import GAME, GameData
 from models.hoch_hinaus.state import GameState
 from solver.backends.common import SolverOptions
 from solver.errors import BadInput
-from solver.game_cli import add_game_commands
-from solver.options import json_option, quiet_option, rules_option, solver_options, svg_option
+from solver.game import knowledge
+from solver.game_cli import add_game_commands, knows_line
+from solver.options import (
+    json_option,
+    open_hands_option,
+    quiet_option,
+    rules_option,
+    solver_options,
+    svg_option,
+)
 from solver.puzzle_cli import PuzzleGame, add_puzzle_commands
 from solver.render import print_json, stdout
-from solver.results import dumps
+from solver.results import dumps, to_jsonable
 
 tasks_option = click.option("--tasks", "tasks_path", type=click.Path(dir_okay=False),
                             help="Task catalogue file replacing the built-in one.")
@@ -71,7 +79,7 @@ def achievable(file: str, task_texts: tuple[str, ...], k: int, mode: str, backen
         [t for t in game.open if t is not None]
     result = run_achievable(game, tasks, k, mode, backend, solver)
     if as_json:
-        print_json(dumps(result))
+        print_json(dumps({**knowledge(GAME, game), **to_jsonable(result)}))
         return
     stdout.print(board_text(game.board))
     if result.answer == "yes":
@@ -102,16 +110,23 @@ def achievable(file: str, task_texts: tuple[str, ...], k: int, mode: str, backen
               help="Alternatives listed.")
 @click.option("--time-limit", type=click.FloatRange(min=0.1), default=1.3, show_default=True,
               help="Seconds for the look-ahead.")
+@click.option("--samples", type=click.IntRange(1, 10000), default=16, show_default=True,
+              help="Draws of what the player cannot see (other hands, the reserve's order, "
+                   "face-down tasks), the same for every placement.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the draws.")
+@open_hands_option
 @quiet_option
 @rules_option
 @tasks_option
 @pros_option
 @json_option
 @svg_option
-def hint(file: str, horizon: int, top: int, shown: int, time_limit: float,
-         rules_path: str | None, tasks_path: str | None, pros: bool | None, as_json: bool,
-         svg_path: str | None) -> None:
-    """The best placement for the player on turn in FILE, with ranked alternatives."""
+def hint(file: str, horizon: int, top: int, shown: int, time_limit: float, samples: int,
+         seed: int, open_hands: bool, rules_path: str | None, tasks_path: str | None,
+         pros: bool | None, as_json: bool, svg_path: str | None) -> None:
+    """The best placement for the player on turn in FILE, with ranked alternatives, from
+    what that player may know: their own hand, the board, the open tasks, the gap fillers
+    and how many tiles and tasks are unseen (the rest is drawn --samples times)."""
     from models.hoch_hinaus.hint import hint as run_hint
     from models.hoch_hinaus.queries import hint_table
     from models.hoch_hinaus.render import board_svg, board_text
@@ -122,17 +137,23 @@ def hint(file: str, horizon: int, top: int, shown: int, time_limit: float,
     if game.chance_due:
         raise BadInput("chance acts first in this position (a tile is drawn or a task "
                        "turned up): 'moves' lists the outcomes")
-    result = run_hint(game, horizon=horizon, top=top, time_limit=time_limit)
+    if game.status == "playing":
+        game.tiles_to_place()  # the player's own hand must be known
+    seen = game if open_hands else game.observation(game.on_turn)
+    result = run_hint(seen, horizon=horizon, top=top, time_limit=time_limit,
+                      samples=samples, seed=seed)
     result.options = result.options[:shown]
     if svg_path and result.options:
         b = game.board.copy()
         b.apply(result.options[0].action)
         board_svg(b, "after: " + result.options[0].placement["text"]).save(svg_path)
     if as_json:
-        print_json(dumps(result))
+        print_json(dumps({"open_hands": open_hands, **knowledge(GAME, seen),
+                          **to_jsonable(result)}))
         return
     stdout.print(board_text(game.board))
     stdout.print(hint_table(result, horizon))
+    stdout.print(knows_line(GAME, seen, open_hands))
 
 
 @group.command()
@@ -145,29 +166,35 @@ def hint(file: str, horizon: int, top: int, shown: int, time_limit: float,
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--time-limit", type=click.FloatRange(min=0.1), default=60.0,
               show_default=True, help="Seconds for the search or the sampling.")
+@open_hands_option
 @quiet_option
 @rules_option
 @tasks_option
 @pros_option
 @json_option
 def reachable(file: str, samples: int, policy: str, seed: int, time_limit: float,
-              rules_path: str | None, tasks_path: str | None, pros: bool | None,
-              as_json: bool) -> None:
-    """Can the game in FILE still be won? Everything known (reserve order, every task):
-    an exact search with a winning line; otherwise the win probability of a policy over
-    sampled completions, with its 95% Wilson interval."""
+              open_hands: bool, rules_path: str | None, tasks_path: str | None,
+              pros: bool | None, as_json: bool) -> None:
+    """Can the game in FILE still be won? From what the player on turn may know: the win
+    probability of a policy over sampled completions of the unknowns, with its 95% Wilson
+    interval, each player of the sampled games judging from their own view. With
+    --open-hands and everything known (reserve order, every task): an exact search with
+    a winning line."""
     from models.hoch_hinaus.reachable import reachable as run_reachable
     from models.hoch_hinaus.render import board_text
     from solver.progress import progress_bar
 
     _, game = _load(file, rules_path, tasks_path, pros)
-    if game.everything_known:  # the exact search shows its own status line
-        result = run_reachable(game, samples, policy, seed, time_limit)
+    seen = game if open_hands or not game.hands else game.observation(game.on_turn)
+    if seen.everything_known:  # the exact search shows its own status line
+        result = run_reachable(seen, samples, policy, seed, time_limit)
     else:
         with progress_bar("sampling games") as update:
-            result = run_reachable(game, samples, policy, seed, time_limit, update)
+            result = run_reachable(seen, samples, policy, seed, time_limit, update,
+                                   open_hands)
     if as_json:
-        print_json(dumps(result))
+        print_json(dumps({"open_hands": open_hands, **knowledge(GAME, seen),
+                          **to_jsonable(result)}))
         return
     stdout.print(board_text(game.board))
     if result.method == "exact":
@@ -186,6 +213,7 @@ def reachable(file: str, samples: int, policy: str, seed: int, time_limit: float
                      f"{r.successes} of {r.trials} sampled games won, {result.seconds:.1f} s)")
     if result.note:
         stdout.print(result.note)
+    stdout.print(knows_line(GAME, seen, open_hands))
 
 
 # generate, solve, check-unique, sheet over puzzles.py, imported when one of them runs

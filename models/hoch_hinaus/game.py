@@ -85,6 +85,10 @@ class HochHinausGame(Game[GameData, GameState, Any]):
                      help="Seconds per move for the hint policy's look-ahead; 0: no "
                           "clock, its SAT conflict budget alone (games replay exactly "
                           "anywhere)."),
+        click.Option(["--samples"], type=click.IntRange(1, 1000), default=16,
+                     show_default=True,
+                     help="Draws of what a player cannot see, per decision of the hint "
+                          "and greedy policies."),
     )
     chance_option = click.Option(
         ["--chance"], metavar="OUTCOME",
@@ -312,19 +316,21 @@ class HochHinausGame(Game[GameData, GameState, Any]):
 
     def policy(self, rules: GameData, name: str, options: dict[str, Any]) -> Policy:
         """random: a legal placement at random; greedy: the hint's ranking without its
-        SAT look-ahead; hint: with it. greedy and hint read the other hands and the
-        reserve's order (all-seeing, labelled so)."""
+        SAT look-ahead; hint: with it. Each judges from what it is handed: the player's
+        observation (the unknowns drawn `--samples` times), or with simulate's
+        --open-hands the whole state."""
         if name == "random":
             return Policy("random", _random_choice)
         if name not in ("hint", "greedy"):
             raise BadInput(f"unknown policy '{name}' ({', '.join(self.policy_names)})")
         hint_time = options.get("hint_time") or None
+        samples = options.get("samples") or 16
 
         def choose(state: GameState, legal: list, rng: random.Random) -> Any:
             from models.hoch_hinaus.hint import policy_action
-            return policy_action(state, rng, name, hint_time, legal)
+            return policy_action(state, rng, name, hint_time, legal, samples)
 
-        return Policy(name, choose, open_hands=True)
+        return Policy(name, choose)
 
     def measure(self, rules: GameData, setup: dict[str, Any], end: GameState,
                 options: dict[str, Any]) -> dict[str, Any]:
@@ -347,7 +353,7 @@ class HochHinausGame(Game[GameData, GameState, Any]):
         from models.hoch_hinaus.hint import hint
         from models.hoch_hinaus.queries import hint_table
 
-        result = hint(observation)
+        result = hint(observation, samples=options.get("samples") or 16)
         result.options = result.options[:8]
         return hint_table(result, result.horizon)
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 import random
+import statistics
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -56,19 +57,28 @@ def distance(rules: Any, task: Task, visible: Sequence) -> int:
 
 @dataclass
 class HintOption:
+    """One placement and what it leads to. With hidden information (other hands, the
+    reserve's order, face-down tasks) the figures that depend on it are means over the
+    hint's samples (shared by every placement); with everything known they are exact."""
+
     placement: dict
-    fulfils: list[str]
-    dead_end: bool
+    fulfils: list[str]  # fulfilled for sure (open tasks the player sees)
+    dead_end: bool  # the next player cannot place a tile (in every sample)
     uses_filler: bool
     releases_task: bool
-    distance: int
+    distance: float  # mean over the samples
+    dead_end_chance: float = 0.0  # share of the samples in which the next player is stuck
+    win_chance: float = 0.0
+    more_fulfilled: float = 0.0  # mean tasks turned up and fulfilled at once besides
     achievable: int | None = None  # remaining open tasks achievable one by one (any tile)
     together: bool | None = None  # all remaining open tasks achievable together (any tile)
-    achievable_hands: int | None = None  # the same with the next players' hands
-    together_hands: bool | None = None
+    achievable_hands: float | None = None  # the same with the next players' hands (mean)
+    together_hands: float | None = None  # share of the samples
     unproven: int = 0  # look-ahead answers left open by the conflict budget
     remaining: int = 0
     score: float = 0.0
+    spread: float = 0.0  # standard error of the score over the samples (0: exact)
+    samples: int = 0  # the draws it was judged on (fewer for the clearly worse ones)
     reason: str = ""
     wins: bool = False
     action: Any = field(default=None, metadata={"json_skip": True})
@@ -83,14 +93,20 @@ class HintResult:
     horizon: int
     seconds: float
     note: str = ""
+    samples: int = 0  # determinizations of what the player cannot see (0: all known)
+    seed: int = 0
 
 
-def _evaluate(game: GameState, a: Action) -> tuple[HintOption, GameState]:
+def _evaluate(game: GameState, a: Action, memo: dict | None = None
+              ) -> tuple[HintOption, GameState]:
+    """The placement played on a copy; `memo` (per placement) keeps what holds on the
+    board after it and the tasks' distances, for the draws of the same move."""
     g = game.copy()
     bonus_before = sum(1 for b in g.bonus if b.fillers > 0)
     g.place(a)
     released = sum(1 for b in g.bonus if b.fillers > 0) < bonus_before
-    done = g.fulfil()
+    memo = {} if memo is None else memo
+    done = g.fulfil(memo.setdefault("holds", {}))
     r = game.rules
     nxt = (g.on_turn + 1) % g.players if g.players else 0
     hand = list(g.hands[nxt]) if g.hands else []
@@ -100,17 +116,79 @@ def _evaluate(game: GameState, a: Action) -> tuple[HintOption, GameState]:
     dead = (g.status != "won" and None not in hand
             and not g.board.can_place(hand, g.pros, g.fillers_left > 0))
     vis = g.board.visible()
-    dist = sum(distance(r, t, vis) for t in g.open if t is not None)
+    far = memo.setdefault("distance", {})
+    for t in g.open:
+        if t is not None and t not in far:
+            far[t] = distance(r, t, vis)
+    dist = sum(far[t] for t in g.open if t is not None)
+    won = g.status == "won"
     opt = HintOption(action_json(r, a), [t.text(r) for t in done], dead, a.filler is not None,
-                     released, dist, remaining=sum(1 for t in g.open if t is not None),
-                     wins=g.status == "won", action=a)
+                     released, dist, float(dead), float(won),
+                     remaining=sum(1 for t in g.open if t is not None), wins=won, action=a)
     return opt, g
 
 
 def _cheap_score(o: HintOption) -> float:
     # fulfilling now and avoiding dead ends come first, whatever the look-ahead adds
-    return (10000 * o.wins + 100 * len(o.fulfils) - 1000 * o.dead_end - 0.5 * o.distance
+    return (10000 * o.win_chance + 100 * (len(o.fulfils) + o.more_fulfilled)
+            - 1000 * o.dead_end_chance - 0.5 * o.distance
             - 0.3 * o.uses_filler - 4 * o.releases_task)
+
+
+def _next_hand(g: GameState, d: GameState) -> list[str]:
+    """The hand of the next player after the move: from the draw `d` (the state before
+    the move with every unknown drawn) and `g` (the state after it)."""
+    nxt = (g.on_turn + 1) % g.players
+    if g.players == 1:
+        hand = [t for t in g.hands[0] if t is not None]
+        return hand + d.reserve[:1]
+    return d.hands[nxt]  # type: ignore[return-value]
+
+
+def _sampled(opt: HintOption, g: GameState, draws: list[GameState], a: Action,
+             stuck: dict, memo: dict) -> None:
+    """Fill in the figures of `opt` that depend on what the player cannot see, as means
+    over the determinizations `draws` (before the move); `g` is the state after the move
+    as the player sees it. Without an unknown task turned up only the next hand is
+    unknown: only whether it can be placed is judged per draw (`stuck` caches it)."""
+    scores = []
+    if g.task_due or g.status == "won":
+        dead = won = more = dist = 0.0
+        for d in draws:
+            o, _ = _evaluate(d, a, memo)
+            o.more_fulfilled = len(o.fulfils) - len(opt.fulfils)
+            o.fulfils = opt.fulfils
+            scores.append(_cheap_score(o))
+            dead += o.dead_end
+            won += o.wins
+            more += o.more_fulfilled
+            dist += o.distance
+        k = len(draws)
+        opt.dead_end_chance, opt.win_chance = dead / k, won / k
+        opt.more_fulfilled, opt.distance = more / k, dist / k
+    else:
+        board, fillers = g.board, g.fillers_left > 0
+        key0 = board.key()
+        dead_count = 0
+        for d in draws:
+            hand = _next_hand(g, d)
+            key = (key0, frozenset(hand))
+            if key not in stuck:
+                stuck[key] = not board.can_place(hand, g.pros, fillers)
+            opt.dead_end_chance = float(stuck[key])
+            dead_count += stuck[key]
+            scores.append(_cheap_score(opt))
+        opt.dead_end_chance = dead_count / len(draws)
+    k = opt.samples = len(draws)
+    opt.dead_end, opt.wins = opt.dead_end_chance == 1, opt.win_chance == 1
+    opt.score = sum(scores) / k
+    opt.spread = statistics.stdev(scores) / math.sqrt(k) if k > 1 else 0.0
+
+
+#: Successive halving over the draws: every placement is judged on the first draws, the
+#: best SECOND_ROUND of them on all.
+FIRST_DRAWS = 4
+SECOND_ROUND = 24
 
 
 class Lookahead:
@@ -144,13 +222,16 @@ class Lookahead:
         except TimeLimitReached:  # the conflict budget ran out
             return None
 
-    def check(self, g: GameState, mode: str, deadline: float) -> tuple[int, int, bool | None]:
+    def check(self, g: GameState, mode: str, deadline: float,
+              tasks: list[Task] | None = None) -> tuple[int, int, bool | None]:
         """(tasks proven achievable one by one, tasks unproven, all together: True/False
         or None if unproven) after a move: g is the game after place and fulfil, before
-        the draw. mode any: any tile not on the board; hand: the next players' hands as
+        the draw; `tasks`: the tasks checked (default: the open ones of g). mode any: any
+        tile not on the board; hand: the next players' hands as
         they are (plus the drawn tile if the reserve order is known), each placement by
         the player on turn then; a hand with unknown tiles may use any unseen tile."""
-        tasks = [t for t in g.open if t is not None]
+        if tasks is None:
+            tasks = [t for t in g.open if t is not None]
         base = self.model.init_lits(g.board) + [
             self.model.fillers_at_most(min(g.fillers_left, self.horizon))]
         if mode == "hand" and g.hands:
@@ -176,9 +257,15 @@ class Lookahead:
 
 def hint(game: GameState, horizon: int = 2, top: int = 8, time_limit: float = 1.3,
          lookahead: bool = True, rng: random.Random | None = None,
-         actions: list[Action] | None = None) -> HintResult:
-    """Rank the legal placements of the player on turn (best first); `actions`: the
-    legal placements when the caller has them already."""
+         actions: list[Action] | None = None, samples: int = 16, seed: int = 0,
+         lookahead_samples: int = 4) -> HintResult:
+    """Rank the legal placements of the player on turn (best first) from what `game`
+    holds. What it leaves unknown (other hands, the reserve's order, face-down tasks) is
+    drawn `samples` times (seeded by `seed`; the same draws for every placement) and
+    the placements are judged by their means; with everything known the judgement is
+    exact. The SAT look-ahead checks the `top` candidates: with any tile (from what the
+    player sees) and with the next players' hands (in `lookahead_samples` of the draws).
+    `rng` breaks ties at random; `actions`: the legal placements if the caller has them."""
     start = time.perf_counter()
     acts = game.legal_actions() if actions is None else actions
     if not acts:
@@ -189,22 +276,36 @@ def hint(game: GameState, horizon: int = 2, top: int = 8, time_limit: float = 1.
         else:
             note = "no tile can be placed: the game is lost"
         return HintResult(game.on_turn + 1, [], 0, 0, horizon, 0.0, note)
+    known = game.everything_known
+    draw_rng = random.Random(seed)
+    draws = [game] if known else [game.determinise(draw_rng) for _ in range(samples)]
     plain = [a for a in acts if a.filler is None]
     with_filler = [a for a in acts if a.filler is not None]
     seen: dict[tuple, HintOption] = {}
-    games: dict[int, GameState] = {}
+    after: dict[int, GameState] = {}
+    stuck: dict[tuple, bool] = {}
+    memos: dict[int, dict] = {}
     for a in plain + with_filler:
         opt, g = _evaluate(game, a)
         key = (g.board.key(), a.tile, a.filler is not None)
         if key in seen:
             continue
-        opt.score = _cheap_score(opt)
+        if known:
+            opt.score = _cheap_score(opt)
+        else:
+            memos[id(opt)] = {}
+            _sampled(opt, g, draws[:FIRST_DRAWS], a, stuck, memos[id(opt)])
         seen[key] = opt
-        games[id(opt)] = g
+        after[id(opt)] = g
     options = list(seen.values())
     if rng is not None:
         rng.shuffle(options)  # ties broken at random (stable sort keeps it)
     options.sort(key=lambda o: -o.score)
+    if not known and len(draws) > FIRST_DRAWS:
+        # every draw only for the placements that can still be the best
+        for o in options[:SECOND_ROUND]:
+            _sampled(o, after[id(o)], draws, o.action, stuck, memos[id(o)])
+        options.sort(key=lambda o: -o.score)
     checked = 0
     if lookahead and horizon > 0:
         la = Lookahead(game, horizon)
@@ -212,22 +313,28 @@ def hint(game: GameState, horizon: int = 2, top: int = 8, time_limit: float = 1.
             try:
                 deadline = start + time_limit
                 for o in options[:top]:
-                    g = games[id(o)]
+                    g = after[id(o)]
                     if o.wins or not o.remaining:
                         o.achievable, o.together = 0, True
-                        o.achievable_hands, o.together_hands = 0, True
+                        o.achievable_hands, o.together_hands = 0, 1.0
                     else:
                         try:
                             a = la.check(g, "any", deadline)
-                            h = la.check(g, "hand", deadline)
+                            ahead = [g] if known else [
+                                _evaluate(d, o.action)[1] for d in draws[:lookahead_samples]]
+                            # the open tasks the player sees, in every draw
+                            known_open = [t for t in g.open if t is not None]
+                            hands = [la.check(h, "hand", deadline, known_open)
+                                     for h in ahead]
                         except TimeLimitReached:
                             break
                         o.achievable, o.unproven, o.together = a[0], a[1], a[2]
-                        o.achievable_hands, o.together_hands = h[0], h[2]
-                        o.unproven += h[1]
+                        o.achievable_hands = sum(h[0] for h in hands) / len(hands)
+                        o.together_hands = sum(bool(h[2]) for h in hands) / len(hands)
+                        o.unproven += sum(h[1] for h in hands)
                     # unproven answers count half
                     o.score += (o.achievable + 2 * bool(o.together) + 3 * o.achievable_hands
-                                + 2 * bool(o.together_hands) + 0.5 * o.unproven)
+                                + 2 * o.together_hands + 0.5 * o.unproven)
                     checked += 1
                     status.step(checked, min(top, len(options)))
             finally:
@@ -235,45 +342,66 @@ def hint(game: GameState, horizon: int = 2, top: int = 8, time_limit: float = 1.
         head = sorted(options[:checked], key=lambda o: -o.score)
         options = head + options[checked:]
     for o in options:
-        o.reason = _reason(o, game, horizon)
+        o.reason = _reason(o, game, horizon, len(draws) if not known else 0)
     return HintResult(game.on_turn + 1, options, len(acts), checked, horizon,
-                      round(time.perf_counter() - start, 3))
+                      round(time.perf_counter() - start, 3), "",
+                      0 if known else len(draws), seed)
 
 
-def _reason(o: HintOption, game: GameState, horizon: int) -> str:
+def _share(x: float, samples: int) -> str:
+    return f"{round(x * samples)} of {samples} samples"
+
+
+def _reason(o: HintOption, game: GameState, horizon: int, samples: int) -> str:
     parts = []
     if o.wins:
         parts.append("wins the game")
+    elif o.win_chance:
+        parts.append(f"wins the game in {_share(o.win_chance, samples)}")
     if o.fulfils:
         parts.append(f"fulfils {len(o.fulfils)}: " + "; ".join(o.fulfils))
+    if o.more_fulfilled:
+        parts.append(f"{o.more_fulfilled:.2g} more on average from tasks turned up")
     if o.dead_end:
-        parts.append("DEAD END: the next player could not place a tile")
+        parts.append("DEAD END: the next player could not place a tile" +
+                     (f" (in all {samples} samples)" if samples else ""))
+    elif o.dead_end_chance:
+        parts.append("the next player could not place a tile (the game lost) in "
+                     + _share(o.dead_end_chance, samples))
     if o.achievable is not None and o.remaining:
-        hands = (f"all {o.remaining} together" if o.together_hands else
-                 f"{o.achievable_hands} of {o.remaining}")
+        if o.together_hands == 1:
+            hands = f"all {o.remaining} together"
+        elif samples:
+            hands = f"{o.achievable_hands:.2g} of {o.remaining} on average"
+        else:
+            hands = f"{o.achievable_hands:g} of {o.remaining}"
         anyt = (f"all {o.remaining} together" if o.together else
                 f"{o.achievable} of {o.remaining}")
+        who = "the next hands" + (" (sampled)" if samples else "")
         parts.append(f"other open tasks achievable within {horizon} placements: {hands} "
-                     f"with the next hands, {anyt} with any tiles" +
+                     f"with {who}, {anyt} with any tiles" +
                      (f" ({o.unproven} answers unproven)" if o.unproven else ""))
     if o.uses_filler:
         parts.append("uses a gap filler" + (" (releases a bonus task)" if o.releases_task
                                             else ""))
-    parts.append(f"distance to the open tasks {o.distance}")
+    parts.append(f"distance to the open tasks {o.distance:.3g}")
     return "; ".join(parts)
 
 
 def policy_action(game: GameState, rng: random.Random, policy: str,
-                  hint_time: float | None = 0.8, actions: list[Action] | None = None
-                  ) -> Action | None:
-    """The action a policy plays: random (a legal placement at random), greedy (the
-    hint's ranking without the SAT look-ahead) or hint (with it). `hint_time`: the
-    hint's wall-clock budget per move; None: none, the look-ahead is bounded by its SAT
-    conflict budget alone, so the move depends on the position and rng only (the same
-    on any machine, under any load). `actions`: the legal placements, if known."""
+                  hint_time: float | None = 0.8, actions: list[Action] | None = None,
+                  samples: int = 16) -> Action | None:
+    """The action a policy plays from `game` (an observation, or the whole state for
+    an all-seeing reference): random (a legal placement at random), greedy (the hint's
+    ranking without the SAT look-ahead) or hint (with it); the unknowns drawn `samples`
+    times, seeded from `rng`. `hint_time`: the hint's wall-clock budget per move; None:
+    none, the look-ahead is bounded by its SAT conflict budget alone, so the move depends
+    on the position and rng only (the same on any machine, under any load). `actions`:
+    the legal placements, if known."""
     if policy == "random":
         acts = game.legal_actions() if actions is None else actions
         return rng.choice(acts) if acts else None
     res = hint(game, lookahead=policy == "hint", rng=rng, top=4,
-               time_limit=math.inf if hint_time is None else hint_time, actions=actions)
+               time_limit=math.inf if hint_time is None else hint_time, actions=actions,
+               samples=samples, seed=rng.getrandbits(32))
     return res.options[0].action if res.options else None

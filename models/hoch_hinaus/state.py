@@ -240,14 +240,24 @@ class GameState:
         if hand is not None:
             hand.remove(a.tile)
 
-    def fulfil(self) -> list[Task]:
+    def fulfil(self, memo: dict[Task, bool] | None = None) -> list[Task]:
         """Step 2: discard every fulfilled open task, turn up new ones until 4 are open,
         and discard newly turned-up tasks that are fulfilled at once. Returns the tasks
         fulfilled; the game is won when no task is open and the draw pile is empty. Stops
-        when an unknown task is turned up (chance shows it; then fulfil again)."""
-        from models.hoch_hinaus.tasks import holds
+        when an unknown task is turned up (chance shows it; then fulfil again). `memo`:
+        which tasks hold on this very board, kept across calls by a caller that plays
+        the same board with different task piles."""
+        from models.hoch_hinaus.tasks import holds as holds_on
 
         visible = self.board.visible()
+        if memo is None:
+            memo = {}
+
+        def holds(rules: Rules, t: Task, visible: list) -> bool:
+            if t not in memo:
+                memo[t] = holds_on(rules, t, visible)
+            return memo[t]
+
         done: list[Task] = []
         while True:
             while len(self.open) < self.rules.open_tasks and self.draw_pile:
