@@ -132,6 +132,8 @@ def test_hands_as_counts_and_an_unordered_deck_round_trip():
     assert sorted(c.text(R) for c in state.unseen()) == sorted(
         ["Cat on Bear", "rank 2: Fox", "Fox on Duck"])
     assert GAME.knows(state)[-1] == "the cards in the deck"
+    shown = GAME.show(state)
+    assert shown.deck_cards == ["rank 1: Cat", "Owl on Pig"] and shown.unseen == 3
     assert GAME.unknown(state) == ["3 hand card(s) of seat 2", "the order of the deck (2 cards)"]
     for seed in range(5):
         full = GAME.determinize(state, random.Random(seed))

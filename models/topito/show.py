@@ -28,7 +28,9 @@ class ShowResult:
     it forbids; each hand ("?" for an unknown card) with the cards the stacks meet now;
     the played piles, the deck's size, the cards nobody has seen (the deck and the
     unknown hand cards are drawn from them), the moves made and the winners (seats
-    from 1). `turn` counts players from 0, as in the position file."""
+    from 1); `deck_cards`: the deck's cards when the file gives them without order
+    (then `unseen` counts only the cards in unknown hands). `turn` counts players from
+    0, as in the position file."""
 
     podiums: dict[str, list[str]]
     out_of_play: list[str]
@@ -44,6 +46,7 @@ class ShowResult:
     moves_made: int
     winners: list[int]
     end: str | None
+    deck_cards: list[str] | None = None
 
 
 def show(state: GameState) -> ShowResult:
@@ -56,7 +59,8 @@ def show(state: GameState) -> ShowResult:
         [cards_text(r, state.met_now(p)) for p in range(len(state.hands))],
         [cards_text(r, pile) for pile in state.played], state.deck_count,
         state.deck is not None, len(state.unseen()) if state.hands else 0,
-        state.moves_made, [p + 1 for p in state.winners()], state.end())
+        state.moves_made, [p + 1 for p in state.winners()], state.end(),
+        None if state.deck_cards is None else cards_text(r, state.deck_cards))
 
 
 @dataclass
