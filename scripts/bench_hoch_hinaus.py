@@ -3,6 +3,11 @@ at most 1 s) and `hint` (goal: at most 2 s), median of several runs.
 
     /work/venv/bin/python scripts/bench_hoch_hinaus.py [--runs 3] [--backend sat cpsat]
     /work/venv/bin/python scripts/bench_hoch_hinaus.py --speedup [--games 40] [--runs 3]
+    /work/venv/bin/python scripts/bench_hoch_hinaus.py --hint 24 [--runs 3]
+
+`--hint N`: the latency of `toppi hoch-hinaus hint` at its defaults on N seeded positions
+(deals of 1-4 players played 0-20 random turns on), from what the player on turn may
+know (the default) and with --open-hands; median, p90 and max of every run.
 
 `--speedup`: the pool speed-up of `toppi hoch-hinaus simulate` instead: the same run
 (greedy and random policies on the same deals) with `--jobs 1` and `--jobs 2`, each a
@@ -57,6 +62,41 @@ def speedup(games: int, runs: int) -> None:
     print(f"  same table on both: {tables[1] == tables[2]}")
 
 
+def hint_latency(positions: int, runs: int) -> None:
+    """The hint at its command-line defaults, honest and all-seeing, on seeded deals."""
+    import random
+
+    from models.hoch_hinaus.game import GAME
+    from models.hoch_hinaus.state import new_game
+
+    data = GAME.load_rules(None)
+    states = []
+    for i in range(positions):
+        rng = random.Random(i)
+        g = new_game(data.rules, data.catalogue, 1 + i % 4, "normal", rng)
+        for _ in range((i * 7) % 21):
+            acts = g.legal_actions()
+            if g.status != "playing" or not acts:
+                break
+            g = g.apply_action(rng.choice(acts))
+        if g.status == "playing":
+            states.append(g)
+    for label, view in (("honest", lambda g: g.observation(g.on_turn)),
+                        ("--open-hands", lambda g: g)):
+        times = []
+        for _ in range(runs):
+            for g in states:
+                seen = view(g)
+                start = time.perf_counter()
+                hint(seen)
+                times.append(time.perf_counter() - start)
+        times.sort()
+        print(f"hint {label:13s} {len(states)} positions x {runs} runs: median "
+              f"{statistics.median(times):.3f} s  p90 {times[int(0.9 * len(times))]:.3f} s  "
+              f"max {times[-1]:.3f} s  (goal: median <= 2 s; load average "
+              f"{os.getloadavg()[0]:.2f})", flush=True)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--runs", type=int, default=3)
@@ -66,7 +106,12 @@ def main() -> None:
     ap.add_argument("--speedup", action="store_true",
                     help="measure simulate --jobs 1 against --jobs 2 instead")
     ap.add_argument("--games", type=int, default=40, help="deals of the --speedup run")
+    ap.add_argument("--hint", type=int, default=0, metavar="N",
+                    help="measure the hint's latency on N seeded positions instead")
     args = ap.parse_args()
+    if args.hint:
+        hint_latency(args.hint, args.runs)
+        return
     if args.speedup:
         speedup(args.games, args.runs)
         return

@@ -79,6 +79,18 @@ def test_a_reserve_of_unknown_order_may_be_a_count():
             GAME.read(DATA, bad, "f")
 
 
+def test_a_hidden_hand_may_be_a_count():
+    state = GAME.read(DATA, {**HIDDEN, "hands": [HIDDEN["hands"][0], 3]}, "f")
+    assert state.hands[1] == [None] * 3
+    assert GAME.write(state) == GAME.write(GAME.read(DATA, HIDDEN, "f"))
+    for hand, words in ((-1, "negative"), (4, "at most 3 tiles"), (True, "list")):
+        with pytest.raises(BadInput, match=words):
+            GAME.read(DATA, {**HIDDEN, "hands": [HIDDEN["hands"][0], hand]}, "f")
+    # more unknown tiles than tiles anywhere unseen, and more unknown tasks than unseen
+    with pytest.raises(BadInput, match="unknown tasks, but the catalogue has only"):
+        GAME.read(DATA, {**HIDDEN, "draw_pile": 500}, "f")
+
+
 def test_observation_hides_other_hands_the_reserve_order_and_face_down_tasks():
     full = GAME.new_game(DATA, GAME.setups(DATA, players=3)[0], random.Random(4))
     for _ in range(5):  # a few turns in

@@ -161,6 +161,10 @@ def read_position(rules: Rules, data: Any, where: str, pros: bool | None = None,
     hands = []
     for i, h in enumerate(json_field(data, "hands", list, where, [])):
         w = f"{where}.hands[{i}]"
+        if isinstance(h, int) and not isinstance(h, bool):  # a count: every tile unknown
+            if h < 0:
+                raise BadInput(f"{w}: a count of tiles cannot be negative")
+            h = [UNKNOWN] * h
         hand = _tiles(rules, expect(h, list, w), w, used, True)
         if len(hand) > rules.hand_size:
             raise BadInput(f"{w}: a hand holds at most {rules.hand_size} tiles")
