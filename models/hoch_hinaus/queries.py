@@ -103,14 +103,19 @@ def hint_table(result: HintResult, horizon: int) -> Any:
     """The ranked placements of a hint (or why there is none)."""
     if not result.options:
         return f"[bold red]{escape(result.note)}[/bold red]"
+    drawn = (f"the hidden pieces drawn {result.samples} times (seed {result.seed}), "
+             if result.samples else "everything known, ")
     table = Table(title=f"Player {result.player}: best placements ({result.legal} legal, "
-                        f"{result.checked} checked {horizon} placements ahead, "
+                        f"{drawn}{result.checked} checked {horizon} placements ahead, "
                         f"{result.seconds:.2f} s)")
     table.add_column("#", justify="right")
     table.add_column("placement")
     table.add_column("score", justify="right")
+    if result.samples:
+        table.add_column("±", justify="right")
     table.add_column("why")
     for i, o in enumerate(result.options, 1):
-        table.add_row(str(i), escape(o.placement["text"]), f"{o.score:.1f}",
+        spread = [f"{o.spread:.1f}"] if result.samples else []
+        table.add_row(str(i), escape(o.placement["text"]), f"{o.score:.1f}", *spread,
                       escape(o.reason))
     return table
