@@ -23,7 +23,7 @@ The weights were compared on 300 seeded 2-player games (docs/tippi-toppi.md): th
 "others can help" term lifts the hint policy's win rate from 24 % to about 52 %.
 Seeing the other hands adds only the "stuck for sure" check: the shares stay over every
 card the others may play (counting them over the draw pile alone, as open hands did
-before, lost 12-27 points of win rate, docs/tippi-toppi.md).
+before, lost 14-27 points of win rate, docs/tippi-toppi.md).
 """
 
 from __future__ import annotations
