@@ -20,7 +20,7 @@ one_line_error = assert_one_line_error
     ("show", "known-deck.json"), ("show", "hidden.json"), ("moves", "known-deck.json"),
     ("achievable", "known-deck.json"), ("achievable", "hidden.json", "--cards", "hand",
                                         "--task", "a run of 3", "--within", "2"),
-    ("hint", "hidden.json"), ("reachable", "known-deck.json", "--time-limit", "5"),
+    ("hint", "hidden.json"), ("reachable", "known-deck.json", "--time-limit", "5", "--open-hands"),
     ("reachable", "hidden.json", "--samples", "5"),
 ])
 def test_cli_answers_on_the_example_games_as_json(args):

@@ -72,8 +72,11 @@ def test_reachable_on_the_solo_endgame_equals_a_search():
     r = reachable(s, time_limit=30)
     line, _, complete = search_winning_line(s, time.perf_counter() + 30)
     assert complete and r.proven and (r.answer == "yes") is (line is not None)
-    out = run("reachable", str(PUZZLES / "solo-endgame.json")).output
-    assert ("No" if r.answer == "no" else "Yes") in out
+    out = run("reachable", str(PUZZLES / "solo-endgame.json"), "--open-hands").output
+    assert ("No" if r.answer == "no" else "Yes") in out and "All-seeing" in out
+    # the player alone does not know the order of the draw pile: sampled
+    out = run("reachable", str(PUZZLES / "solo-endgame.json"), "--samples", "3").output
+    assert "sampled deals" in out and "All-seeing" not in out
 
 
 def test_reachable_samples_hidden_cards():
@@ -94,7 +97,7 @@ def test_reachable_on_the_example_files_gives_the_published_answers(reading, won
     extra = ["--comparisons", reading] if reading else []
     if reading is None:  # the same line under either reading
         known = json.loads(run("reachable", str(PUZZLES / "known-deck.json"),
-                               "--json").stdout)
+                               "--open-hands", "--json").stdout)
         assert (known["method"], known["answer"], known["nodes"]) == ("exact", "yes", 42)
         assert known["line"][:4] == ["p1:G2>2", "p2:P5>1", "p1:G3>2", "p2:V5>1"]
         assert len(known["line"]) == 42

@@ -14,8 +14,14 @@ from models.tippi_toppi.rules import Rules, load_rules
 from models.tippi_toppi.state import GameState
 from solver.backends import SolverOptions
 from solver.game import knowledge
-from solver.game_cli import add_game_commands, with_options
-from solver.options import json_option, quiet_option, rules_option, solver_options
+from solver.game_cli import add_game_commands, knows_line, with_options
+from solver.options import (
+    json_option,
+    open_hands_option,
+    quiet_option,
+    rules_option,
+    solver_options,
+)
 from solver.puzzle_cli import PuzzleGame, add_puzzle_commands
 from solver.render import print_json, stdout
 from solver.results import dumps, to_jsonable
@@ -178,21 +184,26 @@ def hint(file: str, open_hands: bool, rules_path: str | None, comparisons: str |
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the deals.")
 @click.option("--time-limit", type=click.FloatRange(min=0.01), default=10.0,
               show_default=True, help="Seconds for the exact search (full information).")
+@open_hands_option
 @quiet_option
 @rules_option
 @comparisons_option
 @json_option
-def reachable(file: str, samples: int, seed: int, time_limit: float, rules_path: str | None,
-              comparisons: str | None, as_json: bool) -> None:
-    """Can the game still be won? Exact with full information (all hands, the draw pile
-    and the task pile known), otherwise the hint policy's win rate over sampled hidden
-    cards with a 95 % Wilson interval."""
+def reachable(file: str, samples: int, seed: int, time_limit: float, open_hands: bool,
+              rules_path: str | None, comparisons: str | None, as_json: bool) -> None:
+    """Can the game still be won? From what the player on turn may know: the hint
+    policy's win rate over sampled hidden cards with a 95 % Wilson interval. With
+    --open-hands and full information (all hands, the draw pile and the task pile
+    known): exact."""
     from models.tippi_toppi.reachable import reachable as run_reachable
 
     rules, state = _load(file, rules_path, comparisons)
-    result = run_reachable(state, samples, seed, time_limit)
+    seen = state
+    if not open_hands and GAME.current_player(state) >= 0:
+        seen = GAME.observation(state, GAME.current_player(state))
+    result = run_reachable(seen, samples, seed, time_limit)
     if as_json:
-        print_json(_answer(result, state))
+        print_json(_answer(result, seen, open_hands=open_hands))
         return
     if result.method == "exact":
         if result.answer == "yes":
@@ -205,12 +216,14 @@ def reachable(file: str, samples: int, seed: int, time_limit: float, rules_path:
         else:
             stdout.print(f"[yellow]Unknown[/yellow]: no winning line found and the search "
                          f"was not finished in {time_limit:g} s ({result.nodes} positions)")
+        stdout.print(knows_line(GAME, seen, open_hands))
         return
     rate = result.rate
     assert rate is not None
     stdout.print(f"Not everything is known: the hint policy won {rate.successes} of "
                  f"{rate.trials} sampled deals = {100 * rate.rate:.1f}% "
                  f"(95% interval {100 * rate.low:.1f}-{100 * rate.high:.1f}%)")
+    stdout.print(knows_line(GAME, seen, open_hands))
 
 
 add_game_commands(group, GAME)
