@@ -29,7 +29,8 @@ def _state(rules, variant, k, seed):
 def test_hint_proposes_only_empty_cells(seed, gold_silver):
     rules = load_rules()
     state, tile = _state(rules, Variant(gold_silver), 10 + seed * 4, seed)
-    result = hint(state, tile, seed=seed, time_limit=1.0)
+    # a fixed work budget (not a clock): the same answer on a loaded machine
+    result = hint(state, tile, seed=seed, samples=3)
     empty = set(state.empty_cells())
     assert result.options and all(o.cell in empty for o in result.options)
     assert len({o.cell for o in result.options}) == len(result.options)
