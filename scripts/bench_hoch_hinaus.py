@@ -5,6 +5,13 @@ at most 1 s) and `hint` (goal: at most 2 s), median of several runs.
     /work/venv/bin/python scripts/bench_hoch_hinaus.py --speedup [--games 40] [--runs 3]
     /work/venv/bin/python scripts/bench_hoch_hinaus.py --hint 24 [--runs 3]
 
+    /work/venv/bin/python scripts/bench_hoch_hinaus.py --views 30
+
+`--views N`: what each kind of hidden information is worth: N seeded 2-player deals
+(normal) played by the greedy policy four times, seeing only its own view, its view
+plus the other hands, its view plus the task piles in order (draw pile and bonus
+tasks), and everything; games won and tasks fulfilled of each.
+
 `--hint N`: the latency of `toppi hoch-hinaus hint` at its defaults on N seeded positions
 (deals of 1-4 players played 0-20 random turns on), from what the player on turn may
 know (the default) and with --open-hands; median, p90 and max of every run.
@@ -97,6 +104,42 @@ def hint_latency(positions: int, runs: int) -> None:
               f"{os.getloadavg()[0]:.2f})", flush=True)
 
 
+def views(games: int) -> None:
+    """The greedy policy with four views of the same deals (see the docstring)."""
+    import random
+
+    from models.hoch_hinaus.game import GAME
+    from models.hoch_hinaus.state import GameState, new_game
+
+    data = GAME.load_rules(None)
+
+    def seen(g: GameState, view: str) -> GameState:
+        if view == "everything":
+            return g
+        o = g.observation(g.on_turn)
+        if view == "+ other hands":
+            o.hands = [list(h) for h in g.hands]
+        elif view == "+ task piles":
+            o.draw_pile = list(g.draw_pile)
+            for b, c in zip(o.bonus, g.bonus, strict=True):
+                b.task = c.task
+        return o
+
+    for view in ("own", "+ other hands", "+ task piles", "everything"):
+        won = tasks = 0
+        start = time.perf_counter()
+        for seed in range(games):
+            rng = random.Random(seed)
+            g = new_game(data.rules, data.catalogue, 2, "normal", rng)
+            while g.status == "playing":
+                res = hint(seen(g, view), lookahead=False, samples=16, seed=seed, rng=rng)
+                g = g.apply_action(res.options[0].action)
+            won += g.status == "won"
+            tasks += len(g.completed)
+        print(f"greedy seeing {view:14s}: won {won} of {games}, tasks {tasks / games:.2f} "
+              f"per game ({time.perf_counter() - start:.0f} s)", flush=True)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--runs", type=int, default=3)
@@ -106,9 +149,14 @@ def main() -> None:
     ap.add_argument("--speedup", action="store_true",
                     help="measure simulate --jobs 1 against --jobs 2 instead")
     ap.add_argument("--games", type=int, default=40, help="deals of the --speedup run")
+    ap.add_argument("--views", type=int, default=0, metavar="N",
+                    help="what each kind of hidden information is worth, on N deals")
     ap.add_argument("--hint", type=int, default=0, metavar="N",
                     help="measure the hint's latency on N seeded positions instead")
     args = ap.parse_args()
+    if args.views:
+        views(args.views)
+        return
     if args.hint:
         hint_latency(args.hint, args.runs)
         return

@@ -28,8 +28,9 @@ run = game_runner("hoch-hinaus")
 R = load_rules()
 CAT = load_catalogue(R)
 # greedy: about 0.5 s a game (deterministic: no look-ahead clock); random: milliseconds
+# --samples 4: the greedy policy's draws of the hidden pieces, few to keep the tests short
 ARGS = ["simulate", "--games", "2", "--difficulty", "first", "--players", "2",
-        "--seed", "3", "--policy", "greedy", "--policy", "random"]
+        "--seed", "3", "--policy", "greedy", "--policy", "random", "--samples", "4"]
 
 
 def _table(data: dict) -> dict:
@@ -78,7 +79,7 @@ def test_records_are_the_rules_engine_games():
         g = r["game"]
         seed = task_seed(3, g)
         state = new_game(R, CAT, 2, "first", random.Random(seed), "blue", False)
-        end = play_out(state, random.Random(seed), r["seats"][0], None)
+        end = play_out(state, random.Random(seed), r["seats"][0], None, samples=4)
         assert r["seed"] == 3 * 1_000_003 + g
         assert r["returns"] == [1.0 if end.status == "won" else 0.0] * 2
         assert r["measures"] == {"tasks_completed": len(end.completed), "turns": end.turns}
@@ -105,7 +106,8 @@ def test_interrupt_keeps_finished_games_and_resume_gives_the_same_table(tmp_path
                                                                          monkeypatch):
     store = tmp_path / "runs.sqlite"
     args = ["simulate", "--games", "3", "--difficulty", "first", "--seed", "9",
-            "--policy", "random", "--policy", "greedy", "--jobs", "1", "--json"]
+            "--policy", "random", "--policy", "greedy", "--jobs", "1", "--samples", "4",
+            "--json"]
     whole = run(*args)
     assert whole.exit_code == 0, whole.output
     real = simulate.play_one
@@ -121,8 +123,8 @@ def test_interrupt_keeps_finished_games_and_resume_gives_the_same_table(tmp_path
     assert rows[0]["parameters"] == {
         "game": "hoch-hinaus", "rules_digest": data_digest(GAME.load_rules(None)),
         "setup": {"players": 2, "difficulty": "first", "pros": False, "side": "blue"},
-        "seats": ["random", "random"], "rotate": False, "options": {"hint_time": 0.0, "samples": 16},
-        "open_hands": False}
+        "seats": ["random", "random"], "rotate": False,
+        "options": {"hint_time": 0.0, "samples": 4}, "open_hands": False}
     monkeypatch.setattr(simulate, "play_one", real)
     played = interrupt_after(monkeypatch, simulate, -1, "play_one")  # never interrupts
     resumed = run(*args, "--store", str(store), "--resume")

@@ -154,14 +154,15 @@ def exact(game: GameState, time_limit: float) -> ReachableResult:
 
 
 def play_out(game: GameState, rng: random.Random, policy: str,
-             hint_time: float | None = 0.8, open_hands: bool = False) -> GameState:
+             hint_time: float | None = 0.8, open_hands: bool = False, samples: int = 16
+             ) -> GameState:
     """Play `game` (everything known; changed in place) to its end under `policy`, each
     player judging from their own observation (`open_hands`: from the whole state);
-    `hint_time` as in `policy_action`."""
+    `hint_time` and `samples` as in `policy_action`."""
     g = game
     while not g.is_terminal():
         seen = g if open_hands else g.observation(g.on_turn)
-        a = policy_action(seen, rng, policy, hint_time)
+        a = policy_action(seen, rng, policy, hint_time, samples=samples)
         if a is None:
             g.status = "lost"
             break
@@ -170,8 +171,8 @@ def play_out(game: GameState, rng: random.Random, policy: str,
 
 
 def sampled(game: GameState, samples: int, policy: str, seed: int, time_limit: float,
-            progress: Callable[[int, int], None] | None = None, open_hands: bool = False
-            ) -> ReachableResult:
+            progress: Callable[[int, int], None] | None = None, open_hands: bool = False,
+            draws: int = 16) -> ReachableResult:
     """Play the game to its end `samples` times, each time with the unknowns (other
     hands, reserve order, unseen tasks) drawn at random, under a policy whose players
     each judge from their own observation (`open_hands`: from the whole state); the win
@@ -184,7 +185,8 @@ def sampled(game: GameState, samples: int, policy: str, seed: int, time_limit: f
         if n and time.perf_counter() - start > time_limit:
             break
         rng = random.Random(seed * 100003 + i)
-        g = play_out(game.determinise(rng), rng, policy, open_hands=open_hands)
+        g = play_out(game.determinise(rng), rng, policy, open_hands=open_hands,
+                     samples=draws)
         wins += g.status == "won"
         n += 1
         if progress:
@@ -200,7 +202,7 @@ def sampled(game: GameState, samples: int, policy: str, seed: int, time_limit: f
 
 def reachable(game: GameState, samples: int = 40, policy: str = "hint", seed: int = 0,
               time_limit: float = 60.0, progress: Callable[[int, int], None] | None = None,
-              open_hands: bool = False) -> ReachableResult:
+              open_hands: bool = False, draws: int = 16) -> ReachableResult:
     """Can the game in `game` still be won? With everything known an exact search;
     else the sampled win rate of `policy`."""
     if not game.hands:
@@ -210,5 +212,5 @@ def reachable(game: GameState, samples: int = 40, policy: str = "hint", seed: in
                                note=f"the game in the file is already {game.status}")
     if game.everything_known:
         return exact(game, time_limit)
-    return sampled(game, samples, policy, seed, time_limit, progress, open_hands)
+    return sampled(game, samples, policy, seed, time_limit, progress, open_hands, draws)
 
