@@ -664,5 +664,12 @@ def puzzle_game() -> Any:
     from solver.puzzle_cli import PuzzleGame
     return PuzzleGame("hoch-hinaus", BACKENDS, make_kind, read_puzzle, write_puzzle,
                       solution_text, puzzle_picture, puzzle_terminal,
-                      canonical=canonical_puzzle)
+                      canonical=canonical_puzzle, knowledge=_knowledge)
+
+
+def _knowledge(kind: Any, puzzle: Puzzle) -> dict[str, Any]:
+    """What solving a puzzle knows: everything it shows, and it hides nothing (the hand
+    is the solver's own, no tile is drawn, no task turned up)."""
+    return {"knows": ["the board", "the hand", "the tasks", "the number of placements",
+                      "the gap fillers allowed"], "unknown": [], "all_seeing": False}
 

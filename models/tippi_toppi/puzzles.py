@@ -540,4 +540,12 @@ def puzzle_game() -> Any:
     """The shared puzzle commands' description of Tippi Toppi puzzles."""
     from solver.puzzle_cli import PuzzleGame
     return PuzzleGame("tippi-toppi", BACKENDS, _make_kind, _read, _write, _solution_text,
-                      _picture, _terminal, canonical=canonical_puzzle)
+                      _picture, _terminal, canonical=canonical_puzzle, knowledge=_knowledge)
+
+
+def _knowledge(kind: Any, puzzle: Puzzle) -> dict[str, Any]:
+    """What solving a puzzle knows: the draw pile in order besides the table and the
+    hand (at the table it lies face down: a puzzle is all-seeing by nature)."""
+    return {"knows": ["the top cards of the piles", "the hand", "the draw pile in order",
+                      "the open tasks", "the number of plays"], "unknown": [],
+            "all_seeing": True}

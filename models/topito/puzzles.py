@@ -389,4 +389,11 @@ def puzzle_game() -> Any:
     (cli.py) registers them with `generate --moves K`, passed on to `_make_kind`."""
     from solver.puzzle_cli import PuzzleGame
     return PuzzleGame("topito", BACKENDS, _make_kind, _read, _write, _solution_text,
-                      _picture, _terminal, canonical=canonical_puzzle)
+                      _picture, _terminal, canonical=canonical_puzzle, knowledge=_knowledge)
+
+
+def _knowledge(kind: Any, puzzle: Puzzle) -> dict[str, Any]:
+    """What solving a puzzle knows: the stacks, the last move and the card; it hides
+    nothing (no other hand or deck takes part)."""
+    return {"knows": ["the stacks on the podiums", "the last move", "the card"],
+            "unknown": [], "all_seeing": False}
