@@ -46,13 +46,15 @@ def _simulate(*extra: str) -> dict:
 
 @pytest.mark.slow
 def test_dask_cluster_equals_local_pool_and_in_process(cluster):
-    on_dask, pooled, alone = on_three_executors(_simulate, cluster)
+    # all-seeing policies: the executors are under test, and these games are quick
+    on_dask, pooled, alone = on_three_executors(
+        lambda *extra: _simulate("--open-hands", *extra), cluster)
     assert _table(on_dask) == _table(pooled) == _table(alone)
     assert not alone["interrupted"] and alone["played"] == 4
     # one cell per policy, each on the same two deals; the summary is that of the records
     assert [(r["cell"], r["game"], r["seats"]) for r in alone["records"]] == \
         [(c, g, [p, p]) for c, p in enumerate(("greedy", "random")) for g in range(2)]
-    assert alone["knows"] == {"greedy": "own", "random": "own"}
+    assert alone["knows"] == {"greedy": "everything", "random": "everything"}
     for c, cell in enumerate(alone["cells"]):
         mine = [r for r in alone["records"] if r["cell"] == c]
         assert cell["win_rate"]["trials"] == 2
@@ -60,13 +62,13 @@ def test_dask_cluster_equals_local_pool_and_in_process(cluster):
         turns = [r["measures"]["turns"] for r in mine]
         assert cell["measures"]["mean_turns"] == round(sum(turns) / 2, 2)
     # the text table too, less its caption line (seconds, executor); one game a cell
-    one = [*ARGS[:2], "1", *ARGS[3:]]
+    one = [*ARGS[:2], "1", *ARGS[3:], "--open-hands"]
     texts = [[line for line in run(*one, *extra).output.splitlines() if line.strip()]
              for extra in (("--scheduler", cluster), ("--jobs", "1"))]
     assert texts[0][:-2] == texts[1][:-2]
     assert sum(line.startswith(("│ greedy ", "│ random ")) for line in texts[0]) == 2
     assert "first, pros no" in " ".join(texts[0][:3])  # the same in every row: the title
-    assert "All-seeing" not in texts[0][-1]  # every policy plays from its own view
+    assert "All-seeing (open hands): greedy, random" in texts[0][-1]
 
 
 @pytest.mark.slow
@@ -106,7 +108,7 @@ def test_interrupt_keeps_finished_games_and_resume_gives_the_same_table(tmp_path
                                                                          monkeypatch):
     store = tmp_path / "runs.sqlite"
     args = ["simulate", "--games", "3", "--difficulty", "first", "--seed", "9",
-            "--policy", "random", "--policy", "greedy", "--jobs", "1", "--samples", "4",
+            "--policy", "random", "--policy", "greedy", "--jobs", "1", "--open-hands",
             "--json"]
     whole = run(*args)
     assert whole.exit_code == 0, whole.output
@@ -124,7 +126,7 @@ def test_interrupt_keeps_finished_games_and_resume_gives_the_same_table(tmp_path
         "game": "hoch-hinaus", "rules_digest": data_digest(GAME.load_rules(None)),
         "setup": {"players": 2, "difficulty": "first", "pros": False, "side": "blue"},
         "seats": ["random", "random"], "rotate": False,
-        "options": {"hint_time": 0.0, "samples": 4}, "open_hands": False}
+        "options": {"hint_time": 0.0, "samples": 16}, "open_hands": True}
     monkeypatch.setattr(simulate, "play_one", real)
     played = interrupt_after(monkeypatch, simulate, -1, "play_one")  # never interrupts
     resumed = run(*args, "--store", str(store), "--resume")
