@@ -168,7 +168,7 @@ def _sampled(opt: HintOption, g: GameState, draws: list[GameState], a: Action,
         opt.more_fulfilled, opt.distance = more / k, dist / k
     else:
         board, fillers = g.board, g.fillers_left > 0
-        key0 = board.key()
+        key0 = (board.key(), fillers)  # what can_place reads besides the hand
         dead_count = 0
         for d in draws:
             hand = _next_hand(g, d)
