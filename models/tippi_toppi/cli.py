@@ -142,10 +142,7 @@ OPEN_HANDS_LABEL = ("open hands: an all-seeing reference that reads every hand t
 
 @group.command()
 @file_argument
-@click.option("--open-hands", is_flag=True,
-              help="All-seeing reference: read every hand the file gives (and warn when a "
-                   "play leaves the next player stuck). Default: only what the player on "
-                   "turn sees.")
+@open_hands_option
 @rules_option
 @comparisons_option
 @json_option

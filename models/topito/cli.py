@@ -18,7 +18,13 @@ from solver.backends import SolverOptions
 from solver.errors import BadInput
 from solver.game import knowledge
 from solver.game_cli import add_game_commands, with_options
-from solver.options import json_option, rules_option, solver_options, svg_option
+from solver.options import (
+    json_option,
+    open_hands_option,
+    rules_option,
+    solver_options,
+    svg_option,
+)
 from solver.puzzle_cli import PuzzleGame, add_puzzle_commands
 from solver.render import print_json, stdout
 from solver.results import dumps, to_jsonable
@@ -193,10 +199,7 @@ def reachable(file: str, card_texts: tuple[str, ...], cards_text: tuple[str, ...
 @backend_option
 @click.option("--max-moves", type=click.IntRange(1, 30), default=8, show_default=True,
               help="Distances beyond this are shown as '>N'.")
-@click.option("--open-hands", is_flag=True,
-              help="All-seeing reference: use every hand and the deck the file gives "
-                   "(default: only what the player on turn may know, however much the "
-                   "file gives).")
+@open_hands_option
 @reversal_option
 @order_cards_option
 @rules_option
