@@ -137,8 +137,6 @@ def hint(file: str, horizon: int, top: int, shown: int, time_limit: float, sampl
     if game.chance_due:
         raise BadInput("chance acts first in this position (a tile is drawn or a task "
                        "turned up): 'moves' lists the outcomes")
-    if game.status == "playing":
-        game.tiles_to_place()  # the player's own hand must be known
     seen = game if open_hands else game.observation(game.on_turn)
     result = run_hint(seen, horizon=horizon, top=top, time_limit=time_limit,
                       samples=samples, seed=seed)

@@ -321,7 +321,8 @@ def hint(game: GameState, horizon: int = 2, top: int = 8, time_limit: float = 1.
                         try:
                             a = la.check(g, "any", deadline)
                             ahead = [g] if known else [
-                                _evaluate(d, o.action)[1] for d in draws[:lookahead_samples]]
+                                _evaluate(d, o.action, memos[id(o)])[1]
+                                for d in draws[:lookahead_samples]]
                             # the open tasks the player sees, in every draw
                             known_open = [t for t in g.open if t is not None]
                             hands = [la.check(h, "hand", deadline, known_open)
