@@ -214,7 +214,7 @@ def hint(file: str, hand: str | None, backend: str, max_moves: int, open_hands: 
     its chance of meeting the next player's unknown cards. Uses only what the player on
     turn may know (own hand, blocks, played cards, counts), unless --open-hands."""
     from models.topito.hint import table_hint
-    from models.topito.render import distance_text, hint_table, stacks_text
+    from models.topito.render import distance_text, hint_table, race_text, stacks_text
 
     position = _position(file, rules_path, deck_path, reversal_rule, order_cards)
     rules = position.blocks.rules
@@ -245,19 +245,19 @@ def hint(file: str, hand: str | None, backend: str, max_moves: int, open_hands: 
     stdout.print(f"moves needed now: {now}")
     b = res.best
     if b is not None:
-        if b.nearest == 0:
-            stdout.print(f"[bold green]Best move: {b.move}[/bold green] — meets "
-                         f"{'; '.join(b.meets)}")
-        else:
-            stdout.print(f"[bold]Best move: {b.move}[/bold] — then {distance_text(b.nearest, max_moves)} "
-                         f"more for {b.card or 'no card within reach'}")
-        if b.next_meets is not None:
-            stdout.print(f"chance it meets a card of the next player: {b.next_meets:.1%} "
-                         f"(any other player: {b.others_meet:.1%}; exact, over "
-                         f"{res.chances['pool']} cards: {res.chances['pool_is']})")
+        style = "bold green" if b.nearest == 0 else "bold"
+        stdout.print(f"[{style}]Best move: {b.move}[/{style}] — {b.reasons}")
+        if res.chances is not None:
+            stdout.print(f"[dim]chances exact, over {res.chances['pool']} cards: "
+                         f"{res.chances['pool_is']}[/dim]")
+    if res.race:
+        stdout.print(race_text(res))
     stdout.print(hint_table(res))
-    stdout.print("[dim]" + "  ".join(f"c{i + 1} = {c}" for i, c in enumerate(res.considered))
-                 + f"  ({res.backend}, {res.seconds:.2f} s)[/dim]")
+    legend = "  ".join(f"c{i + 1} = {c}" for i, c in enumerate(res.considered))
+    if res.chances is not None:
+        legend += ("  gift = chance another player gets a photo now, threat = chance "
+                   f"seat {res.chances['next_player'].split()[-1]} is then one move from a card")
+    stdout.print(f"[dim]{legend}  ({res.backend}, {res.seconds:.2f} s)[/dim]")
 
 
 @group.command()

@@ -57,7 +57,7 @@ class TopitoGame(Game[GameRules, GameState, Action]):
     id = "topito"
     title = "Topito"
     kind = "competitive"
-    policy_names = ("greedy", "random")
+    policy_names = ("greedy", "hint", "random")
     data_options = (click.Option(
         ["--deck", "deck_path"], type=click.Path(dir_okay=False),
         help="Deck file replacing the built-in 48 cards."), ORDER_CARDS_OPTION)
@@ -261,10 +261,12 @@ class TopitoGame(Game[GameRules, GameState, Action]):
 
     def policy(self, rules: GameRules, name: str, options: dict[str, Any]
                ) -> Policy[Action]:
-        from models.topito.policies import greedy_choice, random_choice
+        from models.topito.policies import greedy_choice, hint_choice, random_choice
 
         if name == "greedy":
             return Policy("greedy", greedy_choice)
+        if name == "hint":
+            return Policy("hint", hint_choice)
         if name == "random":
             return Policy("random", random_choice)
         raise BadInput(f"unknown policy '{name}' ({', '.join(self.policy_names)})")
@@ -295,7 +297,7 @@ class TopitoGame(Game[GameRules, GameState, Action]):
         from rich.console import Group
 
         from models.topito.hint import hint
-        from models.topito.render import hint_table
+        from models.topito.render import hint_table, race_text
 
         hand = [c for c in observation.hands[observation.turn] if c is not None]
         if not hand:
@@ -303,12 +305,9 @@ class TopitoGame(Game[GameRules, GameState, Action]):
         res = hint(observation.blocks, hand, "sat", 6, 30.0, table=observation,
                    view="own")
         best = res.best
-        head = (f"Best move: {best.move}" + (f" (meets {'; '.join(best.meets)})"
-                                             if best.meets else "")) if best else "No move"
-        if best is not None and best.next_meets is not None:
-            head += f"; chance it gives the next player a photo: {best.next_meets:.0%}"
+        head = f"Best move: {best.move} — {best.reasons}" if best else "No move"
         legend = "  ".join(f"c{i + 1} = {c}" for i, c in enumerate(res.considered))
-        return Group(head, hint_table(res), legend)
+        return Group(head, race_text(res), hint_table(res), legend)
 
 
 GAME = TopitoGame()

@@ -1,39 +1,68 @@
-"""`hint`: the best move for the player on turn given their cards. Every distance is a
-proven shortest plan (SAT with the first move assumed, or breadth-first search after
-the move).
+"""`hint`: the best move for the player on turn given their cards, and the `hint`
+policy of simulated games (the same ranking at a smaller work budget).
+
+Every move is judged by what it does now and next (`Outlook`, its `value`): own cards
+met now (played at once), own cards left one move away, the chance it hands another
+player a photo now, and the chance the next player can then meet a card of theirs in one
+move. Moves of equal value are ordered by the distances of the own cards: proven
+shortest plans (SAT with the first move assumed, or breadth-first search after the
+move) up to `max_moves` in the command, the exact one- and two-move tests of
+nearness.py in the policy.
 
 At the table (`table_hint`) the hint is asked by the player on turn and uses their
 observation only: the blocks, their own hand, the played piles and the counts of the
-other hands and the deck. From the unseen cards it adds, per move, the exact chance that
-the stacks after the move meet a card of the next player (or of any other player): the
-unknown hand cards are a uniform draw without replacement from the unseen cards the
-stacks do not meet now (`GameState.hand_pool`), so the chance is hypergeometric. With
-`open_hands` it is handed the whole position instead (a labelled all-seeing reference).
+other hands and the deck. The other players' unknown hand cards are a uniform draw
+without replacement from the unseen cards the stacks do not meet now
+(`GameState.hand_pool`), so each chance is hypergeometric and exact. With `open_hands`
+it is handed the whole position instead (a labelled all-seeing reference).
 """
 
 from __future__ import annotations
 
+import random
 import time
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from math import comb
 
 from models.topito.bfs import bfs_plan
 from models.topito.encode_sat import SatPlanner, sat_plan
+from models.topito.nearness import Blocks, near_distances
 from models.topito.plan import deadline_after
-from models.topito.rules import Card, Goal, Move, Stacks, State, format_move, move_dict
+from models.topito.rules import (
+    Card,
+    Goal,
+    Move,
+    Rules,
+    State,
+    format_move,
+    move_dict,
+    successors,
+)
 from models.topito.table import GameState
 from solver.errors import BadInput, TimeLimitReached
+
+# What a move is worth (`Outlook.value`). Weights chosen by playing the hint policy
+# against greedy (docs/topito.md, "Simulated games"): a card played now outweighs
+# everything else; handing out a photo costs about a third of one; an own card one
+# move away, and the next player one move from a card of theirs, count one each.
+CARD = 10.0
+GIFT = 3.0
+NEAR = 1.0
+THREAT = 1.0
 
 
 @dataclass
 class HintMove:
     """A move for the player on turn and what it leaves: `nearest` = moves still
     needed for the nearest card after this move (0: this move meets it), None = more
-    than max_moves; `distances` per card; `next_meets` / `others_meet` = the chance
-    that the stacks after the move meet a hand card of the next player / of any other
-    player (None without other players), exact over the unseen cards (1 or 0 where
-    the cards are known)."""
+    than max_moves; `distances` per card; `near` = own cards left one move away;
+    `next_meets` / `others_meet` = the chance that the stacks after the move meet a
+    hand card of the next player / of any other player, `threat` = the chance that the
+    next player can then meet one of theirs in one move (None without other players;
+    exact over the unseen cards, 1 or 0 where the cards are known); `value` = the
+    ranking's worth of the move (CARD x met + NEAR x near - GIFT x others_meet -
+    THREAT x threat); `reasons` in words."""
 
     rank: int
     move: str
@@ -46,6 +75,21 @@ class HintMove:
     distances: dict[str, int | None]
     next_meets: float | None = None
     others_meet: float | None = None
+    near: list[str] = field(default_factory=list)
+    threat: float | None = None
+    value: float = 0.0
+    reasons: str = ""
+
+
+@dataclass
+class RaceSeat:
+    """How far a seat is from winning: played cards, cards still to play, hand size."""
+
+    seat: int
+    played: int
+    to_go: int
+    hand: int
+    on_turn: bool
 
 
 @dataclass
@@ -54,7 +98,8 @@ class HintResult:
     alternatives. Distances are proven shortest plans up to max_moves. `view`: what the
     hint was computed on ("own": the observation of the player on turn; "open hands":
     the whole position; "blocks and hand": no table); `chances`: how the moves'
-    chances of meeting another player's card were computed (None without others)."""
+    chances were computed (None without others); `race`: every seat's distance from 7
+    played cards."""
 
     hand: list[str]
     met_now: list[str]
@@ -67,14 +112,16 @@ class HintResult:
     seconds: float
     view: str = "blocks and hand"
     chances: dict[str, object] | None = None
+    race: list[RaceSeat] = field(default_factory=list)
 
 
 class MeetChances:
-    """The chance that given stacks meet a hand card of the next player, or of any
-    other player, as the player on turn sees `table`: a known card met gives 1; the k
-    unknown hand cards of the players asked about are a uniform draw without
-    replacement from the pool (`GameState.hand_pool`), so with m of the pool's n cards
-    met the chance is 1 - C(n - m, k) / C(n, k), exactly."""
+    """The chances, as the player on turn sees `table`, that given stacks meet a hand
+    card of the next player or of any other player, and that the next player can meet
+    one of theirs in one move: a known card gives 1; the k unknown hand cards of the
+    players asked about are a uniform draw without replacement from the pool
+    (`GameState.hand_pool`), so with m of the pool's n cards met the chance is
+    1 - C(n - m, k) / C(n, k), exactly."""
 
     def __init__(self, table: GameState) -> None:
         self.table = table
@@ -82,19 +129,36 @@ class MeetChances:
         self.next = (table.turn + 1) % n
         self.others = [p for p in range(n) if p != table.turn]
         self.pool = table.hand_pool()
+        self.n_blocks = table.blocks.rules.n_blocks
 
-    def chance(self, seats: list[int], stacks: Stacks) -> Fraction:
+    def _chance(self, seats: list[int], hit: list[bool], test: object) -> Fraction:
+        """`hit` marks the pool cards that count; `test(card)` judges a known card."""
         hands = [self.table.hands[p] for p in seats]
-        if any(c is not None and c.met(stacks) for h in hands for c in h):
+        if any(c is not None and test(c) for h in hands for c in h):
             return Fraction(1)
         k = sum(c is None for h in hands for c in h)
         if k == 0:
             return Fraction(0)
-        n = len(self.pool)
-        m = sum(1 for c in self.pool if c.met(stacks))
+        n, m = len(self.pool), sum(hit)
         return 1 - Fraction(comb(n - m, k), comb(n, k))
 
-    def of_move(self, stacks: Stacks) -> tuple[float, float]:
+    def chance(self, seats: list[int], stacks: tuple) -> Fraction:
+        """The chance the stacks meet a hand card of one of `seats`."""
+        return self._chance(seats, [c.met(stacks) for c in self.pool],
+                            lambda c: c.met(stacks))
+
+    def judge(self, stacks: tuple, near: Blocks) -> tuple[Fraction, Fraction, Fraction]:
+        """(next player meets now, any other player meets now, the next player can
+        meet a card in one move but not now) for the stacks after a move; `near` is
+        those stacks with the move the next player may not make."""
+        met = [c.met(stacks) for c in self.pool]
+        one = [not m and near.within_one(c) for c, m in zip(self.pool, met, strict=True)]
+        return (self._chance([self.next], met, lambda c: c.met(stacks)),
+                self._chance(self.others, met, lambda c: c.met(stacks)),
+                self._chance([self.next], one,
+                             lambda c: not c.met(stacks) and near.within_one(c)))
+
+    def of_move(self, stacks: tuple) -> tuple[float, float]:
         """(next player, any other player), rounded to 6 places."""
         return (round(float(self.chance([self.next], stacks)), 6),
                 round(float(self.chance(self.others, stacks)), 6))
@@ -106,6 +170,84 @@ class MeetChances:
                 "samples": 0, "unknown_hand_cards": unknown, "pool": len(self.pool),
                 "pool_is": "the unseen cards the stacks do not meet now"
                 if len(self.pool) < len(t.unseen()) else "the unseen cards"}
+
+
+@dataclass
+class Outlook:
+    """What one move does for the player on turn (see HintMove)."""
+
+    move: Move
+    stacks: tuple
+    ban: tuple[int, int] | None
+    met: list[Card]
+    near: list[Card]
+    gift_next: Fraction | None
+    gift_any: Fraction | None
+    threat: Fraction | None
+
+    @property
+    def value(self) -> float:
+        v = CARD * len(self.met) + NEAR * len(self.near)
+        if self.gift_any is not None:
+            v -= GIFT * float(self.gift_any) + THREAT * float(self.threat)
+        return round(v, 9)
+
+
+def outlooks(state: State, hand: list[Card], chances: MeetChances | None) -> list[Outlook]:
+    """Every legal move of `state` judged for the cards `hand` (engine order)."""
+    n = state.rules.n_blocks
+    rule = state.reversal_rule
+    out = []
+    for b, src, dst, after in successors(state.stacks, state.ban, n):
+        ban = None if src is None or not rule else (b, src)
+        near_blocks = Blocks(after, ban, n)
+        met = [c for c in hand if c.met(after)]
+        near = [c for c in hand if c not in met and near_blocks.within_one(c)]
+        gifts = (None, None, None) if chances is None else chances.judge(after, near_blocks)
+        out.append(Outlook(Move(b, src, dst), after, ban, met, near, *gifts))
+    return out
+
+
+def race(table: GameState | None) -> list[RaceSeat]:
+    """Every seat's distance from the 7 played cards that win."""
+    if table is None or not table.hands:
+        return []
+    goal = table.rules.cards_to_win
+    return [RaceSeat(p + 1, len(table.played[p]), max(0, goal - len(table.played[p])),
+                     len(table.hands[p]), p == table.turn) for p in range(len(table.hands))]
+
+
+def chance_text(p: float) -> str:
+    """A chance in words: 'no', 'a certain', 'a 1 in 9' (below 1 in 5), 'a 62%'."""
+    if p <= 0:
+        return "no"
+    if p >= 1:
+        return "a certain"
+    if p < 0.2 and abs(1 / p - round(1 / p)) < 0.05:
+        return f"a 1 in {round(1 / p)}"
+    return f"a {p:.0%}"
+
+
+def reasons(r: Rules, o: Outlook, next_seat: int | None, max_moves: int,
+            nearest: int | None, card: str | None) -> str:
+    """Why a move ranks where it does, in words."""
+    parts = []
+    if o.met:
+        parts.append("meets your " + "; ".join(c.text(r) for c in o.met))
+    if o.near:
+        parts.append("leaves " + "; ".join(c.text(r) for c in o.near) + " one move away")
+    if not o.met and not o.near:
+        parts.append(f"then {nearest} more for {card}" if nearest is not None
+                     else f"no card within {max_moves} moves")
+    if o.gift_any is not None:
+        g = float(o.gift_any)
+        if g > 0:
+            parts.append(f"{chance_text(g)} chance it also gives another player a photo")
+        t = float(o.threat)
+        if t > 0:
+            parts.append(f"{chance_text(t)} chance seat {next_seat} is then one move "
+                         "from a card")
+    return "; ".join(parts)
 
 
 class CardDistances:
@@ -161,10 +303,10 @@ class CardDistances:
 def hint(state: State, hand: list[Card], backend: str = "sat", max_moves: int = 8,
          time_limit: float | None = 60.0, table: GameState | None = None,
          view: str = "blocks and hand") -> HintResult:
-    """The best move for the player on turn given their cards (see HintResult). With
-    `table` (the position as the hint may see it, with other players), each move also
-    gets its chances of meeting another player's card, the last thing ranked before the
-    move's text."""
+    """The best move for the player on turn given their cards (see HintResult): moves
+    ranked by their value (`Outlook`), then by the nearest own card, the sum of the
+    distances, and the move's text. With `table` (the position as the hint may see it,
+    with other players) the value weighs the chances of handing out a photo."""
     if not hand:
         raise BadInput("hint: the hand holds no card")
     r = state.rules
@@ -172,48 +314,74 @@ def hint(state: State, hand: list[Card], backend: str = "sat", max_moves: int = 
     chances = MeetChances(table) if table is not None and len(table.hands) > 1 else None
     met_now = [c for c in hand if c.met(state.stacks)]
     considered = [c for c in hand if c not in met_now] or list(hand)
+    looks = outlooks(state, considered, chances)
     dist = CardDistances(state, backend, max_moves, deadline_after(time_limit))
     try:
         now = {c: dist.now(c) for c in considered}
         rows = []
-        for move in state.legal_actions():
-            after = state.apply_action(move)
+        for o in looks:
             ds: dict[Card, int | None] = {}
             for c in considered:
-                if c.met(after.stacks):
-                    ds[c] = 0
+                if c in o.met or c in o.near:
+                    ds[c] = 0 if c in o.met else 1
                     continue
-                # one move changes the distance by at least -1: start the search there
-                lower = max_moves if now[c] is None else max(1, now[c] - 1)
-                ds[c] = dist.after(move, c, lower)
-            known = [(d, c.text(r)) for c, d in ds.items() if d is not None]
-            nearest, card = min(known) if known else (None, None)
-            meets = [c.text(r) for c in considered if ds[c] == 0]
-            gift = (None, None) if chances is None else chances.of_move(after.stacks)
-            rows.append((move, nearest, card, meets, ds, gift))
+                # not within one, and one move shortens a plan by one at most
+                lower = max_moves + 1 if now[c] is None else max(2, now[c] - 1)
+                ds[c] = dist.after(o.move, c, lower) if lower <= max_moves else None
+            rows.append((o, ds))
     finally:
         dist.close()
     cap = max_moves + 1
-
-    def key(row: tuple) -> tuple:
-        move, nearest, card, meets, ds, gift = row
-        return (cap if nearest is None else nearest, -len(meets),
-                sum(cap if d is None else d for d in ds.values()),
-                0.0 if gift[1] is None else gift[1],
-                format_move(r, move, state.stacks))
-
-    rows.sort(key=key)
+    rows.sort(key=lambda row: rank_key(row[0], list(row[1].values()), cap)
+              + (format_move(r, row[0].move, state.stacks),))
+    next_seat = None if chances is None else chances.next + 1
     ranked = []
-    for i, (move, nearest, card, meets, ds, gift) in enumerate(rows):
-        d = move_dict(r, move)
-        ranked.append(HintMove(i + 1, format_move(r, move, state.stacks), d["block"], d["from"],
-                               d["to"], nearest, card, meets,
-                               {c.text(r): v for c, v in ds.items()}, *gift))
+    for i, (o, ds) in enumerate(rows):
+        known = [(d, c.text(r)) for c, d in ds.items() if d is not None]
+        nearest, card = min(known) if known else (None, None)
+        d = move_dict(r, o.move)
+        gifts = (None, None, None) if o.gift_any is None else (
+            round(float(o.gift_next), 6), round(float(o.gift_any), 6), round(float(o.threat), 6))
+        ranked.append(HintMove(
+            i + 1, format_move(r, o.move, state.stacks), d["block"], d["from"], d["to"],
+            nearest, card, [c.text(r) for c in o.met], {c.text(r): v for c, v in ds.items()},
+            gifts[0], gifts[1], [c.text(r) for c in o.near], gifts[2], o.value,
+            reasons(r, o, next_seat, max_moves, nearest, card)))
     return HintResult([c.text(r) for c in hand], [c.text(r) for c in met_now],
                       [c.text(r) for c in considered], {c.text(r): v for c, v in now.items()},
                       ranked[0] if ranked else None, ranked, max_moves, backend,
                       round(time.perf_counter() - t0, 4), view,
-                      None if chances is None else chances.describe())
+                      None if chances is None else chances.describe(), race(table))
+
+
+def rank_key(o: Outlook, distances: list[int | None], cap: int) -> tuple:
+    """The ranking of the hint and of the hint policy: the higher value first, then the
+    nearer nearest card, then the smaller sum of distances (None counts as `cap`)."""
+    ds = [cap if d is None else d for d in distances]
+    return (-o.value, min(ds, default=cap), sum(ds))
+
+
+def choose_move(view: GameState, rng: random.Random) -> Move | None:
+    """The hint policy's move on `view` (the observation of the player on turn): the
+    hint's ranking with the distances searched two moves deep (exact: nearness.py) and
+    only for the moves of the best value; ties drawn with `rng`. None without a known
+    own card."""
+    hand = [c for c in view.hands[view.turn] if c is not None]
+    if not hand:
+        return None
+    state = view.blocks
+    considered = [c for c in hand if not c.met(state.stacks)] or hand
+    chances = MeetChances(view) if len(view.hands) > 1 else None
+    looks = outlooks(state, considered, chances)
+    best = max(o.value for o in looks)
+    top = [o for o in looks if o.value == best]
+    if len(top) > 1:
+        n = state.rules.n_blocks
+        keys = [rank_key(o, near_distances(o.stacks, o.ban, n, considered,
+                                           state.reversal_rule), 3) for o in top]
+        first = min(keys)
+        top = [o for o, k in zip(top, keys, strict=True) if k == first]
+    return rng.choice(top).move
 
 
 def hint_view(position: GameState, open_hands: bool = False,

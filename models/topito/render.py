@@ -104,26 +104,41 @@ def distance_text(d: int | None, cap: int) -> str:
 
 
 def hint_table(result: object) -> Table:
-    """Ranked moves of a hint: moves left to the nearest card, and per card."""
+    """Ranked moves of a hint: the value, moves left to the nearest card and per card,
+    and the chances of a photo for another player now (gift) or the next player one
+    move from a card (threat)."""
     cards = result.considered
     table = Table(title="Moves ranked (moves still needed after this move)")
     table.add_column("#", justify="right")
     table.add_column("move")
+    table.add_column("value", justify="right")
     table.add_column("nearest", justify="right")
     table.add_column("card")
     for i in range(len(cards)):
         table.add_column(f"c{i + 1}", justify="right")
     chances = getattr(result, "chances", None) is not None
     if chances:
-        table.add_column("next player meets", justify="right")
+        table.add_column("gift", justify="right")
+        table.add_column("threat", justify="right")
     for m in result.moves:
         style = "bold green" if m.nearest == 0 else ("bold" if m.rank == 1 else "")
-        extra = [f"{m.next_meets:.1%}"] if chances else []
-        table.add_row(str(m.rank), m.move, distance_text(m.nearest, result.max_moves),
-                      m.card or "-",
+        extra = [f"{m.others_meet:.1%}", f"{m.threat:.1%}"] if chances else []
+        table.add_row(str(m.rank), m.move, f"{m.value:.2f}",
+                      distance_text(m.nearest, result.max_moves), m.card or "-",
                       *[distance_text(m.distances[c], result.max_moves) for c in cards],
                       *extra, style=style)
     return table
+
+
+def race_text(result: object) -> str:
+    """'race: seat 1 (you) 3 of 7, seat 2 5 of 7' from a hint's race."""
+    seats = getattr(result, "race", [])
+    if not seats:
+        return ""
+    to_win = seats[0].played + seats[0].to_go
+    return "race: " + ", ".join(
+        f"seat {s.seat}{' (on turn)' if s.on_turn else ''} {s.played} of {to_win}"
+        for s in seats)
 
 
 def table_lines(state: GameState) -> list[tuple[str, str]]:
