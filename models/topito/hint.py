@@ -345,7 +345,7 @@ def hint(state: State, hand: list[Card], backend: str = "sat", max_moves: int = 
         ranked.append(HintMove(
             i + 1, format_move(r, o.move, state.stacks), d["block"], d["from"], d["to"],
             nearest, card, [c.text(r) for c in o.met], {c.text(r): v for c, v in ds.items()},
-            gifts[0], gifts[1], [c.text(r) for c in o.near], gifts[2], o.value,
+            gifts[0], gifts[1], [c.text(r) for c in o.near], gifts[2], round(o.value, 6),
             reasons(r, o, next_seat, max_moves, nearest, card)))
     return HintResult([c.text(r) for c in hand], [c.text(r) for c in met_now],
                       [c.text(r) for c in considered], {c.text(r): v for c, v in now.items()},
