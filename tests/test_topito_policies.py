@@ -181,3 +181,24 @@ def test_simulate_with_the_hint_is_the_same_on_every_executor(cluster):
     on_dask, pooled, alone = on_three_executors(sim, cluster)
     assert table(on_dask) == table(pooled) == table(alone)
     assert alone["played"] == 6
+
+
+def test_hint_players_who_all_avoid_chances_do_not_circle_for_ever(monkeypatch):
+    """Game 10 of `simulate --players 3 --policy hint --seed 0` circled when the policy
+    took only the moves of the very best value (three players moving the Fox round the
+    podiums, each move the one that left the next player the least chance) until the
+    move limit; taking moves of about the best value, and more so once a game drags on,
+    the policy weighs its own distances and the game is won."""
+    import models.topito.hint as hint_module
+    from solver.simulate import play_one
+
+    rules = replace(BUILT_IN, move_limit=100)
+
+    def ending() -> str:
+        record = play_one(GAME, rules, {"players": 3}, ["hint"] * 3, {}, False, 0, 10, 10)
+        return record.measures["end"]
+
+    assert ending() == "won"
+    monkeypatch.setattr(hint_module, "LONG_GAME", 10**9)
+    monkeypatch.setattr(hint_module, "TOLERANCE", 0.0)
+    assert ending() == "move limit"

@@ -50,6 +50,14 @@ CARD = 10.0
 GIFT = 3.0
 NEAR = 1.0
 THREAT = 1.0
+# The policy takes every move within TOLERANCE of the best value as equal and orders
+# them by the own cards' distances. Once a game drags on (LONG_GAME moves) and no move
+# meets or nears an own card, it widens that to QUIET: hint players who all avoid
+# handing out chances could otherwise circle for ever (33 of 1,000 three-player games
+# hit the move limit). Two-player games are over long before (docs/topito.md).
+TOLERANCE = 0.1
+QUIET = 1.0
+LONG_GAME = 40
 
 
 @dataclass
@@ -363,9 +371,9 @@ def rank_key(o: Outlook, distances: list[int | None], cap: int) -> tuple:
 
 def choose_move(view: GameState, rng: random.Random) -> Move | None:
     """The hint policy's move on `view` (the observation of the player on turn): the
-    hint's ranking with the distances searched two moves deep (exact: nearness.py) and
-    only for the moves of the best value; ties drawn with `rng`. None without a known
-    own card."""
+    moves of about the best value (TOLERANCE, QUIET) ordered by the own cards'
+    distances searched two moves deep (exact: nearness.py); ties drawn with `rng`.
+    None without a known own card."""
     hand = [c for c in view.hands[view.turn] if c is not None]
     if not hand:
         return None
@@ -374,11 +382,13 @@ def choose_move(view: GameState, rng: random.Random) -> Move | None:
     chances = MeetChances(view) if len(view.hands) > 1 else None
     looks = outlooks(state, considered, chances)
     best = max(o.value for o in looks)
-    top = [o for o in looks if o.value == best]
+    # no move meets or nears an own card, and the game drags on
+    quiet = best < NEAR and view.moves_made >= LONG_GAME
+    top = [o for o in looks if o.value >= best - (QUIET if quiet else TOLERANCE)]
     if len(top) > 1:
         n = state.rules.n_blocks
         keys = [rank_key(o, near_distances(o.stacks, o.ban, n, considered,
-                                           state.reversal_rule), 3) for o in top]
+                                           state.reversal_rule), 3)[1:] for o in top]
         first = min(keys)
         top = [o for o, k in zip(top, keys, strict=True) if k == first]
     return rng.choice(top).move
