@@ -9,7 +9,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, replace
 
-from models.take_it_higher import encode_cpsat, encode_maxsat, encode_ships
+from models.take_it_higher import encode_cpsat, encode_maxsat, encode_ships, ship_max
 from models.take_it_higher.encode import BACKENDS, MaxProblem
 from models.take_it_higher.positions import Placement, Position, format_placement
 from models.take_it_higher.rows import board_score
@@ -45,6 +45,8 @@ class MaxResult:
     placements: list[str]
     board: dict[str, str]
     sheet: ScoreSheet
+    # with spaceships and the call order free: the cases of the proof (ship_max.py)
+    cases: list[ship_max.CaseResult] | None = None
 
 
 def maximise(rules: Rules, variant: Variant, draw: list[Tile] | None = None,
@@ -115,6 +117,17 @@ def _maximise_with_ships(problem: MaxProblem, backend: str, options: SolverOptio
         order = [t.id for t in problem.draw] or [board[c].id for c in problem.rules.cell_ids]
         _, start_game = best_launches(GameState(problem.rules, problem.variant),
                                       [(tid, cell_of[tid]) for tid in order])
+    cases = None
+    if not problem.draw:  # the call order is free: by cases of the ring (ship_max.py)
+        start_value = -1 if start_game is None else score_sheet(
+            Position(problem.rules, start_game), problem.variant).total
+        rows_max = points_cap if points_cap is not None else cap
+        game, outcome, cases = ship_max.maximise_free_order(
+            problem, rows_max, cap if points_cap is not None else None, start_game,
+            start_value, remaining)
+        if game is None:
+            raise TimeLimitReached("time limit reached before any board was found")
+        return _ship_result(problem, backend, game, outcome, start, cases)
     ship_model = encode_ships.build(problem, colour_cap=cap, points_cap=points_cap)
     if start_game is not None:
         ship_model.hint_game(start_game, problem)
@@ -137,6 +150,13 @@ def _maximise_with_ships(problem: MaxProblem, backend: str, options: SolverOptio
             rows = sum(len(cells) * max(rules.colour_values[c] for c in rules.directions[d].colours)
                        for d, cells in rules.lines) + _max_bonus(problem)
         outcome = replace(outcome, bound=rows + max(problem.rules.buttons, default=0))
+    return _ship_result(problem, backend, placements, outcome, start, cases)
+
+
+def _ship_result(problem: MaxProblem, backend: str, placements: list[Placement],
+                 outcome: SolveOutcome, start: float,
+                 cases: list[ship_max.CaseResult] | None) -> MaxResult:
+    """A spaceship game replayed by the rules engine, which must agree with the model."""
     position = Position(problem.rules, placements)
     try:
         sheet = score_sheet(position, problem.variant)
@@ -150,7 +170,7 @@ def _maximise_with_ships(problem: MaxProblem, backend: str, options: SolverOptio
                      max(outcome.bound, sheet.total), round(time.perf_counter() - start, 3),
                      [t.id for t in problem.draw] or None,
                      [format_placement(p) for p in placements],
-                     {c: position.board[c].id for c in rules.cell_ids}, sheet)
+                     {c: position.board[c].id for c in rules.cell_ids}, sheet, cases)
 
 
 def solve_completion(problem: MaxProblem, options: SolverOptions

@@ -1,0 +1,341 @@
+"""The full game's maximum with spaceships and the call order free, proven by cases.
+
+The Take it Higher! bonus only depends on how many ships from the bottom of the pad are
+launched (the ring stops below the lowest ship still on the pad), and launching costs
+nothing but rows: so the maximum is the best, over j = 0..K, of the button of ship j
+plus the best row points of a board on which ships 1..j can all be launched.
+
+Case j is one CP-SAT model of the board (x[cell, class], y[line, option] as in
+encode.py; classes keep their studs, since a bonus row launches the gold or silver
+ship in every variant) plus what the launches need, without time steps:
+- z[line, ship]: the line is the scoring row that launches the ship (one row per ship,
+  one ship per row, the row allowing the ship: its colour, or its stud for a bonus row);
+- p[cell]: when the cell is filled (a permutation, AllDifferent), and T[ship] = p of the
+  tile the ship lands on: a cell of its row (w[cell, ship]) filled last on that row
+  (p[c] <= T for every cell of the row): the tile that completes the row;
+- simple rules: T non-decreasing up the pad (several ships may share a tile, each with
+  its own row); advanced rules: T all different (one ship per tile), and no other ship
+  lands on a tile of a launching row other than the one completing it (such a tile is
+  filled earlier, so its ship would stand on the row when it launches).
+With the call order free, any permutation p is a call order, so a solution is a game;
+it is replayed by the rules engine.
+
+The cases are visited from the top button down and cut by bounds: case j can score at
+most R + button(j), R the proven maximum of the rows alone (basic or gold/silver), so
+once the best game found reaches it no lower case is solved.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+
+from ortools.sat.python import cp_model
+
+from models.take_it_higher.encode import LineOption, MaxProblem, TileClass
+from models.take_it_higher.encode_cpsat import capacity_cuts
+from models.take_it_higher.positions import Placement
+from solver.backends import SolveOutcome, SolverOptions, cpsat
+
+# the LP workers prove row maxima over the whole tile set (maximum.CPSAT_SUBSOLVERS)
+SUBSOLVERS = ("reduced_costs", "max_lp")
+
+
+@dataclass
+class CaseModel:
+    """The model of one case and how to read a game from its solution."""
+
+    model: cp_model.CpModel
+    classes: list[TileClass]
+    x: dict[tuple[str, int], cp_model.IntVar]
+    p: dict[str, cp_model.IntVar]
+    w: dict[tuple[str, str], cp_model.IntVar]
+    z: dict[tuple[int, str], cp_model.IntVar]
+    ships: list[str]
+    lines: list[tuple[int, tuple[str, ...]]]
+
+    def classes_of(self, solver: cp_model.CpSolver) -> dict[str, int]:
+        return {cell: k for (cell, k), var in self.x.items() if solver.value(var)}
+
+    def game(self, solver: cp_model.CpSolver) -> list[Placement]:
+        """The solution as placements in call order, each with the ships it launches
+        (bottom of the pad first). The cells of a row launching a stud ship get the
+        tiles of their class with that stud, the other cells the class's other tiles."""
+        class_of = self.classes_of(solver)
+        left = {k: list(cls.tiles) for k, cls in enumerate(self.classes)}
+        tile_of = {}
+        for (li, s), var in self.z.items():
+            if solver.value(var) and any(t.stud == s for cls in self.classes
+                                         for t in cls.tiles):
+                for cell in self.lines[li][1]:
+                    k = class_of[cell]
+                    tile = next(t for t in left[k] if t.stud == s)
+                    left[k].remove(tile)
+                    tile_of[cell] = tile.id
+        for cell in sorted(class_of):
+            if cell not in tile_of:
+                tile_of[cell] = left[class_of[cell]].pop(0).id
+        lands: dict[str, list[str]] = {}
+        for s in self.ships:
+            cell = next(c for c in self.p if solver.value(self.w[c, s]))
+            lands.setdefault(cell, []).append(s)
+        order = sorted(self.p, key=lambda c: solver.value(self.p[c]))
+        return [Placement(tile_of[c], c, tuple(lands.get(c, ()))) for c in order]
+
+
+def build_case(problem: MaxProblem, ships: list[str], rules_kind: str,
+               order: bool = True, rows_cap: int | None = None,
+               at_least: int | None = None,
+               fixed_classes: dict[str, int] | None = None,
+               stud_pattern: dict[str, str | None] | None = None) -> CaseModel:
+    """Case "ships (the lowest j of the pad) are all launched": maximise the row points
+    (with bonus rows if the variant scores them). `order=False` leaves the launch times
+    out (a relaxation: every ship only needs a row of its own). `rows_cap` bounds the
+    row points by a proven maximum; `at_least` asks for boards scoring at least that."""
+    rules = problem.rules
+    scoring_studs = problem.variant.gold_silver
+    stud_ships = [s for s in ships if s in rules.stud_bonus]
+    # without the gold/silver scoring, classes ignore studs (Gold J and Silver J are one
+    # class) and a stud ship's row is checked by counting: its tiles of each class are
+    # at most the class's tiles with that stud (the other copies go elsewhere)
+    studded = replace(problem, variant=replace(problem.variant, gold_silver=True))
+    classes = (studded if scoring_studs else problem).classes()
+    cells = list(rules.cell_ids)
+    m = cp_model.CpModel()
+    x = {(c, k): m.new_bool_var(f"x[{c},{k}]") for c in cells for k in range(len(classes))}
+    for c in cells:
+        m.add_exactly_one(x[c, k] for k in range(len(classes)))
+    for k, cls in enumerate(classes):
+        m.add(sum(x[c, k] for c in cells) <= len(cls.tiles))
+    for c, k in (fixed_classes or {}).items():
+        m.add(x[c, k] == 1)
+    if stud_pattern is not None:
+        for (c, k), var in x.items():
+            if classes[k].stud != stud_pattern[c]:
+                m.add(var == 0)
+
+    studs: list[str | None] = [None, *sorted(rules.stud_bonus)] if scoring_studs else [None]
+    y: dict[tuple[int, int], cp_model.IntVar] = {}
+    options: dict[int, list[LineOption]] = {}
+    objective = []
+    for li, (d, line) in enumerate(rules.lines):
+        colours = [k for k in rules.directions[d].colours
+                   if any(cls.stripes[d] == k for cls in classes)]
+        opts = [LineOption(k, g, rules.colour_values[k] + (rules.stud_bonus[g] if g else 0))
+                for k in colours for g in studs]
+        options[li] = opts
+        for oi, o in enumerate(opts):
+            var = m.new_bool_var(f"y[{li},{o.colour},{o.stud}]")
+            y[li, oi] = var
+            for c in line:
+                m.add(sum(x[c, k] for k, cls in enumerate(classes)
+                          if cls.stripes[d] == o.colour
+                          and (o.stud is None or cls.stud == o.stud)) >= var)
+            objective.append(len(line) * o.weight * var)
+        m.add_at_most_one(y[li, oi] for oi in range(len(opts)))
+    capacity_cuts(studded if scoring_studs else problem, classes, m, y, options)
+    rows = sum(objective)
+    if rows_cap is not None:
+        m.add(rows <= rows_cap)
+    if at_least is not None:
+        m.add(rows >= at_least)
+
+    # each ship its own row that allows it
+    z: dict[tuple[int, str], cp_model.IntVar] = {}
+    for s in ships:
+        for li, opts in options.items():
+            if s in stud_ships and not scoring_studs:
+                support = [y[li, oi] for oi in range(len(opts))]  # any scoring row
+            else:
+                support = [y[li, oi] for oi, o in enumerate(opts)
+                           if o.colour == s or o.stud == s]
+            if support:
+                var = m.new_bool_var(f"z[{li},{s}]")
+                m.add(sum(support) >= var)
+                z[li, s] = var
+        m.add_exactly_one(z[li, t] for (li, t) in z if t == s)
+    for li in options:
+        m.add_at_most_one(z[li, s] for s in ships if (li, s) in z)
+    if stud_ships and not scoring_studs:
+        _stud_rows_by_counting(m, rules, classes, x, z, stud_ships)
+
+    p: dict[str, cp_model.IntVar] = {}
+    w: dict[tuple[str, str], cp_model.IntVar] = {}
+    if order and ships:
+        n = len(cells)
+        p = {c: m.new_int_var(0, n - 1, f"p[{c}]") for c in cells}
+        m.add_all_different(p.values())
+        T = {s: m.new_int_var(0, n - 1, f"T[{s}]") for s in ships}
+        for s in ships:
+            for c in cells:
+                on_row = [z[li, s] for li in (rules.line_of[c, d]
+                                              for d in range(len(rules.directions)))
+                          if (li, s) in z]
+                w[c, s] = m.new_bool_var(f"w[{c},{s}]")
+                m.add(sum(on_row) >= w[c, s]) if on_row else m.add(w[c, s] == 0)
+                m.add(T[s] == p[c]).only_enforce_if(w[c, s])
+            m.add_exactly_one(w[c, s] for c in cells)
+            for (li, t), var in z.items():
+                if t == s:
+                    for c in rules.lines[li][1]:
+                        m.add(p[c] <= T[s]).only_enforce_if(var)
+        if rules_kind == "simple":
+            for low, high in zip(ships, ships[1:], strict=False):
+                m.add(T[low] <= T[high])
+        else:
+            m.add_all_different(T.values())
+            for (li, s), var in z.items():
+                for c in rules.lines[li][1]:
+                    for t in ships:
+                        if t != s:
+                            m.add_bool_or([~var, ~w[c, t]])
+    m.maximize(rows)
+    return CaseModel(m, classes, x, p, w, z, list(ships), list(rules.lines))
+
+
+def _stud_rows_by_counting(m: cp_model.CpModel, rules: object, classes: list[TileClass],
+                           x: dict, z: dict, stud_ships: list[str]) -> None:
+    """A row launching a stud ship is all of that stud: its tiles of each class are at
+    most the class's tiles with the stud; rows of two different stud ships share no
+    cell (it cannot carry both studs). Exact: the class's other tiles can take the
+    other studs wherever they lie."""
+    for (li, s), var in z.items():
+        if s not in stud_ships:
+            continue
+        line = rules.lines[li][1]
+        for k, cls in enumerate(classes):
+            have = sum(1 for t in cls.tiles if t.stud == s)
+            if have < len(line):
+                m.add(sum(x[c, k] for c in line) <= have).only_enforce_if(var)
+    for (li, s), var in z.items():
+        for (lj, t), other in z.items():
+            if s in stud_ships and t in stud_ships and s < t and li != lj and set(
+                    rules.lines[li][1]) & set(rules.lines[lj][1]):
+                m.add_bool_or([~var, ~other])
+
+
+@dataclass
+class CaseResult:
+    """One case of the decomposition: the lowest `ships` of the pad launched (the ring
+    on `button`), how it ended ("optimal": its best game found and proven; "cut by
+    bound": its bound cannot beat the best game; "no better game": proven unable to
+    beat it; "unknown": time ran out), its row points and bound, and the stud patterns
+    tried (gold/silver scoring)."""
+
+    ships: int
+    button: int
+    status: str
+    rows: int | None
+    rows_bound: int
+    patterns: int
+    seconds: float
+
+
+class _Search:
+    """The state of the search over cases: the best game, its value, the time left."""
+
+    def __init__(self, problem: MaxProblem, remaining: Callable[[], SolverOptions],
+                 game: list[Placement] | None, value: int) -> None:
+        self.problem = problem
+        self.remaining = remaining
+        self.kind = problem.variant.ships or "simple"
+        self.best_game, self.best = game, value
+
+    def board_case(self, ships: list[str], button: int, rows_cap: int,
+                   pattern: dict[str, str | None] | None = None) -> tuple[str, int | None]:
+        """Solve case `ships` (with the studs of `pattern` fixed) for a game better than
+        the best: the relaxation first (rows and a row per ship); its board's launches
+        ordered if they can be, else the whole model with the launch times. Returns
+        (status, rows of the case's best board or None)."""
+        need = self.best - button + 1
+        relax = build_case(self.problem, ships, self.kind, order=False, rows_cap=rows_cap,
+                           at_least=need, stud_pattern=pattern)
+        subsolvers = SUBSOLVERS if pattern is None else ()
+        solver, out = cpsat.solve(relax.model, self.remaining(), subsolvers=subsolvers)
+        if out.status == "infeasible":
+            return "no better game", None
+        if out.status != "optimal":
+            return "unknown", out.bound
+        ordered = build_case(self.problem, ships, self.kind, fixed_classes=relax.classes_of(solver),
+                             stud_pattern=pattern)
+        solver2, out2 = cpsat.solve(ordered.model, self.remaining())
+        if out2.status != "optimal" or out2.objective < out.objective:
+            # that board cannot launch them all in order: the whole case with times
+            ordered = build_case(self.problem, ships, self.kind, rows_cap=out.objective,
+                                 at_least=need, stud_pattern=pattern)
+            solver2, out2 = cpsat.solve(ordered.model, self.remaining(), subsolvers=subsolvers)
+            if out2.status == "infeasible":
+                return "no better game", None
+            if out2.status != "optimal":
+                if out2.has_solution:
+                    self._take(ordered.game(solver2), out2.objective + button)
+                return "unknown", out2.bound
+        self._take(ordered.game(solver2), out2.objective + button)
+        return "optimal", out2.objective
+
+    def _take(self, game: list[Placement], value: int) -> None:
+        if value > self.best:
+            self.best_game, self.best = game, value
+
+
+def maximise_free_order(problem: MaxProblem, rows_max: int, colour_max: int | None,
+                        start_game: list[Placement] | None, start_value: int,
+                        remaining: Callable[[], SolverOptions]
+                        ) -> tuple[list[Placement] | None, SolveOutcome, list[CaseResult]]:
+    """The best game over the cases, from the top button down (module docstring).
+    `rows_max`: the proven maximum of the row points alone (with bonus rows under the
+    gold/silver scoring); `colour_max`: with the gold/silver scoring, the proven
+    maximum without the bonus (the C of the stud-pattern decomposition), else None;
+    `start_game`: a legal game worth `start_value` to beat. Returns the best game and
+    the outcome: optimal when every case was solved or cut by its bound."""
+    from models.take_it_higher.maximum import _StudPatterns  # maximum imports this module
+    from models.take_it_higher.rules import board_symmetries
+
+    rules = problem.rules
+    ships, buttons = list(rules.spaceships), list(rules.buttons)
+    search = _Search(problem, remaining, start_game, start_value)
+    t0 = time.perf_counter()
+    cases: list[CaseResult] = []
+    open_bound = None  # the highest bound of a case left unsolved
+    symmetries = board_symmetries(rules)
+    for j in range(len(ships), -1, -1):
+        button = buttons[j - 1] if j else 0
+        t = time.perf_counter()
+        if rows_max + button <= search.best:
+            cases.append(CaseResult(j, button, "cut by bound", None, rows_max, 0, 0.0))
+            continue
+        status, rows, tried = "no better game", None, 0
+        if colour_max is None:
+            status, rows = search.board_case(ships[:j], button, rows_max)
+        else:
+            patterns = _StudPatterns(problem, "cpsat")
+            while True:
+                pattern, master = patterns.best(remaining())
+                if master.status == "infeasible":
+                    break
+                if pattern is None:
+                    status, rows = "unknown", None
+                    break
+                if colour_max + master.objective + button <= search.best:
+                    break
+                for perm in [{c: c for c in pattern}, *symmetries]:
+                    patterns.exclude({perm[c]: s for c, s in pattern.items()})
+                tried += 1
+                got, value = search.board_case(ships[:j], button, rows_max, pattern)
+                if got == "unknown":
+                    status, rows = "unknown", None
+                    break
+                if got == "optimal":
+                    status, rows = "optimal", max(rows or 0, value)
+        if status == "optimal" and search.best > (rows or 0) + button:
+            status = "no better game"  # its best board did not beat an earlier case
+        if status == "unknown":
+            open_bound = max(open_bound or 0, rows_max + button)
+        cases.append(CaseResult(j, button, status, rows, rows_max, tried,
+                                round(time.perf_counter() - t, 3)))
+    wall = time.perf_counter() - t0
+    proven = open_bound is None
+    return search.best_game, SolveOutcome(
+        "optimal" if proven else "feasible", search.best,
+        search.best if proven else max(open_bound, search.best), wall, "cpsat"), cases

@@ -1,0 +1,52 @@
+"""The full game's maximum with the call order free, proven by cases of the ring
+(ship_max.py): equal to the time-indexed spaceship model (encode_ships.py, a second
+formulation) and to an exhaustive search with the rules engine on small rules files;
+the cases cover every ring height and the best game replays."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from models.take_it_higher import encode_ships
+from models.take_it_higher.encode import MaxProblem
+from models.take_it_higher.maximum import maximise
+from models.take_it_higher.positions import position_from_dict
+from models.take_it_higher.sheet import score_sheet
+from models.take_it_higher.variants import Variant
+from solver.backends import SolverOptions, cpsat
+from tests.tih_small import brute_force_ship_max_free, small_rules, small_ship_rules
+
+OPTS = SolverOptions(time_limit=30, seed=1, workers=2)
+
+
+@settings(max_examples=10, deadline=None)
+@given(seed=st.integers(0, 10_000), ships=st.sampled_from(["simple", "advanced"]),
+       gold_silver=st.booleans(), stud_ships=st.booleans())
+def test_cases_equal_the_time_indexed_model(seed, ships, gold_silver, stud_ships):
+    rules = (small_ship_rules(seed, pad_size=5, n_cells=5, n_tiles=6, n_dirs=3)
+             if stud_ships else small_rules(seed, n_cells=5, n_tiles=6, n_dirs=3))
+    variant = Variant(gold_silver, ships)
+    result = maximise(rules, variant, None, "cpsat", OPTS)
+    model = encode_ships.build(MaxProblem(rules, variant))
+    _, outcome = cpsat.solve(model.model, OPTS)
+    assert result.status == outcome.status == "optimal"
+    assert result.score == outcome.objective
+    # every ring height is a case: solved, cut by its bound, or proven not to beat it
+    assert [c.ships for c in result.cases] == list(range(len(rules.spaceships), -1, -1))
+    assert {c.status for c in result.cases} <= {"optimal", "cut by bound", "no better game"}
+    game = position_from_dict(rules, {"placements": result.placements})
+    assert game.complete and score_sheet(game, variant).total == result.score
+
+
+@pytest.mark.slow
+@settings(max_examples=6, deadline=None)
+@given(seed=st.integers(0, 10_000), ships=st.sampled_from(["simple", "advanced"]),
+       gold_silver=st.booleans())
+def test_cases_equal_brute_force_with_stud_ships(seed, ships, gold_silver):
+    rules = small_ship_rules(seed, pad_size=5, n_cells=4, n_tiles=5, n_dirs=3)
+    variant = Variant(gold_silver, ships)
+    result = maximise(rules, variant, None, "cpsat", OPTS)
+    assert result.status == "optimal"
+    assert result.score == brute_force_ship_max_free(rules, variant)
