@@ -22,6 +22,13 @@ hint of the player on turn on their observation (`table_hint`, as `toppi topito 
 runs it: --max-moves 8 by default) timed `--runs` times with each back-end, median per
 position; printed: median, p90 and max over the positions, and the time of the chances
 of meeting another player's card alone (computed once more by themselves).
+
+Race (`--race N`, only this part runs): N seeded endgame positions (2, 3 and 4
+players in turn, game i from seed*1000003+i, greedy moves until a seat has 5 or 6
+played cards, alternately), everything known; `race` for the end of the game (with who
+can win) and for every seat, timed `--runs` times with each back-end (median per
+position; a race passing `--limit` seconds is shown as over it, not timed again); printed: each position's answers and times, and the median, p90
+and max over the positions.
 """
 
 from __future__ import annotations
@@ -238,6 +245,96 @@ def part_hint(args) -> None:
         sys.stdout.flush()
 
 
+def race_positions(args, game_rules):
+    """The seeded endgames of the race benchmark: dealt games played greedily until a
+    seat has 5 (even i) or 6 (odd i) played cards, not over."""
+    from models.topito.policies import greedy_choice
+    from models.topito.table import new_game
+    from solver.game import task_seed
+
+    out = []
+    i = 0
+    while len(out) < args.race:
+        rng = random.Random(task_seed(args.seed, i))
+        state = new_game(game_rules, 2 + i % 3, rng)
+        goal = 5 + i % 2
+        while state.end() is None and max(len(p) for p in state.played) < goal:
+            state = state.move(greedy_choice(state.observation(state.turn),
+                                             state.legal_moves(), rng))
+        i += 1
+        if state.end() is None:
+            out.append(state)
+    return out
+
+
+def timed_race(state, player, backend, limit, runs):
+    """(median seconds, the answer) of `race` as the command runs it (--max-moves 12),
+    or (inf, None) over the limit."""
+    from models.topito.race import race
+    from solver.errors import TimeLimitReached
+
+    times, res = [], None
+    for _ in range(runs):
+        t = time.perf_counter()
+        try:
+            res = race(state, player, 12, backend, limit)
+        except TimeLimitReached:
+            return float("inf"), None
+        times.append(time.perf_counter() - t)
+    return statistics.median(times), res
+
+
+def part_race(args) -> None:
+    from models.topito.table import load_game_rules
+
+    positions = race_positions(args, load_game_rules())
+    cols = {"astar end": [], "astar seats": [], "bfs end": [], "bfs seats": []}
+    print(f"Race: {len(positions)} endgame positions (seed {args.seed}), median of "
+          f"{args.runs} runs per position, limit {args.limit:g} s a race")
+    print("  #  players  played        end (can win)   seats' fewest   A* end  A* seats"
+          "   BFS end  BFS seats")
+    with progress_bar("race") as update:
+        for i, state in enumerate(positions):
+            row = {}
+            answers = {}
+            for backend in ("astar", "bfs"):
+                t_end, res = timed_race(state, None, backend, args.limit, args.runs)
+                row[f"{backend} end"] = t_end
+                if res is not None:
+                    answers.setdefault("end", (res.fewest, res.can_win))
+                    assert answers["end"] == (res.fewest, res.can_win), (i, backend)
+                total = 0.0
+                for p in range(len(state.hands)):
+                    t, res = timed_race(state, p, backend, args.limit, args.runs)
+                    total += t
+                    if res is not None:
+                        answers.setdefault(p, res.fewest)
+                        assert answers[p] == res.fewest, (i, backend, p)
+                row[f"{backend} seats"] = total
+            for k, v in row.items():
+                cols[k].append(v)
+            end = answers.get("end", ("?", []))
+            seats = " ".join(str(answers.get(p, "?")) for p in range(len(state.hands)))
+            played = ",".join(str(len(p)) for p in state.played)
+
+            def fmt(v):
+                return f"{v:9.3f}" if v != float("inf") else f">{args.limit:8g}"
+            end_text = f"{end[0]} ({','.join(map(str, end[1]))})"
+            print(f"  {i:>2}  {len(state.hands):>7}  {played:<12}  {end_text:<14}  "
+                  f"{seats:<14} " + " ".join(fmt(row[k]) for k in cols))
+            sys.stdout.flush()
+            update(i + 1, len(positions))
+    def show(x):
+        return f"{x:.3f} s" if x != float("inf") else f"over {args.limit:g} s"
+
+    for k, v in cols.items():
+        v = sorted(v)
+        p90 = v[min(len(v) - 1, -(-9 * len(v) // 10) - 1)]  # nearest rank
+        over = sum(x == float("inf") for x in v)
+        print(f"  {k:<11} median {show(statistics.median(v))}, p90 {show(p90)}, max "
+              f"{show(v[-1])}" + (f" ({over} over the limit)" if over else ""))
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--cases", type=int, default=60)
@@ -256,9 +353,14 @@ def main() -> None:
     ap.add_argument("--hint", type=int, default=0, metavar="N",
                     help="Only the hint's latency on N seeded positions of dealt games.")
     ap.add_argument("--hint-max-moves", type=int, default=8)
+    ap.add_argument("--race", type=int, default=0, metavar="N",
+                    help="Only the race (everything known) on N seeded endgame positions.")
     args = ap.parse_args()
     if args.hint:
         part_hint(args)
+        return
+    if args.race:
+        part_race(args)
         return
     rules = load_rules()
     deck = load_deck(rules)

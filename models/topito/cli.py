@@ -192,6 +192,90 @@ def reachable(file: str, card_texts: tuple[str, ...], cards_text: tuple[str, ...
         stdout.print(f"[bold red]no[/bold red]: not within {within} moves (proven: {res.proof})")
 
 
+RACE_READING = ("all-seeing: every hand and the deck's order are read (for teaching "
+                "and analysis; no player knows them at the table)")
+
+
+def _moves(k: int) -> str:
+    return f"{k} move{'s' * (k != 1)}"
+
+
+def _print_race_line(res: Any) -> None:
+    for i, step in enumerate(res.line, 1):
+        photos = "; ".join(f"{seat} plays {', '.join(cards)}"
+                           for seat, cards in step.photo_time.items())
+        played = ", ".join(str(k) for k in step.played)
+        stdout.print(f"[bold]{i}.[/bold] seat {step.seat}: {step.move}"
+                     + (f" — photo time! {photos}" if photos else "")
+                     + f" [dim](played: {played})[/dim]")
+
+
+@group.command()
+@file_argument
+@click.option("--player", type=click.IntRange(1, 5), default=None,
+              help="The seat (from 1) whose 7th card is raced for (default: the end of "
+                   "the game by anyone's win, and who can be the winners).")
+@click.option("--within", type=click.IntRange(0, 60), default=None,
+              help="Answer yes (with a line) or no (with the proof): at most this many "
+                   "moves.")
+@click.option("--backend", type=click.Choice(("astar", "bfs")), default="astar",
+              show_default=True,
+              help="Best-first search with a proven lower bound, or breadth-first search "
+                   "over whole game states through the engine.")
+@click.option("--max-moves", type=click.IntRange(0, 60), default=12, show_default=True,
+              help="Longest line searched; beyond it the answer is 'not within N moves'.")
+@reversal_option
+@order_cards_option
+@rules_option
+@deck_option
+@solver_options(default_time=60.0)
+@json_option
+def race(file: str, player: int | None, within: int | None, backend: str, max_moves: int,
+         reversal_rule: bool, order_cards: str, rules_path: str | None,
+         deck_path: str | None, solver: SolverOptions, as_json: bool) -> None:
+    """With every hand and the deck in order known (all-seeing): the fewest moves, made
+    by the players in turn, after which the seat has played 7 cards, the game not won
+    before; without --player, the fewest moves to the end of the game by a win and who
+    can be the winners. Proven minimal by either back-end."""
+    from models.topito.race import race as fewest_moves
+    from models.topito.render import table_text
+
+    position = _position(file, rules_path, deck_path, reversal_rule, order_cards)
+    try:
+        res = fewest_moves(position, None if player is None else player - 1, max_moves,
+                           backend, solver.time_limit, within)
+    except BadInput as err:
+        raise BadInput(f"{file}: {err}") from None
+    if as_json:
+        info = knowledge(GAME, position)
+        print_json(dumps({**to_jsonable(res), **info, "all_seeing": True,
+                          "reading": RACE_READING}))
+        return
+    stdout.print(f"[bold yellow]{RACE_READING[:11]}[/bold yellow]{RACE_READING[11:]}")
+    stdout.print(table_text(position))
+    who = f"seat {res.seat}" if res.seat is not None else "the game"
+    seats = " or ".join(f"seat {s}" for s in res.can_win)
+    if res.fewest is None:
+        stdout.print(f"[bold red]{'no' if within is not None else 'No line'}[/bold red]: "
+                     f"{who} cannot {'have 7 cards' if res.seat else 'end with a win'} "
+                     f"within {_moves(res.max_moves)} (proven: {res.proof})")
+        return
+    head = "[bold green]yes[/bold green]: " if within is not None else ""
+    if res.fewest == 0:
+        what = (f"seat {res.seat} has 7 cards already" if res.seat is not None
+                else f"the game is won already by {seats}")
+    elif res.seat is not None:
+        what = f"seat {res.seat} can have 7 cards after {_moves(res.fewest)}"
+    else:
+        what = f"the game can end after {_moves(res.fewest)}, won by {seats}"
+    stdout.print(f"{head}[bold]{what}[/bold] (proven minimal: {res.proof}; "
+                 f"{res.backend}, {res.seconds:.2f} s)")
+    if res.seat is not None and res.winners != [res.seat]:
+        stdout.print(f"this line ends in a shared win: seats "
+                     f"{' and '.join(str(s) for s in res.winners)}")
+    _print_race_line(res)
+
+
 @group.command()
 @file_argument
 @click.option("--hand", help="The player's cards separated by ';' (default: the hand of "
