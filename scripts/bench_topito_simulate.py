@@ -49,9 +49,11 @@ def main() -> None:
           f"{args.games} games")
     cell = data["cells"][0]
     print(f"moves per game {cell['actions']['mean']:.1f}")
-    for name, r in cell["win_rate_by_policy"].items():
+    rates = cell["win_rate_by_policy"] or {
+        f"seat {i + 1}": r for i, r in enumerate(cell["win_rate_by_seat"])}
+    for name, r in rates.items():
         print(f"{name}: {r['rate']:.1%} ({r['low']:.1%}-{r['high']:.1%}) of "
-              f"{r['trials']} seats")
+              f"{r['trials']} games")
 
 
 if __name__ == "__main__":
