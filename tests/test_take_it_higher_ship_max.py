@@ -50,3 +50,24 @@ def test_cases_equal_brute_force_with_stud_ships(seed, ships, gold_silver):
     result = maximise(rules, variant, None, "cpsat", OPTS)
     assert result.status == "optimal"
     assert result.score == brute_force_ship_max_free(rules, variant)
+
+
+@settings(max_examples=8, deadline=None)
+@given(seed=st.integers(0, 10_000), ships=st.sampled_from(["simple", "advanced"]),
+       gold_silver=st.booleans(), stud_ships=st.booleans())
+def test_cases_with_a_call_order_equal_the_time_indexed_model(seed, ships, gold_silver,
+                                                              stud_ships):
+    import random
+
+    rules = (small_ship_rules(seed, pad_size=5, n_cells=5, n_tiles=6, n_dirs=3)
+             if stud_ships else small_rules(seed, n_cells=5, n_tiles=6, n_dirs=3))
+    variant = Variant(gold_silver, ships)
+    draw = random.Random(seed).sample(list(rules.tiles), rules.board_size)
+    result = maximise(rules, variant, draw, "cpsat", OPTS)
+    model = encode_ships.build(MaxProblem(rules, variant, tuple(draw)))
+    _, outcome = cpsat.solve(model.model, OPTS)
+    assert result.status == outcome.status == "optimal"
+    assert result.score == outcome.objective
+    game = position_from_dict(rules, {"placements": result.placements})
+    assert [p.tile for p in game.placements] == [t.id for t in draw]
+    assert score_sheet(game, variant).total == result.score

@@ -117,40 +117,18 @@ def _maximise_with_ships(problem: MaxProblem, backend: str, options: SolverOptio
         order = [t.id for t in problem.draw] or [board[c].id for c in problem.rules.cell_ids]
         _, start_game = best_launches(GameState(problem.rules, problem.variant),
                                       [(tid, cell_of[tid]) for tid in order])
-    cases = None
-    if not problem.draw:  # the call order is free: by cases of the ring (ship_max.py)
-        start_value = -1 if start_game is None else score_sheet(
-            Position(problem.rules, start_game), problem.variant).total
-        rows_max = points_cap if points_cap is not None else cap
-        game, outcome, cases = ship_max.maximise_free_order(
-            problem, rows_max, cap if points_cap is not None else None, start_game,
-            start_value, remaining)
-        if game is None:
-            raise TimeLimitReached("time limit reached before any board was found")
-        return _ship_result(problem, backend, game, outcome, start, cases)
-    ship_model = encode_ships.build(problem, colour_cap=cap, points_cap=points_cap)
-    if start_game is not None:
-        ship_model.hint_game(start_game, problem)
-    solver, outcome = cpsat.solve(ship_model.model, remaining())
-    if outcome.has_solution:
-        placements = ship_model.placements(solver, problem)
-    elif start_game is not None and outcome.status != "infeasible":
-        placements = start_game  # the solver ran out of time before improving on it
-        outcome = replace(outcome, status="feasible",
-                          objective=score_sheet(Position(problem.rules, start_game),
-                                                problem.variant).total)
-    elif outcome.status == "infeasible":
-        raise BadInput("no board can be filled with these tiles")
-    else:
+    rows_max = points_cap if points_cap is not None else cap
+    if rows_max is None:
+        raise TimeLimitReached("time limit reached before the row maximum was bounded")
+    # by cases of the ring (ship_max.py); the best row board's game is the one to beat
+    start_value = -1 if start_game is None else score_sheet(
+        Position(problem.rules, start_game), problem.variant).total
+    game, outcome, cases = ship_max.maximise_by_cases(
+        problem, rows_max, cap if points_cap is not None else None, start_game,
+        start_value, remaining)
+    if game is None:
         raise TimeLimitReached("time limit reached before any board was found")
-    if outcome.bound is None:  # no bound from the ship model: the caps + the top button
-        rows = points_cap if points_cap is not None else cap
-        if rows is None:  # nothing proven at all: every line scoring its best colour
-            rules = problem.rules
-            rows = sum(len(cells) * max(rules.colour_values[c] for c in rules.directions[d].colours)
-                       for d, cells in rules.lines) + _max_bonus(problem)
-        outcome = replace(outcome, bound=rows + max(problem.rules.buttons, default=0))
-    return _ship_result(problem, backend, placements, outcome, start, cases)
+    return _ship_result(problem, backend, game, outcome, start, cases)
 
 
 def _ship_result(problem: MaxProblem, backend: str, placements: list[Placement],

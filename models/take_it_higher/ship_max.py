@@ -1,4 +1,5 @@
-"""The full game's maximum with spaceships and the call order free, proven by cases.
+"""The maximum with spaceships, proven by cases of the ring: the full game (the call
+order free) and the hindsight optimum of a draw (the call order given).
 
 The Take it Higher! bonus only depends on how many ships from the bottom of the pad are
 launched (the ring stops below the lowest ship still on the pad), and launching costs
@@ -18,7 +19,8 @@ ship in every variant) plus what the launches need, without time steps:
   lands on a tile of a launching row other than the one completing it (such a tile is
   filled earlier, so its ship would stand on the row when it launches).
 With the call order free, any permutation p is a call order, so a solution is a game;
-it is replayed by the rules engine.
+with a draw, a[time, cell] places the tile called at each time and p is read from it.
+Every game is replayed by the rules engine.
 
 The cases are visited from the top button down and cut by bounds: case j can score at
 most R + button(j), R the proven maximum of the rows alone (basic or gold/silver), so
@@ -54,6 +56,9 @@ class CaseModel:
     z: dict[tuple[int, str], cp_model.IntVar]
     ships: list[str]
     lines: list[tuple[int, tuple[str, ...]]]
+    # with a draw: a[time, cell], the tile called at that time goes on the cell
+    a: dict[tuple[int, str], cp_model.IntVar] | None = None
+    draw: tuple = ()
 
     def classes_of(self, solver: cp_model.CpSolver) -> dict[str, int]:
         return {cell: k for (cell, k), var in self.x.items() if solver.value(var)}
@@ -62,6 +67,8 @@ class CaseModel:
         """The solution as placements in call order, each with the ships it launches
         (bottom of the pad first). The cells of a row launching a stud ship get the
         tiles of their class with that stud, the other cells the class's other tiles."""
+        if self.a is not None:
+            return self._draw_game(solver)
         class_of = self.classes_of(solver)
         left = {k: list(cls.tiles) for k, cls in enumerate(self.classes)}
         tile_of = {}
@@ -76,12 +83,26 @@ class CaseModel:
         for cell in sorted(class_of):
             if cell not in tile_of:
                 tile_of[cell] = left[class_of[cell]].pop(0).id
+        lands = self._lands(solver)
+        # no ship to launch: any order of the board is a game
+        order = sorted(self.p, key=lambda c: solver.value(self.p[c])) if self.p else sorted(
+            class_of)
+        return [Placement(tile_of[c], c, tuple(lands.get(c, ()))) for c in order]
+
+    def _lands(self, solver: cp_model.CpSolver) -> dict[str, list[str]]:
         lands: dict[str, list[str]] = {}
         for s in self.ships:
             cell = next(c for c in self.p if solver.value(self.w[c, s]))
             lands.setdefault(cell, []).append(s)
-        order = sorted(self.p, key=lambda c: solver.value(self.p[c]))
-        return [Placement(tile_of[c], c, tuple(lands.get(c, ()))) for c in order]
+        return lands
+
+    def _draw_game(self, solver: cp_model.CpSolver) -> list[Placement]:
+        lands = self._lands(solver) if self.w else {}
+        out = []
+        for i, tile in enumerate(self.draw):
+            cell = next(c for (j, c), var in self.a.items() if j == i and solver.value(var))
+            out.append(Placement(tile.id, cell, tuple(lands.get(cell, ()))))
+        return out
 
 
 def build_case(problem: MaxProblem, ships: list[str], rules_kind: str,
@@ -108,6 +129,21 @@ def build_case(problem: MaxProblem, ships: list[str], rules_kind: str,
         m.add_exactly_one(x[c, k] for k in range(len(classes)))
     for k, cls in enumerate(classes):
         m.add(sum(x[c, k] for c in cells) <= len(cls.tiles))
+    draw = problem.draw
+    a = None
+    if draw and order:
+        # the call order is given: which cell each called tile goes on
+        n = len(cells)
+        a = {(i, c): m.new_bool_var(f"a[{i},{c}]") for i in range(n) for c in cells}
+        for i in range(n):
+            m.add_exactly_one(a[i, c] for c in cells)
+        for c in cells:
+            m.add_exactly_one(a[i, c] for i in range(n))
+        index = {id(t): k for k, cls in enumerate(classes) for t in cls.tiles}
+        for c in cells:
+            for k in range(len(classes)):
+                m.add(x[c, k] == sum(a[i, c] for i in range(n)
+                                     if index[id(draw[i])] == k))
     for c, k in (fixed_classes or {}).items():
         m.add(x[c, k] == 1)
     if stud_pattern is not None:
@@ -159,13 +195,22 @@ def build_case(problem: MaxProblem, ships: list[str], rules_kind: str,
         m.add_at_most_one(z[li, s] for s in ships if (li, s) in z)
     if stud_ships and not scoring_studs:
         _stud_rows_by_counting(m, rules, classes, x, z, stud_ships)
+        if a is not None:  # the called tiles' own studs
+            for (li, s), var in z.items():
+                if s in stud_ships:
+                    for c in rules.lines[li][1]:
+                        m.add(sum(a[i, c] for i, t in enumerate(draw) if t.stud == s) >= var)
 
     p: dict[str, cp_model.IntVar] = {}
     w: dict[tuple[str, str], cp_model.IntVar] = {}
     if order and ships:
         n = len(cells)
         p = {c: m.new_int_var(0, n - 1, f"p[{c}]") for c in cells}
-        m.add_all_different(p.values())
+        if a is None:
+            m.add_all_different(p.values())
+        else:
+            for c in cells:
+                m.add(p[c] == sum(i * a[i, c] for i in range(n)))
         T = {s: m.new_int_var(0, n - 1, f"T[{s}]") for s in ships}
         for s in ships:
             for c in cells:
@@ -191,7 +236,7 @@ def build_case(problem: MaxProblem, ships: list[str], rules_kind: str,
                         if t != s:
                             m.add_bool_or([~var, ~w[c, t]])
     m.maximize(rows)
-    return CaseModel(m, classes, x, p, w, z, list(ships), list(rules.lines))
+    return CaseModel(m, classes, x, p, w, z, list(ships), list(rules.lines), a, draw)
 
 
 def _stud_rows_by_counting(m: cp_model.CpModel, rules: object, classes: list[TileClass],
@@ -241,6 +286,7 @@ class _Search:
         self.remaining = remaining
         self.kind = problem.variant.ships or "simple"
         self.best_game, self.best = game, value
+        self.log: list[tuple] = []  # (step, status, rows, seconds) of every solve
 
     def board_case(self, ships: list[str], button: int, rows_cap: int,
                    pattern: dict[str, str | None] | None = None) -> tuple[str, int | None]:
@@ -251,8 +297,11 @@ class _Search:
         need = self.best - button + 1
         relax = build_case(self.problem, ships, self.kind, order=False, rows_cap=rows_cap,
                            at_least=need, stud_pattern=pattern)
-        subsolvers = SUBSOLVERS if pattern is None else ()
+        # the LP workers for an open tile choice; a draw or fixed studs favour the
+        # default portfolio (as in maximum._solve_one)
+        subsolvers = SUBSOLVERS if pattern is None and not self.problem.draw else ()
         solver, out = cpsat.solve(relax.model, self.remaining(), subsolvers=subsolvers)
+        self.log.append(("relax", out.status, out.objective, round(out.wall_time, 2)))
         if out.status == "infeasible":
             return "no better game", None
         if out.status != "optimal":
@@ -260,17 +309,25 @@ class _Search:
         ordered = build_case(self.problem, ships, self.kind, fixed_classes=relax.classes_of(solver),
                              stud_pattern=pattern)
         solver2, out2 = cpsat.solve(ordered.model, self.remaining())
+        self.log.append(("order", out2.status, out2.objective, round(out2.wall_time, 2)))
         if out2.status != "optimal" or out2.objective < out.objective:
-            # that board cannot launch them all in order: the whole case with times
-            ordered = build_case(self.problem, ships, self.kind, rows_cap=out.objective,
-                                 at_least=need, stud_pattern=pattern)
-            solver2, out2 = cpsat.solve(ordered.model, self.remaining(), subsolvers=subsolvers)
-            if out2.status == "infeasible":
+            # that board cannot launch them all in order: the whole case with times, as
+            # decisions "rows == v" from the relaxation's value down (each a feasibility
+            # question: much faster than one optimisation, docs)
+            for v in range(out.objective, need - 1, -1):
+                ordered = build_case(self.problem, ships, self.kind, rows_cap=v, at_least=v,
+                                     stud_pattern=pattern)
+                solver2, out2 = cpsat.solve(ordered.model, self.remaining(),
+                                            subsolvers=subsolvers)
+                self.log.append(("whole", v, out2.status, round(out2.wall_time, 2)))
+                if out2.status != "infeasible":
+                    break
+            else:
                 return "no better game", None
             if out2.status != "optimal":
                 if out2.has_solution:
                     self._take(ordered.game(solver2), out2.objective + button)
-                return "unknown", out2.bound
+                return "unknown", v
         self._take(ordered.game(solver2), out2.objective + button)
         return "optimal", out2.objective
 
@@ -279,7 +336,7 @@ class _Search:
             self.best_game, self.best = game, value
 
 
-def maximise_free_order(problem: MaxProblem, rows_max: int, colour_max: int | None,
+def maximise_by_cases(problem: MaxProblem, rows_max: int, colour_max: int | None,
                         start_game: list[Placement] | None, start_value: int,
                         remaining: Callable[[], SolverOptions]
                         ) -> tuple[list[Placement] | None, SolveOutcome, list[CaseResult]]:
