@@ -281,8 +281,8 @@ def test_simulate_table_and_bad_players():
     assert_one_line_error(run("simulate", "--games", "5", "--players", "6"), "2 to 5")
     assert_one_line_error(run("simulate", "--games", "5", "--players", "two"),
                           "not a number")
-    assert_one_line_error(run("simulate", "--games", "5", "--policy", "hint"),
-                          "unknown policy 'hint'")
+    assert_one_line_error(run("simulate", "--games", "5", "--policy", "clever"),
+                          "unknown policy 'clever'")
 
 
 def test_play_a_game_in_the_terminal():
