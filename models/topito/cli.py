@@ -374,6 +374,15 @@ moves_option = click.Option(
     ["--moves"], type=click.IntRange(1, 20), default=None,
     help="Exactly this many moves in the unique shortest plan, whatever the "
          "difficulty (default: easy 1, medium 2, hard 3).")
+# the deeper types (docs/topito.md, "Generate"); defaults None: the kind's own
+type_option = click.Option(
+    ["--type", "puzzle_type"], type=click.Choice(["card", "all", "hand"]), default=None,
+    help="card: one card (default); all: 2-3 cards met at once; hand: photo time for "
+         "a hand of four, each card met at some moment. all/hand: easy 3, medium 4, "
+         "hard 5 moves unless --moves.")
+bans_option = click.Option(
+    ["--bans", "bans"], type=click.IntRange(0, 2), default=None,
+    help="Name this many blocks that may not be moved (chosen to leave one plan).")
 add_puzzle_commands(group, PuzzleGame.from_module(
     "models.topito.puzzles", "topito", BACKENDS,
-    generate_options=(moves_option, ORDER_CARDS_OPTION)))
+    generate_options=(moves_option, ORDER_CARDS_OPTION, type_option, bans_option)))

@@ -39,8 +39,12 @@ class SatPlanner:
     a row onto different podiums come in block order. Leave it None when plans are
     counted or a first move is assumed (hint, generate)."""
 
-    def __init__(self, state: State, reduce_for: Goal | None = None) -> None:
+    def __init__(self, state: State, reduce_for: Goal | None = None,
+                 banned: Sequence[int] = ()) -> None:
         self.state = state
+        # blocks that may not be taken in hand (a puzzle's ban list): their move
+        # literals are false at every step; they may still ride on a lifted block
+        self.banned = tuple(banned)
         self.n = state.rules.n_blocks
         self.m = state.rules.n_podiums
         self.OUT = self.n + self.m  # supports: blocks 0..n-1, podiums n..n+m-1, OUT
@@ -62,7 +66,7 @@ class SatPlanner:
         """Blocks out of play and named by no card are interchangeable (the position,
         the ban and the goal do not tell them apart); so are empty podiums named by no
         card and not in the ban. Any plan can be relabelled to use them in index order."""
-        named = {b for c in goal.cards for b in c.blocks}
+        named = {b for c in goal.cards for b in c.blocks} | set(self.banned)
         placed = {b for s in self.state.stacks for b in s}
         self.sym_blocks = [b for b in range(self.n) if b not in named and b not in placed]
         used = {c.podium for c in goal.cards if c.podium is not None}
@@ -146,6 +150,9 @@ class SatPlanner:
         self._state_vars(t + 1)
         moves = [self.mv(b, q, t) for b in range(n) for q in range(m)]
         c.exactly_one(moves)
+        for b in self.banned:
+            for q in range(m):
+                c.clause([-self.mv(b, q, t)])
         for b in range(n):
             for q in range(m):
                 a = self.mv(b, q, t)

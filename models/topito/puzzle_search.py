@@ -2,10 +2,16 @@
 random stacks, every deck card screened on one incremental SAT planner for a shortest
 plan of exactly K moves that looks unique, and a second plan of the same length looked
 for with the first one blocked. models/topito/puzzles.py proposes with `walk_back` and
-`screen_position` and checks with `other_plan`; solver/generate.py owns the loop."""
+`screen_position` and checks with `other_plan`; solver/generate.py owns the loop.
+
+The deeper types (puzzle_types.py: all cards at once, a hand, blocks that may not be
+moved) are proposed with `deep_candidates` + `screen_deep`: random full stacks, random
+card sets, every K-move plan of a set enumerated (at most CUT_LIMIT) and cut to one by
+a last move and banned blocks where that works (`cut_to_one`)."""
 
 from __future__ import annotations
 
+import itertools
 import random
 
 from models.topito.encode_sat import SatPlanner
@@ -145,4 +151,117 @@ def screen_position(base: State, cards: list[Card], moves: int, deadline: float 
                 state = State(rules, base.stacks, last)
                 model = planner.solve([g, planner.mv(*f, 0)], deadline)
                 return state, card, planner.moves_of(model, moves)
+    return None
+
+
+# --------------------------------------------------------------------------- deeper types
+
+# the K-move plans a screened goal may have and still be cut to one by the last move
+# and the banned blocks (more are not enumerated)
+CUT_LIMIT = 12
+
+
+def deep_candidates(rules: Rules, deck: list[Card], rng: random.Random, kind: str,
+                    moves: int, count: int = 16) -> tuple[State, list[tuple[Card, ...]]]:
+    """A candidate for the types all and hand: random stacks with every block in play
+    (an out-of-play block can be put in at any moment, which multiplies the plans) and
+    no last move yet, and `count` random card sets not met at the start: a hand of 4,
+    or 2 to 3 cards at once (3 from 5 moves on: two cards are rarely 5 moves away)."""
+    base = State(rules, random_state(rules, rng, rules.n_blocks).stacks)
+    free = [c for c in deck if not c.met(base.stacks)]
+    combos: list[tuple[Card, ...]] = []
+    for _ in range(count):
+        size = 4 if kind == "hand" else 1 if kind == "card" else (
+            2 if moves <= 3 else 3 if moves >= 5 else rng.choice((2, 3)))
+        combos.append(tuple(rng.sample(free, size)))
+    return base, combos
+
+
+def _all_plans(planner: SatPlanner, goal_lit: int, length: int, limit: int,
+               deadline: float | None) -> list[list[Move]] | None:
+    """Every plan that meets the goal literal (None when more than `limit`): each plan
+    found is blocked under its own activation literal."""
+    acts: list[int] = []
+    plans: list[list[Move]] = []
+    while len(plans) <= limit:
+        model = planner.solve([goal_lit] + acts, deadline)
+        if model is None:
+            return plans
+        plan = planner.moves_of(model, length)
+        plans.append(plan)
+        act = planner.v(("cut-plan", goal_lit, len(plans)))
+        planner.cnf.clause([-act] + [-planner.mv(m.block, m.target, t)
+                                     for t, m in enumerate(plan)])
+        acts.append(act)
+    return None
+
+
+def cut_to_one(state: State, plans: list[list[Move]], bans: int, rng: random.Random
+               ) -> tuple[Move | None, tuple[int, ...]] | None:
+    """A last move and `bans` blocks that may not be moved which leave exactly one of
+    `plans` (all the K-move plans from `state` without a last move), each of them
+    needed (without it more than one plan stays); a last move only when needed. The
+    last move is the lift that forbids, by the no-reversal rule, a competing first
+    move. None when no such choice exists."""
+    rules = state.rules
+
+    def left(last: tuple[int, int] | None, banned: tuple[int, ...]) -> int:
+        return sum(1 for p in plans if (p[0].block, p[0].target) != last
+                   and not any(m.block in banned for m in p))
+
+    lifts = sorted({(p[0].block, p[0].target) for p in plans
+                    if locate(state.stacks, p[0].block) is not None})
+    for last in [None, *lifts]:
+        options = []
+        for banned in itertools.combinations(range(rules.n_blocks), bans):
+            if left(last, banned) != 1:
+                continue
+            if last is not None and left(None, banned) == 1:
+                continue
+            if any(left(last, banned[:i] + banned[i + 1:]) == 1 for i in range(bans)):
+                continue
+            options.append(banned)
+        if options:
+            banned = rng.choice(options)
+            if last is None:
+                return None, banned
+            b, q = last
+            at = locate(state.stacks, b)
+            assert at is not None
+            return Move(b, q, at[0]), banned
+    return None
+
+
+def screen_deep(base: State, kind: str, combos: list[tuple[Card, ...]], moves: int,
+                bans: int, rng: random.Random, deadline: float | None
+                ) -> tuple[State, tuple[Card, ...], tuple[int, ...], list[Move]] | None:
+    """The first card set (in the given order) whose shortest plan from `base` has
+    exactly `moves` moves and whose K-move plans (at most CUT_LIMIT) can be cut to one
+    by a last move and `bans` banned blocks (cut_to_one); with the position, the banned
+    blocks and that plan. One incremental SAT planner serves every set. The caller
+    re-checks uniqueness from scratch."""
+    from models.topito.puzzle_types import Ask, ask_lit
+
+    with SatPlanner(base) as planner:
+        planner.extend(moves)
+        for cards in combos:
+            ask = Ask(kind, cards)
+            g = ask_lit(planner, ask, moves)
+            if planner.solve([g], deadline) is None:
+                continue
+            if any(planner.solve([ask_lit(planner, ask, t)], deadline) is not None
+                   for t in range(moves)):
+                continue
+            plans = _all_plans(planner, g, moves, CUT_LIMIT, deadline)
+            if not plans:
+                continue
+            cut = cut_to_one(base, plans, bans, rng)
+            if cut is None:
+                continue
+            last, banned = cut
+            state = State(base.rules, base.stacks, last)
+            plan = next(p for p in plans if (last is None or (p[0].block, p[0].target)
+                                             != (last.block, last.source))
+                        and not any(m.block in banned for m in p))
+            return state, cards, banned, plan
     return None
