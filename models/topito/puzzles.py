@@ -605,7 +605,8 @@ def _terminal(kind: TopitoPuzzles, puzzle: Puzzle, solution: Solution, reveal: b
     return Group(stacks_text(kind.rules, puzzle.state.stacks),
                  Text(_last_text(kind, puzzle) + " (it may not be reversed)"),
                  *(Text(line, style="bold") for line in _ban_lines(kind, puzzle)),
-                 Text(f"meet {_ask(kind, puzzle, solution)} (none shorter; one way only)",
+                 Text(("" if puzzle.type == "hand" else "meet ")
+                      + f"{_ask(kind, puzzle, solution)} (none shorter; one way only)",
                       style="bold"))
 
 
