@@ -37,6 +37,10 @@ if TYPE_CHECKING:
     from solver.executor import Batch
 
 
+# `max --backend`: the race of both back-ends (models/take_it_higher/auto.py), or one
+MAX_BACKENDS = ("auto", *BACKENDS)
+
+
 def variant_option(default: str | None) -> click.Option:
     more = "" if default else " Default: the file's variant, else basic."
     return click.option("--variant", default=default, show_default=default is not None,
@@ -118,8 +122,12 @@ def score(file: str, variant: str | None, gold_silver: bool, rules_path: str | N
 @variant_option("basic")
 @gold_silver_option
 @click.option("--draw", help="Tiles that must all be placed, in call order (e.g. GJ,SA,...).")
-@click.option("--backend", type=click.Choice(BACKENDS), default="cpsat",
-              show_default=True, help="CP-SAT or PySAT RC2 MaxSAT.")
+@click.option("--backend", type=click.Choice(MAX_BACKENDS), default="auto",
+              show_default=True,
+              help="auto: CP-SAT and PySAT RC2 MaxSAT race in two processes, the first "
+                   "proof wins (--workers N: MaxSAT takes one, CP-SAT N-1); cpsat or "
+                   "maxsat: that back-end alone. With --draws, auto picks one back-end "
+                   "for all draws (docs).")
 @click.option("--draws", type=click.IntRange(min=1), default=None,
               help="The distribution of hindsight optima over N random draws (draw i "
                    "is dealt from --seed*1000003+i, like simulate's game i); "
@@ -136,7 +144,9 @@ def max_(variant: str, gold_silver: bool, draw: str | None, backend: str, draws:
 
     Without --draw: over every choice of tiles. With --draw: every called tile must be
     placed (the best a player could have done with those tiles). With --draws N: the
-    hindsight optima of N random draws, each a task (--jobs / --scheduler / --store)."""
+    hindsight optima of N random draws, each a task (--jobs / --scheduler / --store).
+    --time-limit: seconds for the whole answer with auto (the race), per solve with one
+    back-end, per draw with --draws."""
     rules = load_rules(rules_path)
     v = parse_variant(variant, gold_silver)
     if draws is not None:
@@ -163,7 +173,12 @@ def max_(variant: str, gold_silver: bool, draw: str | None, backend: str, draws:
     from models.take_it_higher.render import board_svg, board_text, sheet_table
 
     tiles = parse_draw(rules, draw) if draw else None
-    result = maximise(rules, v, tiles, backend, solver)
+    if backend == "auto":
+        from models.take_it_higher.auto import maximise_auto
+
+        result = maximise_auto(rules, v, tiles, solver)
+    else:
+        result = maximise(rules, v, tiles, backend, solver)
     board = {c: rules.tile_by_id[t] for c, t in result.board.items()}
     if svg_path:
         board_svg(rules, board, title=f"{result.score} points ({result.status})").save(svg_path)
@@ -178,14 +193,34 @@ def max_(variant: str, gold_silver: bool, draw: str | None, backend: str, draws:
         return
     stdout.print(board_text(rules, board))
     stdout.print(sheet_table(result.sheet))
+    by = _backend_text(result)
     if result.status == "optimal":
         stdout.print(f"[bold green]Maximum {result.score}, proven optimal[/bold green] "
-                     f"({result.backend}, {result.seconds:.2f} s)")
+                     f"({by}, {result.seconds:.2f} s)")
     else:
         stdout.print(f"[bold yellow]Best found {result.score}; the maximum is at most "
-                     f"{result.bound}[/bold yellow] (time limit reached, {result.backend}, "
+                     f"{result.bound}[/bold yellow] (time limit reached, {by}, "
                      f"{result.seconds:.2f} s)")
     stdout.print("Placements: " + " ".join(result.placements))
+
+
+def _draws_backend_text(result: DrawsResult) -> str:
+    if result.backend == result.solved_with or not result.solved_with:
+        return result.backend
+    return f"{result.backend}: {result.solved_with} for every draw"
+
+
+def _backend_text(result: object) -> str:
+    """"cpsat", or for auto which back-end proved it ("auto: proved by maxsat") or,
+    unproven, whose board and whose bound."""
+    backend = getattr(result, "backend", "")
+    if backend != "auto":
+        return backend
+    proved_by = getattr(result, "proved_by", None)
+    if proved_by is not None:
+        return f"auto: proved by {proved_by}"
+    best_by, bound_by = getattr(result, "best_by", None), getattr(result, "bound_by", None)
+    return f"auto: board by {best_by}, bound by {bound_by}"
 
 
 @group.command()
@@ -268,7 +303,8 @@ def _print_draws(result: DrawsResult) -> None:
             per_draw.add_row(str(r.draw), str(r.seed), opt, f"{r.seconds:.2f}")
         stdout.print(per_draw)
     table = Table(title=f"Hindsight optimum over {result.draws} draws",
-                  caption=f"{result.variant}, {result.backend}, {result.seconds:.1f} s")
+                  caption=f"{result.variant}, {_draws_backend_text(result)}, "
+                          f"{result.seconds:.1f} s")
     table.add_column("")
     table.add_column("value", justify="right")
     if result.mean is not None and result.quartiles is not None:

@@ -52,7 +52,9 @@ class DrawOptimum:
 
 @dataclass
 class DrawsResult:
-    """`max --draws N`: the distribution of hindsight-optimal scores over N draws."""
+    """`max --draws N`: the distribution of hindsight-optimal scores over N draws;
+    `backend` as asked, `solved_with` the back-end that solved every draw (auto picks
+    one for all draws: `auto.draws_backend`)."""
 
     rules: str
     variant: str
@@ -70,6 +72,7 @@ class DrawsResult:
     seconds: float = 0.0
     executor: str = "in-process"
     interrupted: bool = False
+    solved_with: str = ""
 
 
 def draw_task(rules: Rules, variant: Variant, index: int, draw_seed: int, backend: str,
@@ -97,6 +100,12 @@ def draws_batch(rules: Rules, variant: Variant, draws: int, seed: int, backend: 
     quartiles over the draws where a board was found)."""
     if draws < 1:
         raise BadInput("--draws must be at least 1")
+    asked = backend
+    if backend == "auto":  # one back-end for every draw, by what draws are (auto.py)
+        from models.take_it_higher.auto import draws_backend
+
+        backend = draws_backend(rules, variant)
+    # the back-end that runs is what the stored results depend on
     parameters = {"rules": rules.name, "rules_digest": data_digest(rules),
                   "variant": variant.name, "backend": backend,
                   "time_limit": time_limit}
@@ -112,9 +121,10 @@ def draws_batch(rules: Rules, variant: Variant, draws: int, seed: int, backend: 
     ordered = [records[i] for i in sorted(records)]
     scores = [r.score for r in ordered if r.score is not None]
     s = summarise_values(scores) if scores else None
-    return DrawsResult(rules.name, variant.name, backend, seed, len(ordered), len(scores),
+    return DrawsResult(rules.name, variant.name, asked, seed, len(ordered), len(scores),
                        sum(r.proven for r in ordered),
                        s.mean if s else None, s.median if s else None,
                        s.quartiles if s else None,
                        int(s.min) if s else None, int(s.max) if s else None, ordered,
-                       round(time.perf_counter() - start, 3), batch.where, batch.interrupted)
+                       round(time.perf_counter() - start, 3), batch.where, batch.interrupted,
+                       backend)

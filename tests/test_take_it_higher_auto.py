@@ -1,0 +1,216 @@
+"""`max --backend auto` and the solver portfolio behind it: the race gives the value each
+back-end proves, says who proved it, leaves no process behind (won, lost, time limit,
+Ctrl-C, error), keeps the time limit, and the command reads its options."""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+
+import pytest
+
+from models.take_it_higher.auto import maximise_auto, predicted_order
+from models.take_it_higher.maximum import maximise
+from models.take_it_higher.variants import Variant
+from solver.backends import SolverOptions
+from solver.errors import BadInput, TimeLimitReached
+from solver.portfolio import Entrant, run_portfolio
+from tests.cli_helpers import assert_one_line_error, game_runner, run_json
+from tests.tih_small import small_rules, small_rules_dict, small_ship_rules_dict
+
+run = game_runner("take-it-higher")
+OPTS = SolverOptions(time_limit=20, seed=0, workers=2)
+
+
+def gone(pid: int) -> bool:
+    """The process no longer exists (reaped: no zombie either)."""
+    try:
+        import psutil
+    except ImportError:  # without psutil: signal 0 fails once the pid is reaped
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return True
+        return False
+    return not psutil.pid_exists(pid)
+
+
+# --------------------------------------------------------------------- the portfolio
+
+def _value(x: int) -> int:
+    return x
+
+
+def _sleep(seconds: float) -> int:
+    time.sleep(seconds)
+    return -1
+
+
+def _bad_input() -> int:
+    raise BadInput("no board can be filled with these tiles")
+
+
+def _bug() -> int:
+    raise ZeroDivisionError("oops")
+
+
+def _no_answer() -> int:
+    raise TimeLimitReached("nothing found (proven bound 7)")
+
+
+def test_first_proven_answer_wins_and_the_loser_is_gone():
+    pids: dict[str, int] = {}
+    race = run_portfolio([Entrant("slow", _sleep, (60,)), Entrant("fast", _value, (5,))],
+                         lambda x: x == 5, 30, on_start=pids.update)
+    assert race.proved_by == "fast" and race.result == 5
+    assert {r.name: r.state for r in race.reports} == {"slow": "stopped", "fast": "proved"}
+    assert race.seconds < 5
+    assert set(pids) == {"slow", "fast"} and all(gone(p) for p in pids.values())
+
+
+def test_unproven_answers_are_kept_until_every_entrant_ends():
+    race = run_portfolio([Entrant("a", _value, (3,)), Entrant("b", _no_answer)],
+                         lambda x: False, 10)
+    assert race.proved_by is None and race.answers == {"a": 3}
+    states = {r.name: (r.state, r.message) for r in race.reports}
+    assert states == {"a": ("answered", None), "b": ("no answer", "nothing found (proven "
+                                                             "bound 7)")}
+
+
+def test_the_deadline_stops_an_entrant_that_overruns():
+    pids: dict[str, int] = {}
+    start = time.perf_counter()
+    with pytest.raises(TimeLimitReached):
+        run_portfolio([Entrant("a", _sleep, (60,)), Entrant("b", _sleep, (60,))],
+                      lambda x: True, 0.3, grace=0.2, on_start=pids.update)
+    assert time.perf_counter() - start < 1.5
+    assert all(gone(p) for p in pids.values())
+
+
+def test_bad_input_settles_the_race_and_a_bug_is_raised():
+    pids: dict[str, int] = {}
+    with pytest.raises(BadInput, match="no board"):
+        run_portfolio([Entrant("a", _sleep, (60,)), Entrant("b", _bad_input)],
+                      lambda x: True, 30, on_start=pids.update)
+    assert all(gone(p) for p in pids.values())
+    with pytest.raises(RuntimeError, match="ZeroDivisionError"):
+        run_portfolio([Entrant("a", _sleep, (60,)), Entrant("b", _bug)], lambda x: True, 30,
+                      on_start=pids.update)
+    assert all(gone(p) for p in pids.values())
+
+
+def _niceness() -> int:
+    return os.nice(0)
+
+
+def test_an_outsider_runs_at_a_lower_priority():
+    race = run_portfolio([Entrant("n", _niceness, nice=7)], lambda x: True, 10)
+    assert race.result == os.nice(0) + 7
+
+
+def test_ctrl_c_leaves_no_process():
+    pids: dict[str, int] = {}
+
+    def interrupt(started: dict[str, int]) -> None:
+        pids.update(started)
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        run_portfolio([Entrant("a", _sleep, (60,)), Entrant("b", _sleep, (60,))],
+                      lambda x: True, 30, on_start=interrupt)
+    assert len(pids) == 2 and all(gone(p) for p in pids.values())
+
+
+# --------------------------------------------------------------------- max --backend auto
+
+@pytest.mark.parametrize("seed, gold_silver, k", [(3, False, 0), (11, True, 0), (5, False, 2),
+                                                  (8, True, 3)])
+def test_auto_equals_each_single_backend(seed, gold_silver, k):
+    rules = small_rules(seed, n_cells=6, n_tiles=9)
+    draw = list(rules.tiles[:k]) or None
+    variant = Variant(gold_silver)
+    auto = maximise_auto(rules, variant, draw, OPTS, quick=False)  # a race, however small
+    assert auto.backend == "auto" and auto.status == "optimal"
+    assert auto.proved_by in ("cpsat", "maxsat")
+    for backend in ("cpsat", "maxsat"):
+        assert maximise(rules, variant, draw, backend, OPTS).score == auto.score, backend
+    # the race is over: no solver process of it is left
+    assert len(auto.race) == 2 and all(gone(r.pid) for r in auto.race)
+    states = {r.name: r.state for r in auto.race}
+    assert states[auto.proved_by] == "proved"
+
+
+def test_a_tiny_model_is_proven_by_the_favourite_alone():
+    rules = small_rules(3, n_cells=6, n_tiles=9)
+    auto = maximise_auto(rules, Variant(), None, OPTS)
+    assert auto.proved_by == "maxsat" and auto.race == []  # no process was started
+    assert auto.score == maximise(rules, Variant(), None, "cpsat", OPTS).score
+
+
+def test_auto_runs_the_only_backend_of_a_spaceship_variant(tmp_path):
+    path = tmp_path / "ships.json"
+    path.write_text(json.dumps(small_ship_rules_dict(4, n_cells=3, n_tiles=4)))
+    data = run_json(run, "max", "--rules", str(path), "--variant", "simple")
+    assert data["backend"] == "auto" and data["proved_by"] == "cpsat"
+    assert data["race"] == []  # nothing to race: CP-SAT ran in this process
+    assert data["status"] == "optimal"
+
+
+def test_cli_says_which_backend_proved_it(tmp_path):
+    path = tmp_path / "small.json"
+    path.write_text(json.dumps(small_rules_dict(21, n_cells=6, n_tiles=9)))
+    data = run_json(run, "max", "--rules", str(path), "--gold-silver")
+    single = run_json(run, "max", "--rules", str(path), "--gold-silver", "--backend", "maxsat")
+    assert data["backend"] == "auto" and data["proved_by"] in ("cpsat", "maxsat")
+    assert set(single) <= set(data)  # every key of a single back-end's answer is kept
+    assert data["score"] == single["score"] and data["status"] == "optimal"
+    text = run("max", "--rules", str(path))
+    assert text.exit_code == 0, text.output
+    assert "proven optimal (auto: proved by " in text.output
+
+
+def _big_rules(tmp_path) -> str:
+    """A board of 100 cells: neither back-end has a board a few milliseconds in."""
+    import importlib.util
+    import sys
+    from pathlib import Path
+
+    script = Path(__file__).parents[1] / "scripts" / "make_take_it_higher_rules.py"
+    spec = importlib.util.spec_from_file_location("make_take_it_higher_rules", script)
+    gen = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = gen
+    spec.loader.exec_module(gen)
+    path = tmp_path / "big.json"
+    gen.write_shape("octagon-8", path)
+    return str(path)
+
+
+def test_time_limit_without_an_answer_exits_3_in_time(tmp_path):
+    path = _big_rules(tmp_path)
+    start = time.perf_counter()
+    result = run("max", "--rules", path, "--gold-silver", "--time-limit", "0.01")
+    seconds = time.perf_counter() - start
+    assert result.exit_code == 3, result.output
+    assert "time limit" in result.output and "Traceback" not in result.output
+    assert seconds < 0.01 + 1.0
+
+
+def test_the_favourite_is_guessed_from_measured_features():
+    rules = small_rules(3, n_cells=6, n_tiles=9)
+    assert predicted_order(rules, Variant(), None) == ("maxsat", "cpsat")  # free choice
+    full = list(rules.tiles[:rules.board_size])
+    assert predicted_order(rules, Variant(True), full) == ("cpsat", "maxsat")  # a draw
+    assert predicted_order(rules, Variant(ships="simple"), None) == ("cpsat",)
+
+
+def test_draws_with_auto_solve_every_draw_with_one_backend(tmp_path):
+    path = tmp_path / "small.json"
+    path.write_text(json.dumps(small_rules_dict(21, n_cells=6, n_tiles=9)))
+    data = run_json(run, "max", "--rules", str(path), "--draws", "2", "--jobs", "1")
+    assert data["backend"] == "auto" and data["solved_with"] == "cpsat"
+    assert data["proven"] == 2
+
+
+def test_bad_backend_is_one_line():
+    assert_one_line_error(run("max", "--backend", "gurobi"), "--backend", "gurobi")
