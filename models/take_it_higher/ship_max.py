@@ -42,6 +42,8 @@ from solver.backends import SolveOutcome, SolverOptions, cpsat
 
 # the LP workers prove row maxima over the whole tile set (maximum.CPSAT_SUBSOLVERS)
 SUBSOLVERS = ("reduced_costs", "max_lp")
+# decisions "rows == v" tried before one optimisation settles the rest of a case
+DECISIONS = 3
 
 
 @dataclass
@@ -59,6 +61,17 @@ class CaseModel:
     # with a draw: a[time, cell], the tile called at that time goes on the cell
     a: dict[tuple[int, str], cp_model.IntVar] | None = None
     draw: tuple = ()
+    # the points each option of each line scores (len x weight), for attainable totals
+    line_points: list[list[int]] | None = None
+
+    def attainable_below(self, value: int) -> int | None:
+        """The highest row total below `value` that some choice of line options makes
+        (None if none): totals between cannot be reached by any board."""
+        sums = {0}
+        for points in self.line_points or []:
+            sums |= {t + q for t in sums for q in points if t + q < value}
+        below = [t for t in sums if t < value]
+        return max(below) if below else None
 
     def classes_of(self, solver: cp_model.CpSolver) -> dict[str, int]:
         return {cell: k for (cell, k), var in self.x.items() if solver.value(var)}
@@ -236,7 +249,10 @@ def build_case(problem: MaxProblem, ships: list[str], rules_kind: str,
                         if t != s:
                             m.add_bool_or([~var, ~w[c, t]])
     m.maximize(rows)
-    return CaseModel(m, classes, x, p, w, z, list(ships), list(rules.lines), a, draw)
+    line_points = [[len(rules.lines[li][1]) * o.weight for o in opts]
+                   for li, opts in options.items()]
+    return CaseModel(m, classes, x, p, w, z, list(ships), list(rules.lines), a, draw,
+                     line_points)
 
 
 def _stud_rows_by_counting(m: cp_model.CpModel, rules: object, classes: list[TileClass],
@@ -312,9 +328,14 @@ class _Search:
         self.log.append(("order", out2.status, out2.objective, round(out2.wall_time, 2)))
         if out2.status != "optimal" or out2.objective < out.objective:
             # that board cannot launch them all in order: the whole case with times, as
-            # decisions "rows == v" from the relaxation's value down (each a feasibility
-            # question: much faster than one optimisation, docs)
-            for v in range(out.objective, need - 1, -1):
+            # a few decisions "rows == v" from the relaxation's value down over the
+            # totals some choice of lines makes (each a feasibility question: much
+            # faster than one optimisation on the full board, docs), then one
+            # optimisation below the last v (many small steps cost more on small boards)
+            v: int | None = out.objective
+            for _ in range(DECISIONS):
+                if v is None or v < need:
+                    return "no better game", None
                 ordered = build_case(self.problem, ships, self.kind, rows_cap=v, at_least=v,
                                      stud_pattern=pattern)
                 solver2, out2 = cpsat.solve(ordered.model, self.remaining(),
@@ -322,12 +343,21 @@ class _Search:
                 self.log.append(("whole", v, out2.status, round(out2.wall_time, 2)))
                 if out2.status != "infeasible":
                     break
+                v = relax.attainable_below(v)
             else:
-                return "no better game", None
+                if v is None or v < need:
+                    return "no better game", None
+                ordered = build_case(self.problem, ships, self.kind, rows_cap=v,
+                                     at_least=need, stud_pattern=pattern)
+                solver2, out2 = cpsat.solve(ordered.model, self.remaining(),
+                                            subsolvers=subsolvers)
+                self.log.append(("whole<=", v, out2.status, round(out2.wall_time, 2)))
+                if out2.status == "infeasible":
+                    return "no better game", None
             if out2.status != "optimal":
                 if out2.has_solution:
                     self._take(ordered.game(solver2), out2.objective + button)
-                return "unknown", v
+                return "unknown", v if out2.bound is None else min(v, out2.bound)
         self._take(ordered.game(solver2), out2.objective + button)
         return "optimal", out2.objective
 
