@@ -29,6 +29,7 @@ once the best game found reaches it no lower case is solved.
 
 from __future__ import annotations
 
+import itertools
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -385,7 +386,9 @@ def maximise_by_cases(problem: MaxProblem, rows_max: int, colour_max: int | None
     t0 = time.perf_counter()
     cases: list[CaseResult] = []
     open_bound = None  # the highest bound of a case left unsolved
-    symmetries = board_symmetries(rules)
+    # the stud patterns are the same list in every case: listed once, walked by each
+    patterns = (_StudPatterns(problem, "cpsat", board_symmetries(rules))
+                if colour_max is not None else None)
     for j in range(len(ships), -1, -1):
         button = buttons[j - 1] if j else 0
         t = time.perf_counter()
@@ -393,12 +396,11 @@ def maximise_by_cases(problem: MaxProblem, rows_max: int, colour_max: int | None
             cases.append(CaseResult(j, button, "cut by bound", None, rows_max, 0, 0.0))
             continue
         status, rows, tried = "no better game", None, 0
-        if colour_max is None:
+        if patterns is None:
             status, rows = search.board_case(ships[:j], button, rows_max)
         else:
-            patterns = _StudPatterns(problem, "cpsat")
-            while True:
-                pattern, master = patterns.best(remaining())
+            for i in itertools.count():
+                pattern, master = patterns.nth(i, remaining())
                 if master.status == "infeasible":
                     break
                 if pattern is None:
@@ -406,8 +408,6 @@ def maximise_by_cases(problem: MaxProblem, rows_max: int, colour_max: int | None
                     break
                 if colour_max + master.objective + button <= search.best:
                     break
-                for perm in [{c: c for c in pattern}, *symmetries]:
-                    patterns.exclude({perm[c]: s for c, s in pattern.items()})
                 tried += 1
                 got, value = search.board_case(ships[:j], button, rows_max, pattern)
                 if got == "unknown":
