@@ -107,9 +107,12 @@ def _maximise_with_ships(problem: MaxProblem, backend: str, options: SolverOptio
     board, colour = _solve_one(replace(problem, variant=Variant()), "cpsat", remaining())
     cap = colour.objective if colour.status == "optimal" else colour.bound
     points_cap = None
+    patterns = None
     if problem.variant.gold_silver and problem.rules.stud_bonus:
+        # one list of stud patterns for the row maximum and for every case of the ring
+        patterns = _StudPatterns(problem, "cpsat", board_symmetries(problem.rules))
         gs_board, points = _solve(replace(problem, variant=replace(problem.variant, ships=None)),
-                                  "cpsat", remaining())
+                                  "cpsat", remaining(), patterns)
         points_cap = points.objective if points.status == "optimal" else points.bound
         board = gs_board or board
     start_game: list[Placement] | None = None
@@ -126,7 +129,7 @@ def _maximise_with_ships(problem: MaxProblem, backend: str, options: SolverOptio
         Position(problem.rules, start_game), problem.variant).total
     game, outcome, cases = ship_max.maximise_by_cases(
         problem, rows_max, cap if points_cap is not None else None, start_game,
-        start_value, remaining)
+        start_value, remaining, patterns)
     if game is None:
         raise TimeLimitReached("time limit reached before any board was found")
     return _ship_result(problem, backend, game, outcome, start, cases)
@@ -168,10 +171,11 @@ def solve_ship_completion(problem: MaxProblem, prefix: list[Placement],
     return (ship_model.placements(solver, problem) if outcome.has_solution else None), outcome
 
 
-def _solve(problem: MaxProblem, backend: str, options: SolverOptions
+def _solve(problem: MaxProblem, backend: str, options: SolverOptions,
+           patterns: _StudPatterns | None = None
            ) -> tuple[dict[str, Tile] | None, SolveOutcome]:
     if problem.variant.gold_silver and problem.rules.stud_bonus:
-        return _solve_by_stud_patterns(problem, backend, options)
+        return _solve_by_stud_patterns(problem, backend, options, patterns)
     return _solve_one(problem, backend, options)
 
 
@@ -255,7 +259,8 @@ class _StudPatterns:
             self.model.add_bool_or([~self.stud_at[k] for k in keys])
 
 
-def _solve_by_stud_patterns(problem: MaxProblem, backend: str, options: SolverOptions
+def _solve_by_stud_patterns(problem: MaxProblem, backend: str, options: SolverOptions,
+                            patterns: _StudPatterns | None = None
                             ) -> tuple[dict[str, Tile] | None, SolveOutcome]:
     """Gold/silver maximum by decomposition (one model does not close the gap):
 
@@ -283,8 +288,9 @@ def _solve_by_stud_patterns(problem: MaxProblem, backend: str, options: SolverOp
         bound = colour.bound + _max_bonus(problem) if colour.bound is not None else None
         return best_board, outcome("feasible" if best_board else "unknown",
                                     best if best_board else None, bound)
-    symmetries = board_symmetries(problem.rules) if not problem.fixed else []
-    patterns = _StudPatterns(problem, backend, symmetries)
+    if patterns is None:  # or the caller's list (the same problem's studs)
+        symmetries = board_symmetries(problem.rules) if not problem.fixed else []
+        patterns = _StudPatterns(problem, backend, symmetries)
     for i in itertools.count():
         pattern, master = patterns.nth(i, remaining())
         if master.status == "infeasible":

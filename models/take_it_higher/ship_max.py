@@ -369,13 +369,14 @@ class _Search:
 
 def maximise_by_cases(problem: MaxProblem, rows_max: int, colour_max: int | None,
                         start_game: list[Placement] | None, start_value: int,
-                        remaining: Callable[[], SolverOptions]
+                        remaining: Callable[[], SolverOptions], patterns: object = None
                         ) -> tuple[list[Placement] | None, SolveOutcome, list[CaseResult]]:
     """The best game over the cases, from the top button down (module docstring).
     `rows_max`: the proven maximum of the row points alone (with bonus rows under the
     gold/silver scoring); `colour_max`: with the gold/silver scoring, the proven
     maximum without the bonus (the C of the stud-pattern decomposition), else None;
-    `start_game`: a legal game worth `start_value` to beat. Returns the best game and
+    `start_game`: a legal game worth `start_value` to beat; `patterns`: the stud
+    patterns (maximum._StudPatterns) already listed for the row maximum, if any. Returns the best game and
     the outcome: optimal when every case was solved or cut by its bound."""
     from models.take_it_higher.maximum import _StudPatterns  # maximum imports this module
     from models.take_it_higher.rules import board_symmetries
@@ -387,8 +388,10 @@ def maximise_by_cases(problem: MaxProblem, rows_max: int, colour_max: int | None
     cases: list[CaseResult] = []
     open_bound = None  # the highest bound of a case left unsolved
     # the stud patterns are the same list in every case: listed once, walked by each
-    patterns = (_StudPatterns(problem, "cpsat", board_symmetries(rules))
-                if colour_max is not None else None)
+    if colour_max is None:
+        patterns = None
+    elif patterns is None:
+        patterns = _StudPatterns(problem, "cpsat", board_symmetries(rules))
     for j in range(len(ships), -1, -1):
         button = buttons[j - 1] if j else 0
         t = time.perf_counter()
