@@ -155,5 +155,16 @@ _unshadow_models()
 
 
 def main() -> None:
-    """Console-script entry point."""
-    sys.exit(cli.main(prog_name="toppi"))
+    """Console-script entry point. Click ends a closed pipe (`| head`) quietly; any other
+    error writing the output (a full disk) is one line and exit 1, not a traceback."""
+    try:
+        code = cli.main(prog_name="toppi")
+    except OSError as exc:
+        what = exc.filename or "the output"
+        sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - the exit's flush must not fail again
+        try:
+            click.echo(f"toppi: error: cannot write {what}: {exc.strerror or exc}", err=True)
+        except OSError:
+            pass
+        sys.exit(1)
+    sys.exit(code)

@@ -8,6 +8,7 @@ imported by the command, not here.
 from __future__ import annotations
 
 import functools
+import math
 from collections.abc import Callable
 from typing import Any
 
@@ -20,6 +21,27 @@ from solver.progress import set_quiet
 #: The difficulties a generated puzzle is rated (solver.generate rates them; its
 #: `--difficulty` choices are declared here, where `--help` needs no generator).
 DIFFICULTIES = ("easy", "medium", "hard")
+
+
+#: The longest time limit an option accepts (about 11 days): a larger one is a typo.
+MAX_SECONDS = 1e6
+
+
+class FiniteFloatRange(click.FloatRange):
+    """A FloatRange that also refuses nan and infinities (they pass every comparison
+    of a plain FloatRange: `--time-limit nan` crashed CP-SAT)."""
+
+    def convert(self, value: Any, param: click.Parameter | None,
+                ctx: click.Context | None) -> Any:
+        number = super().convert(value, param, ctx)
+        if number is not None and not math.isfinite(number):
+            self.fail(f"{value!r} is not a finite number.", param, ctx)
+        return number
+
+
+def seconds(minimum: float) -> FiniteFloatRange:
+    """The type of a time option: finite, from `minimum` to MAX_SECONDS."""
+    return FiniteFloatRange(min=minimum, max=MAX_SECONDS)
 
 
 def _set_quiet(ctx: click.Context, param: click.Parameter, value: bool) -> None:
@@ -52,7 +74,7 @@ def solver_options(default_time: float | None = 60.0) -> Callable[[Callable], Ca
                          show_default=True, help="Parallel solver workers."),
             click.option("--seed", type=int, default=0, show_default=True,
                          help="Random seed of the solver (runs are reproducible)."),
-            click.option("--time-limit", type=click.FloatRange(min=0.01), default=default_time,
+            click.option("--time-limit", type=seconds(0.01), default=default_time,
                          show_default=True,
                          help="Seconds before the solver stops with its best answer."),
         ):

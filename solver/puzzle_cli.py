@@ -25,7 +25,14 @@ import click
 
 from solver.errors import BadInput
 from solver.io import load_json
-from solver.options import DIFFICULTIES, batch_options, json_option, quiet_option, rules_option
+from solver.options import (
+    DIFFICULTIES,
+    batch_options,
+    json_option,
+    quiet_option,
+    rules_option,
+    seconds,
+)
 from solver.progress import progress_bar
 from solver.render import print_json, stderr, stdout
 from solver.results import dumps, to_jsonable
@@ -242,7 +249,7 @@ def add_puzzle_commands(group: click.Group, game: PuzzleGame) -> None:
         "--backend", type=click.Choice(list(game.backends)), default=game.backends[0],
         show_default=True, help="Solver used for solutions and the uniqueness check.")
     time_option = click.option(
-        "--time-limit", type=click.FloatRange(min=0.1), default=20.0, show_default=True,
+        "--time-limit", type=seconds(0.1), default=20.0, show_default=True,
         help="Seconds per solver call; a search cut short is never called unique.")
 
     def game_options(f: Callable) -> Callable:
@@ -259,7 +266,7 @@ def add_puzzle_commands(group: click.Group, game: PuzzleGame) -> None:
                   help="Every attempt is seeded from this, so a run replays exactly.")
     @click.option("--max-attempts", type=click.IntRange(min=1), default=None,
                   help="Give up after this many proposals (default 200 per puzzle).")
-    @click.option("--max-seconds", type=click.FloatRange(min=0.1), default=None,
+    @click.option("--max-seconds", type=seconds(0.1), default=None,
                   help="Stop proposing after this many seconds (what was found is kept).")
     @click.option("--out", "out_dir", type=click.Path(file_okay=False),
                   help="Write each puzzle (with solution and rating) to a file here.")

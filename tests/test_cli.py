@@ -231,3 +231,35 @@ def test_spaceship_max_needs_a_full_draw():
 ])
 def test_usage_errors_are_one_line(args, words):
     assert_one_line_error(run(*args), "toppi: error:", *words)
+
+
+@pytest.mark.parametrize("args,words", [
+    (("take-it-higher", "max", "--time-limit", "nan"), ["--time-limit", "not a finite number"]),
+    (("take-it-higher", "max", "--time-limit", "inf"), ["--time-limit", "not in the range"]),
+    (("take-it-higher", "simulate", "--hint-time", "nan"), ["--hint-time", "finite"]),
+    (("hoch-hinaus", "simulate", "--hint-time", "-inf"), ["--hint-time", "not in the range"]),
+    (("hippo", "finish", "x.json", "--time-limit", "NaN"), ["--time-limit", "finite"]),
+    (("tippi-toppi", "generate", "--time-limit", "1e999"), ["--time-limit", "range"]),
+])
+def test_non_finite_times_are_refused_in_one_line(args, words):
+    assert_one_line_error(run(*args), "toppi: error:", *words)
+
+
+def test_a_write_error_on_stdout_is_one_line_and_exit_1():
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([sys.executable, "-c", "from solver.cli import main; main()",
+                               "take-it-higher", "tiles", "--json"],
+                              stdout=full, stderr=subprocess.PIPE, text=True, timeout=60)
+    assert done.returncode == 1
+    assert done.stderr.strip().splitlines() == [
+        "toppi: error: cannot write the output: No space left on device"]
+
+
+def test_a_closed_pipe_ends_quietly():
+    proc = subprocess.Popen([sys.executable, "-c", "from solver.cli import main; main()",
+                             "take-it-higher", "tiles", "--json"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc.stdout.close()  # the reader is gone before anything is written (`| head -c 0`)
+    err = proc.stderr.read().decode()
+    assert proc.wait(timeout=60) == 1  # the write failed (EPIPE), and said nothing
+    assert err == ""

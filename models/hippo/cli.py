@@ -27,7 +27,14 @@ from solver.backends import SolverOptions
 from solver.errors import BadInput
 from solver.game import knowledge
 from solver.game_cli import add_game_commands
-from solver.options import json_option, quiet_option, rules_option, solver_options, svg_option
+from solver.options import (
+    json_option,
+    quiet_option,
+    rules_option,
+    seconds,
+    solver_options,
+    svg_option,
+)
 from solver.puzzle_cli import PuzzleGame, add_puzzle_commands
 from solver.render import print_json, stdout
 from solver.results import to_jsonable
@@ -203,7 +210,7 @@ def plan(file: str, rolls_text: str, check: bool, solver: SolverOptions,
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("--turns", type=click.IntRange(1, 12), default=2, show_default=True,
               help="Own turns (this one included).")
-@click.option("--time-limit", type=click.FloatRange(min=0.1), default=120.0,
+@click.option("--time-limit", type=seconds(0.1), default=120.0,
               show_default=True, help="Seconds before giving up (exit 3).")
 @quiet_option
 @reading_option

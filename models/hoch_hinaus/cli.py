@@ -19,6 +19,7 @@ from solver.options import (
     open_hands_option,
     quiet_option,
     rules_option,
+    seconds,
     solver_options,
     svg_option,
 )
@@ -108,7 +109,7 @@ def achievable(file: str, task_texts: tuple[str, ...], k: int, mode: str, backen
               help="Candidates checked by the SAT look-ahead.")
 @click.option("--show", "shown", type=click.IntRange(1, 1000), default=8, show_default=True,
               help="Alternatives listed.")
-@click.option("--time-limit", type=click.FloatRange(min=0.1), default=1.3, show_default=True,
+@click.option("--time-limit", type=seconds(0.1), default=1.3, show_default=True,
               help="Seconds for the look-ahead.")
 @click.option("--samples", type=click.IntRange(1, 10000), default=16, show_default=True,
               help="Draws of what the player cannot see (other hands, the reserve's order, "
@@ -162,7 +163,7 @@ def hint(file: str, horizon: int, top: int, shown: int, time_limit: float, sampl
               help="How the sampled games are played (greedy: the hint without its SAT "
                    "look-ahead).")
 @click.option("--seed", type=int, default=0, show_default=True)
-@click.option("--time-limit", type=click.FloatRange(min=0.1), default=60.0,
+@click.option("--time-limit", type=seconds(0.1), default=60.0,
               show_default=True, help="Seconds for the search or the sampling.")
 @open_hands_option
 @quiet_option

@@ -28,6 +28,7 @@ from models.hoch_hinaus.rules import Rules, load_rules
 from models.hoch_hinaus.state import TASK_COUNTS, GameState, new_game
 from solver.errors import BadInput
 from solver.game import CHANCE, TERMINAL, Game, Policy
+from solver.options import seconds
 
 if TYPE_CHECKING:
     from models.hoch_hinaus.tasks import Catalogue
@@ -80,7 +81,7 @@ class HochHinausGame(Game[GameData, GameState, Any]):
                           "pile together (total). The bonus tasks come on top either way."),
     )
     play_options = (
-        click.Option(["--hint-time"], type=click.FloatRange(min=0), default=0.0,
+        click.Option(["--hint-time"], type=seconds(0), default=0.0,
                      show_default=True,
                      help="Seconds per move for the hint policy's look-ahead; 0: no "
                           "clock, its SAT conflict budget alone (games replay exactly "

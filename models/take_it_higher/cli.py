@@ -25,6 +25,7 @@ from solver.options import (
     json_option,
     quiet_option,
     rules_option,
+    seconds,
     solver_options,
     svg_option,
 )
@@ -233,7 +234,7 @@ def _backend_text(result: object) -> str:
               help="Sampled futures (0: as many as the time limit allows; K > 0: exactly "
                    "K futures and fixed solver work, reproducible, --time-limit unused).")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the futures.")
-@click.option("--time-limit", type=click.FloatRange(min=0.05), default=2.0, show_default=True,
+@click.option("--time-limit", type=seconds(0.05), default=2.0, show_default=True,
               help="Seconds for the whole hint.")
 @quiet_option
 @rules_option

@@ -35,6 +35,7 @@ from models.take_it_higher.variants import (
 )
 from solver.errors import BadInput, ToppiError
 from solver.game import CHANCE, TERMINAL, Game, Policy
+from solver.options import seconds
 
 if TYPE_CHECKING:
     from rich.console import Group
@@ -69,9 +70,9 @@ class TakeItHigherGame(Game[Rules, GameState, Action]):
                      show_default=True,
                      help="Sampled futures per hint (0: as many as fit in --hint-time; "
                           "K > 0: fixed work per hint, so games replay exactly from --seed)."),
-        click.Option(["--hint-time"], type=click.FloatRange(min=0.01), default=2.0,
+        click.Option(["--hint-time"], type=seconds(0.01), default=2.0,
                      show_default=True, help="Seconds per hint."),
-        click.Option(["--optimum-time"], type=click.FloatRange(min=0.01), default=None,
+        click.Option(["--optimum-time"], type=seconds(0.01), default=None,
                      help="Seconds for the hindsight optimum of a game's draw (default: "
                           f"{SIMULATED_OPTIMUM_TIME:g} per simulated game, "
                           f"{PLAYED_OPTIMUM_TIME:g} at the end of play)."),

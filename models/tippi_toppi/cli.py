@@ -20,6 +20,7 @@ from solver.options import (
     open_hands_option,
     quiet_option,
     rules_option,
+    seconds,
     solver_options,
 )
 from solver.puzzle_cli import PuzzleGame, add_puzzle_commands
@@ -179,7 +180,7 @@ def hint(file: str, open_hands: bool, rules_path: str | None, comparisons: str |
 @click.option("--samples", type=click.IntRange(1, 100000), default=200, show_default=True,
               help="Deals of the hidden cards (when not everything is known).")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the deals.")
-@click.option("--time-limit", type=click.FloatRange(min=0.01), default=10.0,
+@click.option("--time-limit", type=seconds(0.01), default=10.0,
               show_default=True, help="Seconds for the exact search (full information).")
 @open_hands_option
 @quiet_option
