@@ -312,10 +312,16 @@ def test_56_rolls_with_216_outcomes():
 
 @pytest.mark.parametrize("text, words", [
     ("6,4,7", "not a number 1-6"), ("0,1,2", "not a number 1-6"), ("6,4", "3 dice"),
-    ("a,b,c", "not a number"), ("6,4,2,1", "3 dice")])
+    ("a,b,c", "not a number"), ("6,4,2,1", "3 dice"), ("-1,4,3", "die '-1'"),
+    ("6 4 -2", "die '-2'")])
 def test_bad_rolls(text, words):
     with pytest.raises(BadInput, match=words):
         parse_roll(RULES, text)
+
+
+@pytest.mark.parametrize("text", ["6,4,2", "6 4 2", "642", "6-4-2", "6+4+2", "6/4/2"])
+def test_roll_spellings(text):
+    assert parse_roll(RULES, text) == (6, 4, 2)
 
 
 @pytest.mark.parametrize("data, words", [

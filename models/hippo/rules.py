@@ -158,8 +158,13 @@ def with_reading(rules: Rules, foreign_first: str, where: str = "foreign_first")
 def parse_roll(rules: Rules, text: str, where: str = "--roll") -> tuple[int, ...]:
     """'6,4,2' (or '6 4 2', '642') -> (6, 4, 2); every die 1..faces."""
     t = text.strip()
-    parts = re.split(r"[,\s+/-]+", t) if re.search(r"[,\s+/-]", t) else list(t)
-    parts = [p for p in parts if p]
+    if re.search(r"[,\s+/-]", t):
+        # '-' separates dice only between digits (6-4-2): '-1' is a negative die
+        parts = []
+        for chunk in (c for c in re.split(r"[,\s+/]+", t) if c):
+            parts += chunk.split("-") if re.fullmatch(r"\d+(-\d+)+", chunk) else [chunk]
+    else:
+        parts = list(t)
     if len(parts) != rules.dice:
         raise BadInput(f"{where}: '{text}' is not a roll of {rules.dice} dice (e.g. 6,4,2)")
     roll = []
