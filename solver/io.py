@@ -11,11 +11,17 @@ from solver.errors import BadInput
 
 T = TypeVar("T")
 
+#: Limits of every JSON file toppi reads (docs/files.md): no game's file comes near them.
+MAX_BYTES = 16 * 1024 * 1024
+MAX_DEPTH = 32
+
 
 def load_json(path: str | Path, what: str = "file") -> Any:
     """Read a JSON file; raise BadInput naming the file and the problem."""
     p = Path(path)
     try:
+        if p.is_file() and p.stat().st_size > MAX_BYTES:
+            raise BadInput(f"{what} {p}: larger than {MAX_BYTES // (1024 * 1024)} MiB")
         text = p.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise BadInput(f"{what} {p}: no such file") from None
@@ -29,13 +35,36 @@ def load_json(path: str | Path, what: str = "file") -> Any:
 
 
 def parse_json(text: str, source: str) -> Any:
-    """Parse JSON text; raise BadInput with line and column on a syntax error."""
+    """Parse JSON text; raise BadInput with line and column on a syntax error, and on
+    nesting deeper than MAX_DEPTH (the builders walk files recursively)."""
+    if len(text) > MAX_BYTES:
+        raise BadInput(f"{source}: larger than {MAX_BYTES // (1024 * 1024)} MiB")
+    too_deep = f"{source}: nested more than {MAX_DEPTH} levels deep"
     try:
-        return json.loads(text)
+        data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise BadInput(
             f"{source}: malformed JSON at line {exc.lineno} column {exc.colno}: {exc.msg}"
         ) from None
+    except RecursionError:
+        raise BadInput(too_deep) from None
+    if _depth(data) > MAX_DEPTH:
+        raise BadInput(too_deep)
+    return data
+
+
+def _depth(value: Any) -> int:
+    """How deeply lists and objects nest in a JSON value (without recursion)."""
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        item, level = stack.pop()
+        if isinstance(item, dict):
+            item = list(item.values())
+        if isinstance(item, list):
+            deepest = max(deepest, level)
+            if level <= MAX_DEPTH:
+                stack += [(v, level + 1) for v in item]
+    return deepest
 
 
 def expect(value: Any, kind: type | tuple[type, ...], where: str) -> Any:
