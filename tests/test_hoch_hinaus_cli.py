@@ -97,8 +97,11 @@ def test_hint_reachable_simulate():
     ('{"pieces": [{"tile": "T01", "on": ["A1", "B1"]}, {"tile": "T02", "on": '
      '["B1", "C1"]}]}', ["flat"]),
     ('{"pieces": [', ["malformed JSON"]),
-    ('{"open": ["THREE BLUE"]}', ["cannot read 'blue'"]),
+    ('{"pieces": [], "open": ["THREE BLUE"]}', ["cannot read 'blue'"]),
     ('{"pieces": [{"tile": "T99", "on": ["A1", "B1"]}]}', ["unknown tile"]),
+    ('{}', ["missing field 'pieces' or 'side'"]),
+    ('{"open": ["THREE BLUE"]}', ["missing field 'pieces' or 'side'"]),
+    ('{"game": "hippo", "players": ["red", "green"]}', ["'hippo' file, not a hoch-hinaus"]),
 ])
 def test_bad_position_files(tmp_path, content, words):
     f = tmp_path / "bad.json"

@@ -125,6 +125,12 @@ def read_position(rules: Rules, data: Any, where: str, pros: bool | None = None,
     from models.hoch_hinaus.tasks import load_catalogue
 
     expect(data, dict, where)
+    game = data.get("game", "hoch-hinaus")
+    if game != "hoch-hinaus":
+        raise BadInput(f"{where}: this is a '{game}' file, not a hoch-hinaus position")
+    if "pieces" not in data and "side" not in data:  # {} is no empty board
+        raise BadInput(f"{where}: missing field 'pieces' or 'side' (an empty board is "
+                       "\"pieces\": [])")
     cat = catalogue if catalogue is not None else load_catalogue(rules)
     variant = json_field(data, "variant", str, where, "basic")
     if variant not in ("basic", "pros"):
