@@ -23,6 +23,8 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, overload
 
+from rich.markup import escape
+
 from solver.errors import BadInput, ToppiError
 from solver.render import stderr
 from solver.store import Store, canonical_json
@@ -378,7 +380,14 @@ def run_stored(batch: Batch, fn: Callable[..., Any], tasks: Sequence[SeededTask]
             if key not in stored:
                 stored[key] = store.done(kind, task.parameters)
             if task.seed in stored[key]:
-                results[i] = from_row(stored[key][task.seed], i)
+                try:
+                    results[i] = from_row(stored[key][task.seed], i)
+                except (KeyError, TypeError, ValueError):  # not what this kind stores
+                    store.skipped.append(f"--store {store.path}: {kind} row of seed "
+                                         f"{task.seed} skipped: not a {noun} result")
+        note = store.skipped_note()
+        if note is not None:
+            stderr.print(f"[yellow]{escape(note)}; computed again.[/yellow]")
     todo = [i for i in range(len(tasks)) if i not in results]
     try:
         for i, result in batch.run(fn, [tasks[i].args for i in todo], todo, chunk=chunk):

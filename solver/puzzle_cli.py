@@ -213,10 +213,21 @@ def generate_stored(game: PuzzleGame, kind: Any, kind_args: tuple, extra: dict[s
     resumed = []
     if store is not None and resume:
         for attempt, data in sorted(store.done(PUZZLES_KIND, parameters).items()):
+            if not isinstance(data, dict) or not isinstance(data.get("puzzle"), dict):
+                store.skipped.append(f"--store {store.path}: puzzles row of attempt "
+                                     f"{attempt} skipped: not a puzzle")
+                continue
             puzzle, solution = game.read(kind, data["puzzle"], "the store")
             rating = data["puzzle"].get("rating", {})
             resumed.append(Generated(puzzle, solution, difficulty, rating.get("score", 0.0),
                                      rating.get("features", {}), seed, attempt, 0))
+        note = store.skipped_note()
+        if note is not None:
+            from rich.markup import escape
+
+            from solver.render import stderr
+
+            stderr.print(f"[yellow]{escape(note)}; generated again.[/yellow]")
 
     def keep(got: Attempt) -> bool:
         """Store the puzzle: False when its canonical form is there already."""

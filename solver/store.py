@@ -7,6 +7,11 @@ or NULL). Every row is committed as soon as its task finishes, so an interrupted
 loses nothing that finished, and `--resume` skips tasks whose (kind, parameters, seed)
 row exists. Puzzle rows also carry a canonical form supplied by the game; a puzzle whose
 canonical form is stored already is not added again.
+
+Each row carries a checksum of its kind, parameters, seed, result, rating and canonical
+form. A row whose checksum does not match (edited or damaged) or whose JSON cannot be
+read is never trusted: reading skips it and says so (`Store.skipped`), and `--resume`
+computes it again. Rows written before checksums existed (NULL) are read as they are.
 """
 
 from __future__ import annotations
@@ -25,6 +30,7 @@ from solver.errors import BadInput
 _HEADER = b"SQLite format 3\x00"
 _KIND = re.compile(r"^[a-z][a-z0-9_]*$")
 PUZZLES_KIND = "puzzles"  # the table every game's `generate --store` writes
+_COLUMNS = "id, seed, parameters, result, rating, canonical, created, checksum"
 
 
 def canonical_json(value: Any) -> str:
@@ -40,6 +46,15 @@ def smallest_form(images: Iterable[dict[str, Any]], unordered: Sequence[str] = (
     for data in images:
         forms.append(canonical_json({**data, **{k: sorted(data[k]) for k in unordered}}))
     return min(forms)
+
+
+def row_checksum(kind: str, parameters: str, seed: int, result: str, rating: str | None,
+                 canonical: str | None) -> str:
+    """The checksum of a stored row's content (the texts as stored)."""
+    import hashlib
+
+    text = canonical_json([kind, parameters, seed, result, rating, canonical])
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
 def data_digest(value: Any) -> str:
@@ -95,6 +110,8 @@ class Store:
             self.db.close()
             raise BadInput(f"--store {path}: corrupt SQLite file ({check and check[0]})")
         self._tables: set[str] = set()
+        # one line per damaged row met while reading (shown by the commands)
+        self.skipped: list[str] = []
 
     def __enter__(self) -> Store:
         return self
@@ -119,11 +136,48 @@ class Store:
                     "UNIQUE(parameters, seed))")
                 self.db.execute(f'CREATE INDEX IF NOT EXISTS "{kind}_canonical" '
                                 f'ON "{kind}"(canonical)')
+                self._add_checksum_column(kind)
                 self.db.commit()
             except self.db.DatabaseError as exc:  # sqlite3.DatabaseError (DB-API)
                 raise BadInput(f"--store {self.path}: cannot write ({exc})") from None
             self._tables.add(kind)
         return kind
+
+    def _add_checksum_column(self, kind: str) -> None:
+        """Tables written before checksums existed get the column (NULL in old rows)."""
+        columns = {r[1] for r in self.db.execute(f'PRAGMA table_info("{kind}")')}
+        if "checksum" not in columns:
+            self.db.execute(f'ALTER TABLE "{kind}" ADD COLUMN checksum TEXT')
+
+    def _read(self, kind: str, row: tuple) -> dict[str, Any] | None:
+        """A row (id, seed, parameters, result, rating, canonical, created, checksum)
+        as values, or None (and a line in `skipped`) when it is damaged."""
+        row_id, seed, params, result, rating, canonical, created, checksum = row
+        why = None
+        if checksum is not None and checksum != row_checksum(kind, params, seed, result,
+                                                             rating, canonical):
+            why = "its checksum does not match its content (edited or damaged)"
+        else:
+            try:
+                values = {"id": row_id, "seed": seed, "parameters": json.loads(params),
+                          "result": json.loads(result),
+                          "rating": None if rating is None else json.loads(rating),
+                          "canonical": canonical, "created": created}
+            except (TypeError, ValueError, RecursionError):
+                why = "it is not JSON"
+        if why is not None:
+            self.skipped.append(f"--store {self.path}: {kind} row {row_id} skipped: {why}")
+            return None
+        return values
+
+    def skipped_note(self) -> str | None:
+        """One line about the damaged rows met so far, or None."""
+        if not self.skipped:
+            return None
+        if len(self.skipped) == 1:
+            return self.skipped[0]
+        return (f"--store {self.path}: {len(self.skipped)} damaged rows skipped (checksum "
+                f"or JSON); the first: {self.skipped[0].split(': ', 1)[1]}")
 
     def put(self, kind: str, parameters: dict[str, Any], seed: int, result: Any,
             rating: Any = None, canonical: str | None = None) -> bool:
@@ -139,22 +193,27 @@ class Store:
                     "(parameters = ? AND seed = ?)", (canonical, params, seed)).fetchone()
                 if row is not None:
                     return False
+            result_text = canonical_json(result)
+            rating_text = None if rating is None else canonical_json(rating)
             self.db.execute(
                 f'INSERT OR REPLACE INTO "{table}" (seed, parameters, result, rating, '
-                "canonical) VALUES (?, ?, ?, ?, ?)",
-                (seed, params, canonical_json(result),
-                 None if rating is None else canonical_json(rating), canonical))
+                "canonical, checksum) VALUES (?, ?, ?, ?, ?, ?)",
+                (seed, params, result_text, rating_text, canonical,
+                 row_checksum(table, params, seed, result_text, rating_text, canonical)))
             self.db.commit()
         except self.db.DatabaseError as exc:
             raise BadInput(f"--store {self.path}: cannot write ({exc})") from None
         return True
 
     def done(self, kind: str, parameters: dict[str, Any]) -> dict[int, Any]:
-        """Results already stored for these parameters, by seed."""
+        """Results already stored for these parameters, by seed (damaged rows left out:
+        see `skipped`)."""
         table = self._table(kind)
-        rows = self.db.execute(f'SELECT seed, result FROM "{table}" WHERE parameters = ?',
-                               (canonical_json(parameters),)).fetchall()
-        return {seed: json.loads(result) for seed, result in rows}
+        rows = self.db.execute(
+            f'SELECT {_COLUMNS} FROM "{table}" WHERE parameters = ?',
+            (canonical_json(parameters),)).fetchall()
+        good = (self._read(table, row) for row in rows)
+        return {row["seed"]: row["result"] for row in good if row is not None}
 
     def rows(self, kind: str, where: dict[str, Any] | None = None) -> list[dict[str, Any]]:
         """Every row of a kind, oldest first (id, seed, parameters, result, rating,
@@ -164,7 +223,8 @@ class Store:
             raise ValueError(f"bad kind name {kind!r}")
         if kind not in self.kinds():
             return []
-        sql = (f'SELECT id, seed, parameters, result, rating, canonical, created FROM "{kind}"')
+        self._table(kind)  # an old table gets its checksum column
+        sql = f'SELECT {_COLUMNS} FROM "{kind}"'
         values: list[Any] = []
         for n, (name, value) in enumerate((where or {}).items()):
             if not re.match(r"^[A-Za-z_][A-Za-z0-9_]*$", name):
@@ -177,11 +237,10 @@ class Store:
             found = self.db.execute(sql + " ORDER BY id", values).fetchall()
         except self.db.DatabaseError as exc:
             raise BadInput(f"--store {self.path}: cannot read ({exc})") from None
-        for row_id, seed, params, result, rating, canonical, created in found:
-            out.append({"id": row_id, "seed": seed, "parameters": json.loads(params),
-                        "result": json.loads(result),
-                        "rating": None if rating is None else json.loads(rating),
-                        "canonical": canonical, "created": created})
+        for row in found:
+            values = self._read(kind, row)
+            if values is not None:
+                out.append(values)
         return out
 
     def kinds(self) -> list[str]:

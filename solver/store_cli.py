@@ -18,7 +18,7 @@ import click
 from solver.cli import GAMES
 from solver.errors import BadInput
 from solver.options import DIFFICULTIES, json_option
-from solver.render import print_json, stdout
+from solver.render import print_json, stderr, stdout
 from solver.results import dumps
 
 
@@ -65,17 +65,22 @@ def stored_puzzles(path: str, game: str | None = None, difficulty: str | None = 
         where["difficulty"] = difficulty
     with Store(path, create=False) as store:
         rows = store.rows(PUZZLES_KIND, where)
-    found = []
-    for row in rows:
-        params, rating = row["parameters"], row["rating"] or {}
-        try:
-            found.append(StoredPuzzle(
-                row["id"], params["game"], params["difficulty"], rating.get("score"),
-                params.get("seed"), row["seed"], row["created"], params,
-                row["result"]["puzzle"]))
-        except (KeyError, TypeError):
-            raise BadInput(f"--store {path}: puzzle row {row['id']} is not a toppi "
-                           "puzzle row") from None
+        found = []
+        for row in rows:
+            params, rating = row["parameters"], row["rating"] or {}
+            try:
+                found.append(StoredPuzzle(
+                    row["id"], params["game"], params["difficulty"], rating.get("score"),
+                    params.get("seed"), row["seed"], row["created"], params,
+                    row["result"]["puzzle"]))
+            except (KeyError, TypeError, AttributeError):
+                store.skipped.append(f"--store {path}: puzzles row {row['id']} skipped: "
+                                     "not a toppi puzzle row")
+        note = store.skipped_note()
+    if note is not None:
+        from rich.markup import escape
+
+        stderr.print(f"[yellow]{escape(note)}[/yellow]")
     order = {d: n for n, d in enumerate(DIFFICULTIES)}
     found.sort(key=lambda p: (p.game, order.get(p.difficulty, len(order)),
                               p.score if p.score is not None else 0.0, p.id))

@@ -4,6 +4,7 @@ refused by canonical form, corrupt files refused with one line."""
 from __future__ import annotations
 
 import dataclasses
+import json
 import os
 import sqlite3
 import subprocess
@@ -106,3 +107,61 @@ def test_data_digest_is_the_same_in_every_process_and_follows_the_data():
     assert data_digest(rules) != data_digest(dataclasses.replace(rules, tiles=rules.tiles[1:]))
     with pytest.raises(TypeError):
         data_digest(object())
+
+
+def _tamper(path, sql: str) -> None:
+    db = sqlite3.connect(path)
+    db.execute(sql)
+    db.commit()
+    db.close()
+
+
+@pytest.mark.parametrize("sql, why", [
+    ('UPDATE games SET result = \'{"score":1942}\' WHERE seed = 8', "checksum"),
+    ("UPDATE games SET result = 'not json' WHERE seed = 8", "checksum"),
+    ("UPDATE games SET seed = 9 WHERE seed = 8", "checksum"),
+    ("UPDATE games SET result = 'not json', checksum = NULL WHERE seed = 8", "not JSON"),
+])
+def test_an_edited_or_damaged_row_is_never_trusted(tmp_path, sql, why):
+    path = tmp_path / "s.sqlite"
+    with Store(path) as s:
+        s.put("games", {"x": 1}, 7, {"score": 300})
+        s.put("games", {"x": 1}, 8, {"score": 310})
+    _tamper(path, sql)
+    with Store(path) as s:
+        assert s.done("games", {"x": 1}) == {7: {"score": 300}}
+        assert [r["seed"] for r in s.rows("games")] == [7]
+        assert len(s.skipped) == 2 and all(why in line for line in s.skipped)
+        assert "games row 2 skipped" in s.skipped_note()
+
+
+def test_rows_of_a_store_without_checksums_are_read_and_new_rows_get_one(tmp_path):
+    path = tmp_path / "old.sqlite"
+    db = sqlite3.connect(path)
+    db.execute('CREATE TABLE "games" (id INTEGER PRIMARY KEY, seed INTEGER NOT NULL, '
+               "parameters TEXT NOT NULL, result TEXT NOT NULL, rating TEXT, canonical TEXT, "
+               "created TEXT NOT NULL DEFAULT (datetime('now')), UNIQUE(parameters, seed))")
+    db.execute("INSERT INTO games (seed, parameters, result) VALUES (1, '{\"x\":1}', '{\"s\":5}')")
+    db.commit()
+    db.close()
+    with Store(path) as s:
+        assert s.done("games", {"x": 1}) == {1: {"s": 5}}
+        s.put("games", {"x": 1}, 2, {"s": 6})
+    _tamper(path, "UPDATE games SET result = '{\"s\":60}' WHERE seed = 2")
+    with Store(path) as s:
+        assert s.done("games", {"x": 1}) == {1: {"s": 5}} and len(s.skipped) == 1
+
+
+def test_resume_computes_a_damaged_row_again_and_says_so(tmp_path):
+    store = tmp_path / "runs.sqlite"
+    args = ("simulate", "--games", "3", "--no-optimum", "--jobs", "1", "--seed", "4",
+            "--json", "--store", str(store))
+    whole = run(*args)
+    assert whole.exit_code == 0, whole.output
+    _tamper(store, "UPDATE games SET result = '{\"forged\": 1}' WHERE id = 2")
+    again = run(*args, "--resume")
+    assert again.exit_code == 0, again.output
+    assert "row 2 skipped" in again.stderr and "computed again" in again.stderr
+    assert json.loads(again.stdout)["cells"] == json.loads(whole.stdout)["cells"]
+    with Store(store) as s:
+        assert len(s.rows("games")) == 3 and not s.skipped

@@ -96,3 +96,25 @@ def test_bad_input_is_one_line(store, tmp_path):
     assert_one_line_error(puzzles("list", "--store", str(path), "--difficulty", "brutal"),
                           "--difficulty")
     assert_one_line_error(puzzles("list"), "--store")
+
+
+@pytest.mark.parametrize("sql", ["UPDATE puzzles SET result = 'garbage' WHERE id = 1",
+                                 "UPDATE puzzles SET rating = '{\"score\": -5}' WHERE id = 1"])
+def test_list_and_export_skip_a_damaged_row_and_say_so(store, tmp_path, sql):
+    import shutil
+    import sqlite3
+
+    path = tmp_path / "copy.sqlite"
+    shutil.copy(store[0], path)
+    db = sqlite3.connect(path)
+    db.execute(sql)
+    db.commit()
+    db.close()
+    listed = puzzles("list", "--store", str(path), "--json")
+    assert listed.exit_code == 0, listed.output
+    assert json.loads(listed.stdout)["count"] == 3
+    assert "puzzles row 1 skipped" in listed.stderr and "Traceback" not in listed.output
+    exported = puzzles("export", "--store", str(path), "--out", str(tmp_path / "out"))
+    assert exported.exit_code == 0, exported.output
+    assert "puzzles row 1 skipped" in exported.stderr
+    assert len(list((tmp_path / "out").rglob("*.json"))) == 3
