@@ -100,6 +100,7 @@ def test_hint_reachable_simulate():
     ('{"pieces": [], "open": ["THREE BLUE"]}', ["cannot read 'blue'"]),
     ('{"pieces": [{"tile": "T99", "on": ["A1", "B1"]}]}', ["unknown tile"]),
     ('{}', ["missing field 'pieces' or 'side'"]),
+    ('{"pieces": [], "open": [null]}', ["open[0]: null is not a task"]),
     ('{"open": ["THREE BLUE"]}', ["missing field 'pieces' or 'side'"]),
     ('{"game": "hippo", "players": ["red", "green"]}', ["'hippo' file, not a hoch-hinaus"]),
 ])

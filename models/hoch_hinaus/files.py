@@ -93,7 +93,9 @@ def _task_list(items: Any, where: str, catalogue: Catalogue, allow_unknown: bool
                ) -> list[Task | None]:
     out: list[Task | None] = []
     for i, t in enumerate(items):
-        if t is None or t == UNKNOWN:
+        if t is None:  # a stray null is no task; an unknown one is written "?"
+            raise BadInput(f"{where}[{i}]: null is not a task (an unknown task is \"?\")")
+        if t == UNKNOWN:
             if not allow_unknown:
                 raise BadInput(f"{where}[{i}]: this task must be known")
             out.append(None)
