@@ -91,8 +91,13 @@ Start = tuple[Callable[..., Any], tuple[Any, ...], tuple[int, ...]]
 _WORKER: dict[str, Start] = {}
 
 
-def _start_worker(*start: Any) -> None:
+def _start_worker(parent: int, *start: Any) -> None:
     _ignore_sigint()
+    from solver.portfolio import die_with_parent
+
+    die_with_parent()  # a parent killed outright (SIGKILL) takes its workers along
+    if os.getppid() != parent:  # it died before the death signal was armed
+        os._exit(1)
     _WORKER["start"] = start
 
 
@@ -295,7 +300,7 @@ class Batch:
         context = multiprocessing.get_context("fork" if sys.platform == "linux" else "spawn")
         pool = cf.ProcessPoolExecutor(max_workers=max(1, min(self.jobs, chunks)),
                                       mp_context=context, initializer=_start_worker,
-                                      initargs=start)
+                                      initargs=(os.getpid(), *start))
 
         def failure(exc: Exception) -> Exception | None:
             if isinstance(exc, cf.process.BrokenProcessPool):

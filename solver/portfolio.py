@@ -101,7 +101,7 @@ def _context() -> Any:
     return multiprocessing.get_context("fork" if sys.platform == "linux" else "spawn")
 
 
-def _die_with_parent() -> None:
+def die_with_parent() -> None:
     """Linux: the kernel kills this process when the thread that forked it ends, so a
     parent killed outright (SIGKILL) leaves no solver behind."""
     if sys.platform != "linux":
@@ -118,7 +118,7 @@ def _child(conn: Connection, parent: int, fn: Callable[..., Any], args: tuple[An
     """Run one entrant and send ("ok", result), ("no answer", message), ("input",
     ToppiError) or ("bug", traceback text)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
-    _die_with_parent()
+    die_with_parent()
     if os.getppid() != parent:  # the parent died before the death signal was armed
         os._exit(1)
     if nice:

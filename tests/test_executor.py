@@ -249,3 +249,42 @@ def test_dask_workers_get_the_shared_arguments_once(cluster):
     # two workers: one of them ran at least half the tasks on its one copy
     assert max(len(seen) for seen in got.values()) >= 150
     assert shared == []
+
+
+def _children(pid: int) -> set[int]:
+    """The processes whose parent is `pid` (Linux /proc)."""
+    out: set[int] = set()
+    for task in os.listdir(f"/proc/{pid}/task"):
+        with open(f"/proc/{pid}/task/{task}/children") as f:
+            out |= {int(c) for c in f.read().split()}
+    return out
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().split(")")[-1].split()[0] != "Z"  # a zombie is gone
+    except FileNotFoundError:
+        return False
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="parent-death signal: Linux")
+def test_killing_the_parent_of_a_pool_leaves_no_worker():
+    parent = subprocess.Popen(
+        [sys.executable, "-c", "from solver.cli import main; main()", "take-it-higher",
+         "max", "--variant", "advanced", "--gold-silver", "--draws", "2", "--jobs", "2",
+         "--backend", "cpsat", "--time-limit", "120", "--quiet", "--json"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # each draw takes 10 s+
+    workers: set[int] = set()
+    for _ in range(300):  # the pool starts once the command has read its options
+        time.sleep(0.1)
+        workers = _children(parent.pid)
+        if len(workers) >= 2:
+            break
+    assert len(workers) >= 2, "the pool did not start"
+    parent.kill()
+    parent.wait(timeout=10)
+    deadline = time.time() + 5
+    while time.time() < deadline and any(_alive(w) for w in workers):
+        time.sleep(0.1)
+    assert not any(_alive(w) for w in workers)
