@@ -13,6 +13,7 @@ from models.take_it_higher import encode_ships
 from models.take_it_higher.encode import MaxProblem
 from models.take_it_higher.maximum import maximise
 from models.take_it_higher.positions import position_from_dict
+from models.take_it_higher.rules import load_rules
 from models.take_it_higher.sheet import score_sheet
 from models.take_it_higher.variants import Variant
 from solver.backends import SolverOptions, cpsat
@@ -71,3 +72,13 @@ def test_cases_with_a_call_order_equal_the_time_indexed_model(seed, ships, gold_
     game = position_from_dict(rules, {"placements": result.placements})
     assert [p.tile for p in game.placements] == [t.id for t in draw]
     assert score_sheet(game, variant).total == result.score
+
+
+def test_a_short_time_limit_never_claims_a_wrong_maximum():
+    """With the time out before the bonus rows are bounded, the cases must not be cut by
+    the colour bound alone (that claimed 'optimal 758' at --time-limit 1 on the built-in
+    board, whose maximum is 1110)."""
+    result = maximise(load_rules(), Variant(True, "advanced"), None, "cpsat",
+                      SolverOptions(time_limit=1, seed=0, workers=2))
+    assert result.bound >= 1110
+    assert result.status != "optimal" or result.score == 1110

@@ -114,6 +114,10 @@ def _maximise_with_ships(problem: MaxProblem, backend: str, options: SolverOptio
         gs_board, points = _solve(replace(problem, variant=replace(problem.variant, ships=None)),
                                   "cpsat", remaining(), patterns)
         points_cap = points.objective if points.status == "optimal" else points.bound
+        if points_cap is None and cap is not None:
+            # the time ran out before the bonus rows were bounded: the crude bound (the
+            # colour bound alone would cap rows without their bonus: a wrong "optimal")
+            points_cap = cap + _max_bonus(problem)
         board = gs_board or board
     start_game: list[Placement] | None = None
     if board is not None:
