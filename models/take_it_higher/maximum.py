@@ -123,8 +123,9 @@ def _maximise_with_ships(problem: MaxProblem, backend: str, options: SolverOptio
     if board is not None:
         cell_of = {t.id: c for c, t in board.items()}
         order = [t.id for t in problem.draw] or [board[c].id for c in problem.rules.cell_ids]
+        deadline = None if options.time_limit is None else start + options.time_limit
         _, start_game = best_launches(GameState(problem.rules, problem.variant),
-                                      [(tid, cell_of[tid]) for tid in order])
+                                      [(tid, cell_of[tid]) for tid in order], deadline)
     rows_max = points_cap if points_cap is not None else cap
     if rows_max is None:
         raise TimeLimitReached("time limit reached before the row maximum was bounded")

@@ -4,6 +4,7 @@ Take it Higher! bonus ring, and the best launches for a given sequence of moves.
 from __future__ import annotations
 
 import itertools
+import time
 from collections.abc import Collection, Sequence
 from typing import TYPE_CHECKING
 
@@ -62,11 +63,13 @@ def ring_bonus(rules: Rules, launched: Collection[str]) -> tuple[int, str | None
     return points, top
 
 
-def best_launches(state: GameState, moves: Sequence[tuple[str, str]]
-                  ) -> tuple[int, list[Placement]]:
+def best_launches(state: GameState, moves: Sequence[tuple[str, str]],
+                  deadline: float | None = None) -> tuple[int, list[Placement]]:
     """Given a game in progress and the remaining (tile, cell) moves in order, the
     launches that maximise the final Take it Higher! bonus (exhaustive search over the
-    legal launch sets, memoised on the ships' state). Returns (bonus, placements)."""
+    legal launch sets, memoised on the ships' state). Returns (bonus, placements).
+    Past `deadline` (time.perf_counter()) only the first launch set of each move is
+    followed: a legal game, not always the best."""
     rules = state.rules
     memo: dict[tuple, tuple[int, list[tuple[str, ...]]]] = {}
     work = state.copy()  # made and unmade in place: thousands of moves per search
@@ -87,6 +90,8 @@ def best_launches(state: GameState, moves: Sequence[tuple[str, str]]
             work.undo_in_place(move)
             if value > best[0]:
                 best = (value, [launch, *rest])
+            if deadline is not None and time.perf_counter() > deadline:
+                break
         memo[key] = best
         return best
 
