@@ -41,7 +41,10 @@ def parse_json(text: str, source: str) -> Any:
         raise BadInput(f"{source}: larger than {MAX_BYTES // (1024 * 1024)} MiB")
     too_deep = f"{source}: nested more than {MAX_DEPTH} levels deep"
     try:
-        data = json.loads(text)
+        data = json.loads(text, parse_constant=_no_constant)
+    except _NotANumber as exc:
+        raise BadInput(f"{source}: {exc} is not a number (JSON has no NaN or Infinity)"
+                       ) from None
     except json.JSONDecodeError as exc:
         raise BadInput(
             f"{source}: malformed JSON at line {exc.lineno} column {exc.colno}: {exc.msg}"
@@ -51,6 +54,15 @@ def parse_json(text: str, source: str) -> Any:
     if _depth(data) > MAX_DEPTH:
         raise BadInput(too_deep)
     return data
+
+
+class _NotANumber(ValueError):
+    pass
+
+
+def _no_constant(name: str) -> Any:
+    """Python's json reads NaN, Infinity and -Infinity; JSON does not have them."""
+    raise _NotANumber(name)
 
 
 def _depth(value: Any) -> int:

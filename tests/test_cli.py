@@ -154,6 +154,41 @@ def test_rules_file_cell_on_two_lines(tmp_path):
     assert_one_line_error(run("take-it-higher", "tiles", "--rules", f), "two lines")
 
 
+def _set_colour_value(d, v):
+    next(iter(d["colours"].values()))["value"] = v
+
+
+def _set_stud_bonus(d, v):
+    d["studs"] = {"gold": {"bonus": v}}
+
+
+def _set_button(d, v):
+    d["spaceships"] = [{"ship": next(iter(d["colours"])), "button": v}]
+
+
+@pytest.mark.parametrize("change, value, words", [
+    (_set_colour_value, -1, ["value: -1 is not a number of points from 1"]),
+    (_set_colour_value, 0, ["value: 0"]),
+    (_set_colour_value, 10**30, ["is not a number of points"]),
+    (_set_stud_bonus, -5, ["studs.gold.bonus: -5"]),
+    (_set_button, 0, ["spaceships[0].button: 0"]),
+])
+def test_rules_values_are_checked(tmp_path, change, value, words):
+    data = small_rules_dict(3)
+    change(data, value)
+    f = write(tmp_path, "r.json", data)
+    assert_one_line_error(run("take-it-higher", "tiles", "--rules", f), *words)
+
+
+@pytest.mark.parametrize("literal", ["NaN", "Infinity", "-Infinity"])
+def test_non_finite_json_numbers_are_refused(tmp_path, literal):
+    f = tmp_path / "r.json"
+    f.write_text(json.dumps(small_rules_dict(3)).replace('"x": 0', f'"x": {literal}', 1))
+    assert literal in f.read_text()
+    assert_one_line_error(run("take-it-higher", "tiles", "--rules", str(f)),
+                          f"{literal} is not a number")
+
+
 @pytest.mark.parametrize("draw, words", [
     ("GJ,GJ", ["GJ", "twice"]),
     ("GJ,XX", ["unknown tile", "XX"]),

@@ -142,6 +142,8 @@ def rules_from_dict(data: Any, where: str = "rules") -> Rules:
                           float(json_field(c, "y", (int, float), w))))
     if not cells:
         raise BadInput(f"{where}: the board has no cells")
+    if len(cells) > MAX_CELLS:
+        raise BadInput(f"{where}: {len(cells)} cells; a board has at most {MAX_CELLS}")
     ids = [c.id for c in cells]
     _no_duplicates(ids, f"{where}: cell")
 
@@ -150,7 +152,7 @@ def rules_from_dict(data: Any, where: str = "rules") -> Rules:
     for name, spec in json_field(data, "colours", dict, where).items():
         w = f"{where}: colours.{name}"
         expect(spec, dict, w)
-        colour_values[name] = json_field(spec, "value", int, w)
+        colour_values[name] = _points(json_field(spec, "value", int, w), f"{w}.value")
         colour_rgb[name] = json_field(spec, "rgb", str, w, "#888888")
 
     directions = []
@@ -179,7 +181,7 @@ def rules_from_dict(data: Any, where: str = "rules") -> Rules:
     for name, spec in studs.items():
         w = f"{where}: studs.{name}"
         expect(spec, dict, w)
-        stud_bonus[name] = json_field(spec, "bonus", int, w)
+        stud_bonus[name] = _points(json_field(spec, "bonus", int, w), f"{w}.bonus")
         stud_rgb[name] = json_field(spec, "rgb", str, w, "#cccccc")
 
     tiles = []
@@ -204,6 +206,8 @@ def rules_from_dict(data: Any, where: str = "rules") -> Rules:
             raise BadInput(f"{w}: stripe for unknown direction '{sorted(extra)[0]}'")
         tiles.append(Tile(tid, json_field(t, "letter", str, w, tid), stud, tuple(stripes)))
     _no_duplicates([t.id for t in tiles], f"{where}: tile")
+    if len(tiles) > MAX_TILES:
+        raise BadInput(f"{where}: {len(tiles)} tiles; a rules file has at most {MAX_TILES}")
     if len(tiles) < len(cells):
         raise BadInput(f"{where}: {len(tiles)} tiles cannot fill {len(cells)} cells")
 
@@ -215,12 +219,28 @@ def rules_from_dict(data: Any, where: str = "rules") -> Rules:
         if ship not in colour_values and ship not in stud_bonus:
             raise BadInput(f"{w}: spaceship '{ship}' is neither a colour nor a stud")
         ships.append(ship)
-        buttons.append(json_field(s, "button", int, w))
+        buttons.append(_points(json_field(s, "button", int, w), f"{w}.button",
+                               MAX_BUTTON))
     _no_duplicates(ships, f"{where}: spaceship")
 
     return Rules(json_field(data, "name", str, where, "custom rules"), tuple(cells), colour_values,
                  colour_rgb, tuple(directions), stud_bonus, stud_rgb, tuple(tiles), tuple(ships),
                  tuple(buttons))
+
+
+#: Limits of a rules file: a solver model must fit (the built-in game: 24 cells, 48
+#: tiles, values up to 8, bonus 5, buttons up to 200).
+MAX_CELLS = 200
+MAX_TILES = 1000
+MAX_POINTS = 1000
+MAX_BUTTON = 100_000
+
+
+def _points(value: int, where: str, most: int = MAX_POINTS) -> int:
+    """A colour value, stud bonus or button: a whole number from 1 to `most`."""
+    if not 1 <= value <= most:
+        raise BadInput(f"{where}: {value} is not a number of points from 1 to {most}")
+    return value
 
 
 def _no_duplicates(items: Sequence[str], what: str) -> None:
