@@ -85,7 +85,28 @@ def test_reachable_samples_hidden_cards():
     s.draw_pile = None
     r = reachable(s, samples=20, seed=1)
     assert r.method == "sampling" and not r.proven and r.rate.trials == 20
-    assert r.rate.low <= r.rate.rate <= r.rate.high
+    assert r.rate.low <= r.rate.rate <= r.rate.high and not r.stopped
+
+
+def test_sampling_keeps_the_time_limit_and_answers_over_the_deals_played():
+    s = new_game(R, 2, 0, 4)
+    s.hands[1] = [None] * 4
+    s.draw_pile = None
+    start = time.perf_counter()
+    r = reachable(s, samples=100_000, seed=1, time_limit=0.5)
+    assert time.perf_counter() - start < 1.5
+    assert r.stopped and 1 <= r.samples < 100_000 and r.rate.trials == r.samples
+    first = reachable(s, samples=r.samples, seed=1)  # the same first deals
+    assert first.rate.successes == r.rate.successes and not first.stopped
+
+
+def test_reachable_cut_by_its_time_limit_exits_3_with_the_partial_answer():
+    done = run("reachable", str(PUZZLES / "hidden.json"), "--samples", "100000",
+               "--time-limit", "0.5", "--json")
+    assert done.exit_code == 3
+    doc = json.loads(done.stdout)
+    assert doc["stopped"] and doc["samples"] < 100000 and doc["rate"]["trials"] == doc["samples"]
+    assert "deals played" in done.stderr
 
 
 @pytest.mark.parametrize("reading, won", [(None, 15), ("present", 17)])

@@ -24,7 +24,7 @@ from solver.options import (
     solver_options,
 )
 from solver.puzzle_cli import PuzzleGame, add_puzzle_commands
-from solver.render import print_json, stdout
+from solver.render import print_json, stderr, stdout
 from solver.results import dumps, to_jsonable
 
 
@@ -181,7 +181,8 @@ def hint(file: str, open_hands: bool, rules_path: str | None, comparisons: str |
               help="Deals of the hidden cards (when not everything is known).")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the deals.")
 @click.option("--time-limit", type=seconds(0.01), default=10.0,
-              show_default=True, help="Seconds for the exact search (full information).")
+              show_default=True, help="Seconds for the exact search (full information) or "
+              "the sampling (it then answers over the deals played, exit 3).")
 @open_hands_option
 @quiet_option
 @rules_option
@@ -202,6 +203,7 @@ def reachable(file: str, samples: int, seed: int, time_limit: float, open_hands:
     result = run_reachable(seen, samples, seed, time_limit)
     if as_json:
         print_json(_answer(result, seen, open_hands=open_hands))
+        _stopped(result, samples, time_limit)
         return
     if result.method == "exact":
         if result.answer == "yes":
@@ -222,6 +224,16 @@ def reachable(file: str, samples: int, seed: int, time_limit: float, open_hands:
                  f"{rate.trials} sampled deals = {100 * rate.rate:.1f}% "
                  f"(95% interval {100 * rate.low:.1f}-{100 * rate.high:.1f}%)")
     stdout.print(knows_line(GAME, seen, open_hands))
+    _stopped(result, samples, time_limit)
+
+
+def _stopped(result: object, samples: int, time_limit: float) -> None:
+    """Sampling cut by the time limit: say so on stderr and exit 3 (the answer over the
+    deals played is printed already)."""
+    if getattr(result, "stopped", False):
+        stderr.print(f"[yellow]Time limit of {time_limit:g} s: {result.samples} of "
+                     f"{samples} deals played.[/yellow]")
+        raise SystemExit(3)
 
 
 add_game_commands(group, GAME)

@@ -39,6 +39,8 @@ class ReachableResult:
     rate: Rate | None
     samples: int
     seconds: float
+    # sampling: the time limit came before every asked deal was played
+    stopped: bool = False
 
 
 def play_to_end(state: GameState, choose: Chooser, rng: random.Random,
@@ -58,7 +60,8 @@ def reachable(state: GameState, samples: int = 200, seed: int = 0,
     """Can the game still be won? With everything known: rollouts of the hint policy
     (a won rollout is a proof), then SAT over every line of the remaining plays;
     otherwise the hint policy's win rate over `samples` deals of the hidden cards and
-    tasks (`pool`: what a hidden task may be, default the catalogue)."""
+    tasks (`pool`: what a hidden task may be, default the catalogue), or over the deals
+    played when `time_limit` comes first (`stopped`)."""
     start = time.perf_counter()
     r = state.rules
     if state.is_won():
@@ -89,14 +92,17 @@ def reachable(state: GameState, samples: int = 200, seed: int = 0,
         raise BadInput("--samples must be at least 1")
     rng = random.Random(seed)
     pool = pool if pool is not None else [t.task for t in r.catalogue]
-    wins = 0
+    wins = done = 0
     with live_status("sampling", None, unit="samples", since=start) as status:
         for k in range(samples):
             s = sample_hidden(state, rng, pool)
             wins += play_to_end(s, _best, random.Random(seed + k)).is_won()
-            status.step(k + 1, samples)
-    return ReachableResult("sampling", "estimate", False, [], 0, wilson(wins, samples),
-                           samples, round(time.perf_counter() - start, 3))
+            done = k + 1
+            status.step(done, samples)
+            if done < samples and time.perf_counter() - start > time_limit:
+                break  # the estimate over the deals played (the same first deals)
+    return ReachableResult("sampling", "estimate", False, [], 0, wilson(wins, done),
+                           done, round(time.perf_counter() - start, 3), done < samples)
 
 
 def _best(s: GameState, rng: random.Random) -> Play:
