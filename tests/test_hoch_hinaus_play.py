@@ -1,5 +1,6 @@
 """Hints, reachability and simulation against the rules engine and the SAT answers."""
 
+import time
 from pathlib import Path
 
 import pytest
@@ -13,6 +14,7 @@ from models.hoch_hinaus.reachable import exact, reachable
 from models.hoch_hinaus.rules import load_rules
 from models.hoch_hinaus.state import GameState
 from models.hoch_hinaus.tasks import load_catalogue, parse_task
+from solver.errors import TimeLimitReached
 from solver.simulate import simulate
 
 R = load_rules()
@@ -99,6 +101,25 @@ def test_sampled_reachable_is_reproducible_with_an_interval():
     b = reachable(g, samples=3, policy="greedy", seed=4, draws=4)
     assert a.method == "sampled" and a.rate.trials == 3 and not a.proven
     assert a.rate == b.rate and a.rate.low <= a.rate.rate <= a.rate.high
+    assert not a.stopped
+
+
+def test_sampled_reachable_keeps_its_time_limit():
+    """The limit cuts a sampled game too (a hint game takes seconds): the answer over
+    the games that ended, or exit 3 before the first; never much past the limit."""
+    g = game("corner-gap.json")
+    start = time.perf_counter()
+    try:
+        res = reachable(g, samples=1000, policy="greedy", seed=4, draws=4, time_limit=1.0)
+    except TimeLimitReached:
+        res = None
+    assert time.perf_counter() - start < 2.0
+    if res is not None:
+        assert res.stopped and 1 <= res.rate.trials < 1000
+        again = reachable(g, samples=res.rate.trials, policy="greedy", seed=4, draws=4)
+        assert again.rate == res.rate  # the same first samples
+    with pytest.raises(TimeLimitReached, match="before the first sampled game"):
+        reachable(g, samples=5, policy="hint", seed=4, time_limit=0.1)
 
 
 @pytest.mark.slow

@@ -149,6 +149,8 @@ def hint(file: str, horizon: int, top: int, shown: int, time_limit: float, sampl
     if as_json:
         print_json(dumps({"open_hands": open_hands, **knowledge(GAME, seen),
                           **to_jsonable(result)}))
+        if result.stopped:
+            raise SystemExit(3)  # the answer over the samples played, printed above
         return
     stdout.print(board_text(game.board))
     stdout.print(hint_table(result, horizon))
@@ -164,7 +166,8 @@ def hint(file: str, horizon: int, top: int, shown: int, time_limit: float, sampl
                    "look-ahead).")
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--time-limit", type=seconds(0.1), default=60.0,
-              show_default=True, help="Seconds for the search or the sampling.")
+              show_default=True, help="Seconds for the search or the sampling (cut by it: "
+              "the answer over the samples played, exit 3).")
 @open_hands_option
 @quiet_option
 @rules_option
@@ -194,6 +197,8 @@ def reachable(file: str, samples: int, policy: str, seed: int, time_limit: float
     if as_json:
         print_json(dumps({"open_hands": open_hands, **knowledge(GAME, seen),
                           **to_jsonable(result)}))
+        if result.stopped:
+            raise SystemExit(3)  # the answer over the samples played, printed above
         return
     stdout.print(board_text(game.board))
     if result.method == "exact":
@@ -213,6 +218,8 @@ def reachable(file: str, samples: int, policy: str, seed: int, time_limit: float
     if result.note:
         stdout.print(result.note)
     stdout.print(knows_line(GAME, seen, open_hands))
+    if result.stopped:
+        raise SystemExit(3)
 
 
 # generate, solve, check-unique, sheet over puzzles.py, imported when one of them runs

@@ -14,7 +14,7 @@ from models.hoch_hinaus.board import Action, action_json
 from models.hoch_hinaus.game import GAME
 from models.hoch_hinaus.hint import distance, policy_action
 from models.hoch_hinaus.state import GameState
-from solver.errors import BadInput
+from solver.errors import BadInput, TimeLimitReached
 from solver.progress import live_status
 from solver.stats import Rate, wilson
 
@@ -42,6 +42,8 @@ class ReachableResult:
     policy: str | None = None
     seconds: float = 0.0
     note: str = ""
+    # sampled: the time limit came before every asked sample was played
+    stopped: bool = False
 
 
 def _state_key(g: GameState) -> tuple:
@@ -154,15 +156,22 @@ def exact(game: GameState, time_limit: float) -> ReachableResult:
 
 
 def play_out(game: GameState, rng: random.Random, policy: str,
-             hint_time: float | None = 0.8, open_hands: bool = False, samples: int = 16
-             ) -> GameState:
+             hint_time: float | None = 0.8, open_hands: bool = False, samples: int = 16,
+             deadline: float | None = None) -> GameState | None:
     """Play `game` (everything known; changed in place) to its end under `policy`, each
     player judging from their own observation (`open_hands`: from the whole state);
-    `hint_time` and `samples` as in `policy_action`."""
+    `hint_time` and `samples` as in `policy_action`. None when `deadline`
+    (time.perf_counter()) comes first; a hint's time is cut to what is left."""
     g = game
     while not g.is_terminal():
         seen = g if open_hands else g.observation(g.on_turn)
-        a = policy_action(seen, rng, policy, hint_time, samples=samples)
+        think = hint_time
+        if deadline is not None:
+            left = deadline - time.perf_counter()
+            if left <= 0:
+                return None
+            think = left if think is None else min(think, left)
+        a = policy_action(seen, rng, policy, think, samples=samples)
         if a is None:
             g.status = "lost"
             break
@@ -182,18 +191,21 @@ def sampled(game: GameState, samples: int, policy: str, seed: int, time_limit: f
     start = time.perf_counter()
     wins = n = 0
     for i in range(samples):
-        if n and time.perf_counter() - start > time_limit:
-            break
         rng = random.Random(seed * 100003 + i)
         g = play_out(game.determinise(rng), rng, policy, open_hands=open_hands,
-                     samples=draws)
+                     samples=draws, deadline=start + time_limit)
+        if g is None:  # the time limit, inside this game: it does not count
+            break
         wins += g.status == "won"
         n += 1
         if progress:
             progress(n, samples)
+    if n == 0:
+        raise TimeLimitReached(f"time limit of {time_limit:g} s reached before the first "
+                               "sampled game ended")
     rate = wilson(wins, n)
     res = ReachableResult("sampled", "estimate", False, rate=rate, policy=policy,
-                          nodes=n)
+                          nodes=n, stopped=n < samples)
     if n < samples:
         res.note = f"time limit reached: {n} of {samples} samples played"
     res.seconds = round(time.perf_counter() - start, 3)
