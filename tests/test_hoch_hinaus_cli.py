@@ -101,6 +101,8 @@ def test_hint_reachable_simulate():
     ('{"pieces": [{"tile": "T99", "on": ["A1", "B1"]}]}', ["unknown tile"]),
     ('{}', ["missing field 'pieces' or 'side'"]),
     ('{"pieces": [], "open": [null]}', ["open[0]: null is not a task"]),
+    ('{"pieces": [], "draw_pile": 1000000000000}', ["draw_pile: 1000000000000 tasks"]),
+    ('{"pieces": [], "hands": [1000000000000]}', ["a hand holds 0 to 3 tiles"]),
     ('{"open": ["THREE BLUE"]}', ["missing field 'pieces' or 'side'"]),
     ('{"game": "hippo", "players": ["red", "green"]}', ["'hippo' file, not a hoch-hinaus"]),
 ])

@@ -161,3 +161,11 @@ def test_play_a_solo_game_in_the_terminal():
                                 input="hint\nmoves\n1\nquit\n")
     assert result.exit_code == 0, result.output
     assert "Hint for player 1" in result.output and "Game stopped" in result.output
+
+
+def test_a_huge_hand_count_is_refused_in_one_line(tmp_path):
+    data = json.loads((PUZZLES / "hidden.json").read_text())
+    data["hands"][1] = 10**12  # it was a MemoryError building the hand
+    f = tmp_path / "huge.json"
+    f.write_text(json.dumps(data))
+    assert_one_line_error(run("show", str(f)), "a hand holds 0 to 4 cards")

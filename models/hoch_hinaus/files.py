@@ -143,8 +143,9 @@ def read_position(rules: Rules, data: Any, where: str, pros: bool | None = None,
     open_ = _task_list(json_field(data, "open", list, where, []), f"{where}.open", cat, True)
     pile_raw = json_field(data, "draw_pile", (list, int), where, [])
     if isinstance(pile_raw, int):
-        if pile_raw < 0:
-            raise BadInput(f"{where}.draw_pile: a count cannot be negative")
+        if not 0 <= pile_raw <= len(cat.tasks):
+            raise BadInput(f"{where}.draw_pile: {pile_raw} tasks, the catalogue has "
+                           f"{len(cat.tasks)}")
         pile: list[Task | None] = [None] * pile_raw
     else:
         pile = _task_list(pile_raw, f"{where}.draw_pile", cat, True)
@@ -170,8 +171,8 @@ def read_position(rules: Rules, data: Any, where: str, pros: bool | None = None,
     for i, h in enumerate(json_field(data, "hands", list, where, [])):
         w = f"{where}.hands[{i}]"
         if isinstance(h, int) and not isinstance(h, bool):  # a count: every tile unknown
-            if h < 0:
-                raise BadInput(f"{w}: a count of tiles cannot be negative")
+            if not 0 <= h <= rules.hand_size:
+                raise BadInput(f"{w}: a hand holds 0 to {rules.hand_size} tiles, not {h}")
             h = [UNKNOWN] * h
         hand = _tiles(rules, expect(h, list, w), w, used, True)
         if len(hand) > rules.hand_size:

@@ -55,8 +55,8 @@ def state_from_dict(rules: Rules, data: Any, where: str = "game") -> GameState:
     for i, h in enumerate(hands_raw):
         w = f"{where}.hands[{i + 1}]"
         if isinstance(h, int) and not isinstance(h, bool):  # a count of unseen cards
-            if h < 0:
-                raise BadInput(f"{w}: a negative number of cards")
+            if not 0 <= h <= rules.hand_size:
+                raise BadInput(f"{w}: a hand holds 0 to {rules.hand_size} cards, not {h}")
             h = ["?"] * h
         expect(h, list, w)
         if len(h) > rules.hand_size:
