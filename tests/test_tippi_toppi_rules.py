@@ -6,11 +6,12 @@ game files and their errors."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
 from models.tippi_toppi.positions import parse_play, state_from_dict
-from models.tippi_toppi.rules import load_rules
+from models.tippi_toppi.rules import load_rules, rules_from_dict
 from models.tippi_toppi.state import GameState, Play, Variant, new_game, sample_hidden
 from solver.errors import BadInput
 
@@ -207,3 +208,30 @@ def test_round_trip_of_a_game_file():
     assert again.open_tasks == s.open_tasks and again.task_pile == s.task_pile
     assert again.draw_pile == s.draw_pile
     assert Variant() == again.variant
+
+
+def _default_rules_data() -> dict:
+    from importlib import resources
+    return json.loads(resources.files("models.tippi_toppi").joinpath(
+        "data/default.json").read_text())
+
+
+@pytest.mark.parametrize("path, value, words", [
+    (("colours", 0, "words", 0), 3, "colours[0].words[0]: expected a string"),
+    (("task_counts",), {}, "task_counts: at least one"),
+    (("task_counts",), {"two": [1, 2, 3]}, "number of players"),
+    (("adjacent", 0), 7, "adjacent[0]: expected a list"),
+    (("piles",), 10**9, "piles: 1000000000 is not from 1 to 20"),
+    (("hand_size",), 0, "hand_size: 0 is not from 1"),
+    (("numbers",), [], "numbers: at least one"),
+])
+def test_bad_rules_data_is_one_clear_error(path, value, words):
+    """Found by mutating the default rules: these were tracebacks (AttributeError,
+    ValueError) or accepted."""
+    data = _default_rules_data()
+    target = data
+    for key in path[:-1]:
+        target = target[key]
+    target[path[-1]] = value
+    with pytest.raises(BadInput, match=re.escape(words)):
+        rules_from_dict(data)

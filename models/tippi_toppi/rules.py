@@ -186,35 +186,63 @@ def check_comparisons(reading: Any, where: str) -> str:
     return reading
 
 
+def _count(value: int, where: str, low: int, high: int) -> int:
+    """A whole number of a rules file within what a game (and a solver model) can hold."""
+    if not low <= value <= high:
+        raise BadInput(f"{where}: {value} is not from {low} to {high}")
+    return value
+
+
 def rules_from_dict(data: Any, where: str = "rules") -> Rules:
     expect(data, dict, where)
     colours = []
     for i, c in enumerate(json_field(data, "colours", list, where)):
         w = f"{where}.colours[{i}]"
         expect(c, dict, w)
+        words = tuple(expect(x, str, f"{w}.words[{j}]")
+                      for j, x in enumerate(json_field(c, "words", list, w, [])))
         colours.append(Colour(json_field(c, "name", str, w), json_field(c, "code", str, w),
-                              json_field(c, "rgb", str, w),
-                              tuple(json_field(c, "words", list, w, []))))
-    numbers = tuple(expect(n, int, f"{where}.numbers") for n in json_field(data, "numbers", list, where))
-    piles = json_field(data, "piles", int, where)
-    adjacent = tuple(tuple(p) for p in json_field(data, "adjacent", list, where))
-    for p in adjacent:
-        if len(p) != 2 or not all(isinstance(x, int) and 0 <= x < piles for x in p):
-            raise BadInput(f"{where}.adjacent: {list(p)} is not a pair of piles 0-{piles - 1}")
-    difficulties = tuple(json_field(data, "difficulties", list, where))
+                              json_field(c, "rgb", str, w), words))
+    if not colours:
+        raise BadInput(f"{where}.colours: at least one colour")
+    numbers = tuple(_count(expect(n, int, f"{where}.numbers[{i}]"), f"{where}.numbers[{i}]",
+                           1, 99)
+                    for i, n in enumerate(json_field(data, "numbers", list, where)))
+    if not numbers:
+        raise BadInput(f"{where}.numbers: at least one number")
+    piles = _count(json_field(data, "piles", int, where), f"{where}.piles", 1, 20)
+    adjacent = []
+    for i, pair in enumerate(json_field(data, "adjacent", list, where)):
+        expect(pair, list, f"{where}.adjacent[{i}]")
+        if len(pair) != 2 or not all(isinstance(x, int) and not isinstance(x, bool)
+                                     and 0 <= x < piles for x in pair):
+            raise BadInput(f"{where}.adjacent: {pair} is not a pair of piles 0-{piles - 1}")
+        adjacent.append(tuple(pair))
+    difficulties = tuple(expect(d, str, f"{where}.difficulties[{i}]")
+                         for i, d in enumerate(json_field(data, "difficulties", list, where)))
+    if not difficulties:
+        raise BadInput(f"{where}.difficulties: at least one difficulty")
     counts: dict[int, tuple[int, ...]] = {}
     for k, row in json_field(data, "task_counts", dict, where).items():
-        expect(row, list, f"{where}.task_counts.{k}")
+        w = f"{where}.task_counts.{k}"
+        if not k.isdigit() or not 1 <= int(k) <= 10:
+            raise BadInput(f"{w}: the key is a number of players (1-10)")
+        expect(row, list, w)
         if len(row) != len(difficulties):
-            raise BadInput(f"{where}.task_counts.{k}: one count per difficulty expected")
-        counts[int(k)] = tuple(row)
+            raise BadInput(f"{w}: one count per difficulty expected")
+        counts[int(k)] = tuple(_count(expect(n, int, w), w, 0, 100) for n in row)
+    if not counts:
+        raise BadInput(f"{where}.task_counts: at least one number of players")
     if len({c.code.lower() for c in colours}) != len(colours):
         raise BadInput(f"{where}: colour codes must differ")
     comparisons = check_comparisons(json_field(data, "comparisons", str, where, COMPARISONS[0]),
                                     f"{where}.comparisons")
     rules = Rules(json_field(data, "name", str, where, "Tippi Toppi"), tuple(colours), numbers,
-                  json_field(data, "copies", int, where), piles, adjacent,  # type: ignore[arg-type]
-                  json_field(data, "hand_size", int, where), json_field(data, "open_tasks", int, where),
+                  _count(json_field(data, "copies", int, where), f"{where}.copies", 1, 10),
+                  piles, tuple(adjacent),  # type: ignore[arg-type]
+                  _count(json_field(data, "hand_size", int, where), f"{where}.hand_size", 1, 20),
+                  _count(json_field(data, "open_tasks", int, where), f"{where}.open_tasks",
+                         0, 20),
                   difficulties, dict(json_field(data, "difficulty_words", dict, where, {})), counts,
                   comparisons=comparisons)
     tasks = data.get("tasks")
