@@ -21,7 +21,15 @@ import click
 
 from solver.errors import BadInput
 from solver.game import CHANCE, TERMINAL, Game, seat_policies
-from solver.options import batch_options, json_option, quiet_option, rules_option, svg_option
+from solver.options import (
+    SEED,
+    batch_options,
+    count_range,
+    json_option,
+    quiet_option,
+    rules_option,
+    svg_option,
+)
 from solver.render import print_json, stderr, stdout
 from solver.results import dumps, to_jsonable
 
@@ -144,7 +152,7 @@ def add_game_commands(group: click.Group, game: Game) -> None:
         _print_moves(game, state, result)
 
     @group.command(name="simulate")
-    @click.option("--games", type=click.IntRange(min=1), default=100, show_default=True,
+    @click.option("--games", type=count_range(), default=100, show_default=True,
                   help="Games per cell (setup x policies).")
     @click.option("--policy", "policy_specs", multiple=True, metavar="P[,P...]",
                   help=f"{', '.join(game.policy_names)}: one for every seat, or one per "
@@ -155,7 +163,7 @@ def add_game_commands(group: click.Group, game: Game) -> None:
     @click.option("--open-hands", is_flag=True,
                   help="Every policy sees the whole state (other hands, face-down "
                        "piles in order): an all-seeing reference, not a player's game.")
-    @click.option("--seed", type=int, default=0, show_default=True,
+    @click.option("--seed", type=SEED, default=0, show_default=True,
                   help="Game g is dealt and played from seed*1000003+g (any executor).")
     @with_options(game.setup_options)
     @with_options(game.play_options)
@@ -197,7 +205,7 @@ def add_game_commands(group: click.Group, game: Game) -> None:
     @click.option("--policy", "policy_spec", default=None, metavar="P[,P...]",
                   help="The other seats' policy (one, or one per seat). Default: "
                        f"{game.policy_names[0]}.")
-    @click.option("--seed", type=int, default=None,
+    @click.option("--seed", type=SEED, default=None,
                   help="Seed of the deal and of chance (random if omitted; printed so the "
                        "game can be replayed).")
     @with_options(game.setup_options)

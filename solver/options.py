@@ -39,6 +39,18 @@ class FiniteFloatRange(click.FloatRange):
         return number
 
 
+#: Seeds: what every solver takes (CP-SAT's random seed is a 32-bit integer).
+SEED = click.IntRange(-(2**31 - 1), 2**31 - 1)
+#: The most games, draws, puzzles or samples one command runs (more is a typo, and a
+#: count past 2^63 was an OverflowError deep inside).
+MAX_COUNT = 1_000_000
+
+
+def count_range(minimum: int = 1) -> click.IntRange:
+    """The type of a count option: from `minimum` to MAX_COUNT."""
+    return click.IntRange(minimum, MAX_COUNT)
+
+
 def seconds(minimum: float) -> FiniteFloatRange:
     """The type of a time option: finite, from `minimum` to MAX_SECONDS."""
     return FiniteFloatRange(min=minimum, max=MAX_SECONDS)
@@ -72,7 +84,7 @@ def solver_options(default_time: float | None = 60.0) -> Callable[[Callable], Ca
                          help="Print the solver's own log on stderr."),
             click.option("--workers", type=click.IntRange(1, 64), default=2,
                          show_default=True, help="Parallel solver workers."),
-            click.option("--seed", type=int, default=0, show_default=True,
+            click.option("--seed", type=SEED, default=0, show_default=True,
                          help="Random seed of the solver (runs are reproducible)."),
             click.option("--time-limit", type=seconds(0.01), default=default_time,
                          show_default=True,

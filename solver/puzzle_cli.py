@@ -27,7 +27,9 @@ from solver.errors import BadInput
 from solver.io import load_json
 from solver.options import (
     DIFFICULTIES,
+    SEED,
     batch_options,
+    count_range,
     json_option,
     quiet_option,
     rules_option,
@@ -272,8 +274,8 @@ def add_puzzle_commands(group: click.Group, game: PuzzleGame) -> None:
     @game_options
     @click.option("--difficulty", type=click.Choice(DIFFICULTIES), default="medium",
                   show_default=True)
-    @click.option("--count", type=click.IntRange(min=1), default=1, show_default=True)
-    @click.option("--seed", type=int, default=0, show_default=True,
+    @click.option("--count", type=count_range(), default=1, show_default=True)
+    @click.option("--seed", type=SEED, default=0, show_default=True,
                   help="Every attempt is seeded from this, so a run replays exactly.")
     @click.option("--max-attempts", type=click.IntRange(min=1), default=None,
                   help="Give up after this many proposals (default 200 per puzzle).")

@@ -275,6 +275,10 @@ def test_usage_errors_are_one_line(args, words):
     (("hoch-hinaus", "simulate", "--hint-time", "-inf"), ["--hint-time", "not in the range"]),
     (("hippo", "finish", "x.json", "--time-limit", "NaN"), ["--time-limit", "finite"]),
     (("tippi-toppi", "generate", "--time-limit", "1e999"), ["--time-limit", "range"]),
+    # found by scripts/fuzz.py: an OverflowError, a CP-SAT failure, a run without end
+    (("tippi-toppi", "generate", "--count", "9" * 20), ["--count", "1<=x<=1000000"]),
+    (("take-it-higher", "max", "--seed", "9" * 20), ["--seed", "not in the range"]),
+    (("take-it-higher", "max", "--draws", "9" * 20), ["--draws", "1<=x<=1000000"]),
 ])
 def test_non_finite_times_are_refused_in_one_line(args, words):
     assert_one_line_error(run(*args), "toppi: error:", *words)

@@ -15,6 +15,7 @@ from solver.errors import BadInput
 from solver.game import knowledge
 from solver.game_cli import add_game_commands, knows_line
 from solver.options import (
+    SEED,
     json_option,
     open_hands_option,
     quiet_option,
@@ -114,7 +115,7 @@ def achievable(file: str, task_texts: tuple[str, ...], k: int, mode: str, backen
 @click.option("--samples", type=click.IntRange(1, 10000), default=16, show_default=True,
               help="Draws of what the player cannot see (other hands, the reserve's order, "
                    "face-down tasks), the same for every placement.")
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the draws.")
+@click.option("--seed", type=SEED, default=0, show_default=True, help="Seed of the draws.")
 @open_hands_option
 @quiet_option
 @rules_option
@@ -164,7 +165,7 @@ def hint(file: str, horizon: int, top: int, shown: int, time_limit: float, sampl
 @click.option("--policy", type=click.Choice(GAME.policy_names), default="hint", show_default=True,
               help="How the sampled games are played (greedy: the hint without its SAT "
                    "look-ahead).")
-@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--seed", type=SEED, default=0, show_default=True)
 @click.option("--time-limit", type=seconds(0.1), default=60.0,
               show_default=True, help="Seconds for the search or the sampling (cut by it: "
               "the answer over the samples played, exit 3).")

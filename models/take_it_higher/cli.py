@@ -21,7 +21,9 @@ from solver.errors import BadInput
 from solver.game import knowledge, task_seed
 from solver.game_cli import add_game_commands
 from solver.options import (
+    SEED,
     batch_options,
+    count_range,
     json_option,
     quiet_option,
     rules_option,
@@ -129,7 +131,7 @@ def score(file: str, variant: str | None, gold_silver: bool, rules_path: str | N
                    "proof wins (--workers N: MaxSAT takes one, CP-SAT N-1); cpsat or "
                    "maxsat: that back-end alone. With --draws, auto picks one back-end "
                    "for all draws (docs).")
-@click.option("--draws", type=click.IntRange(min=1), default=None,
+@click.option("--draws", type=count_range(), default=None,
               help="The distribution of hindsight optima over N random draws (draw i "
                    "is dealt from --seed*1000003+i, like simulate's game i); "
                    "--time-limit per draw.")
@@ -233,7 +235,7 @@ def _backend_text(result: object) -> str:
 @click.option("--samples", type=click.IntRange(0, 1000), default=0, show_default=True,
               help="Sampled futures (0: as many as the time limit allows; K > 0: exactly "
                    "K futures and fixed solver work, reproducible, --time-limit unused).")
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the futures.")
+@click.option("--seed", type=SEED, default=0, show_default=True, help="Seed of the futures.")
 @click.option("--time-limit", type=seconds(0.05), default=2.0, show_default=True,
               help="Seconds for the whole hint.")
 @quiet_option

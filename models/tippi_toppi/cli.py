@@ -16,6 +16,7 @@ from solver.backends import SolverOptions
 from solver.game import knowledge
 from solver.game_cli import add_game_commands, knows_line, with_options
 from solver.options import (
+    SEED,
     json_option,
     open_hands_option,
     quiet_option,
@@ -179,7 +180,7 @@ def hint(file: str, open_hands: bool, rules_path: str | None, comparisons: str |
 @file_argument
 @click.option("--samples", type=click.IntRange(1, 100000), default=200, show_default=True,
               help="Deals of the hidden cards (when not everything is known).")
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the deals.")
+@click.option("--seed", type=SEED, default=0, show_default=True, help="Seed of the deals.")
 @click.option("--time-limit", type=seconds(0.01), default=10.0,
               show_default=True, help="Seconds for the exact search (full information) or "
               "the sampling (it then answers over the deals played, exit 3).")

@@ -1,0 +1,289 @@
+"""Bad input for every verb of every game: the invariant is exit 0, 2 or 3, exactly one
+stderr line on 2, never a traceback, never a hang, never far past the time limit.
+
+    python scripts/fuzz.py [--count 2000] [--seed 0] [--limit 2] [--slack 1.5] [--show 10]
+
+Each try takes a seed file of the repository (a position, a puzzle, a rules file or a
+deck), damages it in one way (a value replaced by a wrong type, a huge or negative
+number, a null in a list, a key removed, nesting 40 levels deep, another game's file,
+an empty object, cut-off JSON, non-UTF-8 bytes, a NaN literal) and runs a verb of its
+game on it in this process (click's test runner: no process start, so thousands of
+tries take minutes) with `--time-limit LIMIT` where the verb has one; or it passes a bad
+option value (nan, inf, negative, huge, text) to a verb. A try fails when the command
+raises (a traceback), exits with another code, writes more than one line on exit 2, or
+runs past the limit + slack seconds (an overrun; SIGALRM at 60 s marks a hang).
+
+The table gives the tries, answers (0), clean errors (2), time limits (3) and the
+failures by class; the figures of issue 21 are this script's (docs/architecture.md).
+tests/test_fuzz.py runs the same tries on a small budget in the suite.
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import json
+import random
+import signal
+import sys
+import time
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from click.testing import CliRunner  # noqa: E402
+
+from solver.cli import cli  # noqa: E402
+
+# game -> verbs that read a position file (with the options each needs to run)
+POSITION_VERBS: dict[str, list[tuple[str, ...]]] = {
+    "take-it-higher": [("score",), ("show",), ("moves",), ("hint", "--tile", "GA")],
+    "hoch-hinaus": [("show",), ("moves",), ("hint",), ("achievable",), ("reachable",)],
+    "tippi-toppi": [("show",), ("moves",), ("hint",), ("reachable", "--samples", "3")],
+    "topito": [("show",), ("moves",), ("hint",), ("plan", "--card", "1")],
+    "hippo": [("show",), ("moves",), ("best",), ("finish", "--turns", "1")],
+}
+PUZZLE_VERBS = [("solve",), ("check-unique",), ("sheet", "--svg", "{tmp}/sheet.svg")]
+# game -> (option, verb args) for --rules / --deck files
+RULES_VERBS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "take-it-higher": ("--rules", ("tiles",)),
+    "hoch-hinaus": ("--rules", ("show", "puzzles/hoch-hinaus/corner-gap.json")),
+    "tippi-toppi": ("--rules", ("show", "puzzles/tippi-toppi/hidden.json")),
+    "topito": ("--deck", ("show", "puzzles/topito/start.json")),
+    "hippo": ("--rules", ("show", "puzzles/hippo/start-2p.json")),
+}
+RULES_FILES = {
+    "take-it-higher": "models/take_it_higher/data/default.json",
+    "hoch-hinaus": "models/hoch_hinaus/data/default.json",
+    "tippi-toppi": "models/tippi_toppi/data/default.json",
+    "topito": "models/topito/data/deck.json",
+    "hippo": "models/hippo/data/default.json",
+}
+# bad option values, tried on options of these verbs
+OPTION_TRIES: list[tuple[str, ...]] = [
+    ("take-it-higher", "max", "--time-limit"), ("take-it-higher", "max", "--draws"),
+    ("take-it-higher", "simulate", "--games"), ("take-it-higher", "simulate", "--hint-time"),
+    ("hoch-hinaus", "simulate", "--games"), ("tippi-toppi", "generate", "--count"),
+    ("topito", "simulate", "--players"), ("hippo", "simulate", "--games"),
+    ("hippo", "best", "puzzles/hippo/start-2p.json", "--roll"),
+    ("hippo", "plan", "puzzles/hippo/solo-endgame.json", "--rolls"),
+    ("topito", "plan", "puzzles/topito/start.json", "--card"),
+    ("take-it-higher", "max", "--workers"), ("take-it-higher", "max", "--seed"),
+]
+BAD_OPTION_VALUES = ["nan", "inf", "-inf", "-1", "0", "1e999", "99999999999999999999",
+                     "abc", "", "1,2", "-1,4,3", "7,7,7", "-1.5", "  "]
+BAD_VALUES: list[Any] = [None, -1, 0, 10**12, -10**12, 1.5, "", "?", "zz", [], {}, [None],
+                         True, [[]], "A1", {"x": 1}, "9" * 30]
+
+
+@dataclass
+class Outcome:
+    """What one try did: `kind` answer / clean error / time limit / a failure class."""
+
+    kind: str
+    what: str
+    seconds: float
+    detail: str = ""
+
+
+@dataclass
+class Tally:
+    outcomes: list[Outcome] = field(default_factory=list)
+
+    def count(self) -> Counter:
+        return Counter(o.kind for o in self.outcomes)
+
+    def failures(self) -> list[Outcome]:
+        return [o for o in self.outcomes if o.kind not in ("answer", "clean error",
+                                                           "time limit")]
+
+
+def seed_files(game: str) -> dict[str, list[Path]]:
+    """The repository's files of a game, by kind (position, puzzle)."""
+    base = ROOT / "puzzles" / game
+    return {"position": sorted(p for p in base.glob("*.json")),
+            "puzzle": sorted((base / "library").glob("*.json"))}
+
+
+def _paths(value: Any, path: tuple = ()) -> Iterator[tuple]:
+    yield path
+    if isinstance(value, dict):
+        for k, v in value.items():
+            yield from _paths(v, (*path, k))
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            yield from _paths(v, (*path, i))
+
+
+def damage(data: Any, text: str, rng: random.Random, other: str) -> tuple[str, str]:
+    """One damaged copy of a JSON file: (file text, what was done)."""
+    how = rng.choice(["replace"] * 6 + ["delete", "null in list", "deep", "foreign",
+                                        "empty", "cut", "bytes", "nan"])
+    if how == "foreign":
+        return other, "another game's file"
+    if how == "empty":
+        return "{}", "{}"
+    if how == "cut":
+        return text[: rng.randrange(1, max(2, len(text)))], "cut-off JSON"
+    if how == "bytes":
+        return "\udcff" + text, "non-UTF-8 byte"
+    paths = [p for p in _paths(data) if p]
+    if not paths:
+        return "[]", "a list"
+    path = rng.choice(paths)
+    copy_ = copy.deepcopy(data)
+    target = copy_
+    for key in path[:-1]:
+        target = target[key]
+    last = path[-1]
+    if how == "delete" and isinstance(target, dict):
+        del target[last]
+        return json.dumps(copy_), f"{_name(path)} removed"
+    if how == "null in list" and isinstance(target[last], list):
+        target[last].append(None)
+        return json.dumps(copy_), f"null appended to {_name(path)}"
+    if how == "deep":
+        target[last] = json.loads("[" * 40 + "]" * 40)
+        return json.dumps(copy_), f"{_name(path)} nested 40 deep"
+    if how == "nan":
+        target[last] = 12345.678
+        return json.dumps(copy_).replace("12345.678", "NaN"), f"{_name(path)} = NaN"
+    value = rng.choice(BAD_VALUES)
+    target[last] = value
+    return json.dumps(copy_), f"{_name(path)} = {json.dumps(value)[:20]}"
+
+
+def _name(path: tuple) -> str:
+    return "".join(f"[{k}]" if isinstance(k, int) else f".{k}" for k in path) or "."
+
+
+class _Hang(Exception):
+    pass
+
+
+def _alarm(signum: int, frame: Any) -> None:
+    raise _Hang
+
+
+def invoke(args: list[str], limit: float | None, slack: float) -> Outcome:
+    """Run `toppi *args` in this process and classify it."""
+    what = " ".join(args)
+    old = signal.signal(signal.SIGALRM, _alarm)
+    signal.alarm(60)
+    start = time.perf_counter()
+    try:
+        result = CliRunner().invoke(cli, args, catch_exceptions=True)
+    except _Hang:
+        return Outcome("hang", what, 60.0)
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)
+    seconds = time.perf_counter() - start
+    if isinstance(result.exception, _Hang):
+        return Outcome("hang", what, seconds)
+    if result.exception is not None and not isinstance(result.exception, SystemExit):
+        return Outcome("traceback", what, seconds,
+                       f"{type(result.exception).__name__}: {result.exception}"[:200])
+    if limit is not None and seconds > limit + slack:
+        return Outcome("overrun", what, seconds, f"{seconds:.1f} s")
+    code = result.exit_code
+    if code == 0:
+        return Outcome("answer", what, seconds)
+    if code == 3:
+        return Outcome("time limit", what, seconds)
+    if code == 2:
+        lines = [line for line in result.stderr.splitlines() if line.strip()]
+        if len(lines) == 1 and "Traceback" not in result.stderr:
+            return Outcome("clean error", what, seconds)
+        return Outcome("not one line", what, seconds, result.stderr[:200])
+    return Outcome(f"exit {code}", what, seconds, result.output[:200])
+
+
+def tries(count: int, seed: int, limit: float, workdir: Path) -> Iterator[tuple[list[str], float | None]]:
+    """`count` command lines (and their time limits), reproducible from `seed`."""
+    rng = random.Random(seed)
+    games = list(POSITION_VERBS)
+    files = {g: seed_files(g) for g in games}
+    for n in range(count):
+        game = rng.choice(games)
+        kind = rng.choice(["position"] * 5 + ["puzzle"] * 2 + ["rules"] * 2 + ["option"])
+        other_game = rng.choice([g for g in games if g != game])
+        other = rng.choice(files[other_game]["position"]).read_text()
+        path = workdir / f"try{n}.json"
+        if kind == "option":
+            *cmd, option = rng.choice(OPTION_TRIES)
+            yield ([*cmd, option, rng.choice(BAD_OPTION_VALUES)],
+                   None if option != "--time-limit" else limit)
+            continue
+        if kind == "rules":
+            source = ROOT / RULES_FILES[game]
+            option, verb = RULES_VERBS[game]
+        else:
+            pool = files[game][kind] or files[game]["position"]
+            source = rng.choice(pool)
+            verb = rng.choice(POSITION_VERBS[game] if kind == "position" else PUZZLE_VERBS)
+        text = source.read_text()
+        damaged, _ = damage(json.loads(text), text, rng, other)
+        path.write_text(damaged, encoding="utf-8", errors="surrogateescape")
+        if kind == "rules":
+            args = [game, *verb, option, str(path)]
+        else:
+            args = [game, verb[0], str(path), *(a.format(tmp=workdir) for a in verb[1:])]
+        timed = _takes(game, args[1], "time_limit")
+        if timed:
+            args += ["--time-limit", str(limit)]
+        yield args, (limit if timed else None)
+
+
+def _takes(game: str, verb: str, param: str) -> bool:
+    """Whether `toppi game verb` has the option `param` (by its click parameters)."""
+    import click
+
+    ctx = click.Context(cli)
+    group = cli.get_command(ctx, game)
+    command = group.get_command(ctx, verb) if group is not None else None
+    return command is not None and any(p.name == param for p in command.params)
+
+
+def run(count: int, seed: int, limit: float, slack: float, workdir: Path) -> Tally:
+    tally = Tally()
+    for args, lim in tries(count, seed, limit, workdir):
+        tally.outcomes.append(invoke(args, lim, slack))
+    return tally
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--count", type=int, default=2000)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--limit", type=float, default=2.0, help="--time-limit of timed verbs")
+    ap.add_argument("--slack", type=float, default=1.5,
+                    help="seconds past the limit before a run counts as an overrun")
+    ap.add_argument("--show", type=int, default=10, help="failures to list")
+    args = ap.parse_args()
+    import tempfile
+
+    start = time.perf_counter()
+    with tempfile.TemporaryDirectory() as tmp:
+        tally = run(args.count, args.seed, args.limit, args.slack, Path(tmp))
+    counts = tally.count()
+    print(f"{args.count} tries (seed {args.seed}) in {time.perf_counter() - start:.0f} s:")
+    for kind in ("answer", "clean error", "time limit", "traceback", "not one line",
+                 "overrun", "hang"):
+        print(f"  {kind}: {counts.get(kind, 0)}")
+    for kind, n in counts.items():
+        if kind.startswith("exit "):
+            print(f"  {kind}: {n}")
+    for o in tally.failures()[: args.show]:
+        print(f"  FAIL {o.kind}: toppi {o.what}  {o.detail}")
+    sys.exit(1 if tally.failures() else 0)
+
+
+if __name__ == "__main__":
+    main()
