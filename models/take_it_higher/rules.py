@@ -160,7 +160,8 @@ def rules_from_dict(data: Any, where: str = "rules") -> Rules:
         w = f"{where}: directions[{i}]"
         expect(d, dict, w)
         name = json_field(d, "name", str, w)
-        colours = tuple(json_field(d, "colours", list, w))
+        colours = tuple(expect(col, str, f"{w}.colours[{k}]")
+                        for k, col in enumerate(json_field(d, "colours", list, w)))
         for col in colours:
             if col not in colour_values:
                 raise BadInput(f"{w}: colour '{col}' is not defined in 'colours'")
