@@ -83,7 +83,7 @@ def test_a_hidden_hand_may_be_a_count():
     state = GAME.read(DATA, {**HIDDEN, "hands": [HIDDEN["hands"][0], 3]}, "f")
     assert state.hands[1] == [None] * 3
     assert GAME.write(state) == GAME.write(GAME.read(DATA, HIDDEN, "f"))
-    for hand, words in ((-1, "negative"), (4, "at most 3 tiles"), (True, "list")):
+    for hand, words in ((-1, "0 to 3 tiles, not -1"), (4, "0 to 3 tiles, not 4"), (True, "list")):
         with pytest.raises(BadInput, match=words):
             GAME.read(DATA, {**HIDDEN, "hands": [HIDDEN["hands"][0], hand]}, "f")
     # more unknown tiles than tiles anywhere unseen, and more unknown tasks than unseen
