@@ -88,6 +88,8 @@ def test_a_hidden_hand_may_be_a_count():
             GAME.read(DATA, {**HIDDEN, "hands": [HIDDEN["hands"][0], hand]}, "f")
     # more unknown tiles than tiles anywhere unseen, and more unknown tasks than unseen
     with pytest.raises(BadInput, match="unknown tasks, but the catalogue has only"):
+        GAME.read(DATA, {**HIDDEN, "draw_pile": 60}, "f")
+    with pytest.raises(BadInput, match="500 tasks, the catalogue has 60"):
         GAME.read(DATA, {**HIDDEN, "draw_pile": 500}, "f")
 
 
