@@ -223,8 +223,10 @@ class Store:
             raise ValueError(f"bad kind name {kind!r}")
         if kind not in self.kinds():
             return []
-        self._table(kind)  # an old table gets its checksum column
-        sql = f'SELECT {_COLUMNS} FROM "{kind}"'
+        columns = _COLUMNS  # reading writes nothing: an old table has no checksum column
+        if "checksum" not in {r[1] for r in self.db.execute(f'PRAGMA table_info("{kind}")')}:
+            columns = _COLUMNS.replace("checksum", "NULL")
+        sql = f'SELECT {columns} FROM "{kind}"'
         values: list[Any] = []
         for n, (name, value) in enumerate((where or {}).items()):
             if not re.match(r"^[A-Za-z_][A-Za-z0-9_]*$", name):

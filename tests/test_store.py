@@ -165,3 +165,18 @@ def test_resume_computes_a_damaged_row_again_and_says_so(tmp_path):
     assert json.loads(again.stdout)["cells"] == json.loads(whole.stdout)["cells"]
     with Store(store) as s:
         assert len(s.rows("games")) == 3 and not s.skipped
+
+
+def test_listing_an_old_read_only_store_writes_nothing(tmp_path):
+    path = tmp_path / "old.sqlite"
+    db = sqlite3.connect(path)
+    db.execute('CREATE TABLE "games" (id INTEGER PRIMARY KEY, seed INTEGER NOT NULL, '
+               "parameters TEXT NOT NULL, result TEXT NOT NULL, rating TEXT, canonical TEXT, "
+               "created TEXT NOT NULL DEFAULT (datetime('now')), UNIQUE(parameters, seed))")
+    db.execute("INSERT INTO games (seed, parameters, result) VALUES (1, '{\"x\":1}', '{\"s\":5}')")
+    db.commit()
+    db.close()
+    with Store(path) as s:
+        assert [r["result"] for r in s.rows("games")] == [{"s": 5}]
+        columns = {r[1] for r in s.db.execute('PRAGMA table_info("games")')}
+    assert "checksum" not in columns
