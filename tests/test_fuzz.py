@@ -26,7 +26,7 @@ def _fuzz():  # scripts/ is not a package: load it by path
 FUZZ = _fuzz()
 
 
-@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(seed=st.integers(0, 2**31 - 1))
 def test_bad_input_never_ends_in_a_traceback_or_a_hang(tmp_path, seed):
     tally = FUZZ.run(40, seed, limit=2.0, slack=3.0, workdir=tmp_path)
