@@ -95,9 +95,7 @@ def _start_worker(parent: int, *start: Any) -> None:
     _ignore_sigint()
     from solver.portfolio import die_with_parent
 
-    die_with_parent()  # a parent killed outright (SIGKILL) takes its workers along
-    if os.getppid() != parent:  # it died before the death signal was armed
-        os._exit(1)
+    die_with_parent(parent)  # a parent killed outright (SIGKILL) takes its workers along
     _WORKER["start"] = start
 
 

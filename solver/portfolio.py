@@ -101,16 +101,18 @@ def _context() -> Any:
     return multiprocessing.get_context("fork" if sys.platform == "linux" else "spawn")
 
 
-def die_with_parent() -> None:
+def die_with_parent(parent: int) -> None:
     """Linux: the kernel kills this process when the thread that forked it ends, so a
-    parent killed outright (SIGKILL) leaves no solver behind."""
-    if sys.platform != "linux":
-        return
-    import ctypes
+    parent killed outright (SIGKILL) leaves no solver behind; a child whose `parent`
+    died before the signal was armed ends at once."""
+    if sys.platform == "linux":
+        import ctypes
 
-    with contextlib.suppress(OSError, AttributeError):
-        libc = ctypes.CDLL("libc.so.6", use_errno=True)
-        libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG = 1
+        with contextlib.suppress(OSError, AttributeError):
+            libc = ctypes.CDLL("libc.so.6", use_errno=True)
+            libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG = 1
+    if os.getppid() != parent:
+        os._exit(1)
 
 
 def _child(conn: Connection, parent: int, fn: Callable[..., Any], args: tuple[Any, ...],
@@ -118,9 +120,7 @@ def _child(conn: Connection, parent: int, fn: Callable[..., Any], args: tuple[An
     """Run one entrant and send ("ok", result), ("no answer", message), ("input",
     ToppiError) or ("bug", traceback text)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
-    die_with_parent()
-    if os.getppid() != parent:  # the parent died before the death signal was armed
-        os._exit(1)
+    die_with_parent(parent)
     if nice:
         with contextlib.suppress(OSError, AttributeError):  # no os.nice on Windows
             os.nice(nice)

@@ -135,8 +135,8 @@ def test_an_edited_or_damaged_row_is_never_trusted(tmp_path, sql, why):
         assert "games row 2 skipped" in s.skipped_note()
 
 
-def test_rows_of_a_store_without_checksums_are_read_and_new_rows_get_one(tmp_path):
-    path = tmp_path / "old.sqlite"
+def _old_store(path) -> None:
+    """A store as written before checksums: one games row {"s": 5} for {"x": 1}."""
     db = sqlite3.connect(path)
     db.execute('CREATE TABLE "games" (id INTEGER PRIMARY KEY, seed INTEGER NOT NULL, '
                "parameters TEXT NOT NULL, result TEXT NOT NULL, rating TEXT, canonical TEXT, "
@@ -144,6 +144,11 @@ def test_rows_of_a_store_without_checksums_are_read_and_new_rows_get_one(tmp_pat
     db.execute("INSERT INTO games (seed, parameters, result) VALUES (1, '{\"x\":1}', '{\"s\":5}')")
     db.commit()
     db.close()
+
+
+def test_rows_of_a_store_without_checksums_are_read_and_new_rows_get_one(tmp_path):
+    path = tmp_path / "old.sqlite"
+    _old_store(path)
     with Store(path) as s:
         assert s.done("games", {"x": 1}) == {1: {"s": 5}}
         s.put("games", {"x": 1}, 2, {"s": 6})
@@ -169,13 +174,7 @@ def test_resume_computes_a_damaged_row_again_and_says_so(tmp_path):
 
 def test_listing_an_old_read_only_store_writes_nothing(tmp_path):
     path = tmp_path / "old.sqlite"
-    db = sqlite3.connect(path)
-    db.execute('CREATE TABLE "games" (id INTEGER PRIMARY KEY, seed INTEGER NOT NULL, '
-               "parameters TEXT NOT NULL, result TEXT NOT NULL, rating TEXT, canonical TEXT, "
-               "created TEXT NOT NULL DEFAULT (datetime('now')), UNIQUE(parameters, seed))")
-    db.execute("INSERT INTO games (seed, parameters, result) VALUES (1, '{\"x\":1}', '{\"s\":5}')")
-    db.commit()
-    db.close()
+    _old_store(path)
     with Store(path) as s:
         assert [r["result"] for r in s.rows("games")] == [{"s": 5}]
         columns = {r[1] for r in s.db.execute('PRAGMA table_info("games")')}

@@ -33,6 +33,7 @@ import itertools
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 from ortools.sat.python import cp_model
 
@@ -40,6 +41,9 @@ from models.take_it_higher.encode import LineOption, MaxProblem, TileClass
 from models.take_it_higher.encode_cpsat import capacity_cuts
 from models.take_it_higher.positions import Placement
 from solver.backends import SolveOutcome, SolverOptions, cpsat
+
+if TYPE_CHECKING:  # maximum imports this module
+    from models.take_it_higher.maximum import _StudPatterns
 
 # the LP workers prove row maxima over the whole tile set (maximum.CPSAT_SUBSOLVERS)
 SUBSOLVERS = ("reduced_costs", "max_lp")
@@ -369,7 +373,8 @@ class _Search:
 
 def maximise_by_cases(problem: MaxProblem, rows_max: int, colour_max: int | None,
                         start_game: list[Placement] | None, start_value: int,
-                        remaining: Callable[[], SolverOptions], patterns: object = None
+                        remaining: Callable[[], SolverOptions],
+                        patterns: _StudPatterns | None = None
                         ) -> tuple[list[Placement] | None, SolveOutcome, list[CaseResult]]:
     """The best game over the cases, from the top button down (module docstring).
     `rows_max`: the proven maximum of the row points alone (with bonus rows under the
