@@ -35,6 +35,9 @@ COMMANDS = {
     "puzzles": ("solver.store_cli",
                 "Puzzles saved by `toppi <game> generate --store FILE`: list them, export "
                 "them as puzzle files."),
+    "serve": ("solver.serve.app",
+              "A local web app: the games on a page, build positions by clicking, ask, "
+              "play, solve the puzzle library."),
 }
 
 _NO_ARGS = getattr(click.exceptions, "NoArgsIsHelpError", ())
@@ -138,6 +141,9 @@ def cli() -> None:
 
     Exit codes: 0 answered, 2 bad input or usage, 3 time limit without an answer.
     """
+    from solver.options import start_clock
+
+    start_clock()
 
 
 def _unshadow_models() -> None:

@@ -1,0 +1,159 @@
+"""`toppi serve`: the Starlette application (pages, static files, the API) and the
+command that runs it with uvicorn.
+
+Safe defaults: it binds 127.0.0.1; with a loopback address only loopback host names are
+answered (no DNS rebinding); a POST to the API must say `Content-Type:
+application/json` (a page of another site cannot send one without asking first);
+bodies are limited (api.MAX_BODY); no request names a file: puzzles are chosen by name
+from the library's listing.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import click
+from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.middleware.trustedhost import TrustedHostMiddleware
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+from starlette.templating import Jinja2Templates
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from solver.serve import api, games
+from solver.serve.jobs import Pool
+
+HERE = Path(__file__).parent
+TITLES = {"take-it-higher": "Take it Higher!", "hoch-hinaus": "Tippi Toppi – Hoch Hinaus!",
+          "tippi-toppi": "Tippi Toppi (card game)", "topito": "Topito", "hippo": "Hippo"}
+LOOPBACK = ("127.0.0.1", "localhost", "::1", "[::1]")
+
+
+def default_puzzles() -> Path:
+    """The repository's puzzles/ beside the package (a checkout or editable install)."""
+    return HERE.parent.parent / "puzzles"
+
+
+templates = Jinja2Templates(directory=str(HERE / "templates"))
+
+
+def _page(name: str, request: Request, **context: Any) -> Response:
+    return templates.TemplateResponse(request, name, {"titles": TITLES, **context})
+
+
+async def index(request: Request) -> Response:
+    return _page("index.html", request, games=list(games.VERBS))
+
+
+async def game_page(request: Request) -> Response:
+    game = request.path_params["game"]
+    if game not in games.VERBS:
+        return _page("index.html", request, games=list(games.VERBS), status_code=404)
+    example = Path(request.app.state.puzzles) / game / games.EXAMPLES[game]
+    try:
+        position = example.read_text(encoding="utf-8")
+    except OSError:
+        position = "{}"
+    return _page("game.html", request, game=game, title=TITLES[game], position=position,
+                 hint=games.HINT_VERB[game])
+
+
+async def library_page(request: Request) -> Response:
+    game = request.path_params["game"]
+    if game not in games.VERBS:
+        return _page("index.html", request, games=list(games.VERBS), status_code=404)
+    return _page("library.html", request, game=game, title=TITLES[game],
+                 puzzles=api.library(request, game))
+
+
+async def http_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, api.HttpError)
+    return JSONResponse({"error": str(exc), **exc.more}, status_code=exc.status)
+
+
+async def server_error(request: Request, exc: Exception) -> Response:
+    return JSONResponse({"error": f"toppi: error: internal error: {type(exc).__name__}"},
+                        status_code=500)
+
+
+class JsonPostsOnly:
+    """A POST to /api must carry a JSON content type (HTTP 415 otherwise)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if (scope["type"] == "http" and scope["method"] == "POST"
+                and scope["path"].startswith("/api/")):
+            headers = dict(scope.get("headers") or [])
+            kind = headers.get(b"content-type", b"").split(b";")[0].strip().lower()
+            if kind != b"application/json":
+                response = JSONResponse(
+                    {"error": "toppi: error: send the body as application/json"},
+                    status_code=415)
+                await response(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
+
+
+def create_app(host: str = "127.0.0.1", pool_size: int = 2,
+               puzzles: str | Path | None = None) -> Starlette:
+    """The web application; the pool starts with it (lifespan) and ends with it."""
+    pool = Pool(pool_size, tuple(games.VERBS))
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        os.environ["TOPPI_QUIET"] = "1"
+        pool.start()
+        try:
+            yield
+        finally:
+            pool.shutdown()
+
+    middleware = [Middleware(JsonPostsOnly)]
+    if host in LOOPBACK:
+        middleware.insert(0, Middleware(TrustedHostMiddleware, allowed_hosts=[
+            "127.0.0.1", "localhost", "[::1]", "::1", "testserver"]))
+    app = Starlette(
+        routes=[Route("/", index), *api.routes,
+                Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static"),
+                Route("/{game}", game_page), Route("/{game}/library", library_page)],
+        middleware=middleware, lifespan=lifespan,
+        exception_handlers={api.HttpError: http_error, Exception: server_error})
+    app.state.pool = pool
+    app.state.puzzles = str(puzzles or default_puzzles())
+    return app
+
+
+@click.command(name="serve")
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Address to listen on (another than 127.0.0.1 opens the app to the "
+                   "network).")
+@click.option("--port", type=click.IntRange(0, 65535), default=8765, show_default=True)
+@click.option("--open", "open_browser", is_flag=True, help="Open the page in a browser.")
+@click.option("--workers", "pool_size", type=click.IntRange(1, 8), default=2,
+              show_default=True, help="Solver processes (jobs beyond them wait).")
+@click.option("--puzzles", "puzzles", type=click.Path(file_okay=False, exists=True),
+              default=None, help="The puzzles directory (default: the repository's).")
+def group(host: str, port: int, open_browser: bool, pool_size: int,
+          puzzles: str | None) -> None:
+    """A local web app: build positions by clicking on the games' pictures, ask the
+    CLI's questions, play with undo and hint, solve the puzzle library."""
+    import uvicorn
+
+    app = create_app(host, pool_size, puzzles)
+    url = f"http://{'127.0.0.1' if host in ('0.0.0.0', '::') else host}:{port}/"
+    if open_browser:
+        import threading
+        import webbrowser
+
+        threading.Timer(0.5, webbrowser.open, (url,)).start()
+    click.echo(f"toppi serve: {url}", err=True)
+    uvicorn.run(app, host=host, port=port, log_level="warning")

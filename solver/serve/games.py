@@ -1,0 +1,204 @@
+"""What the web app knows about each game beyond its `Game` description: the verbs
+offered on the page, where the clickable things are in the game's own SVG picture, and
+how a puzzle's solution is written step by step.
+
+The hit regions repeat the geometry of each game's `render.py` (drawn with an empty
+title): a region is a rectangle in the picture's coordinates with the word that names
+the thing in the game's move notation (a cell `c3`, a space `A2`, a pile `2`, a card
+`G6`, a block `Bear`, a podium `red`, a lane `7`), so a click can be matched against the
+words of the legal moves.
+"""
+
+from __future__ import annotations
+
+import html
+from typing import Any
+
+# verbs offered per game: quick ones run on a server thread, the others in the pool
+QUICK = ("show", "moves")
+VERBS = {
+    "take-it-higher": ("show", "moves", "score", "hint", "max", "solve"),
+    "hoch-hinaus": ("show", "moves", "achievable", "reachable", "hint", "solve"),
+    "tippi-toppi": ("show", "moves", "achievable", "reachable", "hint", "solve"),
+    "topito": ("show", "moves", "plan", "race", "reachable", "hint", "solve"),
+    "hippo": ("show", "moves", "best", "plan", "finish", "solve"),
+}
+#: the question of the play mode's Hint button
+HINT_VERB = {"take-it-higher": "hint", "hoch-hinaus": "hint", "tippi-toppi": "hint",
+             "topito": "hint", "hippo": "best"}
+#: verbs that read a puzzle file rather than a position
+PUZZLE_VERBS = ("solve",)
+#: example position per game (puzzles/<game>/...), the page's first position
+EXAMPLES = {
+    "take-it-higher": "freddie-basic.json",
+    "hoch-hinaus": "midgame-1.json",
+    "tippi-toppi": "known-deck.json",
+    "topito": "midgame.json",
+    "hippo": "midgame-4p.json",
+}
+
+Region = dict[str, Any]
+
+
+def _rect(kind: str, name: str, x: float, y: float, w: float, h: float) -> Region:
+    return {"kind": kind, "id": name, "x": round(x, 1), "y": round(y, 1),
+            "w": round(w, 1), "h": round(h, 1)}
+
+
+def regions(game_id: str, state: Any) -> list[Region]:
+    """The clickable rectangles of `game.picture(state, "")`, in drawing order (a
+    later one lies over an earlier one)."""
+    return _REGIONS[game_id](state)
+
+
+def _tih(state: Any) -> list[Region]:
+    rules = state.rules
+    size, margin = 70.0, 30.0
+    xs = [c.x for c in rules.cells]
+    ys = [c.y for c in rules.cells]
+    return [_rect("cell", c.id, margin + (c.x - min(xs)) * size,
+                  margin + (max(ys) - c.y) * size, size, size) for c in rules.cells]
+
+
+def _hh(state: Any) -> list[Region]:
+    r = state.board.rules
+    size, pad, top = 70, 20, 30
+    out = []
+    for s in range(r.n_spaces):
+        row, c = r.rc(s)
+        out.append(_rect("space", r.spaces[s], pad + c * size, top + row * size, size, size))
+    return out
+
+
+def _tt(state: Any) -> list[Region]:
+    r = state.rules
+    w, h, gap = 90.0, 130.0, 20.0
+    out = [_rect("pile", str(p + 1), gap + p * (w + gap), 40.0, w, h)
+           for p in range(len(state.tops))]
+    y = 40 + h + 40 + 18 * len(state.open_tasks)
+    for p, hand in enumerate(state.hands):
+        y += 22
+        for i, c in enumerate(hand):
+            if c is not None and p == state.turn:
+                out.append(_rect("card", r.card_name(c), gap + 80 + i * 40, y - 9, 34, 18))
+    return out
+
+
+def _topito(state: Any) -> list[Region]:
+    from models.topito.render import table_lines
+
+    rules, stacks = state.blocks.rules, state.blocks.stacks
+    below = [line for line, _ in table_lines(state)]
+    bw, bh, gap, margin = 110.0, 34.0, 30.0, 20.0
+    levels = max(rules.n_blocks, 1)
+    width = margin * 2 + rules.n_podiums * bw + (rules.n_podiums - 1) * gap
+    width = max([width, *(margin * 2 + 6.6 * len(line) for line in below)])
+    base = margin + 30 + levels * bh
+    out = []
+    for p, s in enumerate(stacks):
+        x = margin + p * (bw + gap)
+        out.append(_rect("podium", rules.podiums[p], x - 6, margin + 30, bw + 12,
+                         levels * bh + 40))
+        for i, b in enumerate(s):
+            out.append(_rect("block", rules.characters[b], x, base - (i + 1) * bh, bw,
+                             bh - 2))
+    placed = {b for s in stacks for b in s}
+    x, y = margin + 90, base + 50
+    for b in range(rules.n_blocks):
+        if b in placed:
+            continue
+        w = 8 + 8 * len(rules.characters[b])
+        out.append(_rect("block", rules.characters[b], x, y, w, 28))
+        x += w + 6
+        if x > width - 60:
+            x, y = margin + 90, y + 32
+    return out
+
+
+def _hippo(state: Any) -> list[Region]:
+    rules = state.rules
+    w, h, top, left = 48.0, 48.0, 14.0, 14.0
+    return [_rect("lane", str(lane), left + (lane - 1) * w, top, w, rules.capacity * h + 24)
+            for lane in range(1, rules.lanes + 1)]
+
+
+_REGIONS = {"take-it-higher": _tih, "hoch-hinaus": _hh, "tippi-toppi": _tt,
+            "topito": _topito, "hippo": _hippo}
+
+
+def with_regions(svg: str, rects: list[Region]) -> str:
+    """The SVG with a transparent rectangle over every region (class `hit`, the name in
+    `data-id`, the kind in `data-kind`) for the page's clicks."""
+    marks = "".join(
+        f'<rect class="hit" data-kind="{html.escape(r["kind"])}" '
+        f'data-id="{html.escape(r["id"])}" x="{r["x"]}" y="{r["y"]}" width="{r["w"]}" '
+        f'height="{r["h"]}" fill="transparent"><title>{html.escape(r["id"])}</title></rect>'
+        for r in rects)
+    end = svg.rfind("</svg>")
+    return svg[:end] + marks + svg[end:]
+
+
+# ---------------------------------------------------------------- puzzles
+
+def puzzle_steps(game_id: str, data: dict[str, Any]) -> list[Any]:
+    """The stated solution of a puzzle file as the page's steps (see `step_key`)."""
+    if game_id == "topito":
+        return list(data.get("puzzle", {}).get("solution") or [])
+    return list(data.get("solution") or [])
+
+
+def step_key(game_id: str, step: Any) -> Any:
+    """A step reduced to what the player chooses: equal keys, the same step."""
+    if game_id == "hoch-hinaus" and isinstance(step, dict):
+        return (step.get("tile"), tuple(step.get("on") or ()), step.get("filler"))
+    if game_id == "topito" and isinstance(step, dict):
+        return (str(step.get("block", "")).lower(), str(step.get("to", "")).lower())
+    if game_id == "hippo" and isinstance(step, list):  # one roll: its placements
+        return tuple(sorted(str(p).strip().lower() for p in step))
+    return str(step).strip().lower()
+
+
+def check_steps(game_id: str, data: dict[str, Any], steps: list[Any]) -> dict[str, Any]:
+    """Is `steps` the puzzle's solution? (A puzzle has exactly one.)"""
+    want = [step_key(game_id, s) for s in puzzle_steps(game_id, data)]
+    got = [step_key(game_id, s) for s in steps]
+    right = 0
+    for a, b in zip(got, want, strict=False):
+        if a != b:
+            break
+        right += 1
+    solved = bool(want) and got == want
+    return {"solved": solved, "steps": len(got), "needed": len(want),
+            "message": "Solved: that is the one solution." if solved else
+            (f"Not yet: {len(got)} of {len(want)} steps given." if got == want[:len(got)]
+             else "Not the solution: try again (or reveal it).")}
+
+
+def puzzle_vocabulary(game_id: str, data: dict[str, Any]) -> dict[str, Any]:
+    """What the page offers to write a step of this puzzle: groups of words and the
+    form of a step (see app.js, `stepFrom`)."""
+    if game_id == "take-it-higher":
+        used = {p.split("@")[1] for p in data.get("board", []) if "@" in p}
+        from models.take_it_higher.rules import load_rules
+
+        cells = [c.id for c in load_rules(None).cells if c.id not in used]
+        return {"form": "tile@cell", "order": list(data.get("to_come", [])),
+                "groups": {"cell": cells}}
+    if game_id == "hoch-hinaus":
+        from models.hoch_hinaus.rules import load_rules as hh_rules
+
+        spaces = list(hh_rules(None).spaces)
+        return {"form": "tile-on-two", "groups": {"tile": list(data.get("hand", [])),
+                                                  "space": spaces}}
+    if game_id == "tippi-toppi":
+        cards = list(dict.fromkeys([*data.get("hand", []), *data.get("draw_pile", [])]))
+        return {"form": "card>pile", "groups": {"card": cards,
+                                                "pile": [str(p + 1) for p in range(4)]}}
+    if game_id == "topito":
+        blocks = [b for s in data.get("podiums", {}).values() for b in s]
+        return {"form": "block-to", "groups": {"block": blocks,
+                                               "to": list(data.get("podiums", {}))}}
+    position = data.get("position", {})
+    colours = list(position.get("players", []))
+    return {"form": "roll-placements", "rolls": list(data.get("rolls", [])),
+            "groups": {"lane": [str(n) for n in range(1, 13)], "colour": colours}}

@@ -1,0 +1,167 @@
+"""Solves off the request thread: a bounded pool of worker processes, jobs with a time
+limit, progress by polling, and cancellation.
+
+The pool is `size` slots, each a `ProcessPoolExecutor` of one process, so that a job
+cut off at its time limit or cancelled kills only its own process (a process pool
+cannot stop a running task otherwise); the slot starts a fresh process for the next
+job. Workers import the command line and the games once (`worker.warm`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import multiprocessing
+import time
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, field
+from typing import Any
+
+from solver.serve import worker
+
+#: Seconds a command may take past its own --time-limit before its process is killed
+#: (a few commands stop 1-1.6 s after their limit).
+GRACE = 3.0
+MAX_JOBS_KEPT = 200
+
+
+class Slot:
+    """One worker process (a one-process ProcessPoolExecutor) that can be killed."""
+
+    def __init__(self, games: tuple[str, ...]) -> None:
+        self.games = games
+        self.executor: ProcessPoolExecutor | None = None
+        self.start()
+
+    def start(self) -> None:
+        self.executor = ProcessPoolExecutor(
+            max_workers=1, mp_context=multiprocessing.get_context("spawn"),
+            initializer=worker.warm, initargs=(self.games,))
+        self.executor.submit(int, 0)  # start the process (and warm it) now
+
+    def kill(self) -> None:
+        """End the process (and with it the job it runs) and start a fresh one."""
+        executor, self.executor = self.executor, None
+        if executor is not None:
+            for process in list(getattr(executor, "_processes", {}).values()):
+                process.kill()
+            executor.shutdown(wait=False, cancel_futures=True)
+        self.start()
+
+    def shutdown(self) -> None:
+        if self.executor is not None:
+            for process in list(getattr(self.executor, "_processes", {}).values()):
+                process.kill()
+            self.executor.shutdown(wait=False, cancel_futures=True)
+            self.executor = None
+
+
+@dataclass
+class Job:
+    """A command run in the pool; `status`: queued, running, done, error, timeout,
+    cancelled."""
+
+    id: str
+    argv: list[str]
+    files: dict[str, str]
+    limit: float  # seconds before the process is killed
+    time_limit: float  # the command's own limit (what the page shows)
+    status: str = "queued"
+    created: float = field(default_factory=time.monotonic)
+    started: float | None = None
+    ended: float | None = None
+    outcome: worker.CliOutcome | None = None
+    message: str | None = None
+    task: asyncio.Task | None = None
+
+    def view(self) -> dict[str, Any]:
+        """The job as the API shows it (GET /api/jobs/ID)."""
+        now = self.ended or time.monotonic()
+        elapsed = 0.0 if self.started is None else now - self.started
+        out: dict[str, Any] = {
+            "job": self.id, "status": self.status, "command": " ".join(["toppi", *self.argv]),
+            "elapsed": round(elapsed, 3), "time_limit": self.time_limit,
+            "progress": round(min(1.0, elapsed / self.time_limit), 3)
+            if self.time_limit else None}
+        if self.outcome is not None:
+            out["exit_code"] = self.outcome.exit_code
+        if self.message is not None:
+            out["error"] = self.message
+        return out
+
+
+class Pool:
+    """`size` slots; jobs wait for a free slot in the order they came."""
+
+    def __init__(self, size: int = 2, games: tuple[str, ...] = ()) -> None:
+        self.size = size
+        self.games = games
+        self.slots: list[Slot] = []
+        self.free: asyncio.Queue[Slot] | None = None
+        self.jobs: dict[str, Job] = {}
+        self._ids = itertools.count(1)
+
+    def start(self) -> None:
+        self.free = asyncio.Queue()
+        for _ in range(self.size):
+            slot = Slot(self.games)
+            self.slots.append(slot)
+            self.free.put_nowait(slot)
+
+    def shutdown(self) -> None:
+        for job in self.jobs.values():
+            if job.task is not None and not job.task.done():
+                job.task.cancel()
+        for slot in self.slots:
+            slot.shutdown()
+        self.slots.clear()
+
+    def submit(self, argv: list[str], files: dict[str, str], time_limit: float,
+               has_own_limit: bool) -> Job:
+        """Queue a command; its process is killed after `time_limit` (plus GRACE when
+        the command keeps the limit itself)."""
+        limit = time_limit + (GRACE if has_own_limit else 0.0)
+        job = Job(f"j{next(self._ids)}", argv, files, limit, time_limit)
+        self.jobs[job.id] = job
+        job.task = asyncio.get_running_loop().create_task(self._run(job))
+        self._forget_old()
+        return job
+
+    def cancel(self, job: Job) -> None:
+        if job.task is not None and not job.task.done():
+            job.task.cancel()
+
+    async def _run(self, job: Job) -> None:
+        assert self.free is not None
+        slot = None
+        try:
+            slot = await self.free.get()
+            job.status, job.started = "running", time.monotonic()
+            assert slot.executor is not None
+            future = slot.executor.submit(worker.run_cli, job.argv, job.files)
+            try:
+                job.outcome = await asyncio.wait_for(asyncio.wrap_future(future), job.limit)
+                job.status = "done" if job.outcome.error is None else "error"
+                job.message = job.outcome.error
+            except TimeoutError:
+                slot.kill()
+                job.status = "timeout"
+                job.message = (f"toppi: error: time limit: no answer within "
+                               f"{job.time_limit:g} s (the solve was stopped)")
+            except BrokenProcessPool:
+                slot.kill()
+                job.status, job.message = "error", "toppi: error: the worker process died"
+        except asyncio.CancelledError:
+            if job.status == "running" and slot is not None:
+                slot.kill()
+            job.status, job.message = "cancelled", "toppi: error: cancelled"
+        finally:
+            job.ended = time.monotonic()
+            if slot is not None:
+                self.free.put_nowait(slot)
+
+    def _forget_old(self) -> None:
+        finished = [j for j in self.jobs.values() if j.ended is not None]
+        for job in finished[:max(0, len(self.jobs) - MAX_JOBS_KEPT)]:
+            del self.jobs[job.id]

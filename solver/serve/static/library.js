@@ -1,0 +1,141 @@
+// toppi serve: the puzzle library. A step is written by clicking words (a cell, a tile
+// and two spaces, a card and a pile, a block and a podium, lanes and colours); Check
+// compares the steps with the puzzle's one solution, Reveal shows it.
+"use strict";
+
+const GAME = JSON.parse(document.getElementById("config").textContent).game;
+const $ = (id) => document.getElementById(id);
+let name = null, vocab = null, steps = [], partial = [];
+
+function stepFrom(parts) {
+  // a step in the puzzle file's own notation, once enough words are clicked
+  const f = vocab.form;
+  if (f === "tile@cell") return `${vocab.order[steps.length]}@${parts[0]}`;
+  if (f === "card>pile" && parts.length === 2) return `${parts[0]}>${parts[1]}`;
+  if (f === "block-to" && parts.length === 2) return {block: parts[0], to: parts[1]};
+  if (f === "tile-on-two" && parts.length === 3) return {tile: parts[0], on: [parts[1], parts[2]]};
+  return null;
+}
+
+function need() {
+  return {"tile@cell": ["cell"], "card>pile": ["card", "pile"], "block-to": ["block", "to"],
+          "tile-on-two": ["tile", "space", "space"], "roll-placements": ["lane", "colour"]}[vocab.form];
+}
+
+function text(step) {
+  if (typeof step === "string") return step;
+  if (Array.isArray(step)) return step.join(", ");
+  if (step.on) return `${step.tile} on ${step.on.join("-")}`;
+  return `${step.block} -> ${step.to}`;
+}
+
+function drawSteps() {
+  const ol = $("steps");
+  ol.textContent = "";
+  for (const s of steps) {
+    const li = document.createElement("li"); li.textContent = text(s); ol.appendChild(li);
+  }
+  if (partial.length) {
+    const li = document.createElement("li"); li.className = "dim";
+    li.textContent = partial.join(" ") + " …"; ol.appendChild(li);
+  }
+  if (vocab.form === "roll-placements") {
+    const roll = vocab.rolls[steps.length];
+    $("next-roll").hidden = false;
+    $("words").dataset.roll = roll || "";
+  }
+}
+
+function clickWord(group, word) {
+  if (vocab.form === "roll-placements") {
+    // a roll's placements: lane, colour, lane, colour ...; "Next roll" ends the roll
+    partial.push(word);
+    if (partial.length % 2 === 0 && group !== "colour") partial.pop();
+    drawSteps();
+    return;
+  }
+  const want = need();
+  if (group !== want[partial.length]) return;
+  partial.push(word);
+  const step = stepFrom(partial);
+  if (step !== null) { steps.push(step); partial = []; }
+  drawSteps();
+}
+
+function drawWords() {
+  const box = $("words");
+  box.textContent = "";
+  if (vocab.form === "tile@cell") {
+    const p = document.createElement("div"); p.className = "dim";
+    p.textContent = "Tiles in call order: " + vocab.order.join(", ") + " (each click places the next one)";
+    box.appendChild(p);
+  }
+  if (vocab.form === "roll-placements") {
+    const p = document.createElement("div"); p.className = "dim";
+    p.textContent = "Rolls: " + vocab.rolls.join(" | ") + " — per roll click lane then colour for each chip, then Next roll";
+    box.appendChild(p);
+  }
+  for (const [group, list] of Object.entries(vocab.groups)) {
+    const div = document.createElement("div"); div.className = "group";
+    const b = document.createElement("b"); b.textContent = group; div.appendChild(b);
+    for (const w of list) {
+      const button = document.createElement("button");
+      button.textContent = w; button.dataset.group = group; button.dataset.word = w;
+      button.addEventListener("click", () => clickWord(group, w));
+      div.appendChild(button);
+    }
+    box.appendChild(div);
+  }
+}
+
+async function open(n) {
+  const r = await fetch(`/api/${GAME}/library/${encodeURIComponent(n)}`);
+  const d = await r.json();
+  if (!r.ok) { $("verdict").textContent = d.error; return; }
+  name = n; vocab = d.vocabulary; steps = []; partial = [];
+  $("puzzle-name").textContent = `${n} (${d.steps} step${d.steps === 1 ? "" : "s"})`;
+  $("puzzle-picture").innerHTML = d.svg;
+  $("solution").innerHTML = "";
+  $("verdict").textContent = "";
+  $("sheet").href = `/api/${GAME}/library/${encodeURIComponent(n)}/sheet`;
+  $("sheet").hidden = false;
+  drawWords(); drawSteps();
+  document.body.dataset.puzzle = n;
+}
+
+$("next-roll").addEventListener("click", () => {
+  if (!vocab || vocab.form !== "roll-placements") return;
+  const placements = [];
+  for (let i = 0; i + 1 < partial.length; i += 2) placements.push(`${partial[i]} ${partial[i + 1]}`);
+  steps.push(placements); partial = []; drawSteps();
+});
+$("step-undo").addEventListener("click", () => {
+  if (partial.length) partial.pop(); else steps.pop();
+  drawSteps();
+});
+$("check").addEventListener("click", async () => {
+  if (!name) return;
+  const r = await fetch(`/api/${GAME}/library/${encodeURIComponent(name)}/check`, {
+    method: "POST", headers: {"Content-Type": "application/json"},
+    body: JSON.stringify({steps: steps})});
+  const d = await r.json();
+  $("verdict").textContent = r.ok ? d.message : d.error;
+  $("verdict").dataset.solved = r.ok ? String(d.solved) : "error";
+});
+$("reveal").addEventListener("click", async () => {
+  if (!name) return;
+  const r = await fetch(`/api/${GAME}/library/${encodeURIComponent(name)}/reveal`);
+  const d = await r.json();
+  if (!r.ok) { $("verdict").textContent = d.error; return; }
+  $("verdict").textContent = "Solution: " + d.solution.map(text).join(" · ");
+  $("solution").innerHTML = d.svg;
+});
+$("difficulty").addEventListener("change", () => {
+  const want = $("difficulty").value;
+  for (const li of $("puzzles").children) li.hidden = want !== "" && li.dataset.difficulty !== want;
+});
+for (const a of document.querySelectorAll("a.puzzle")) {
+  a.addEventListener("click", (e) => { e.preventDefault(); open(a.dataset.name); });
+}
+if (location.hash.length > 1) open(decodeURIComponent(location.hash.slice(1)));
+document.body.dataset.ready = "1";
