@@ -77,7 +77,8 @@ def verb_options(game: str, verb: str) -> list[dict[str, Any]]:
         name = _long(p)
         if name in DENIED or p.hidden:
             continue
-        default = p.default if isinstance(p.default, (str, int, float, bool)) else None
+        default = _plain(p.default)
+        default = None if isinstance(default, (list, tuple)) else default
         item = {"name": name, "flag": bool(p.is_flag), "multiple": bool(p.multiple),
                 "default": default, "help": p.help or ""}
         if isinstance(p.type, click.Choice):
@@ -232,10 +233,15 @@ def _load(game_id: str, text: str) -> tuple[Any, Any, Any]:
 
     warm()
     game = _describe(game_id)
-    rules = game.load_rules(None, **{o.name: o.default for o in game.data_options})
+    rules = game.load_rules(None, **{o.name: _plain(o.default) for o in game.data_options})
     state = game.read(rules, parse_json(text, f"position file {POSITION}"),
                       f"position file {POSITION}")
     return game, rules, state
+
+
+def _plain(value: Any) -> Any:
+    """A click default as the command receives it (click's 'unset' marker: None)."""
+    return value if isinstance(value, (str, int, float, bool, list, tuple)) else None
 
 
 def _describe(game_id: str) -> Any:
@@ -260,6 +266,8 @@ def apply_move(game_id: str, text: str, move: str) -> dict[str, Any]:
         actions = [game.parse_action(state, move)]
     else:
         actions = game.matching_actions(state, move)
+    if not actions:
+        raise BadInput(f"'{move}' is not a legal action here")
     if len(actions) != 1:
         raise HttpError(409, f"toppi: error: '{move}' means {len(actions)} moves; "
                              "choose one", candidates=[game.action_text(state, a)

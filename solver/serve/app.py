@@ -56,11 +56,7 @@ async def game_page(request: Request) -> Response:
     game = request.path_params["game"]
     if game not in games.VERBS:
         return _page("index.html", request, games=list(games.VERBS), status_code=404)
-    example = Path(request.app.state.puzzles) / game / games.EXAMPLES[game]
-    try:
-        position = example.read_text(encoding="utf-8")
-    except OSError:
-        position = "{}"
+    position = games.example_position(game, Path(request.app.state.puzzles))
     return _page("game.html", request, game=game, title=TITLES[game], position=position,
                  hint=games.HINT_VERB[game])
 

@@ -12,6 +12,8 @@ words of the legal moves.
 from __future__ import annotations
 
 import html
+import json
+from pathlib import Path
 from typing import Any
 
 # verbs offered per game: quick ones run on a server thread, the others in the pool
@@ -30,7 +32,7 @@ HINT_VERB = {"take-it-higher": "hint", "hoch-hinaus": "hint", "tippi-toppi": "hi
 PUZZLE_VERBS = ("solve",)
 #: example position per game (puzzles/<game>/...), the page's first position
 EXAMPLES = {
-    "take-it-higher": "freddie-basic.json",
+    "take-it-higher": "library/take-it-higher-easy-2026-1.json",
     "hoch-hinaus": "midgame-1.json",
     "tippi-toppi": "known-deck.json",
     "topito": "midgame.json",
@@ -38,6 +40,21 @@ EXAMPLES = {
 }
 
 Region = dict[str, Any]
+
+
+def example_position(game_id: str, puzzles: Path) -> str:
+    """The text of the page's first position. Take it Higher!'s example files are full
+    boards: its first position is a library puzzle's board with its first tile called."""
+    try:
+        text = (puzzles / game_id / EXAMPLES[game_id]).read_text(encoding="utf-8")
+    except OSError:
+        return "{}"
+    if game_id != "take-it-higher":
+        return text
+    data = json.loads(text)
+    return json.dumps({"game": game_id, "variant": data.get("variant", "basic"),
+                       "placements": data.get("board", []),
+                       "called": (data.get("to_come") or [None])[0]}, indent=1)
 
 
 def _rect(kind: str, name: str, x: float, y: float, w: float, h: float) -> Region:

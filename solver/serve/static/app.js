@@ -74,10 +74,11 @@ async function loadMoves(toMove) {
   const select = $("moves");
   select.textContent = "";
   moves = [];
-  $("chance").hidden = toMove !== "chance";
+  $("chance").hidden = true;
   if (toMove === null) return;
   const r = await post("moves", positionText());
   if (!r.ok) { problem(r.data.error); return; }
+  $("chance").hidden = r.data.to_move !== "chance";
   const list = r.data.chance_outcomes.length ? r.data.chance_outcomes : r.data.moves;
   moves = list.map((m) => m.text);
   for (const m of moves) {
@@ -260,11 +261,13 @@ function summary(verb, d) {
   }
   if (d.options && d.options.length) {
     const o = d.options[0];
-    parts.push("first: " + (o.play || o.cell || o.move || o.text || JSON.stringify(o)));
+    const first = o.play || o.cell || o.move || o.text || (o.placements && o.placements.join(", "));
+    if (first) parts.push("first: " + first);
   }
   if (d.moves && d.moves.length && typeof d.moves[0] === "object" && d.moves[0].move)
     parts.push("first: " + d.moves[0].move);
-  return `${verb}: ` + (parts.join(" · ") || "answered");
+  const line = `${verb}: ` + (parts.join(" · ") || "answered");
+  return line.length > 160 ? line.slice(0, 157) + "…" : line;
 }
 
 function showAnswer(verb, r) {

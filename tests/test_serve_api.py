@@ -1,0 +1,254 @@
+"""`toppi serve`'s JSON API (Starlette TestClient): the CLI's answers, errors, limits,
+time limits, cancellation, concurrency, play and the puzzle library."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+from starlette.testclient import TestClient
+
+from solver.serve import api, jobs
+from solver.serve.app import create_app
+
+ROOT = Path(__file__).resolve().parent.parent
+PUZZLES = ROOT / "puzzles"
+JSON = {"Content-Type": "application/json"}
+
+# one solver question per game: (game, file, verb, options)
+QUESTIONS = [
+    ("take-it-higher", "take-it-higher/example-board.json", "score", {}),
+    ("hoch-hinaus", "hoch-hinaus/midgame-1.json", "achievable", {"within": "3"}),
+    ("tippi-toppi", "tippi-toppi/known-deck.json", "achievable",
+     {"within": "6", "cards": "known"}),
+    ("topito", "topito/midgame.json", "plan", {"card": "Duck on Owl"}),
+    ("hippo", "hippo/midgame-4p.json", "best", {"roll": "6,4,2"}),
+]
+
+
+@pytest.fixture(scope="module")
+def client():
+    with TestClient(create_app(pool_size=2)) as c:
+        yield c
+
+
+def cli_run(tmp: Path, text: str, *args: str) -> tuple[int, str, str]:
+    """The real command line on `text` saved as position.json in `tmp`."""
+    (tmp / "position.json").write_text(text, encoding="utf-8")
+    done = subprocess.run([sys.executable, "-c", "from solver.cli import main; main()",
+                           *args], cwd=tmp, capture_output=True, text=True, timeout=120)
+    return done.returncode, done.stdout, done.stderr
+
+
+def without_times(value):
+    """A document without its timing fields (they differ from run to run)."""
+    if isinstance(value, dict):
+        return {k: without_times(v) for k, v in value.items() if k != "seconds"}
+    if isinstance(value, list):
+        return [without_times(v) for v in value]
+    return value
+
+
+def post(client, path: str, body: str, **params):
+    return client.post(path, content=body.encode(), params=params, headers=JSON)
+
+
+def test_index_lists_every_game_and_verb(client):
+    r = client.get("/api")
+    assert r.status_code == 200
+    data = r.json()
+    assert set(data["games"]) == {"take-it-higher", "hoch-hinaus", "tippi-toppi", "topito",
+                                  "hippo"}
+    hippo = data["games"]["hippo"]["verbs"]
+    assert {"best", "plan", "finish", "moves", "show"} <= set(hippo)
+    assert "roll" in {o["name"] for o in hippo["best"]["options"]}
+    # no file paths, outputs or batch runs can be asked for
+    names = {o["name"] for g in data["games"].values() for v in g["verbs"].values()
+             for o in v["options"]}
+    assert not names & {"rules", "svg", "store", "scheduler", "jobs", "out"}
+    assert data["limits"]["pool_size"] == 2
+
+
+def test_questions_equal_the_cli(client, tmp_path):
+    """Every game's main question answers with the CLI's --json document."""
+    with ThreadPoolExecutor(5) as pool:
+        cli = list(pool.map(lambda q: cli_run(
+            tmp_path / q[0], (PUZZLES / q[1]).read_text(), q[0], q[2], "position.json",
+            *[a for k, v in q[3].items() for a in (f"--{k}", v)], "--json"),
+            [q for q in QUESTIONS if (tmp_path / q[0]).mkdir() is None]))
+    for (game, file, verb, options), (code, out, err) in zip(QUESTIONS, cli, strict=True):
+        assert code == 0, err
+        r = post(client, f"/api/{game}/{verb}", (PUZZLES / file).read_text(), **options)
+        assert r.status_code == 200, r.text
+        assert r.headers["X-Toppi-Exit"] == "0"
+        assert without_times(r.json()) == without_times(json.loads(out)), game
+
+
+@pytest.mark.parametrize("game,file", [(q[0], q[1]) for q in QUESTIONS])
+def test_show_and_moves_equal_the_cli(client, tmp_path, game, file):
+    text = (PUZZLES / file).read_text()
+    for verb in ("show", "moves"):
+        code, out, _ = cli_run(tmp_path, text, game, verb, "position.json", "--json") \
+            if game == "hippo" else (0, None, "")
+        r = post(client, f"/api/{game}/{verb}", text)
+        assert r.status_code == 200
+        if out is not None:  # one game against a real process (the rest: below)
+            assert code == 0 and r.json() == json.loads(out)
+    doc = post(client, f"/api/{game}/show", text).json()
+    assert doc["game"] == game and "knows" in doc
+
+
+def test_bad_input_is_400_with_the_cli_line(client, tmp_path):
+    bad = '{"game": "hippo", "players": ["red", "green"], "to_move": "blue"}'
+    code, _, err = cli_run(tmp_path, bad, "hippo", "best", "position.json", "--roll",
+                           "6,4,2", "--json")
+    assert code == 2
+    r = post(client, "/api/hippo/best", bad, roll="6,4,2")
+    assert r.status_code == 400
+    assert r.json()["error"] == err.strip() and "\n" not in r.json()["error"]
+    # malformed JSON, a bad option value, an unknown option: one line each
+    code, _, err = cli_run(tmp_path, '{"game": ', "topito", "show", "position.json",
+                           "--json")
+    r = post(client, "/api/topito/show", '{"game": ')
+    assert (r.status_code, r.json()["error"]) == (400, err.strip())
+    text = (PUZZLES / "hippo/midgame-4p.json").read_text()
+    r = post(client, "/api/hippo/best", text, roll="6,4,9")
+    assert r.status_code == 400
+    assert r.json()["error"] == "toppi: error: --roll: die '9' in '6,4,9' is not a number 1-6"
+    r = post(client, "/api/hippo/best", text, rules="/etc/passwd")
+    assert r.status_code == 400 and "no option 'rules'" in r.json()["error"]
+    assert post(client, "/api/chess/show", "{}").status_code == 404
+    assert post(client, "/api/hippo/simulate", "{}").status_code == 404
+    r = client.post("/api/hippo/show", content=text.encode(),
+                    headers={"Content-Type": "text/plain"})
+    assert r.status_code == 415
+    r = post(client, "/api/hippo/best", text, roll="6,4,2", time_limit="1000")
+    assert r.status_code == 400 and "time-limit" in r.json()["error"]
+
+
+def test_body_limit(client):
+    big = '{"game": "hippo", "x": "' + "a" * api.MAX_BODY + '"}'
+    r = post(client, "/api/hippo/show", big)
+    assert r.status_code == 413
+    assert "larger than" in r.json()["error"]
+
+
+def test_time_limit_stops_the_solve(client, monkeypatch):
+    """The command's own limit is passed on; a process past it (and the grace) is killed."""
+    started = time.monotonic()
+    r = post(client, "/api/take-it-higher/max", "{}", variant="gold-silver",
+             time_limit="1", backend="cpsat")
+    took = time.monotonic() - started
+    assert r.status_code == 200 and r.json()["status"] in ("optimal", "feasible")
+    assert took < 1 + jobs.GRACE + 1
+    monkeypatch.setattr(jobs, "GRACE", 0.0)  # now the kill comes first
+    started = time.monotonic()
+    r = post(client, "/api/take-it-higher/max", "{}", variant="gold-silver",
+             time_limit="0.3", backend="cpsat")
+    took = time.monotonic() - started
+    assert r.status_code == 504, r.text
+    assert r.json()["error"].startswith("toppi: error: time limit")
+    assert took < 2.5
+
+
+def test_async_job_poll_and_cancel(client):
+    r = post(client, "/api/take-it-higher/max", "{}", variant="gold-silver",
+             time_limit="30", backend="cpsat", **{"async": "1"})
+    assert r.status_code == 202
+    job = r.json()["job"]
+    deadline = time.monotonic() + 10
+    while client.get(f"/api/jobs/{job}").json()["status"] != "running":
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    status = client.get(f"/api/jobs/{job}").json()
+    assert status["time_limit"] == 30 and 0 <= status["progress"] < 1
+    started = time.monotonic()
+    r = client.delete(f"/api/jobs/{job}")
+    assert r.json()["status"] == "cancelled"
+    assert time.monotonic() - started < 3
+    final = client.get(f"/api/jobs/{job}").json()
+    assert final["http_status"] == 409 and final["elapsed"] < 10
+    # the pool answers again afterwards
+    text = (PUZZLES / "hippo/midgame-4p.json").read_text()
+    assert post(client, "/api/hippo/best", text, roll="3,4,5").status_code == 200
+    assert client.get("/api/jobs/nope").status_code == 404
+
+
+def test_twenty_concurrent_requests(client):
+    """20 requests at once (quick verbs, pictures, solves) all answered; the page
+    answers fast while the pool is busy."""
+    text = (PUZZLES / "hippo/midgame-4p.json").read_text()
+    calls = [("show", {}), ("picture", {}), ("best", {"roll": "6,4,2"}),
+             ("moves", {"roll": "3,4,5"})] * 5
+    page_times = []
+
+    def page():
+        started = time.monotonic()
+        assert client.get("/hippo").status_code == 200
+        page_times.append(time.monotonic() - started)
+
+    with ThreadPoolExecutor(21) as pool:
+        futures = [pool.submit(post, client, f"/api/hippo/{v}", text, **o) for v, o in calls]
+        pool.submit(page).result(timeout=60)
+        codes = [f.result(timeout=60).status_code for f in futures]
+    assert codes == [200] * 20
+    assert len(page_times) == 1 and page_times[0] < 1.0
+
+
+def test_apply_undo_shape_and_picture(client):
+    text = (PUZZLES / "topito/midgame.json").read_text()
+    r = post(client, "/api/topito/apply", text, move="Cat -> yellow")
+    assert r.status_code == 200
+    after = r.json()
+    assert after["move"]["text"] == "move Cat red -> yellow"
+    assert after["position"]["podiums"]["yellow"] == ["Whale", "Duck", "Cat"]
+    # the new position is a position file the CLI reads
+    assert post(client, "/api/topito/show", json.dumps(after["position"])).status_code == 200
+    r = post(client, "/api/topito/apply", text, move="move Bear+Cat red -> blue")
+    assert r.status_code == 400 and r.json()["error"].startswith("toppi: error:")
+    hippo = (PUZZLES / "hippo/midgame-4p.json").read_text()
+    rolled = post(client, "/api/hippo/apply", hippo, move="6,4,2").json()["position"]
+    r = post(client, "/api/hippo/apply", json.dumps(rolled), move="2 4 6")
+    assert r.status_code == 409 and len(r.json()["candidates"]) > 1
+    svg = post(client, "/api/take-it-higher/picture",
+               (PUZZLES / "take-it-higher/example-board.json").read_text()).text
+    assert svg.startswith("<svg") and svg.count('class="hit"') == 24
+
+
+def test_library_check_reveal_sheet(client):
+    r = client.get("/api/tippi-toppi/library")
+    puzzles = r.json()["puzzles"]
+    assert len(puzzles) == 21 and {p["difficulty"] for p in puzzles} == {"easy", "medium",
+                                                                         "hard"}
+    name = "tippi-toppi-easy-2026-1"
+    data = json.loads((PUZZLES / f"tippi-toppi/library/{name}.json").read_text())
+    shown = client.get(f"/api/tippi-toppi/library/{name}").json()
+    assert "solution" not in shown["puzzle"] and shown["svg"].startswith("<svg")
+    right = client.post(f"/api/tippi-toppi/library/{name}/check",
+                        json={"steps": data["solution"]}).json()
+    assert right["solved"] is True
+    wrong = client.post(f"/api/tippi-toppi/library/{name}/check",
+                        json={"steps": ["P4>1"]}).json()
+    assert wrong["solved"] is False
+    revealed = client.get(f"/api/tippi-toppi/library/{name}/reveal").json()
+    assert revealed["solution"] == data["solution"]
+    sheet = client.get(f"/api/tippi-toppi/library/{name}/sheet")
+    assert sheet.status_code == 200 and "<svg" in sheet.text
+    assert client.get("/api/tippi-toppi/library/..%2F..%2Fpyproject").status_code == 404
+    r = client.post(f"/api/tippi-toppi/library/{name}/check", json=["x"])
+    assert r.status_code == 400
+
+
+def test_pages(client):
+    assert "toppi" in client.get("/").text
+    for game in ("take-it-higher", "hoch-hinaus", "tippi-toppi", "topito", "hippo"):
+        page = client.get(f"/{game}")
+        assert page.status_code == 200 and 'id="picture"' in page.text
+        assert client.get(f"/{game}/library").status_code == 200
+    assert client.get("/static/app.js").status_code == 200
+    assert client.get("/", headers={"Host": "evil.example"}).status_code == 400
