@@ -16,7 +16,7 @@ from solver.serve import games  # noqa: E402
 from solver.serve.browser import chromium, missing_browser, running_server, wait_for  # noqa: E402
 
 # an answer to show on each page: (verb, options)
-ASK = {"take-it-higher": ("score", ""), "hoch-hinaus": ("hint", ""),
+ASK = {"take-it-higher": ("score", ""), "hoch-hinaus": ("achievable", "within=2"),
        "tippi-toppi": ("hint", ""), "topito": ("plan", "card=Duck on Owl"),
        "hippo": ("best", "roll=6,4,2")}
 
