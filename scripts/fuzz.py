@@ -1,5 +1,5 @@
 """Bad input for every verb of every game: the invariant is exit 0, 2 or 3, exactly one
-stderr line on 2, never a traceback, never a hang, never far past the time limit.
+stderr line on 2 (the error, last; a warning may precede it), never a traceback, never a hang, never far past the time limit.
 
     python scripts/fuzz.py [--count 2000] [--seed 0] [--limit 2] [--slack 1.5] [--show 10]
 
@@ -28,7 +28,7 @@ import signal
 import sys
 import time
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -90,6 +90,7 @@ class Outcome:
     what: str
     seconds: float
     detail: str = ""
+    stdout: str = field(default="", repr=False)
 
 
 @dataclass
@@ -194,12 +195,16 @@ def invoke(args: list[str], limit: float | None, slack: float) -> Outcome:
         return Outcome("overrun", what, seconds, f"{seconds:.1f} s")
     code = result.exit_code
     if code == 0:
-        return Outcome("answer", what, seconds)
+        return Outcome("answer", what, seconds, stdout=result.stdout)
     if code == 3:
         return Outcome("time limit", what, seconds)
     if code == 2:
         lines = [line for line in result.stderr.splitlines() if line.strip()]
-        if len(lines) == 1 and "Traceback" not in result.stderr:
+        errors = [line for line in lines if line.startswith("toppi: error:")]
+        # the error is one line, the last; a warning may come before it (e.g. a damaged
+        # store row skipped, then the store cannot be written)
+        if (len(errors) == 1 and lines[-1] == errors[0]
+                and "Traceback" not in result.stderr):
             return Outcome("clean error", what, seconds)
         return Outcome("not one line", what, seconds, result.stderr[:200])
     return Outcome(f"exit {code}", what, seconds, result.output[:200])
@@ -212,10 +217,14 @@ def tries(count: int, seed: int, limit: float, workdir: Path) -> Iterator[tuple[
     files = {g: seed_files(g) for g in games}
     for n in range(count):
         game = rng.choice(games)
-        kind = rng.choice(["position"] * 5 + ["puzzle"] * 2 + ["rules"] * 2 + ["option"])
+        kind = rng.choice(["position"] * 5 + ["puzzle"] * 2 + ["rules"] * 2 + ["option"]
+                          + ["store"])
         other_game = rng.choice([g for g in games if g != game])
         other = rng.choice(files[other_game]["position"]).read_text()
         path = workdir / f"try{n}.json"
+        if kind == "store":
+            yield store_try(rng, workdir, n), None
+            continue
         if kind == "option":
             *cmd, option = rng.choice(OPTION_TRIES)
             yield ([*cmd, option, rng.choice(BAD_OPTION_VALUES)],
@@ -241,6 +250,107 @@ def tries(count: int, seed: int, limit: float, workdir: Path) -> Iterator[tuple[
         yield args, (limit if timed else None)
 
 
+# the stores a damaged copy is made of: (file, the command that wrote it)
+SEED_STORES = {
+    "runs": ["hippo", "simulate", "--games", "3", "--jobs", "1", "--json"],
+    "puzzles": ["hippo", "generate", "--difficulty", "easy", "--count", "2", "--jobs", "1"],
+}
+
+
+def seed_store(workdir: Path, name: str) -> Path:
+    """The store `name` (written once per work directory by its command, whose output
+    is kept beside it: the answer a resumed run must give)."""
+    path = workdir / f"seed-{name}.sqlite"
+    if not path.exists():
+        result = CliRunner().invoke(cli, [*SEED_STORES[name], "--store", str(path), "--quiet"])
+        if result.exit_code != 0:
+            raise RuntimeError(f"cannot write the seed store {name}: {result.output[-200:]}")
+        path.with_suffix(".out").write_text(result.stdout)
+    return path
+
+
+def same_answer(stdout: str, expected: str) -> bool:
+    """Whether a resumed run's JSON equals the first run's (its timing left out)."""
+    try:
+        got, want = json.loads(stdout), json.loads(expected)
+    except ValueError:
+        return False
+    for data in (got, want):
+        data.pop("seconds", None)
+    return got == want
+
+
+def damage_store(source: Path, target: Path, rng: random.Random) -> str:
+    """A damaged copy of a store: bytes flipped, cut off, a row edited in SQL (its
+    result, parameters or checksum), or not a database at all. Returns what was done."""
+    import shutil
+    import sqlite3
+
+    data = source.read_bytes()
+    how = rng.choice(["row"] * 4 + ["flip", "cut", "foreign", "empty"])
+    if how in ("flip", "cut", "foreign", "empty"):
+        if how == "flip":
+            data = bytearray(data)
+            for _ in range(rng.randint(1, 8)):
+                data[rng.randrange(len(data))] = rng.randrange(256)
+        elif how == "cut":
+            data = data[: rng.randrange(len(data))]
+        else:
+            data = b'{"game": "hippo"}' if how == "foreign" else b""
+        target.write_bytes(bytes(data))
+        return how
+    shutil.copyfile(source, target)
+    db = sqlite3.connect(target)
+    try:
+        table = rng.choice([r[0] for r in db.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table'")])
+        ids = [r[0] for r in db.execute(f'SELECT id FROM "{table}"')]
+        column = rng.choice(["result", "result", "parameters", "checksum", "seed"])
+        row = rng.choice(ids)
+        old = db.execute(f'SELECT "{column}" FROM "{table}" WHERE id = ?', (row,)).fetchone()[0]
+        if column == "seed":
+            new: Any = rng.choice([-1, 10**9, "x"])
+        elif column == "checksum" or old is None:
+            new = rng.choice(["", "0" * 64, None])
+        else:
+            try:
+                new, _ = damage(json.loads(old), old, rng, "{}")
+            except ValueError:
+                new = old[::-1]
+        if isinstance(new, str):  # a damaged byte goes in as it would on disk (a BLOB)
+            new = new.encode("utf-8", "surrogateescape") if "\udcff" in new else new
+        db.execute(f'UPDATE "{table}" SET "{column}" = ? WHERE id = ?', (new, row))
+        db.commit()
+    finally:
+        db.close()
+    return f"{table} row {row}: {column} edited"
+
+
+def store_try(rng: random.Random, workdir: Path, n: int,
+              stores: Sequence[str] = tuple(SEED_STORES)) -> list[str]:
+    """A command reading a damaged copy of one of `stores`: the puzzle store's list and
+    export, or the command that wrote it run again with --resume."""
+    name = rng.choice(list(stores))
+    path = workdir / f"try{n}.sqlite"
+    damage_store(seed_store(workdir, name), path, rng)
+    if name == "puzzles" and rng.random() < 0.6:
+        if rng.random() < 0.5:
+            return ["puzzles", "list", "--store", str(path)]
+        return ["puzzles", "export", "--store", str(path), "--out", str(workdir / f"x{n}")]
+    return [*SEED_STORES[name], "--store", str(path), "--resume", "--quiet"]
+
+
+def store_outcome(args: list[str], workdir: Path, slack: float) -> Outcome:
+    """A store try, with its oracle: a resumed run that answers gives the first run's
+    answer (a damaged row is recomputed, never trusted)."""
+    out = invoke(args, None, slack)
+    if out.kind == "answer" and "--resume" in args and "--json" in args:
+        expected = (workdir / "seed-runs.out").read_text()
+        if not same_answer(out.stdout, expected):
+            return Outcome("wrong answer", out.what, out.seconds, "a damaged row trusted?")
+    return out
+
+
 def _takes(game: str, verb: str, param: str) -> bool:
     """Whether `toppi game verb` has the option `param` (by its click parameters)."""
     import click
@@ -254,7 +364,10 @@ def _takes(game: str, verb: str, param: str) -> bool:
 def run(count: int, seed: int, limit: float, slack: float, workdir: Path) -> Tally:
     tally = Tally()
     for args, lim in tries(count, seed, limit, workdir):
-        tally.outcomes.append(invoke(args, lim, slack))
+        if "--store" in args:
+            tally.outcomes.append(store_outcome(args, workdir, slack))
+        else:
+            tally.outcomes.append(invoke(args, lim, slack))
     return tally
 
 
@@ -275,7 +388,7 @@ def main() -> None:
     counts = tally.count()
     print(f"{args.count} tries (seed {args.seed}) in {time.perf_counter() - start:.0f} s:")
     for kind in ("answer", "clean error", "time limit", "traceback", "not one line",
-                 "overrun", "hang"):
+                 "overrun", "hang", "wrong answer"):
         print(f"  {kind}: {counts.get(kind, 0)}")
     for kind, n in counts.items():
         if kind.startswith("exit "):

@@ -47,7 +47,9 @@ class ToppiFailure(click.ClickException):
     """A ToppiError shown as one line on stderr with its exit code."""
 
     def __init__(self, error: ToppiError) -> None:
-        super().__init__(str(error))
+        # one line whatever the message carries (e.g. SQLite's multi-line check report)
+        super().__init__("; ".join(part.strip() for part in str(error).splitlines()
+                                   if part.strip()))
         self.exit_code = error.exit_code
 
     def show(self, file: Any = None) -> None:
@@ -58,7 +60,7 @@ class OneLineUsage(click.UsageError):
     """A usage error (unknown option, value out of range...) as one line, exit 2."""
 
     def __init__(self, error: click.UsageError) -> None:
-        super().__init__(error.format_message(), error.ctx)
+        super().__init__(" ".join(error.format_message().split()), error.ctx)
 
     def show(self, file: Any = None) -> None:
         where = f"'{self.ctx.command_path} --help'" if self.ctx is not None else "--help"

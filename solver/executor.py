@@ -154,6 +154,10 @@ class Batch:
     description: str = "tasks"
     progress: bool = True
     interrupted: bool = False
+    # time.monotonic() at which the batch stops: tasks running then are abandoned (the
+    # pool's workers stopped), so a run with a deadline ends on time
+    deadline: float | None = None
+    timed_out: bool = field(default=False, init=False)
     done: int = field(default=0, init=False)
     window: int = field(default=0, init=False)
     chunk: int | None = field(default=None, init=False)
@@ -182,6 +186,7 @@ class Batch:
         total = len(tasks)
         self.done = 0
         self.interrupted = False
+        self.timed_out = False
         if total == 0:
             return
         if self.jobs > 1 and not self.scheduler and not _picklable(fn, tasks[0]):
@@ -200,8 +205,9 @@ class Batch:
     def _counted(self, fn: Callable[..., Any], tasks: Sequence[tuple[Any, ...]],
                  keys: Sequence[int], tick: Callable[[], None]
                  ) -> Iterator[tuple[int, Any]]:
-        if self.jobs == 1 and not self.scheduler:
-            source = ((key, fn(*args)) for key, args in zip(keys, tasks, strict=True))
+        if self.jobs == 1 and not self.scheduler and (
+                self.deadline is None or not _picklable(fn, tasks[0])):
+            source = self._in_process(fn, tasks, keys)
         else:
             source = self._distributed(fn, tasks, keys)
         try:
@@ -213,6 +219,22 @@ class Batch:
             self.interrupted = True
         finally:
             source.close()
+
+    def _in_process(self, fn: Callable[..., Any], tasks: Sequence[tuple[Any, ...]],
+                    keys: Sequence[int]) -> Iterator[tuple[int, Any]]:
+        # a task cannot be stopped here: the deadline is checked between tasks (with a
+        # deadline, picklable tasks run on a pool of one worker instead)
+        for key, args in zip(keys, tasks, strict=True):
+            if self._past_deadline():
+                return
+            yield key, fn(*args)
+
+    def _past_deadline(self) -> bool:
+        import time
+
+        if self.deadline is not None and time.monotonic() >= self.deadline:
+            self.timed_out = True
+        return self.timed_out
 
     def _distributed(self, fn: Callable[..., Any], tasks: Sequence[tuple[Any, ...]],
                      keys: Sequence[int]) -> Iterator[tuple[int, Any]]:
@@ -257,10 +279,16 @@ class Batch:
                 if len(pending) >= self.window:
                     return
 
+        import time
+
         try:
             fill()
             while pending:
-                finished, _ = cf.wait(pending, return_when=cf.FIRST_COMPLETED)
+                left = None if self.deadline is None else self.deadline - time.monotonic()
+                finished, _ = cf.wait(pending, timeout=None if left is None else max(0, left),
+                                      return_when=cf.FIRST_COMPLETED)
+                if not finished and self._past_deadline():
+                    return
                 for future in finished:
                     key = pending.pop(future)
                     try:
@@ -312,6 +340,9 @@ class Batch:
             # those results are kept (stored), not thrown away
             yield (lambda chunk: pool.submit(_run_varying, chunk)), failure, True
         finally:
+            if self.timed_out:  # past the deadline: what runs is abandoned, not awaited
+                for process in list(getattr(pool, "_processes", {}).values()):
+                    process.terminate()
             pool.shutdown(wait=True, cancel_futures=True)
 
     @contextlib.contextmanager
@@ -390,7 +421,7 @@ def run_stored(batch: Batch, fn: Callable[..., Any], tasks: Sequence[SeededTask]
                                          f"{task.seed} skipped: not a {noun} result")
         note = store.skipped_note()
         if note is not None:
-            stderr.print(f"[yellow]{escape(note)}; computed again.[/yellow]")
+            stderr.print(f"[yellow]{escape(note)}; computed again.[/yellow]", soft_wrap=True)
     todo = [i for i in range(len(tasks)) if i not in results]
     try:
         for i, result in batch.run(fn, [tasks[i].args for i in todo], todo, chunk=chunk):

@@ -200,6 +200,7 @@ def generate(kind: PuzzleKind[P, S], difficulty: str, count: int, seed: int = 0,
         raise BadInput("--count must be at least 1")
     limit = max_attempts if max_attempts is not None else 200 * count
     batch = batch if batch is not None else Batch(1)
+    batch.deadline = deadline
     batch.progress = False  # the caller's bar counts puzzles found, not attempts
     function, leading = task if task is not None else (try_attempt, (kind,))
     report: GenerationReport[P, S] = GenerationReport(list(resumed[:count]))

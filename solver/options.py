@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import math
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -21,6 +22,26 @@ from solver.progress import set_quiet
 #: The difficulties a generated puzzle is rated (solver.generate rates them; its
 #: `--difficulty` choices are declared here, where `--help` needs no generator).
 DIFFICULTIES = ("easy", "medium", "hard")
+
+
+_started: float | None = None
+
+
+def start_clock() -> None:
+    """Mark the start of a command (the root group calls it): time limits that bound a
+    whole command are counted from here, so imports and model building count too."""
+    global _started
+    _started = time.monotonic()
+
+
+def since_start() -> float:
+    """Seconds since the command started (0 outside a command)."""
+    return 0.0 if _started is None else time.monotonic() - _started
+
+
+def deadline_in(seconds: float, clock: Callable[[], float] = time.monotonic) -> float:
+    """The reading of `clock` at which `seconds`, counted from the command's start, end."""
+    return clock() + seconds - since_start()
 
 
 #: The longest time limit an option accepts (about 11 days): a larger one is a typo.
@@ -75,7 +96,9 @@ def solver_options(default_time: float | None = 60.0) -> Callable[[Callable], Ca
         @functools.wraps(f)  # also carries the click params declared below this one
         def wrapper(*args: Any, time_limit: float | None, seed: int, workers: int,
                     solver_log: bool, **kwargs: Any) -> Any:
-            kwargs["solver"] = SolverOptions(time_limit, seed, workers, solver_log)
+            until = None if time_limit is None else deadline_in(time_limit)
+            kwargs["solver"] = SolverOptions(time_limit, seed, workers, solver_log,
+                                             until=until)
             return f(*args, **kwargs)
 
         for option in (

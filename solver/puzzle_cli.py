@@ -15,7 +15,6 @@ from __future__ import annotations
 import functools
 import importlib
 import json
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -30,6 +29,7 @@ from solver.options import (
     SEED,
     batch_options,
     count_range,
+    deadline_in,
     json_option,
     quiet_option,
     rules_option,
@@ -229,7 +229,7 @@ def generate_stored(game: PuzzleGame, kind: Any, kind_args: tuple, extra: dict[s
 
             from solver.render import stderr
 
-            stderr.print(f"[yellow]{escape(note)}; generated again.[/yellow]")
+            stderr.print(f"[yellow]{escape(note)}; generated again.[/yellow]", soft_wrap=True)
 
     def keep(got: Attempt) -> bool:
         """Store the puzzle: False when its canonical form is there already."""
@@ -301,7 +301,7 @@ def add_puzzle_commands(group: click.Group, game: PuzzleGame) -> None:
 
         kind = game.make_kind(rules_path, backend, time_limit, **extra)
         with progress_bar(f"{count} {difficulty} puzzle(s)") as update:
-            deadline = None if max_seconds is None else time.monotonic() + max_seconds
+            deadline = None if max_seconds is None else deadline_in(max_seconds)
             with store_at(store_path) as store:
                 report = generate_stored(
                     game, kind, (rules_path, backend, time_limit), extra, difficulty,

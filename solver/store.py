@@ -19,6 +19,7 @@ from __future__ import annotations
 import dataclasses
 import enum
 import json
+import math
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
@@ -102,14 +103,17 @@ class Store:
 
         try:
             self.db = sqlite3.connect(self.path, timeout=30)
+            # a damaged byte in a text must reach the checksum, not raise while reading
+            self.db.text_factory = lambda b: b.decode("utf-8", "surrogateescape")
             self.db.execute("PRAGMA journal_mode=WAL")
             check = self.db.execute("PRAGMA quick_check").fetchone()
-        except sqlite3.DatabaseError as exc:
+        except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:
             raise BadInput(f"--store {path}: corrupt or unreadable SQLite file ({exc})") from None
         if check is None or check[0] != "ok":
             self.db.close()
             raise BadInput(f"--store {path}: corrupt SQLite file ({check and check[0]})")
         self._tables: set[str] = set()
+        self._with_checksums: dict[str, float] = {}
         # one line per damaged row met while reading (shown by the commands)
         self.skipped: list[str] = []
 
@@ -138,7 +142,7 @@ class Store:
                                 f'ON "{kind}"(canonical)')
                 self._add_checksum_column(kind)
                 self.db.commit()
-            except self.db.DatabaseError as exc:  # sqlite3.DatabaseError (DB-API)
+            except (self.db.DatabaseError, UnicodeDecodeError) as exc:  # sqlite3's (DB-API)
                 raise BadInput(f"--store {self.path}: cannot write ({exc})") from None
             self._tables.add(kind)
         return kind
@@ -154,8 +158,16 @@ class Store:
         as values, or None (and a line in `skipped`) when it is damaged."""
         row_id, seed, params, result, rating, canonical, created, checksum = row
         why = None
-        if checksum is not None and checksum != row_checksum(kind, params, seed, result,
-                                                             rating, canonical):
+        texts = (params, result, rating, canonical, checksum)
+        if not (isinstance(seed, int) and isinstance(row_id, int)) or not all(
+                t is None or isinstance(t, str) for t in texts):
+            why = "a value of the wrong type"
+        elif checksum is None and row_id >= self._first_checksummed(kind):
+            # rows written before checksums existed have none (they come first); a later
+            # row without one was edited
+            why = "it has no checksum"
+        elif checksum is not None and checksum != row_checksum(kind, params, seed, result,
+                                                               rating, canonical):
             why = "its checksum does not match its content (edited or damaged)"
         else:
             try:
@@ -169,6 +181,18 @@ class Store:
             self.skipped.append(f"--store {self.path}: {kind} row {row_id} skipped: {why}")
             return None
         return values
+
+    def _first_checksummed(self, kind: str) -> float:
+        """The id of the table's first row with a checksum (infinity when none has)."""
+        if kind not in self._with_checksums:
+            try:
+                found = self.db.execute(
+                    f'SELECT MIN(id) FROM "{kind}" WHERE checksum IS NOT NULL').fetchone()
+            except self.db.OperationalError:  # an old table: no checksum column
+                found = None
+            first = found[0] if found else None
+            self._with_checksums[kind] = first if isinstance(first, int) else math.inf
+        return self._with_checksums[kind]
 
     def skipped_note(self) -> str | None:
         """One line about the damaged rows met so far, or None."""
@@ -209,11 +233,22 @@ class Store:
         """Results already stored for these parameters, by seed (damaged rows left out:
         see `skipped`)."""
         table = self._table(kind)
-        rows = self.db.execute(
-            f'SELECT {_COLUMNS} FROM "{table}" WHERE parameters = ?',
-            (canonical_json(parameters),)).fetchall()
-        good = (self._read(table, row) for row in rows)
+        with self._reading():
+            rows = self.db.execute(
+                f'SELECT {_COLUMNS} FROM "{table}" WHERE parameters = ?',
+                (canonical_json(parameters),)).fetchall()
+            good = [self._read(table, row) for row in rows]
         return {row["seed"]: row["result"] for row in good if row is not None}
+
+    @contextmanager
+    def _reading(self) -> Iterator[None]:
+        """A damaged file found while reading (a page, the schema, a text's bytes) is one
+        line, not a traceback."""
+        try:
+            yield
+        except (self.db.DatabaseError, UnicodeDecodeError) as exc:
+            raise BadInput(f"--store {self.path}: corrupt or unreadable SQLite file "
+                           f"({exc})") from None
 
     def rows(self, kind: str, where: dict[str, Any] | None = None) -> list[dict[str, Any]]:
         """Every row of a kind, oldest first (id, seed, parameters, result, rating,
@@ -223,6 +258,10 @@ class Store:
             raise ValueError(f"bad kind name {kind!r}")
         if kind not in self.kinds():
             return []
+        with self._reading():
+            return self._rows(kind, where)
+
+    def _rows(self, kind: str, where: dict[str, Any] | None) -> list[dict[str, Any]]:
         columns = _COLUMNS  # reading writes nothing: an old table has no checksum column
         if "checksum" not in {r[1] for r in self.db.execute(f'PRAGMA table_info("{kind}")')}:
             columns = _COLUMNS.replace("checksum", "NULL")
@@ -247,8 +286,9 @@ class Store:
 
     def kinds(self) -> list[str]:
         """The tables in the file."""
-        return [r[0] for r in self.db.execute(
-            "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")]
+        with self._reading():
+            return [r[0] for r in self.db.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")]
 
 
 def open_store(path: str | None) -> Store | None:

@@ -80,7 +80,7 @@ def stored_puzzles(path: str, game: str | None = None, difficulty: str | None = 
     if note is not None:
         from rich.markup import escape
 
-        stderr.print(f"[yellow]{escape(note)}[/yellow]")
+        stderr.print(f"[yellow]{escape(note)}[/yellow]", soft_wrap=True)
     order = {d: n for n, d in enumerate(DIFFICULTIES)}
     found.sort(key=lambda p: (p.game, order.get(p.difficulty, len(order)),
                               p.score if p.score is not None else 0.0, p.id))

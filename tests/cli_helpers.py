@@ -91,3 +91,18 @@ def ctrl_c_as_at_a_terminal() -> None:
     """A job started in the background of a script ignores SIGINT, and its children
     inherit that; the test's process gets Ctrl-C's default as at a terminal."""
     signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+def load_script(name: str) -> Any:
+    """The module of `scripts/<name>.py` (scripts/ is not a package: loaded by path,
+    registered in sys.modules so its dataclasses work)."""
+    import importlib.util
+    import sys
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "scripts" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(f"toppi_script_{name}", path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module

@@ -5,25 +5,14 @@ a run far past its limit."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "fuzz.py"
+from tests.cli_helpers import load_script
 
-
-def _fuzz():  # scripts/ is not a package: load it by path
-    spec = importlib.util.spec_from_file_location("toppi_fuzz", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-FUZZ = _fuzz()
+FUZZ = load_script("fuzz")
 
 
 @settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -48,10 +37,48 @@ def test_a_list_as_a_direction_colour_is_one_line():
     import json
     import tempfile
 
-    data = json.loads((SCRIPT.parents[1] / "models/take_it_higher/data/default.json").read_text())
+    data = json.loads((Path(__file__).resolve().parents[1] / "models/take_it_higher/data/default.json").read_text())
     data["directions"][0]["colours"][0] = []
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "r.json"
         path.write_text(json.dumps(data))
         out = FUZZ.invoke(["take-it-higher", "tiles", "--rules", str(path)], None, 1.0)
     assert out.kind == "clean error", out
+
+
+def test_damaged_stores_end_cleanly_and_are_never_trusted(tmp_path):
+    """Stores with flipped bytes, cut off, rows edited in SQL, or not databases at all:
+    `puzzles list/export` and `--resume` end cleanly, and a resumed run that answers
+    gives the first run's answer (the damaged rows recomputed)."""
+    import random
+
+    rng = random.Random(3)
+    outcomes = [FUZZ.store_outcome(FUZZ.store_try(rng, tmp_path, n), tmp_path, 3.0)
+                for n in range(16)]
+    assert not [o for o in outcomes if o.kind not in ("answer", "clean error")], outcomes
+    resumed = [o for o in outcomes if o.kind == "answer" and "--resume" in o.what]
+    assert len(resumed) >= 4
+
+
+def test_the_store_oracle_sees_a_trusted_edit(tmp_path, monkeypatch):
+    """The oracle can fail: with the checksums ignored an edited row is trusted, and the
+    resumed answer differs from the first run's."""
+    import json
+    import random
+
+    import solver.store
+
+    def trusting(self, kind, row):
+        row_id, seed, params, result, rating, canonical, created, checksum = row
+        try:
+            return {"id": row_id, "seed": seed, "parameters": json.loads(params),
+                    "result": json.loads(result), "rating": None, "canonical": canonical,
+                    "created": created}
+        except (TypeError, ValueError):
+            return None
+
+    monkeypatch.setattr(solver.store.Store, "_read", trusting)
+    rng = random.Random(3)
+    kinds = [FUZZ.store_outcome(FUZZ.store_try(rng, tmp_path, n, ["runs"]), tmp_path,
+                                3.0).kind for n in range(20)]
+    assert "wrong answer" in kinds

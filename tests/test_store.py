@@ -120,7 +120,7 @@ def _tamper(path, sql: str) -> None:
     ('UPDATE games SET result = \'{"score":1942}\' WHERE seed = 8', "checksum"),
     ("UPDATE games SET result = 'not json' WHERE seed = 8", "checksum"),
     ("UPDATE games SET seed = 9 WHERE seed = 8", "checksum"),
-    ("UPDATE games SET result = 'not json', checksum = NULL WHERE seed = 8", "not JSON"),
+    ("UPDATE games SET result = 'not json', checksum = NULL WHERE seed = 8", "no checksum"),
 ])
 def test_an_edited_or_damaged_row_is_never_trusted(tmp_path, sql, why):
     path = tmp_path / "s.sqlite"

@@ -16,7 +16,7 @@ from models.take_it_higher.variants import Variant
 from solver.backends import SolverOptions
 from solver.errors import BadInput, TimeLimitReached
 from solver.portfolio import Entrant, run_portfolio
-from tests.cli_helpers import assert_one_line_error, game_runner, run_json
+from tests.cli_helpers import assert_one_line_error, game_runner, load_script, run_json
 from tests.tih_small import small_rules, small_rules_dict, small_ship_rules_dict
 
 run = game_runner("take-it-higher")
@@ -172,15 +172,7 @@ def test_cli_says_which_backend_proved_it(tmp_path):
 
 def _big_rules(tmp_path) -> str:
     """A board of 100 cells: neither back-end has a board a few milliseconds in."""
-    import importlib.util
-    import sys
-    from pathlib import Path
-
-    script = Path(__file__).parents[1] / "scripts" / "make_take_it_higher_rules.py"
-    spec = importlib.util.spec_from_file_location("make_take_it_higher_rules", script)
-    gen = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = gen
-    spec.loader.exec_module(gen)
+    gen = load_script("make_take_it_higher_rules")
     path = tmp_path / "big.json"
     gen.write_shape("octagon-8", path)
     return str(path)

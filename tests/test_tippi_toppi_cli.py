@@ -77,8 +77,11 @@ def test_cli_achievable_core_and_witness():
     assert doc["answer"] == "yes" and doc["targets"] == ["exactly 3 green piles"]
     doc = run_json(run, "achievable", f, "--task", "a run of 3", "--task", "Drei grüne Stapel",
                    "--within", "8")
-    assert doc["plays"] == ["p1:G4>1", "p2:O3>4", "p1:G3>4"]
-    assert doc["fulfilled_after"] == [0, 3]
+    # a witness line (any: the solver picks one), replayed by the rules engine before it
+    # is printed; the run of 3 is on the piles already, the green piles come last
+    assert doc["answer"] == "yes" and 1 <= len(doc["plays"]) <= 8
+    assert doc["fulfilled_after"] == [0, len(doc["plays"])]
+    assert doc["plays"][0].startswith("p1:") and doc["plays"][1].startswith("p2:")
     out = run("achievable", f).output
     assert "No" in out and "at least 1 pink pile showing 7" in out
 

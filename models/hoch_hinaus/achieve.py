@@ -120,7 +120,7 @@ def achievable(game: GameState, tasks: Sequence[Task], k: int, mode: str = "hand
     """Can every task in `tasks` be fulfilled (each after some placement) within k?"""
     from models.hoch_hinaus.encode import CnfLogic, CpLogic
     from solver.backends import cpsat
-    from solver.backends.sat import IncrementalSat
+    from solver.backends.sat import model_or_core
 
     if k < 1:
         raise BadInput("--within must be at least 1")
@@ -137,13 +137,11 @@ def achievable(game: GameState, tasks: Sequence[Task], k: int, mode: str = "hand
         model, fixed, switches = build(game, tasks, k, mode, logic)
         for lit in fixed:
             logic.clause([lit])
-        with IncrementalSat(logic.b) as solver:
-            sol = solver.solve(switches)
-            if sol is not None:
-                acts = model.decode(lambda x: (x in sol) if x > 0 else (-x not in sol))
-            else:
-                core = solver.minimal_core(switches)
-                result.core = [texts[switches.index(c)] for c in core]
+        sol, core = model_or_core(logic.b, switches, options.deadline())
+        if sol is not None:
+            acts = model.decode(lambda x: (x in sol) if x > 0 else (-x not in sol))
+        else:
+            result.core = [texts[switches.index(c)] for c in core]
     elif backend == "cpsat":
         logic = CpLogic()
         model, fixed, switches = build(game, tasks, k, mode, logic)

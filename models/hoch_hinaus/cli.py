@@ -150,8 +150,6 @@ def hint(file: str, horizon: int, top: int, shown: int, time_limit: float, sampl
     if as_json:
         print_json(dumps({"open_hands": open_hands, **knowledge(GAME, seen),
                           **to_jsonable(result)}))
-        if result.stopped:
-            raise SystemExit(3)  # the answer over the samples played, printed above
         return
     stdout.print(board_text(game.board))
     stdout.print(hint_table(result, horizon))

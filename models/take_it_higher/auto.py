@@ -131,9 +131,9 @@ def maximise_auto(rules: Rules, variant: Variant, draw: list[Tile] | None = None
         if quick is not None:
             return _auto(quick, favourite, favourite, favourite, [],
                          time.perf_counter() - start)
-    limit = options.time_limit
+    limit = options.left()
     if limit is not None:
-        limit = max(0.01, limit - (time.perf_counter() - start))
+        limit = max(0.01, min(limit, options.time_limit - (time.perf_counter() - start)))
     solve_limit = limit
     if solve_limit is not None:  # model building counts: leave it a slice of the limit
         solve_limit = max(0.01, solve_limit - min(BUILD_RESERVE, 0.1 * solve_limit))

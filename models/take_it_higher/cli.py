@@ -28,6 +28,7 @@ from solver.options import (
     quiet_option,
     rules_option,
     seconds,
+    since_start,
     solver_options,
     svg_option,
 )
@@ -260,7 +261,9 @@ def hint(file: str, tile_text: str | None, variant: str | None, gold_silver: boo
         tile = state.called
     else:
         raise BadInput("--tile: give the called tile (the file calls none)")
-    result = run_hint(state, tile, samples=samples, seed=seed, time_limit=time_limit)
+    # the whole command within the limit: what imports and reading took is spent
+    result = run_hint(state, tile, samples=samples, seed=seed,
+                      time_limit=max(0.05, time_limit - since_start()))
     if as_json:
         # the player's view: the board, the ships, the called tile (and the tiles the
         # file knows to come); the tiles to come are sampled, their order never read

@@ -77,9 +77,9 @@ def hint(state: GameState, tile: Tile, samples: int = 0, seed: int = 0,
     completion (CP-SAT deterministic time, one worker), so the answer depends only on
     the position and the seed, not on the machine's load; time_limit is then unused.
     """
+    start = time.perf_counter()  # before the import: a cold start counts
     from models.take_it_higher.maximum import solve_completion
 
-    start = time.perf_counter()
     if state.called is None:
         state = state.apply_action(tile)  # BadInput if it was placed already
     elif state.called != tile:
@@ -136,10 +136,12 @@ def hint(state: GameState, tile: Tile, samples: int = 0, seed: int = 0,
         if state.variant.ships is None:
             return Placement(tile.id, cell_of[tile.id]), rows, proven
         moves = [(t.id, cell_of[t.id]) for t in [tile, *future]]
+        # by the clock only when the clock governs (a fixed budget must replay)
+        by = None if samples > 0 else deadline
         if move is not None:
-            bonus, rest = best_launches(state.apply_action(move), moves[1:])
+            bonus, rest = best_launches(state.apply_action(move), moves[1:], by)
             return move, rows + bonus, False
-        bonus, game = best_launches(state, moves)
+        bonus, game = best_launches(state, moves, by)
         return game[0], rows + bonus, False
 
     values: dict[Placement, dict[int, int | None]] = {}
@@ -150,6 +152,8 @@ def hint(state: GameState, tile: Tile, samples: int = 0, seed: int = 0,
                      since=start) as status:
         # step 1: the best move of a few futures, found with the called tile free
         for s in range(first):
+            if samples == 0 and s >= 1 and left() <= 0:
+                break  # the answer is due: one future valued is enough to rank
             move, value, proven = solve(None, futures[s])
             exact &= proven
             if move is not None:
@@ -167,7 +171,7 @@ def hint(state: GameState, tile: Tile, samples: int = 0, seed: int = 0,
                 candidates.append(p)
         complete = 0
         for s in range(max_samples):
-            if samples == 0 and s >= first and left() < 0.8 * per_solve * len(candidates):
+            if samples == 0 and s >= 1 and left() < 0.8 * per_solve * len(candidates):
                 break
             for move in candidates:
                 if s not in values.setdefault(move, {}):

@@ -95,12 +95,12 @@ def _maximise_with_ships(problem: MaxProblem, backend: str, options: SolverOptio
         raise BadInput(f"with spaceships, --draw must call all {n} tiles (the call order "
                        f"decides which rows each tile completes)")
     start = time.perf_counter()
+    deadline = options.deadline()
 
     def remaining() -> SolverOptions:  # one time limit for all three solves
-        if options.time_limit is None:
+        if deadline is None:
             return options
-        return replace(options, time_limit=max(
-            0.01, options.time_limit - (time.perf_counter() - start)))
+        return replace(options, time_limit=max(0.01, deadline - time.perf_counter()))
 
     # proven maxima without the ring cap the row points and tighten the bound; their
     # best board, with the best launches for it, is a legal game to start from
@@ -123,7 +123,6 @@ def _maximise_with_ships(problem: MaxProblem, backend: str, options: SolverOptio
     if board is not None:
         cell_of = {t.id: c for c, t in board.items()}
         order = [t.id for t in problem.draw] or [board[c].id for c in problem.rules.cell_ids]
-        deadline = None if options.time_limit is None else start + options.time_limit
         _, start_game = best_launches(GameState(problem.rules, problem.variant),
                                       [(tid, cell_of[tid]) for tid in order], deadline)
     rows_max = points_cap if points_cap is not None else cap
@@ -275,7 +274,7 @@ def _solve_by_stud_patterns(problem: MaxProblem, backend: str, options: SolverOp
        score > best); stop when C + B <= best: no pattern left can beat the best board.
     Patterns equal under a board symmetry are excluded together."""
     start = time.perf_counter()
-    deadline = None if options.time_limit is None else start + options.time_limit
+    deadline = options.deadline()
 
     def remaining() -> SolverOptions:
         left = None if deadline is None else max(0.01, deadline - time.perf_counter())

@@ -55,7 +55,7 @@ def achievable(state: GameState, tasks: list[Task] | None = None, within: int = 
         raise BadInput("no open tasks and no --task given: nothing to fulfil")
     problem = plan_problem(state, targets, within, cards, n_open)
     if backend == "sat":
-        moves_found, core = _solve_sat(problem, state)
+        moves_found, core = _solve_sat(problem, state, options.deadline())
     else:
         moves_found, core = _solve_cpsat(problem, state, options)
     texts = [t.text(rules) for t in targets]
@@ -73,21 +73,18 @@ def achievable(state: GameState, tasks: list[Task] | None = None, within: int = 
                             seconds)
 
 
-def _solve_sat(problem: PlanProblem, state: GameState
+def _solve_sat(problem: PlanProblem, state: GameState, deadline: float | None
                ) -> tuple[list[tuple[Card, int]], list[int] | None]:
     from models.tippi_toppi.model import decode_moves, encode_plan, sat_value
-    from solver.backends.sat import CnfBuilder, IncrementalSat
+    from solver.backends.sat import CnfBuilder, model_or_core
     from solver.logic import CnfLogic
 
     logic = CnfLogic(CnfBuilder())
     plan = encode_plan(logic, problem, state.rules)
-    with IncrementalSat(logic.b) as sat:
-        core = sat.minimal_core(plan.switches)
-        if core is not None:
-            return [], [plan.switches.index(s) for s in core]
-        model = sat.solve(plan.switches)
-        assert model is not None
-        return decode_moves(sat_value(model), plan, problem), None
+    model, core = model_or_core(logic.b, plan.switches, deadline)
+    if core is not None:
+        return [], [plan.switches.index(s) for s in core]
+    return decode_moves(sat_value(model), plan, problem), None
 
 
 def _solve_cpsat(problem: PlanProblem, state: GameState, options: SolverOptions

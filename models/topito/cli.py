@@ -138,7 +138,7 @@ def plan(file: str, card_texts: tuple[str, ...], cards_text: tuple[str, ...], mo
     state = used.blocks
     rules = state.rules
     goal = _goal(rules, card_texts, cards_text, mode)
-    res = shortest_plan(state, goal, backend, max_moves, solver.time_limit)
+    res = shortest_plan(state, goal, backend, max_moves, solver.left())
     if svg_path:
         end = res.plan[-1].after if res.plan else res.start
         stacks = tuple(tuple(rules.block(b) for b in end[p]) for p in rules.podiums)
@@ -180,7 +180,7 @@ def reachable(file: str, card_texts: tuple[str, ...], cards_text: tuple[str, ...
     state = used.blocks
     rules = state.rules
     goal = _goal(rules, card_texts, cards_text, mode)
-    res = within_reach(state, goal, within, backend, solver.time_limit)
+    res = within_reach(state, goal, within, backend, solver.left())
     if as_json:
         print_json(_with_knowledge(res, used))
         return
@@ -243,7 +243,7 @@ def race(file: str, player: int | None, within: int | None, backend: str, max_mo
     position = _position(file, rules_path, deck_path, reversal_rule, order_cards)
     try:
         res = fewest_moves(position, None if player is None else player - 1, max_moves,
-                           backend, solver.time_limit, within)
+                           backend, solver.left(), within)
     except BadInput as err:
         raise BadInput(f"{file}: {err}") from None
     if as_json:
@@ -311,7 +311,7 @@ def hint(file: str, hand: str | None, backend: str, max_moves: int, open_hands: 
         if not cards:
             raise BadInput("--hand: the hand holds no card")
     try:
-        res, used = table_hint(position, backend, max_moves, solver.time_limit,
+        res, used = table_hint(position, backend, max_moves, solver.left(),
                                open_hands, cards)
     except BadInput as err:
         raise BadInput(f"{file}: {err}") from None

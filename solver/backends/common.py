@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal, TypeVar
@@ -31,6 +32,22 @@ class SolverOptions:
     workers: int = 2
     log: bool = False
     deterministic_time: float | None = None
+    #: time.monotonic() by which the whole command must end (its --time-limit counted
+    #: from its start, so imports and model building count): every solve stops there
+    until: float | None = None
+
+    def left(self) -> float | None:
+        """Seconds a solve may take: the time limit, or less where the command's end is
+        nearer (at least a hundredth, so a solve late by a hair still returns what it
+        has instead of failing)."""
+        if self.time_limit is None or self.until is None:
+            return self.time_limit
+        return max(0.01, min(self.time_limit, self.until - time.monotonic()))
+
+    def deadline(self, clock: Callable[[], float] = time.perf_counter) -> float | None:
+        """The reading of `clock` at which a solve started now must end (`left`)."""
+        left = self.left()
+        return None if left is None else clock() + left
 
 
 @dataclass

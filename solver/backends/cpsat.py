@@ -6,6 +6,7 @@ import math
 import sys
 import time
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 
 from ortools.sat.python import cp_model
 
@@ -32,7 +33,7 @@ def make_solver(options: SolverOptions, subsolvers: Sequence[str] = (),
     solver = cp_model.CpSolver()
     p = solver.parameters
     if options.time_limit is not None:
-        p.max_time_in_seconds = float(options.time_limit)
+        p.max_time_in_seconds = float(options.left())
     if options.deterministic_time is not None:
         p.max_deterministic_time = float(options.deterministic_time)
     p.random_seed = int(options.seed)
@@ -123,7 +124,7 @@ def enumerate_solutions(model: cp_model.CpModel, variables: Iterable[cp_model.In
             if len(found) >= limit:
                 self.stop_search()
 
-    solver = make_solver(SolverOptions(options.time_limit, options.seed, 1, options.log))
+    solver = make_solver(replace(options, workers=1, deterministic_time=None))
     solver.parameters.enumerate_all_solutions = True
     code = solver.solve(model, _Collector())
     complete = code in (cp_model.OPTIMAL, cp_model.INFEASIBLE) and len(found) < limit
@@ -143,7 +144,7 @@ def minimal_core(model: cp_model.CpModel, switches: Sequence[cp_model.IntVar],
     def core_of(indices: list[int]) -> list[int] | None:
         model.clear_assumptions()
         model.add_assumptions([switches[i] for i in indices])
-        solver = make_solver(SolverOptions(options.time_limit, options.seed, 1, options.log))
+        solver = make_solver(replace(options, workers=1, deterministic_time=None))
         code = solver.solve(model)
         if code == cp_model.INFEASIBLE:
             found = set(solver.sufficient_assumptions_for_infeasibility())

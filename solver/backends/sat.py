@@ -130,7 +130,7 @@ def maxsat(builder: CnfBuilder, options: SolverOptions, stratified: bool = False
             def stop() -> None:
                 fired.set()
                 rc2.interrupt()
-            timer = threading.Timer(options.time_limit, stop)
+            timer = threading.Timer(options.left(), stop)
             timer.start()
         try:
             model = rc2.compute(expect_interrupt=timer is not None)
@@ -183,6 +183,28 @@ def _rc2(builder: CnfBuilder, stratified: bool, line: Status, total: int) -> RC2
 
 # PySAT's CaDiCaL ignores interrupt(): solvers that must stop at a deadline are Glucose
 INTERRUPTIBLE = "glucose4"
+
+
+def model_or_core(builder: CnfBuilder, switches: Sequence[int],
+                  deadline: float | None = None) -> tuple[set[int] | None, list[int] | None]:
+    """(true literals of a model under every switch, None), or (None, a subset-minimal
+    unsatisfiable subset of the switches): the question "can all of these hold, and if
+    not, which few of them block it?". With a `deadline` (time.perf_counter()) the
+    solver is Glucose, stopped there (TimeLimitReached, saying whether "no" was already
+    proven); without, CaDiCaL."""
+    if deadline is None:
+        with IncrementalSat(builder) as sat:
+            core = sat.minimal_core(switches)
+            return (sat.solve(switches), None) if core is None else (None, core)
+    with IncrementalSat(builder, name=INTERRUPTIBLE) as sat:
+        model = sat.solve_limited(switches, deadline)
+        if model is not None:
+            return model, None
+        try:
+            return None, sat.minimal_core(switches, deadline)
+        except TimeLimitReached:
+            raise TimeLimitReached("no: not all of them can hold (proven), but no smallest "
+                                   "blocking set was found within the time limit") from None
 
 
 class IncrementalSat:
@@ -259,13 +281,19 @@ class IncrementalSat:
         return _counted(live_status("SAT", deadline - time.perf_counter(), unit="call",
                                     since=self.created), self.calls)
 
-    def minimal_core(self, assumptions: Sequence[int]) -> list[int] | None:
+    def minimal_core(self, assumptions: Sequence[int], deadline: float | None = None
+                     ) -> list[int] | None:
         """A subset-minimal unsatisfiable subset of `assumptions`, or None when the
-        formula is satisfiable under all of them (deletion on the solver's cores)."""
+        formula is satisfiable under all of them (deletion on the solver's cores). With
+        a `deadline` (time.perf_counter(); needs an INTERRUPTIBLE solver) a call that
+        cannot decide in time raises TimeLimitReached."""
         self.sync()
 
         def core_of(subset: list[int]) -> list[int] | None:
-            if self.solver.solve(assumptions=subset):
+            if deadline is None:
+                if self.solver.solve(assumptions=subset):
+                    return None
+            elif self.solve_limited(subset, deadline) is not None:
                 return None
             reported = set(self.solver.get_core() or ())
             return [a for a in subset if a in reported]
