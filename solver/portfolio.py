@@ -172,6 +172,8 @@ def run_portfolio(entrants: Sequence[Entrant], proven: Callable[[Any], bool],
     if len({e.name for e in entrants}) != len(entrants):
         raise ValueError("entrant names must differ")
     start = time.perf_counter()
+    if time_limit is not None:  # a short limit leaves little to hand back: a short grace
+        grace = min(grace, 0.2 + time_limit)
     deadline = None if time_limit is None else start + time_limit + grace
     ctx = _context()
     processes: dict[str, BaseProcess] = {}
