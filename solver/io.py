@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -103,6 +104,14 @@ def field(obj: dict, key: str, kind: type | tuple[type, ...], where: str,
             raise BadInput(f"{where}: missing field '{key}'")
         return default
     return expect(obj[key], kind, f"{where}.{key}")
+
+
+def rgb_colour(value: Any, where: str) -> str:
+    """A colour '#rrggbb' (the pictures compute a readable text colour from it)."""
+    if not isinstance(value, str) or not re.fullmatch(r"#[0-9a-fA-F]{6}", value):
+        shown = json.dumps(value)[:40]
+        raise BadInput(f"{where}: expected a colour like '#d62828', got {shown}")
+    return value
 
 
 _BUILT: dict[tuple[str, str, str], Any] = {}

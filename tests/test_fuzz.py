@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -82,3 +83,23 @@ def test_the_store_oracle_sees_a_trusted_edit(tmp_path, monkeypatch):
     kinds = [FUZZ.store_outcome(FUZZ.store_try(rng, tmp_path, n, ["runs"]), tmp_path,
                                 3.0).kind for n in range(20)]
     assert "wrong answer" in kinds
+
+
+@pytest.mark.parametrize("game,rules,verb", [
+    ("tippi-toppi", "models/tippi_toppi/data/default.json",
+     ["show", "puzzles/tippi-toppi/hidden.json"]),
+    ("hoch-hinaus", "models/hoch_hinaus/data/default.json",
+     ["show", "puzzles/hoch-hinaus/corner-gap.json"]),
+])
+def test_a_colour_that_is_not_rgb_is_one_line(tmp_path, game, rules, verb):
+    """Found by scripts/fuzz.py (seed 2): an empty 'rgb' in a rules file was a ValueError
+    traceback in the picture; every game now reads colours with solver.io.rgb_colour."""
+    import json
+
+    root = Path(__file__).resolve().parents[1]
+    data = json.loads((root / rules).read_text())
+    data["colours"][0]["rgb"] = ""
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps(data))
+    out = FUZZ.invoke([game, verb[0], str(root / verb[1]), "--rules", str(path)], None, 1.0)
+    assert out.kind == "clean error", out

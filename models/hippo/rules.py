@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from solver.errors import BadInput
-from solver.io import expect, load_data, load_json
+from solver.io import expect, load_data, load_json, rgb_colour
 from solver.io import field as json_field
 
 Lanes = tuple[tuple[int, ...], ...]
@@ -119,8 +119,7 @@ def rules_from_dict(data: Any, where: str = "rules") -> Rules:
                        f"(faces {faces} >= hippo_lane {hippo})")
     colours = json_field(data, "colours", dict, where)
     for name, rgb in colours.items():
-        if not isinstance(rgb, str) or not re.fullmatch(r"#[0-9a-fA-F]{6}", rgb):
-            raise BadInput(f"{where}.colours.{name}: expected a colour like '#d62828'")
+        rgb_colour(rgb, f"{where}.colours.{name}")
     min_players = integer("min_players", 1, 12)
     max_players = integer("max_players", min_players, 12)
     if len(colours) < max_players:

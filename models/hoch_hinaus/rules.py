@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from solver.errors import BadInput
-from solver.io import expect, load_data
+from solver.io import expect, load_data, rgb_colour
 from solver.io import field as json_field
 
 #: A face: (colour index, number). Colour index len(colours) is the gap fillers' black.
@@ -199,7 +199,7 @@ def parse_rules(data: Any, where: str) -> Rules:
         expect(c, dict, w)
         names.append(json_field(c, "name", str, w).lower())
         letters.append(json_field(c, "letter", str, w).upper())
-        rgbs.append(json_field(c, "rgb", str, w))
+        rgbs.append(rgb_colour(json_field(c, "rgb", str, w), f"{w}.rgb"))
     if len(set(letters)) != len(letters) or len(set(names)) != len(names):
         raise BadInput(f"{where}: colour names and letters must be distinct")
     numbers = tuple(expect(n, int, f"{where}.numbers") for n in

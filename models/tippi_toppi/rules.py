@@ -17,7 +17,7 @@ from typing import Any
 
 from models.tippi_toppi.tasks import Task, parse_task
 from solver.errors import BadInput
-from solver.io import expect, load_data, load_json, package_data
+from solver.io import expect, load_data, load_json, package_data, rgb_colour
 from solver.io import field as json_field
 
 Card = tuple[int, int]
@@ -202,7 +202,7 @@ def rules_from_dict(data: Any, where: str = "rules") -> Rules:
         words = tuple(expect(x, str, f"{w}.words[{j}]")
                       for j, x in enumerate(json_field(c, "words", list, w, [])))
         colours.append(Colour(json_field(c, "name", str, w), json_field(c, "code", str, w),
-                              json_field(c, "rgb", str, w), words))
+                              rgb_colour(json_field(c, "rgb", str, w), f"{w}.rgb"), words))
     if not colours:
         raise BadInput(f"{where}.colours: at least one colour")
     numbers = tuple(_count(expect(n, int, f"{where}.numbers[{i}]"), f"{where}.numbers[{i}]",
