@@ -151,3 +151,16 @@ def test_rules_and_task_catalogue_are_replaceable(tmp_path):
     data["tiles"][1]["faces"] = ["O1", "Q7"]
     rules.write_text(json.dumps(data))
     one_line_error(run("show", str(board), "--rules", str(rules)), "not a face")
+
+
+def test_achievable_with_a_hidden_tile_in_a_hand_says_so(tmp_path):
+    """Found by scripts/fuzz.py (seed 3): a '?' in the other player's hand reached the
+    model as a tile (a KeyError traceback); with --tiles any it is answered."""
+    data = json.loads((PUZZLES / "midgame-1.json").read_text())
+    data["hands"][1][0] = "?"
+    path = tmp_path / "hidden.json"
+    path.write_text(json.dumps(data))
+    assert_one_line_error(run("achievable", str(path), "--within", "3"),
+                          "player 2", "hidden tiles", "--tiles any")
+    res = run("achievable", str(path), "--within", "3", "--tiles", "any", "--json")
+    assert res.exit_code == 0 and json.loads(res.output)["answer"] in ("yes", "no")

@@ -41,6 +41,9 @@ def allowed_tiles(game: GameState, k: int, mode: str) -> list[list[str]]:
     out = []
     for step in range(k):
         p = (game.on_turn + step) % players
+        if None in hands[p]:  # a hidden tile ('?') is not a tile the model can place
+            raise BadInput(f"--tiles {mode}: the hand of player {p + 1} has hidden tiles "
+                           "('?'); give them, or ask with --tiles any")
         out.append(list(hands[p]))
         if mode == "known" and step < len(game.reserve):
             hands[p].append(game.reserve[step])
