@@ -145,3 +145,82 @@ def test_hint_ignores_the_order_of_the_tiles_still_to_come(seed):
         answers.append([(o.cell, o.launch, o.estimate) for o in result.options])
     assert answers[0] == answers[1] == answers[2]
     assert answers[0]  # a ranking, not an empty list
+
+
+# ----------------------------------------------------------- stud-pattern completions
+
+def _completion_problem(rules, gold_silver, n_fixed, seed):
+    """A board with n_fixed random tiles placed and a random draw for the other cells."""
+    from models.take_it_higher.encode import MaxProblem
+    rng = random.Random(seed)
+    tiles = rng.sample(list(rules.tiles), rules.board_size)
+    cells = rng.sample(list(rules.cell_ids), rules.board_size)
+    fixed = tuple(zip(cells[:n_fixed], tiles[:n_fixed], strict=True))
+    return MaxProblem(rules, Variant(gold_silver), tuple(tiles[n_fixed:]), fixed)
+
+
+def _brute_force_completion(problem):
+    import itertools
+    fixed = dict(problem.fixed)
+    free = [c for c in problem.rules.cell_ids if c not in fixed]
+    return max(board_score(problem.rules, {**fixed, **dict(zip(free, order, strict=True))},
+                           problem.variant.gold_silver)
+               for order in itertools.permutations(problem.draw))
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_stud_completion_is_a_real_completion_and_optimal_when_it_says_so(seed):
+    """On small rules files with studs: the board keeps the placed tiles, puts exactly
+    the drawn tiles on the free cells and is worth what the outcome says; with an ample
+    budget that is the best completion (brute force); with a tiny budget it is never
+    claimed optimal unless it is."""
+    from models.take_it_higher.completion import stud_completion
+    from solver.backends import SolverOptions
+    rules = small_rules(seed, n_cells=6, n_tiles=9)
+    problem = _completion_problem(rules, True, 1 + seed % 2, seed)
+    best = _brute_force_completion(problem)
+    for work in (0.5, 0.0005):
+        board, outcome = stud_completion(problem,
+                                         SolverOptions(deterministic_time=work, workers=1))
+        if board is None:
+            assert work < 0.5
+            continue
+        # fixed work on one worker: the same board on every run
+        assert stud_completion(problem, SolverOptions(deterministic_time=work,
+                                                      workers=1))[0] == board
+        fixed = dict(problem.fixed)
+        assert all(board[c] == t for c, t in fixed.items())
+        assert sorted(t.id for c, t in board.items() if c not in fixed) == sorted(
+            t.id for t in problem.draw)
+        assert outcome.objective == board_score(rules, board, True) <= best
+        if work == 0.5 or outcome.status == "optimal":
+            assert outcome.objective == best and outcome.status == "optimal"
+
+
+def test_basic_completion_is_the_single_model():
+    """Without bonus rows the completion is the one CP-SAT model it always was, so the
+    basic hint plays exactly as before."""
+    from models.take_it_higher.completion import stud_completion
+    from models.take_it_higher.maximum import solve_completion
+    from solver.backends import SolverOptions
+    problem = _completion_problem(load_rules(), False, 8, 3)
+    budget = SolverOptions(deterministic_time=0.5, workers=1)
+    board, outcome = stud_completion(problem, budget)
+    single, single_outcome = solve_completion(problem, budget)
+    assert board == single and outcome.objective == single_outcome.objective
+
+
+def test_stud_patterns_find_better_gold_silver_completions_in_the_same_work():
+    """The full board under the gold/silver rules, early in a game (4 tiles placed):
+    within the hint's fixed work per completion, trying stud patterns first finds a
+    better board than the one model (which spends it all without a good stud pattern)."""
+    from models.take_it_higher.completion import stud_completion
+    from models.take_it_higher.hint import DETERMINISTIC_SOLVE
+    from models.take_it_higher.maximum import solve_completion
+    from solver.backends import SolverOptions
+    budget = SolverOptions(deterministic_time=DETERMINISTIC_SOLVE, workers=1)
+    rules = load_rules()
+    problem = _completion_problem(rules, True, 4, 0)
+    ours = board_score(rules, stud_completion(problem, budget)[0], True)
+    single = board_score(rules, solve_completion(problem, budget)[0], True)
+    assert ours > single

@@ -78,7 +78,7 @@ def hint(state: GameState, tile: Tile, samples: int = 0, seed: int = 0,
     the position and the seed, not on the machine's load; time_limit is then unused.
     """
     start = time.perf_counter()  # before the import: a cold start counts
-    from models.take_it_higher.maximum import solve_completion
+    from models.take_it_higher.completion import stud_completion
 
     if state.called is None:
         state = state.apply_action(tile)  # BadInput if it was placed already
@@ -127,7 +127,7 @@ def hint(state: GameState, tile: Tile, samples: int = 0, seed: int = 0,
             draw = future
         problem = MaxProblem(state.rules, replace(state.variant, ships=None), tuple(draw),
                              tuple(fixed.items()))
-        board, outcome = solve_completion(problem, budget())
+        board, outcome = stud_completion(problem, budget())
         if board is None:  # nothing found within the budget: this future is dropped
             return None, None, False
         rows = board_score(state.rules, board, gold_silver)

@@ -1,0 +1,137 @@
+"""Completions for the hint under a small solver budget, with the stud pattern in mind.
+
+Under the gold/silver scoring one CP-SAT model of a completion finds poor boards within a
+hint's budget (the stud and colour choices interact; docs/take-it-higher.md). With the
+studs of the free cells fixed, the same model is easy. So, within one budget:
+
+1. a studs-only master (the one `max` decomposes by) proposes a few stud patterns by
+   decreasing bonus bound (best found, not necessarily proven);
+2. each pattern is solved with its studs fixed, asking only for a better board;
+3. the whole model is solved from the best board so far (a CP-SAT solution hint),
+   asking only for a better one: "infeasible" there proves the board optimal.
+
+Deterministic when the budget is CP-SAT deterministic time on one worker.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from ortools.sat.python import cp_model
+
+from models.take_it_higher import encode_cpsat
+from models.take_it_higher.encode import MaxProblem
+from models.take_it_higher.maximum import solve_completion
+from models.take_it_higher.rows import board_score
+from models.take_it_higher.rules import Tile
+from solver.backends import SolveOutcome, SolverOptions, cpsat
+
+# shares of the budget: each master solve, each pattern solve; the rest is the whole model
+MASTER_SHARE = 0.04
+PATTERN_SHARE = 0.14
+PATTERNS = 3
+
+
+def stud_completion(problem: MaxProblem, options: SolverOptions, patterns: int = PATTERNS
+                    ) -> tuple[dict[str, Tile] | None, SolveOutcome]:
+    """The best completion found of a partly filled board whose free cells get exactly
+    the tiles of `problem.draw`, within the budget of `options` (its deterministic time,
+    else its time limit), trying `patterns` stud patterns first under the gold/silver
+    scoring. Returns the board and the outcome (status "optimal" only when proven)."""
+    if not (problem.variant.gold_silver and problem.rules.stud_bonus) or patterns <= 0:
+        return solve_completion(problem, options)  # one model is good enough there
+    split = _Budget(options)
+    master, stud_at, _ = encode_cpsat.stud_master(problem)
+    best: dict[str, Tile] | None = None
+    value = -1
+    for _ in range(patterns):
+        solver, out = cpsat.solve(master, split.share(MASTER_SHARE))
+        split.charge(solver, out)
+        if not out.has_solution:
+            break
+        chosen = [key for key, var in stud_at.items() if solver.value(var)]
+        pattern = dict(chosen)
+        # the next master solve proposes another pattern
+        master.add_bool_or([~stud_at[key] for key in chosen])
+        board_model = encode_cpsat.build(problem, pair_cuts=True, stud_pattern=pattern,
+                                         at_least=value + 1)
+        solver, sub = cpsat.solve(board_model.model, split.share(PATTERN_SHARE))
+        split.charge(solver, sub)
+        if sub.has_solution:
+            board = board_model.board(solver, problem)
+            score = board_score(problem.rules, board, True)
+            if score > value:
+                best, value = board, score
+    return _whole(problem, split.rest(), best, value)
+
+
+def _whole(problem: MaxProblem, options: SolverOptions, start: dict[str, Tile] | None,
+           value: int) -> tuple[dict[str, Tile] | None, SolveOutcome]:
+    """The whole model from the board `start` (worth `value`), asking for a better one."""
+    board_model = encode_cpsat.build(problem, pair_cuts=True)
+    if start is not None:
+        _hint_board(board_model, problem, start)
+    solver, out = cpsat.solve(board_model.model, options)
+    if out.has_solution:
+        # a feasible solution may leave a scoring row unclaimed: the board's own score
+        board = board_model.board(solver, problem)
+        score = board_score(problem.rules, board, problem.variant.gold_silver)
+        if score >= value:
+            return board, replace(out, objective=score, bound=max(score, out.bound or score))
+    if start is None:
+        return None, out
+    # no better board: `start` is the best found, proven best when the search was complete
+    status = "optimal" if out.status == "infeasible" else "feasible"
+    bound = value if status == "optimal" else max(value, out.bound or value)
+    return start, SolveOutcome(status, value, bound, out.wall_time, "cpsat")
+
+
+def _hint_board(board_model: encode_cpsat.CpsatMaxModel, problem: MaxProblem,
+                board: dict[str, Tile]) -> None:
+    """A CP-SAT solution hint: the classes of `board`'s free cells and its scoring rows."""
+    index = {(cls.stripes, cls.stud): k for k, cls in enumerate(board_model.classes)}
+    for (cell, k), var in board_model.x.items():
+        board_model.model.add_hint(var, index[problem.class_key(board[cell])] == k)
+    rules = problem.rules
+    for (li, oi), var in board_model.y.items():
+        d, cells = rules.lines[li]
+        opt = board_model.options[li][oi]
+        fits = all(problem.compatible(opt, d, board[c].stripes, board[c].stud) for c in cells)
+        # of the options a line fits, the one with a stud (it scores more) is hinted
+        better = any(o.weight > opt.weight and all(
+            problem.compatible(o, d, board[c].stripes, board[c].stud) for c in cells)
+            for o in board_model.options[li])
+        board_model.model.add_hint(var, fits and not better)
+
+
+class _Budget:
+    """Shares of one solver budget: deterministic time when set, else the time limit."""
+
+    def __init__(self, options: SolverOptions) -> None:
+        self.options = options
+        self.total = options.deterministic_time if options.deterministic_time is not None \
+            else options.time_limit
+        self.used = 0.0
+
+    def share(self, fraction: float) -> SolverOptions:
+        if self.total is None:
+            return self.options
+        return self._with(self.total * fraction)
+
+    def charge(self, solver: cp_model.CpSolver, outcome: SolveOutcome) -> None:
+        """Count what a solve used (a solve that ends early leaves the rest to the next)."""
+        if self.options.deterministic_time is not None:
+            self.used += solver.deterministic_time
+        else:
+            self.used += outcome.wall_time
+
+    def rest(self) -> SolverOptions:
+        if self.total is None:
+            return self.options
+        return self._with(max(self.total - self.used, 0.01 * self.total))
+
+    def _with(self, amount: float) -> SolverOptions:
+        if self.options.deterministic_time is not None:
+            return replace(self.options, deterministic_time=amount)
+        return replace(self.options, time_limit=amount)
+
