@@ -15,6 +15,7 @@ Deterministic when the budget is CP-SAT deterministic time on one worker.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 
 from ortools.sat.python import cp_model
@@ -32,18 +33,25 @@ PATTERN_SHARE = 0.14
 PATTERNS = 3
 
 
-def stud_completion(problem: MaxProblem, options: SolverOptions, patterns: int = PATTERNS
+def stud_completion(problem: MaxProblem, options: SolverOptions, patterns: int = PATTERNS,
+                    starts: Sequence[dict[str, Tile]] = ()
                     ) -> tuple[dict[str, Tile] | None, SolveOutcome]:
     """The best completion found of a partly filled board whose free cells get exactly
     the tiles of `problem.draw`, within the budget of `options` (its deterministic time,
     else its time limit), trying `patterns` stud patterns first under the gold/silver
-    scoring. Returns the board and the outcome (status "optimal" only when proven)."""
+    scoring, and only boards better than the best of `starts` (completions of the same
+    problem known already). Returns the board and the outcome (status "optimal" only
+    when proven)."""
     if not (problem.variant.gold_silver and problem.rules.stud_bonus) or patterns <= 0:
         return solve_completion(problem, options)  # one model is good enough there
     split = _Budget(options)
     master, stud_at, _ = encode_cpsat.stud_master(problem)
     best: dict[str, Tile] | None = None
     value = -1
+    for board in starts:
+        score = board_score(problem.rules, board, True)
+        if score > value:
+            best, value = board, score
     for _ in range(patterns):
         solver, out = cpsat.solve(master, split.share(MASTER_SHARE))
         split.charge(solver, out)

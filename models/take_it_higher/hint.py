@@ -114,12 +114,28 @@ def hint(state: GameState, tile: Tile, samples: int = 0, seed: int = 0,
                                  workers=1)
         return SolverOptions(time_limit=max(0.05, per_solve), workers=2)
 
-    def solve(move: Placement | None, future: list[Tile]
+    # the completions found per future: another move's board, with the called tile
+    # swapped onto this move's cell, is a completion of this move to start from
+    boards: dict[int, list[dict[str, Tile]]] = {}
+
+    def starts(move: Placement | None, s: int) -> list[dict[str, Tile]]:
+        if move is None:
+            return []
+        out = []
+        for board in boards.get(s, []):
+            here = next(c for c, t in board.items() if t == tile)
+            swapped = dict(board)
+            swapped[here], swapped[move.cell] = board[move.cell], tile
+            out.append(swapped)
+        return out
+
+    def solve(move: Placement | None, s: int
               ) -> tuple[Placement | None, int | None, bool]:
         """Best final score with `move` made (or the called tile free) and then `future`
         called in this order; returns the move the completion made for the called tile.
         With spaceships: the board with the best rows (exact), then the best launches
         for that board in this call order (exact); together a lower bound."""
+        future = futures[s]
         fixed = dict(state.board)
         draw = [tile, *future]
         if move is not None:
@@ -127,9 +143,10 @@ def hint(state: GameState, tile: Tile, samples: int = 0, seed: int = 0,
             draw = future
         problem = MaxProblem(state.rules, replace(state.variant, ships=None), tuple(draw),
                              tuple(fixed.items()))
-        board, outcome = stud_completion(problem, budget())
+        board, outcome = stud_completion(problem, budget(), starts=starts(move, s))
         if board is None:  # nothing found within the budget: this future is dropped
             return None, None, False
+        boards.setdefault(s, []).append(board)
         rows = board_score(state.rules, board, gold_silver)
         proven = outcome.status == "optimal"
         cell_of = {t.id: c for c, t in board.items()}
@@ -154,7 +171,7 @@ def hint(state: GameState, tile: Tile, samples: int = 0, seed: int = 0,
         for s in range(first):
             if samples == 0 and s >= 1 and left() <= 0:
                 break  # the answer is due: one future valued is enough to rank
-            move, value, proven = solve(None, futures[s])
+            move, value, proven = solve(None, s)
             exact &= proven
             if move is not None:
                 values.setdefault(move, {})[s] = value
@@ -175,7 +192,7 @@ def hint(state: GameState, tile: Tile, samples: int = 0, seed: int = 0,
                 break
             for move in candidates:
                 if s not in values.setdefault(move, {}):
-                    _, value, proven = solve(move, futures[s])
+                    _, value, proven = solve(move, s)
                     exact &= proven
                     values[move][s] = value
             complete = s + 1
