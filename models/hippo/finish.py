@@ -12,11 +12,27 @@ Exact dynamic programming over the player's own view of the pool:
 - other chips above the player's topmost chip in a lane are dropped: they are pushed
   out before that chip reaches the top, exactly as empty fields would fill, so the lane
   behaves the same (this merges many positions);
+- chance moves are the distinct dice multisets (56 for three dice) with their counts
+  among the 216 ordered throws;
 - values are integers: V_main(n) is the probability times D^(2n), V_bonus(n) times
   D^(2n-1) (D = 216 outcomes of the dice; a turn has at most two rolls), so the maxima
-  and sums are exact; the result is reported as a Fraction and a float;
-- a turn sheds at most 5 chips (two dice making 7 plus the third die, then three
-  singles on the bonus roll), so stocks larger than 5 per turn left have chance 0.
+  and sums are exact; the result is reported as a Fraction and a float.
+
+What makes it fast (each step exact; tests hold it equal to the plain DP):
+- an upper bound: the same game without penalties and without lanes (only the stock's
+  size and the splits of the dice count; `_bounds`). A roll's results are tried best
+  bound first, and a result whose bound cannot beat the best value found is skipped
+  (a win, worth the bound itself, stops the roll at once). Stocks the bound says are
+  hopeless (0) are never visited;
+- the last roll of the horizon (the bonus roll of the last turn) is decided by the
+  stock's size and, per lane, how many chips it takes before the player's own top chip
+  is pushed out (capped at the size): within one roll no chip just placed can be pushed
+  out again (capacity >= dice) and a penalty leaves too many chips to finish, so the
+  colours do not matter there. Those "last roll" answers are memoised on that canonical
+  key (positions equal up to what decides the rest), and a roll wins at once iff some
+  choice of `size` groups of a split fits the lanes' room (precomputed per roll);
+- in the last turn only a win now or a bonus roll can count, so only the splits with a
+  group making 7 are placed when the roll does not win at once.
 The best case (fewest turns if the dice are kind) is the smallest n with a chance > 0,
 found by a yes/no search over the same states.
 """
@@ -25,16 +41,20 @@ from __future__ import annotations
 
 import itertools
 import time
+from collections import Counter
 from dataclasses import dataclass
 from fractions import Fraction
 
-from models.hippo.rules import GameState, Rules, all_rolls, roll_sequences, roll_splits
+from models.hippo.rules import GameState, Rules, all_rolls, roll_splits
 from solver.errors import BadInput, TimeLimitReached
 from solver.progress import live_status
 
 OWN, OTHER = 1, 2
 # (lanes, own chips, other chips due, other chips taken this turn and not yet due)
 View = tuple[tuple[tuple[int, ...], ...], int, int, int]
+# a result of a roll: (view after, lane 7 used (a bonus roll follows), stock emptied)
+Outcome = tuple[int, bool, bool]
+MAX_STOCK = 255  # 8 bits per stock count in a packed view
 
 
 def _norm(content: tuple[int, ...]) -> tuple[int, ...]:
@@ -58,20 +78,51 @@ class Finisher:
     def __init__(self, rules: Rules, deadline: float | None = None) -> None:
         self.rules = rules
         self.d = rules.faces ** rules.dice
-        self.rolls = [(dice, count, roll_sequences(rules, dice)) for dice, count in
-                      all_rolls(rules)]
         self.per_turn = 2 * rules.dice - 1  # most chips one turn can shed
+        rolls = all_rolls(rules)
         self.splits = {dice: tuple(tuple(sum(g) for g in split)
                                    for split in roll_splits(rules, dice))
-                       for dice, _ in all_rolls(rules)}
+                       for dice, _ in rolls}
+        self.rolls = [(dice, count, self.splits[dice]) for dice, count in rolls]
         self.orders = {split: tuple(sorted(set(itertools.permutations(split))))
                        for splits in self.splits.values() for split in splits}
+        # the splits that put a chip into Mr. Hippo's lane (the only ones that can
+        # earn a bonus roll)
+        # a split as (bit offset of the lane, chips into it), Mr. Hippo's lane left out
+        self.split_lanes = {split: tuple((rules.capacity * lane, k) for lane, k in
+                                         sorted(Counter(split).items()) if lane != rules.hippo)
+                            for split in self.orders}
+        # the colours k chips that are not due can take (own, or taken this turn)
+        self.colourings = [tuple(itertools.product((OWN, OTHER), repeat=k))
+                           for k in range(rules.dice + 1)]
+        self.added: dict[tuple[int, tuple[int, ...]], int] = {}
+        self.hippo_splits = {dice: tuple(s for s in splits if rules.hippo in s)
+                             for dice, splits in self.splits.items()}
         self.main: dict[tuple[int, int], int] = {}
         self.bonus: dict[tuple[int, int], int] = {}
-        self.results: dict[tuple[int, tuple[int, ...]], list[tuple[int, bool, bool]]] = {}
+        self.results: dict[tuple[int, tuple[int, ...]], list[Outcome]] = {}
         self.deadline = deadline
         self.calls = 0
         self._tables()
+        # the last-roll shortcut needs every chip of a roll to stay in its lane
+        self.fast_last = rules.capacity >= rules.dice
+        self._needs()
+        self.last_by_lanes: dict[int, int] = {}
+        self.last_by_room: dict[tuple[int, ...], int] = {}
+        # The last turn is decided by the stock and the lanes' room capped at the stock's
+        # size when no line with a penalty in it can still finish: a penalty on the
+        # first roll (a bonus split sheds at most dice - 1 chips) takes at least the
+        # full lane back, too many for the bonus roll, from a stock of 2 or more (a stock
+        # of 1 with a split making 7 wins at once). Then a lane with room for the whole
+        # stock never stops a placement, and the lanes' colours never matter.
+        # the fewest chips a penalty gives back: the full lane (and the chip placed)
+        self.taken = rules.capacity + (1 if rules.penalty_takes_placed else 0)
+        self.canon_last_turn = self.fast_last and self.taken + 3 > 2 * rules.dice
+        self.last_turn_by_room: dict[tuple[int, tuple[int, ...]], int] = {}
+        self.ub_main: list[list[int]] = []
+        self.ub_bonus: list[list[int]] = []
+        self.split_orders: dict[tuple, list[tuple[int, int, tuple[int, ...]]]] = {}
+        self._bounds(1)
 
     # ---------------------------------------------------------------- moves
     # A view is packed into one integer: each lane's pattern (2**capacity of them) in
@@ -85,11 +136,15 @@ class Finisher:
             pats += [tuple(p) + (OWN,) for p in itertools.product((OWN, OTHER), repeat=k - 1)]
         self.patterns = pats
         self.pat_index = {p: i for i, p in enumerate(pats)}
+        # room of a lane: chips it takes before the player's top chip is pushed out
+        self.room = [cap - len(p) if p else cap for p in pats]
         self.mask = (1 << cap) - 1
         self.shift = [cap * lane for lane in range(r.lanes + 1)]
         self.s_own = cap * (r.lanes + 1)
         self.s_other = self.s_own + 8
         self.s_fresh = self.s_other + 8
+        self.lanes_mask = (1 << self.s_own) - 1
+        self.play_lanes = [lane for lane in range(1, r.lanes + 1) if lane != r.hippo]
         # where the other chips a penalty takes go: not due before the next turn, or due
         self.s_taken = self.s_fresh if r.next_turn else self.s_other
         self.trans = {}
@@ -103,9 +158,15 @@ class Finisher:
                 nl, own, other, _ = self._place_tuple((lanes, own0, other0, 0), 1)
                 row.append((self.pat_index[nl[1]], own, other))
             self.trans[colour] = row
+        # k own chips pushed into a lane that has room for them (no penalty)
+        self.push = [list(range(len(pats)))]
+        for _ in range(r.dice):
+            self.push.append([self.trans[OWN][p][0] for p in self.push[-1]])
 
     def pack(self, view: View) -> int:
         lanes, own, other, fresh = view
+        if max(own, other, fresh) > MAX_STOCK:
+            raise BadInput(f"finishing chances: a stock of more than {MAX_STOCK} chips")
         v = (own << self.s_own) | (other << self.s_other) | (fresh << self.s_fresh)
         for lane, content in enumerate(lanes):
             if lane and lane != self.rules.hippo:
@@ -165,6 +226,10 @@ class Finisher:
         sh = self.shift[lane]
         pat = (v >> sh) & self.mask
         new, d_own, d_other = self.trans[colour][pat]
+        if d_own or d_other:
+            if ((v >> self.s_own) & 255) + d_own > MAX_STOCK or \
+                    ((v >> self.s_taken) & 255) + d_other > MAX_STOCK:
+                raise BadInput(f"finishing chances: a stock of more than {MAX_STOCK} chips")
         return (v + ((new - pat) << sh) + (d_own << self.s_own) + (d_other << self.s_taken),
                 bool(d_own or d_other))
 
@@ -197,47 +262,315 @@ class Finisher:
             penalty = penalty or took
         return [(v, used, penalty)]
 
-    def outcomes(self, view: int, dice: tuple[int, ...], seqs: tuple) -> list[
-            tuple[int, bool, bool]]:
-        """Distinct (view after, lane 7 used, stock emptied) of a roll.
+    def _split_results(self, view: int, split: tuple[int, ...], size: int,
+                       out: dict[tuple[int, bool], bool]) -> None:
+        """Add the distinct results of placing one split's chips to `out`.
 
-        With only own chips in stock the order of a split's chips matters only through
-        a penalty or the stock running out (identical chips, lanes independent): one
-        order per split is placed, all orders only in those two cases."""
+        With only own chips in stock the order of the chips matters only through a
+        penalty or the stock running out (identical chips, lanes independent): one
+        order is placed, all orders only in those two cases."""
+        g = len(split)
+        if (view >> self.s_other) & 0xFFFF == 0 and g <= size:  # own chips only
+            v = view - (g << self.s_own)
+            room, push, mask = self.room, self.push, self.mask
+            for sh, k in self.split_lanes[split]:
+                pat = (v >> sh) & mask
+                if room[pat] < k:
+                    break  # a penalty: every order below
+                v += (push[k][pat] - pat) << sh
+            else:
+                won = g == size
+                out[(v, self.rules.hippo in split and not won)] = won
+                return
+        elif self.fast_last and g <= size and self._coloured(view, split, out):
+            return
+        for seq in self.orders[split]:
+            for v, used, _ in self._runs(view, seq):
+                won = self.size(v) == 0
+                out[(v, used and not won)] = won
+
+    def _coloured(self, view: int, split: tuple[int, ...],
+                  out: dict[tuple[int, bool], bool]) -> bool:
+        """The results of a split without a penalty when the stock holds other chips
+        (and at least the split's chips): False if a lane lacks room (then the orders
+        are placed one by one). No chip placed in a roll is pushed out in it (capacity
+        >= dice), so a result is only which chips went where: the due other chips go
+        first, so in each lane above the rest; each other chip is own or (next turn) one
+        taken this turn, in any order. Far fewer than orders x colourings."""
+        own = (view >> self.s_own) & 255
+        other = (view >> self.s_other) & 255
+        fresh = (view >> self.s_fresh) & 255
+        mask, room = self.mask, self.room
+        lanes = []
+        for sh, k in self.split_lanes[split]:
+            pat = (view >> sh) & mask
+            if room[pat] < k:
+                return False
+            lanes.append((sh, k, pat))
+        due = min(other, len(split))
+        seven = len(split) - sum(k for _, k, _ in lanes)  # chips into Mr. Hippo's lane
+        won = len(split) == own + other + fresh
+        used = seven > 0 and not won
+        base = view - (due << self.s_other)
+
+        def go(i: int, v: int, due_left: int, own_left: int, fresh_left: int) -> None:
+            if i == len(lanes):  # Mr. Hippo's lane takes the rest, colours alike there
+                if due_left > seven:
+                    return
+                rest = seven - due_left
+                for f in range(max(0, rest - own_left), min(rest, fresh_left) + 1):
+                    w = v - ((rest - f) << self.s_own) - (f << self.s_fresh)
+                    out[(w, used)] = won
+                return
+            sh, k, pat = lanes[i]
+            for d in range(min(k, due_left) + 1):
+                for seq in self.colourings[k - d]:  # non-due chips, bottom first
+                    f = seq.count(OTHER)
+                    if f > fresh_left or k - d - f > own_left:
+                        continue
+                    new = self._added(pat, seq + (OTHER,) * d)
+                    go(i + 1, v + ((new - pat) << sh) - ((k - d - f) << self.s_own)
+                       - (f << self.s_fresh), due_left - d, own_left - (k - d - f),
+                       fresh_left - f)
+
+        go(0, base, due, own, fresh)
+        return True
+
+    def _added(self, pat: int, chips: tuple[int, ...]) -> int:
+        """A lane's pattern with chips (bottom first) added below, no penalty."""
+        key = (pat, chips)
+        new = self.added.get(key)
+        if new is None:
+            content = chips + self.patterns[pat]
+            new = self.added[key] = self.pat_index[_norm(content)]
+        return new
+
+    def outcomes(self, view: int, dice: tuple[int, ...], seqs: object = None
+                 ) -> list[Outcome]:
+        """Distinct (view after, lane 7 used, stock emptied) of a roll (`seqs`: unused,
+        kept for callers of the earlier signature)."""
         key = (view, dice)
         found = self.results.get(key)
         if found is not None:
             return found
         out: dict[tuple[int, bool], bool] = {}
-        if (view >> self.s_other) & 0xFFFF == 0:  # own chips only (none due, none fresh)
-            todo = []
-            size = self.size(view)
-            for split in self.splits[dice]:
-                runs = self._runs(view, split)  # several only after a penalty
-                v, used, penalty = runs[0]
-                if penalty or len(split) > size:  # the stock runs out: which chips?
-                    todo.extend(self.orders[split])
-                else:
-                    won = self.size(v) == 0
-                    out[(v, used and not won)] = won
-        else:
-            todo = list(seqs)
-        for seq in todo:
-            for v, used, _ in self._runs(view, seq):
-                won = self.size(v) == 0
-                out[(v, used and not won)] = won
+        size = self.size(view)
+        for split in self.splits[dice]:
+            self._split_results(view, split, size, out)
         found = [(v, used, won) for (v, used), won in out.items()]
-        if len(self.results) < 300_000:  # bounded memory (about 250 MB)
+        if len(self.results) < 200_000:  # bounded memory
             self.results[key] = found
         return found
+
+    # ---------------------------------------------------------------- the last roll
+    def _needs(self) -> None:
+        """Per roll and stock size k <= dice: the ways to place k chips of one split
+        as room needed per lane ((lane, chips), ...); Mr. Hippo's lane needs none."""
+        self.needs: dict[tuple[tuple[int, ...], int], tuple[tuple[tuple[int, int], ...],
+                                                            ...]] = {}
+        for dice, splits in self.splits.items():
+            for k in range(1, self.rules.dice + 1):
+                ways: set[tuple[tuple[int, int], ...]] = set()
+                for split in splits:
+                    for groups in itertools.combinations(split, k):
+                        ways.add(tuple(sorted(Counter(g for g in groups
+                                                      if g != self.rules.hippo).items())))
+                self.needs[(dice, k)] = tuple(sorted(ways, key=len))
+
+    def _rooms(self, v: int, size: int) -> tuple[int, ...]:
+        """Each lane's room (see `_tables`) capped at `size`, indexed by lane; the key of
+        the last roll (and of a win now) as far as the lanes go."""
+        room, mask, shift = self.room, self.mask, self.shift
+        rooms = [size] * (self.rules.lanes + 1)
+        for lane in self.play_lanes:
+            r = room[(v >> shift[lane]) & mask]
+            if r < size:
+                rooms[lane] = r
+        return tuple(rooms)
+
+    def _wins_now(self, dice: tuple[int, ...], size: int, rooms: tuple[int, ...]) -> bool:
+        """Can this roll empty a stock of `size` <= dice chips at once? (fast_last)"""
+        for need in self.needs[(dice, size)]:
+            for lane, k in need:
+                if rooms[lane] < k:
+                    break
+            else:
+                return True
+        return False
+
+    def last_roll(self, v: int) -> int:
+        """The number of the D throws that empty the stock at once: the value of the
+        last roll of the horizon (the last turn's bonus roll)."""
+        size = self.size(v)
+        if size == 0:
+            return self.d
+        if size > self.rules.dice:
+            return 0
+        # with the shortcut the lanes and the size are the key, else the whole view
+        key = (v & self.lanes_mask) | (size << self.s_own) if self.fast_last else v
+        found = self.last_by_lanes.get(key)
+        if found is not None:
+            return found
+        if self.fast_last:
+            rooms = self._rooms(v, size)
+            canon = (size,) + rooms
+            found = self.last_by_room.get(canon)
+            if found is None:
+                found = sum(count for dice, count, _ in self.rolls
+                            if self._wins_now(dice, size, rooms))
+                self.last_by_room[canon] = found
+        else:  # colours may matter: the view itself is the key
+            found = sum(count for dice, count, _ in self.rolls
+                        if any(won for _, _, won in self.outcomes(v, dice)))
+        self.last_by_lanes[key] = found
+        return found
+
+    def _last_turn(self, v: int, size: int) -> int:
+        """V_main(1): a win now, else the best bonus roll (no other result counts)."""
+        d = self.d
+        rooms = self._rooms(v, size) if self.fast_last and size <= self.rules.dice else None
+        total = 0
+        for dice, count, _ in self.rolls:
+            if rooms is not None and self._wins_now(dice, size, rooms):
+                total += count * d
+                continue
+            best = 0
+            out: dict[tuple[int, bool], bool] = {}
+            if rooms is None and size <= self.rules.dice:  # no shortcut: every result
+                for split in self.splits[dice]:
+                    self._split_results(v, split, size, out)
+            else:  # no win now: only a bonus roll can still finish
+                for split in self.hippo_splits[dice]:
+                    if size - len(split) <= self.rules.dice:
+                        self._split_results(v, split, size, out)
+            for (after, used), won in out.items():
+                if won:
+                    best = d
+                    break
+                if used and best < d:
+                    best = max(best, self.last_roll(after))
+            total += count * best
+        return total
+
+    # ---------------------------------------------------------------- bounds
+    def _bounds(self, turns: int) -> None:
+        """Upper bounds for 0..turns turns by stock size, on the values' scales: the
+        chance when no penalty can happen and the lanes never matter (only the splits of
+        the dice and lane 7's bonus roll), made non-increasing in the size. Every real
+        result of a split leaves at least the chips the bound's result leaves."""
+        d, top = self.d, MAX_STOCK + 1
+        if len(self.ub_main) > turns:
+            return
+        self.ub_main, self.ub_bonus = [[d ** 0] + [0] * top], [[0] * (top + 1)]
+        shapes = [(count, tuple((len(s), self.rules.hippo in s) for s in splits))
+                  for _, count, splits in self.rolls]
+        for n in range(1, turns + 1):
+            prev = self.ub_main[n - 1]
+            bonus = [d ** (2 * n - 1)] + [0] * top
+            main = [d ** (2 * n)] + [0] * top
+            for s in range(1, min(top, self.per_turn * n + 1)):
+                bonus[s] = sum(count * max(d ** (2 * n - 2) if s <= g else prev[s - g]
+                                           for g, _ in shape) for count, shape in shapes)
+            for s in range(1, min(top, self.per_turn * n + 1)):
+                main[s] = sum(count * max(d ** (2 * n - 1) if s <= g else
+                                          bonus[s - g] if seven else prev[s - g] * d
+                                          for g, seven in shape) for count, shape in shapes)
+            for row in (bonus, main):
+                for s in range(top - 1, 0, -1):
+                    row[s] = max(row[s], row[s + 1])
+            self.ub_bonus.append(bonus)
+            self.ub_main.append(main)
+
+    def upper(self, n: int, size: int, bonus: bool) -> Fraction:
+        """The bound as a chance (see `_bounds`)."""
+        self._bounds(n)
+        if bonus:
+            return Fraction(self.ub_bonus[n][min(size, MAX_STOCK)], self.d ** (2 * n - 1))
+        return Fraction(self.ub_main[n][min(size, MAX_STOCK)], self.d ** (2 * n))
 
     # ---------------------------------------------------------------- values
     def _tick(self) -> None:
         self.calls += 1
-        if self.deadline is not None and self.calls % 64 == 0 and \
+        if self.deadline is not None and self.calls % 32 == 0 and \
                 time.perf_counter() > self.deadline:
             raise TimeLimitReached("finishing chances: time limit reached "
                                    "(try fewer --turns or a larger --time-limit)")
+
+    def _split_order(self, n: int, size: int, dice: tuple[int, ...], bonus_next: bool
+                     ) -> list[tuple[int, int, tuple[int, ...]]]:
+        """A roll's splits with their bounds, best first: (bound, bound if a lane lacks
+        room for the split's chips, split). The bound is a win when the split holds the
+        whole stock, else the bonus roll's or the next turn's with the split's chips
+        shed; a penalty (g <= size: every order places every chip, the penalty lane's
+        too) gives back at least the full lane. Hopeless splits are left out."""
+        key = (n, size, dice, bonus_next)
+        found = self.split_orders.get(key)
+        if found is None:
+            d, hippo = self.d, self.rules.hippo
+            win = d ** (2 * n - (1 if bonus_next else 2))
+
+            def bound(split: tuple[int, ...], left: int) -> int:
+                if bonus_next and hippo in split:
+                    return self.ub_bonus[n][left]
+                return self.ub_main[n - 1][left] * (d if bonus_next else 1)
+
+            found = []
+            for split in self.splits[dice]:
+                g = len(split)
+                if size <= g:
+                    found.append((win, win, split))
+                else:
+                    ub = bound(split, size - g)
+                    if ub:
+                        found.append((ub, bound(split, min(MAX_STOCK, size - g + self.taken)),
+                                      split))
+            found.sort(key=lambda x: -x[0])
+            self.split_orders[key] = found
+        return found
+
+    def _best(self, n: int, view: int, size: int, dice: tuple[int, ...], win: int,
+              bonus_next: bool) -> int:
+        """The most a roll is worth: a win, else the best of the bonus roll (when lane 7
+        is used and `bonus_next`) or the next turn. Splits and their results are tried
+        best bound first; one whose bound cannot beat the best found is not placed or
+        valued (every real result of a split is bounded by the split's bound)."""
+        d = self.d
+        ub_bonus, ub_next = self.ub_bonus[n], self.ub_main[n - 1]
+        order = self._split_order(n, size, dice, bonus_next)
+        if self.fast_last:  # a split with a penalty in it gets the lower bound
+            mask, room = self.mask, self.room
+            order = sorted(((ub if len(split) > size or
+                             all(room[(view >> sh) & mask] >= k
+                                 for sh, k in self.split_lanes[split]) else pen, split)
+                            for ub, pen, split in order), key=lambda x: -x[0])
+        else:
+            order = [(ub, split) for ub, _, split in order]
+        best = 0
+        out: dict[tuple[int, bool], bool] = {}
+        for bound, split in order:
+            if bound <= best:
+                break
+            out.clear()
+            self._split_results(view, split, size, out)
+            cands = []
+            for (after, used), won in out.items():
+                if won:
+                    return win
+                s = self.size(after)
+                ub = (ub_bonus[s] if used and bonus_next else
+                      ub_next[s] * (d if bonus_next else 1))
+                if ub > best:
+                    cands.append((ub, used and bonus_next, after))
+            if len(cands) > 1:
+                cands.sort(reverse=True)
+            for ub, to_bonus, after in cands:
+                if ub <= best:
+                    break
+                val = (self.value_bonus(n, after) if to_bonus else
+                       self.value_main(n - 1, after) * (d if bonus_next else 1))
+                if val > best:
+                    best = val
+        return best
 
     def value_main(self, n: int, view: int) -> int:
         """Chance (times D^(2n)) to empty the stock within n turns, starting a turn."""
@@ -252,19 +585,19 @@ class Finisher:
         if v is not None:
             return v
         self._tick()
-        win = self.d ** (2 * n - 1)
-        total = 0
-        for dice, count, seqs in self.rolls:
-            best = 0
-            for after, used, won in self.outcomes(view, dice, seqs):
-                if won:
-                    best = win
-                    break
-                val = (self.value_bonus(n, after) if used
-                       else self.value_main(n - 1, after) * self.d)
-                if val > best:
-                    best = val
-            total += count * best
+        if n == 1:
+            if self.canon_last_turn:
+                canon = (view >> self.s_own, self._rooms(view, size))
+                total = self.last_turn_by_room.get(canon, -1)
+                if total < 0:
+                    total = self.last_turn_by_room[canon] = self._last_turn(view, size)
+            else:
+                total = self._last_turn(view, size)
+        else:
+            self._bounds(n)
+            win = self.d ** (2 * n - 1)
+            total = sum(count * self._best(n, view, size, dice, win, True)
+                        for dice, count, _ in self.rolls)
         self.main[key] = total
         return total
 
@@ -276,23 +609,17 @@ class Finisher:
             return self.d ** (2 * n - 1)
         if size > self.rules.dice + self.per_turn * (n - 1):
             return 0
+        if n == 1:
+            return self.last_roll(view)
         key = (n, view)
         v = self.bonus.get(key)
         if v is not None:
             return v
         self._tick()
+        self._bounds(n)
         win = self.d ** (2 * n - 2)
-        total = 0
-        for dice, count, seqs in self.rolls:
-            best = 0
-            for after, _, won in self.outcomes(view, dice, seqs):
-                if won:
-                    best = win
-                    break
-                val = self.value_main(n - 1, after)
-                if val > best:
-                    best = val
-            total += count * best
+        total = sum(count * self._best(n, view, size, dice, win, False)
+                    for dice, count, _ in self.rolls)
         self.bonus[key] = total
         return total
 
@@ -300,6 +627,10 @@ class Finisher:
         if bonus:
             return Fraction(self.value_bonus(n, view), self.d ** (2 * n - 1))
         return Fraction(self.value_main(n, view), self.d ** (2 * n))
+
+    def states(self) -> int:
+        """Positions valued so far (last rolls counted once per canonical key)."""
+        return len(self.main) + len(self.bonus) + len(self.last_by_room)
 
     # ---------------------------------------------------------------- best case
     def possible(self, n: int, view: int, bonus: bool, memo: dict) -> bool:
@@ -317,8 +648,8 @@ class Finisher:
             return memo[key]
         self._tick()
         ok = False
-        for dice, _, seqs in self.rolls:
-            for after, used, won in self.outcomes(view, dice, seqs):
+        for dice, _, _ in self.rolls:
+            for after, used, won in self.outcomes(view, dice):
                 if won or (self.possible(n, after, True, memo) if used and not bonus
                            else self.possible(n - 1, after, False, memo)):
                     ok = True
