@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 
+import pytest
 from ortools.sat.python import cp_model
 
 from solver.backends import SolverOptions, cpsat
@@ -228,3 +229,23 @@ def test_limited_sat_calls_stop_at_deadline_and_budget():
         assert sat.solve_limited(deadline=time.perf_counter() + 5) is None  # decided
     with IncrementalSat(small) as sat, pytest.raises(ValueError):
         sat.solve_limited(deadline=time.perf_counter() + 5)
+
+
+def test_a_builder_stops_adding_clauses_past_its_deadline():
+    """A model of a million clauses takes seconds to build: with stop_at, a build past
+    the deadline raises TimeLimitReached (every 4096 clauses the clock is read)."""
+    import time
+
+    from solver.backends.sat import CnfBuilder
+    from solver.errors import TimeLimitReached
+
+    late = CnfBuilder().stop_at(time.perf_counter() - 1)
+    with pytest.raises(TimeLimitReached):
+        for i in range(1, 10_000):
+            late.clause([i, -(i + 1)])
+    assert 4096 <= len(late.hard) <= 8192
+    free = CnfBuilder().stop_at(time.perf_counter() + 60)
+    for i in range(1, 10_000):
+        free.clause([i, -(i + 1)])
+    free.at_most(list(range(1, 50)), 3)  # extend() is checked too, and passes in time
+    assert len(free.hard) > 9_999

@@ -137,6 +137,7 @@ def achievable(game: GameState, tasks: Sequence[Task], k: int, mode: str = "hand
     result = AchievableResult("no", True, k, mode, backend, texts)
     if backend == "sat":
         logic = CnfLogic()
+        logic.b.stop_at(options.deadline())  # building counts: the limit covers it
         model, fixed, switches = build(game, tasks, k, mode, logic)
         for lit in fixed:
             logic.clause([lit])

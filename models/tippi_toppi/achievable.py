@@ -79,7 +79,7 @@ def _solve_sat(problem: PlanProblem, state: GameState, deadline: float | None
     from solver.backends.sat import CnfBuilder, model_or_core
     from solver.logic import CnfLogic
 
-    logic = CnfLogic(CnfBuilder())
+    logic = CnfLogic(CnfBuilder().stop_at(deadline))  # building counts: the limit covers it
     plan = encode_plan(logic, problem, state.rules)
     model, core = model_or_core(logic.b, plan.switches, deadline)
     if core is not None:

@@ -144,9 +144,11 @@ def _sat_game(state: GameState, deadline: float
 
     steps = sum(len(h) for h in state.hands) + state.draw_count
     problem = plan_problem(state, [], steps, "known")
-    logic = CnfLogic(CnfBuilder())
-    plan, won = encode_game(logic, problem, state.rules, state.open_tasks, state.task_pile)
-    if time.perf_counter() > deadline:
+    logic = CnfLogic(CnfBuilder().stop_at(deadline))
+    try:
+        plan, won = encode_game(logic, problem, state.rules, state.open_tasks,
+                                state.task_pile)
+    except TimeLimitReached:
         return None, []
     with IncrementalSat(logic.b, name=INTERRUPTIBLE) as sat:
         try:

@@ -23,6 +23,31 @@ from solver.errors import TimeLimitReached
 from solver.progress import NO_STATUS, Status, live_status
 
 
+class _ClausesUntil(list):
+    """The hard clauses of a builder that must stop at a deadline: every 4096 clauses
+    the clock is read, and TimeLimitReached raised once it has passed (a model of a
+    million clauses takes seconds to build)."""
+
+    def __init__(self, clauses: list[list[int]], deadline: float) -> None:
+        super().__init__(clauses)
+        self.deadline = deadline
+        self._next = len(self) + 4096
+
+    def _check(self) -> None:
+        if len(self) >= self._next:
+            self._next = len(self) + 4096
+            if time.perf_counter() > self.deadline:
+                raise TimeLimitReached("the time limit passed while the model was built")
+
+    def append(self, clause: list[int]) -> None:
+        super().append(clause)
+        self._check()
+
+    def extend(self, clauses: Iterable[list[int]]) -> None:
+        super().extend(clauses)
+        self._check()
+
+
 class CnfBuilder:
     """Hard clauses plus weighted soft literals over one variable pool."""
 
@@ -30,6 +55,13 @@ class CnfBuilder:
         self.pool = IDPool()
         self.hard: list[list[int]] = []
         self.soft: list[tuple[int, int]] = []  # (literal, weight): reward when true
+
+    def stop_at(self, deadline: float | None) -> CnfBuilder:
+        """Raise TimeLimitReached while clauses are added once `deadline`
+        (time.perf_counter()) has passed; returns the builder."""
+        if deadline is not None:
+            self.hard = _ClausesUntil(self.hard, deadline)
+        return self
 
     def var(self, name: Hashable) -> int:
         """The variable named `name` (created on first use)."""
