@@ -197,6 +197,27 @@ def test_stud_completion_is_a_real_completion_and_optimal_when_it_says_so(seed):
             assert outcome.objective == best and outcome.status == "optimal"
 
 
+@pytest.mark.parametrize("seed", range(4))
+def test_stud_completion_keeps_a_better_start(seed):
+    """A completion known already (another move's board with the called tile swapped in)
+    is kept when the budget finds nothing better: the answer is never below it."""
+    from models.take_it_higher.completion import stud_completion
+    from solver.backends import SolverOptions
+    rules = small_rules(seed, n_cells=6, n_tiles=9)
+    problem = _completion_problem(rules, True, 1, seed)
+    fixed = dict(problem.fixed)
+    free = [c for c in rules.cell_ids if c not in fixed]
+    start = {**fixed, **dict(zip(free, problem.draw, strict=True))}
+    value = board_score(rules, start, True)
+    for work in (0.5, 0.0):
+        board, outcome = stud_completion(problem, SolverOptions(deterministic_time=work,
+                                                                workers=1), starts=[start])
+        assert board is not None
+        assert outcome.objective == board_score(rules, board, True) >= value
+    assert outcome.objective == value  # no work at all: the start itself
+    assert board == start
+
+
 def test_basic_completion_is_the_single_model():
     """Without bonus rows the completion is the one CP-SAT model it always was, so the
     basic hint plays exactly as before."""
