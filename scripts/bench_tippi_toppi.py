@@ -3,6 +3,7 @@
     python scripts/bench_tippi_toppi.py [--states 20] [--games 200] [--jobs 2]
     python scripts/bench_tippi_toppi.py --speedup [--games 250] [--runs 3]
     python scripts/bench_tippi_toppi.py --hint-latency [--states 20] [--runs 5]
+    python scripts/bench_tippi_toppi.py --reachable 200 [--limit 10]
 
 - achievable: all four open tasks, K = 6, from a known deck (cards=known), on seeded
   games a few random plays in; median (and max) wall time per back-end (goal: median
@@ -24,6 +25,11 @@
   --runs times each: the median of the runs' medians and the largest time (goal:
   median <= 1 s); then the whole command (`toppi tippi-toppi hint FILE --json`, a new
   Python process each time) on 3 of the positions, --runs times each.
+- --reachable N (only this): `reachable` on N fresh full-information deals (deal i:
+  players 1-4 and the five levels in turn, dealt from seed i; everything known, as with
+  --open-hands), each with the time limit --limit: how many are proven (won with a
+  line the engine replays, or lost by SAT), the median and largest time, by player
+  count (issue 20 goal: >= 98 % of 200 proven within 10 s).
 Times are wall clock inside one process (model building included).
 """
 
@@ -77,8 +83,14 @@ def main() -> None:
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--hint-latency", action="store_true",
                     help="only the hint's decision time (honest and --open-hands)")
+    ap.add_argument("--reachable", type=int, default=0, metavar="N",
+                    help="only: reachable on N fresh full-information deals")
+    ap.add_argument("--limit", type=float, default=10.0, help="seconds per deal (--reachable)")
     args = ap.parse_args()
     rules = load_rules()
+    if args.reachable:
+        fresh_reachable(rules, args.reachable, args.limit)
+        return
     if args.speedup:
         speedup(rules, args.games, args.runs)
         return
@@ -110,6 +122,30 @@ def main() -> None:
     print(f"simulate hint policy, {args.games} games (2 players, normal, {res.executor}): "
           f"{secs:.1f} s -> 1000 games ~ {secs * 1000 / args.games:.0f} s; "
           f"win rate {100 * c.win_rate.rate:.1f}%")
+
+
+def fresh_reachable(rules, n: int, limit: float) -> None:
+    from models.tippi_toppi.reachable import reachable
+
+    levels = len(rules.difficulties)
+    rows = []
+    for i in range(n):
+        players, level = 1 + i % 4, (i // 4) % levels
+        state = new_game(rules, players, level, i)
+        start = time.perf_counter()
+        r = reachable(state, time_limit=limit)
+        rows.append((players, level, r.answer, r.proven, time.perf_counter() - start))
+        print(f"deal {i}: {players} players, {rules.difficulties[level]}: {r.answer} "
+              f"({'proven' if r.proven else 'not proven'}) {rows[-1][-1]:.2f} s", flush=True)
+    for label, part in [("all", rows)] + [(f"{p} players", [r for r in rows if r[0] == p])
+                                          for p in range(1, 5)]:
+        if not part:
+            continue
+        proven = sum(r[3] for r in part)
+        times = [r[4] for r in part]
+        answers = {a: sum(r[2] == a for r in part) for a in ("yes", "no", "unknown")}
+        print(f"{label}: {proven}/{len(part)} proven ({100 * proven / len(part):.1f} %), "
+              f"{answers}, median {statistics.median(times):.2f} s, max {max(times):.2f} s")
 
 
 def latency_states(rules, n):
