@@ -269,7 +269,7 @@ def strings(value) -> set[str]:
     return set()
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 10_000), players=st.integers(2, 5), moves=st.integers(0, 25),
        backend=st.sampled_from(["bfs", "sat"]))
 def test_the_hint_ignores_what_the_player_on_turn_cannot_see(seed, players, moves, backend):
