@@ -145,10 +145,15 @@ def _sat_game(state: GameState, deadline: float
     steps = sum(len(h) for h in state.hands) + state.draw_count
     problem = plan_problem(state, [], steps, "known")
     logic = CnfLogic(CnfBuilder().stop_at(deadline))
+    built = time.perf_counter()
     try:
         plan, won = encode_game(logic, problem, state.rules, state.open_tasks,
                                 state.task_pile)
     except TimeLimitReached:
+        return None, []
+    # handing the clauses to the solver cannot be interrupted and costs about what
+    # building them did: not started when that much time is not left
+    if deadline - time.perf_counter() < time.perf_counter() - built:
         return None, []
     with IncrementalSat(logic.b, name=INTERRUPTIBLE) as sat:
         try:
