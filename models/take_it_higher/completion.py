@@ -15,6 +15,7 @@ Deterministic when the budget is CP-SAT deterministic time on one worker.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from dataclasses import replace
 
@@ -31,6 +32,8 @@ from solver.backends import SolveOutcome, SolverOptions, cpsat
 MASTER_SHARE = 0.04
 PATTERN_SHARE = 0.14
 PATTERNS = 3
+# with a time limit (not a work budget), the patterns only from this many seconds on
+PATTERN_SECONDS = 0.5
 
 
 def stud_completion(problem: MaxProblem, options: SolverOptions, patterns: int = PATTERNS,
@@ -42,19 +45,22 @@ def stud_completion(problem: MaxProblem, options: SolverOptions, patterns: int =
     scoring, and only boards better than the best of `starts` (completions of the same
     problem known already). Returns the board and the outcome (status "optimal" only
     when proven)."""
-    if not (problem.variant.gold_silver and problem.rules.stud_bonus) or patterns <= 0:
+    if not (problem.variant.gold_silver and problem.rules.stud_bonus):
         return solve_completion(problem, options)  # one model is good enough there
     split = _Budget(options)
-    master, stud_at, _ = encode_cpsat.stud_master(problem)
     best: dict[str, Tile] | None = None
     value = -1
     for board in starts:
         score = board_score(problem.rules, board, True)
         if score > value:
             best, value = board, score
+    if not split.by_work and (split.total is None or split.total < PATTERN_SECONDS):
+        patterns = 0  # a short clock: building the pattern models would eat it
+    if patterns > 0:
+        master, stud_at, _ = encode_cpsat.stud_master(problem)
     for _ in range(patterns):
         solver, out = cpsat.solve(master, split.share(MASTER_SHARE))
-        split.charge(solver, out)
+        split.charge(solver)
         if not out.has_solution:
             break
         chosen = [key for key, var in stud_at.items() if solver.value(var)]
@@ -64,7 +70,7 @@ def stud_completion(problem: MaxProblem, options: SolverOptions, patterns: int =
         board_model = encode_cpsat.build(problem, pair_cuts=True, stud_pattern=pattern,
                                          at_least=value + 1)
         solver, sub = cpsat.solve(board_model.model, split.share(PATTERN_SHARE))
-        split.charge(solver, sub)
+        split.charge(solver)
         if sub.has_solution:
             board = board_model.board(solver, problem)
             score = board_score(problem.rules, board, True)
@@ -113,33 +119,36 @@ def _hint_board(board_model: encode_cpsat.CpsatMaxModel, problem: MaxProblem,
 
 
 class _Budget:
-    """Shares of one solver budget: deterministic time when set, else the time limit."""
+    """Shares of one solver budget: deterministic time when set (what the solves used),
+    else the time limit (the wall time since the start, model building included)."""
 
     def __init__(self, options: SolverOptions) -> None:
         self.options = options
-        self.total = options.deterministic_time if options.deterministic_time is not None \
-            else options.time_limit
+        self.by_work = options.deterministic_time is not None
+        self.total = options.deterministic_time if self.by_work else options.time_limit
         self.used = 0.0
+        self.start = time.perf_counter()
 
     def share(self, fraction: float) -> SolverOptions:
         if self.total is None:
             return self.options
-        return self._with(self.total * fraction)
+        return self._with(min(self.total * fraction, self._left()))
 
-    def charge(self, solver: cp_model.CpSolver, outcome: SolveOutcome) -> None:
+    def charge(self, solver: cp_model.CpSolver) -> None:
         """Count what a solve used (a solve that ends early leaves the rest to the next)."""
-        if self.options.deterministic_time is not None:
+        if self.by_work:
             self.used += solver.deterministic_time
-        else:
-            self.used += outcome.wall_time
 
     def rest(self) -> SolverOptions:
         if self.total is None:
             return self.options
-        return self._with(max(self.total - self.used, 0.01 * self.total))
+        return self._with(self._left())
+
+    def _left(self) -> float:
+        used = self.used if self.by_work else time.perf_counter() - self.start
+        return max(self.total - used, 0.01 * self.total)
 
     def _with(self, amount: float) -> SolverOptions:
-        if self.options.deterministic_time is not None:
+        if self.by_work:
             return replace(self.options, deterministic_time=amount)
         return replace(self.options, time_limit=amount)
-
