@@ -208,10 +208,10 @@ def plan(file: str, rolls_text: str, check: bool, solver: SolverOptions,
 
 @group.command()
 @click.argument("file", type=click.Path(dir_okay=False))
-@click.option("--turns", type=click.IntRange(1, 12), default=2, show_default=True,
-              help="Own turns (this one included).")
-@click.option("--time-limit", type=seconds(0.1), default=120.0,
-              show_default=True, help="Seconds before giving up (exit 3).")
+@click.option("--turns", type=click.IntRange(1, 12), default=3, show_default=True,
+              help="Own turns (this one included): can I finish by my next turns?")
+@click.option("--time-limit", type=seconds(0.1), default=120.0, show_default=True,
+              help="Seconds from the start before giving up: exit 3 with the bounds known.")
 @quiet_option
 @reading_option
 @rules_option
@@ -220,14 +220,19 @@ def finish(file: str, turns: int, time_limit: float, rules_path: str | None,
            foreign_first: str | None, as_json: bool) -> None:
     """The exact chance that the player on turn empties the stock within N own turns if
     the others do not interfere (playing to maximise that chance), and the best case:
-    the fewest turns in which the dice could let it happen."""
+    the fewest turns in which the dice could let it happen. Three turns take seconds,
+    four up to about a minute on end-game positions."""
+    import time
+
     from rich.table import Table
 
     from models.hippo.finish import finish as run_finish
     from models.hippo.render import pool_text
+    from solver.options import deadline_in
 
     _, state = _load(file, rules_path, foreign_first)
-    result = run_finish(state, turns, time_limit)
+    # the limit counts from the command's start (imports and reading the file included)
+    result = run_finish(state, turns, deadline=deadline_in(time_limit, time.perf_counter))
     if as_json:
         # from before the dice of the file's turn, every roll averaged exactly
         print_json(_json(result, replace(state, roll=None), False,

@@ -96,6 +96,8 @@ class Finisher:
         self.colourings = [tuple(itertools.product((OWN, OTHER), repeat=k))
                            for k in range(rules.dice + 1)]
         self.added: dict[tuple[int, tuple[int, ...]], int] = {}
+        self.coloured: dict[tuple, tuple[int, ...]] = {}
+        self.ordered: dict[tuple, tuple[tuple[int, bool, bool], ...]] = {}
         self.hippo_splits = {dice: tuple(s for s in splits if rules.hippo in s)
                              for dice, splits in self.splits.items()}
         self.main: dict[tuple[int, int], int] = {}
@@ -284,10 +286,29 @@ class Finisher:
                 return
         elif self.fast_last and g <= size and self._coloured(view, split, out):
             return
-        for seq in self.orders[split]:
-            for v, used, _ in self._runs(view, seq):
-                won = self.size(v) == 0
-                out[(v, used and not won)] = won
+        # every order, one by one; memoised as changes to the view by the split's lanes'
+        # patterns and the stock's counts capped at g + 1 (enough for every chip to
+        # come from any count, and a capped stock never runs out)
+        mask, cap = self.mask, g + 1
+        pats = tuple((view >> sh) & mask for sh, _ in self.split_lanes[split])
+        own = min(cap, (view >> self.s_own) & 255)
+        other = min(cap, (view >> self.s_other) & 255)
+        fresh = min(cap, (view >> self.s_fresh) & 255)
+        key = (split, pats, own, other, fresh)
+        found = self.ordered.get(key)
+        if found is None:
+            rep = (own << self.s_own) | (other << self.s_other) | (fresh << self.s_fresh)
+            for (sh, _), pat in zip(self.split_lanes[split], pats, strict=True):
+                rep |= pat << sh
+            seen: dict[tuple[int, bool], bool] = {}
+            for seq in self.orders[split]:
+                for v, used, _ in self._runs(rep, seq):
+                    won = self.size(v) == 0
+                    seen[(v - rep, used and not won)] = won
+            found = self.ordered[key] = tuple((delta, used, won)
+                                              for (delta, used), won in seen.items())
+        for delta, used, won in found:
+            out[(view + delta, used)] = won
 
     def _coloured(self, view: int, split: tuple[int, ...],
                   out: dict[tuple[int, bool], bool]) -> bool:
@@ -296,22 +317,38 @@ class Finisher:
         are placed one by one). No chip placed in a roll is pushed out in it (capacity
         >= dice), so a result is only which chips went where: the due other chips go
         first, so in each lane above the rest; each other chip is own or (next turn) one
-        taken this turn, in any order. Far fewer than orders x colourings."""
+        taken this turn, in any order. Far fewer than orders x colourings; memoised as
+        changes to the view by the split's lanes' patterns and the stock (capped at the
+        split's chips)."""
+        g = len(split)
         own = (view >> self.s_own) & 255
         other = (view >> self.s_other) & 255
         fresh = (view >> self.s_fresh) & 255
-        mask, room = self.mask, self.room
+        mask = self.mask
+        pats = tuple((view >> sh) & mask for sh, _ in self.split_lanes[split])
+        key = (split, pats, min(own, g), min(other, g), min(fresh, g))
+        deltas = self.coloured.get(key)
+        if deltas is None:
+            deltas = self.coloured[key] = self._deltas(split, pats, *key[2:])
+        if not deltas:
+            return False
+        won = g == own + other + fresh
+        used = self.rules.hippo in split and not won
+        for delta in deltas:
+            out[(view + delta, used)] = won
+        return True
+
+    def _deltas(self, split: tuple[int, ...], pats: tuple[int, ...], own: int, other: int,
+                fresh: int) -> tuple[int, ...]:
+        """See `_coloured`: the distinct changes to a view, () if a lane lacks room."""
         lanes = []
-        for sh, k in self.split_lanes[split]:
-            pat = (view >> sh) & mask
-            if room[pat] < k:
-                return False
+        for (sh, k), pat in zip(self.split_lanes[split], pats, strict=True):
+            if self.room[pat] < k:
+                return ()
             lanes.append((sh, k, pat))
         due = min(other, len(split))
         seven = len(split) - sum(k for _, k, _ in lanes)  # chips into Mr. Hippo's lane
-        won = len(split) == own + other + fresh
-        used = seven > 0 and not won
-        base = view - (due << self.s_other)
+        found: set[int] = set()
 
         def go(i: int, v: int, due_left: int, own_left: int, fresh_left: int) -> None:
             if i == len(lanes):  # Mr. Hippo's lane takes the rest, colours alike there
@@ -319,8 +356,7 @@ class Finisher:
                     return
                 rest = seven - due_left
                 for f in range(max(0, rest - own_left), min(rest, fresh_left) + 1):
-                    w = v - ((rest - f) << self.s_own) - (f << self.s_fresh)
-                    out[(w, used)] = won
+                    found.add(v - ((rest - f) << self.s_own) - (f << self.s_fresh))
                 return
             sh, k, pat = lanes[i]
             for d in range(min(k, due_left) + 1):
@@ -333,8 +369,8 @@ class Finisher:
                        - (f << self.s_fresh), due_left - d, own_left - (k - d - f),
                        fresh_left - f)
 
-        go(0, base, due, own, fresh)
-        return True
+        go(0, -(due << self.s_other), due, own, fresh)
+        return tuple(sorted(found))
 
     def _added(self, pat: int, chips: tuple[int, ...]) -> int:
         """A lane's pattern with chips (bottom first) added below, no penalty."""
@@ -687,31 +723,50 @@ class FinishResult:
 
 
 def finish(state: GameState, turns: int, time_limit: float | None = None,
-           best_case_limit: int = 12) -> FinishResult:
-    """Exact chances for 1..turns own turns and the fewest turns possible."""
+           best_case_limit: int = 12, deadline: float | None = None) -> FinishResult:
+    """Exact chances for 1..turns own turns and the fewest turns possible.
+
+    Stops at `deadline` (a time.perf_counter() reading), else `time_limit` seconds from
+    now: TimeLimitReached with one line giving the bounds known by then (the exact
+    chance within fewer turns from below, the bound without penalties from above)."""
     if state.is_terminal():
         raise BadInput("the game is over: the stock is already empty")
     if turns < 1:
         raise BadInput("--turns must be at least 1")
     start = time.perf_counter()
-    f = Finisher(state.rules, None if time_limit is None else start + time_limit)
+    if deadline is None and time_limit is not None:
+        deadline = start + time_limit
+    f = Finisher(state.rules, deadline)
     view = f.pack(view_of(state))
     best = None
+    rows: list[FinishRow] = []
     memo: dict = {}
-    for n in range(1, max(turns, best_case_limit) + 1):
-        if f.possible(n, view, state.bonus, memo):
-            best = n
-            break
-    rows = []
-    with live_status("exact chance", time_limit, unit="turns", since=start) as status:
-        for n in range(1, turns + 1):
-            p = f.chance(n, view, state.bonus)
-            rows.append(FinishRow(n, round(float(p), 6), str(p)))
-            status.step(n, turns)
-    p = f.chance(turns, view, state.bonus)
+    try:
+        for n in range(1, max(turns, best_case_limit) + 1):
+            if f.possible(n, view, state.bonus, memo):
+                best = n
+                break
+        left = None if deadline is None else deadline - time.perf_counter()
+        with live_status("exact chance", left, unit="turns") as status:
+            for n in range(1, turns + 1):
+                p = f.chance(n, view, state.bonus)
+                rows.append(FinishRow(n, round(float(p), 6), str(p)))
+                status.step(n, turns)
+    except TimeLimitReached:
+        size = state.stock_size(state.to_move)
+        low = f"{100 * rows[-1].chance:.4f}% (exact within {rows[-1].turns} turn" \
+              f"{'s' if rows[-1].turns > 1 else ''})" if rows else "0%"
+        high = float(f.upper(turns, size, state.bonus))
+        raise TimeLimitReached(
+            f"finishing chances: time limit reached after {time.perf_counter() - start:.1f} s; "
+            f"within {turns} turns the chance is at least {low} and at most "
+            f"{100 * high:.4f}% (no penalties); try fewer --turns or a larger --time-limit"
+        ) from None
+    p = Fraction(rows[-1].exact)
     return FinishResult(
         state.colours[state.to_move], state.stock_size(state.to_move), state.bonus, turns,
         round(float(p), 6), str(p), best, rows, True,
         "exact DP over the player's view (own/other fields, own/other chips in stock), "
-        "integer numerators over 216 per roll, maximising the chance for each N",
-        len(f.main) + len(f.bonus), round(time.perf_counter() - start, 3))
+        "dice multisets weighted by their throws, integer numerators over 216 per roll, "
+        "maximising the chance for each N; results pruned by a bound without penalties",
+        f.states(), round(time.perf_counter() - start, 3))
