@@ -106,3 +106,12 @@ def load_script(name: str) -> Any:
     sys.modules[spec.name] = module
     spec.loader.exec_module(module)
     return module
+
+
+def without_times(value: Any) -> Any:
+    """A document without its timing fields (they differ from run to run)."""
+    if isinstance(value, dict):
+        return {k: without_times(v) for k, v in value.items() if k != "seconds"}
+    if isinstance(value, list):
+        return [without_times(v) for v in value]
+    return value

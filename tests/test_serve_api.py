@@ -15,6 +15,7 @@ from starlette.testclient import TestClient
 
 from solver.serve import api, jobs
 from solver.serve.app import create_app
+from tests.cli_helpers import without_times
 
 ROOT = Path(__file__).resolve().parent.parent
 PUZZLES = ROOT / "puzzles"
@@ -43,15 +44,6 @@ def cli_run(tmp: Path, text: str, *args: str) -> tuple[int, str, str]:
     done = subprocess.run([sys.executable, "-c", "from solver.cli import main; main()",
                            *args], cwd=tmp, capture_output=True, text=True, timeout=120)
     return done.returncode, done.stdout, done.stderr
-
-
-def without_times(value):
-    """A document without its timing fields (they differ from run to run)."""
-    if isinstance(value, dict):
-        return {k: without_times(v) for k, v in value.items() if k != "seconds"}
-    if isinstance(value, list):
-        return [without_times(v) for v in value]
-    return value
 
 
 def post(client, path: str, body: str, **params):
@@ -141,11 +133,13 @@ def test_body_limit(client):
 def test_time_limit_stops_the_solve(client, monkeypatch):
     """The command's own limit is passed on; a process past it (and the grace) is killed."""
     started = time.monotonic()
+    # the limit counts from the command's start, a cold worker's imports included:
+    # 3 s leave room for a board on a busy machine
     r = post(client, "/api/take-it-higher/max", "{}", variant="gold-silver",
-             time_limit="1", backend="cpsat")
+             time_limit="3", backend="cpsat")
     took = time.monotonic() - started
     assert r.status_code == 200 and r.json()["status"] in ("optimal", "feasible")
-    assert took < 1 + jobs.GRACE + 1
+    assert took < 3 + jobs.GRACE + 1
     monkeypatch.setattr(jobs, "GRACE", 0.0)  # now the kill comes first
     started = time.monotonic()
     r = post(client, "/api/take-it-higher/max", "{}", variant="gold-silver",

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from solver.serve.browser import chromium, missing_browser, running_server, wait_for
+from tests.cli_helpers import without_times
 
 ROOT = Path(__file__).resolve().parent.parent
 PUZZLES = ROOT / "puzzles"
@@ -74,14 +75,6 @@ def cli(tmp: Path, text: str, *args: str) -> dict:
     done = CliRunner().invoke(toppi, [*args, "--json"], env={"TOPPI_QUIET": "1"})
     assert done.exit_code == 0, done.output
     return json.loads(done.stdout)
-
-
-def without_times(value):
-    if isinstance(value, dict):
-        return {k: without_times(v) for k, v in value.items() if k != "seconds"}
-    if isinstance(value, list):
-        return [without_times(v) for v in value]
-    return value
 
 
 def play_clicks(driver, names: list[str], candidate: str | None = None) -> str:
