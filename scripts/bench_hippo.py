@@ -4,6 +4,8 @@
                                   [--jobs 2] [--runs 3] [--seed 0]
     python scripts/bench_hippo.py --speedup [--speedup-games 1200] [--runs 3]
     python scripts/bench_hippo.py --hint-only [--positions 400]
+    python scripts/bench_hippo.py --finish [--finish-turns 2,3,4] [--finish-limit 120]
+                                  [--runs 3] [FILE ...]
 
 best: positions are taken from seeded games of the best policy (every 5th roll), each
       with its actual roll and with a roll that can make 7 (3,4,x: a bonus roll to
@@ -18,12 +20,19 @@ simulate: --games games of the best policy on every seat on a local pool of --jo
       (G = --speedup-games), alternately, --runs times each, each a fresh process;
       games per second of simulate (its reported seconds) and of the whole command,
       the medians and their ratio.
+--finish: `toppi hippo finish FILE --turns N --time-limit L --json` on the example
+      positions (default: solo-endgame, midgame-4p, penalty-trap, start-2p), each a
+      fresh process, --runs times: median wall time of the whole command (start-up
+      included), the DP's own seconds, the chance and the positions valued; a run that
+      hits the limit (exit 3) is shown as such with its bounds. The load average is
+      printed before and after (the machine's 2 cores are shared).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import statistics
 import subprocess
@@ -76,10 +85,20 @@ def main() -> None:
     ap.add_argument("--speedup-games", type=int, default=1200)
     ap.add_argument("--hint-only", action="store_true",
                     help="Only the hint's (best's) decision time on --positions positions.")
+    ap.add_argument("--finish", action="store_true",
+                    help="Only time `toppi hippo finish` on the example positions.")
+    ap.add_argument("--finish-turns", default="2,3,4")
+    ap.add_argument("--finish-limit", type=float, default=120.0)
+    ap.add_argument("files", nargs="*", help="Positions for --finish.")
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--seed", type=int, default=0)
     args = ap.parse_args()
     rules = load_rules()
+    if args.finish:
+        finish_times(args.files or [str(EXAMPLES / f"{name}.json") for name in FINISH_EXAMPLES],
+                     [int(t) for t in args.finish_turns.split(",")], args.finish_limit,
+                     args.runs)
+        return
     if args.speedup:
         speedup(args.speedup_games, args.players, args.runs, args.seed)
         return
@@ -115,6 +134,39 @@ def main() -> None:
               f"{args.jobs} processes: {walls[-1]:.1f} s wall; seats {rates}; mean "
               f"{cell.measures['turns']['mean']:.1f} turns", flush=True)
     print(f"simulate: median wall {statistics.median(walls):.1f} s over {len(walls)} runs")
+
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "puzzles" / "hippo"
+FINISH_EXAMPLES = ("solo-endgame", "midgame-4p", "penalty-trap", "start-2p")
+
+
+def finish_times(files: list[str], turns: list[int], limit: float, runs: int) -> None:
+    """`toppi hippo finish` as a user runs it, each run a fresh process."""
+    toppi = Path(sys.executable).parent / "toppi"
+    print(f"load average before: {os.getloadavg()[0]:.2f}", flush=True)
+    for file in files:
+        for n in turns:
+            walls, inner, line = [], [], ""
+            for _ in range(runs):
+                command = [str(toppi), "hippo", "finish", file, "--turns", str(n),
+                           "--time-limit", str(limit), "--json"]
+                start = time.perf_counter()
+                out = subprocess.run(command, capture_output=True, text=True)
+                walls.append(time.perf_counter() - start)
+                if out.returncode == 0:
+                    res = json.loads(out.stdout)
+                    inner.append(res["seconds"])
+                    line = f"{100 * res['by_turns'][-1]['chance']:.4f}% ({res['states']} positions)"
+                elif out.returncode == 3:
+                    line = "time limit: " + out.stderr.strip().split("; ", 1)[-1]
+                else:
+                    raise SystemExit(f"{' '.join(command)}: exit {out.returncode}: "
+                                     f"{out.stderr.strip()}")
+            dp = f", DP {statistics.median(inner):.2f} s" if inner else ""
+            print(f"finish {Path(file).name} --turns {n}: median {statistics.median(walls):.2f} s"
+                  f" wall over {runs} runs ({', '.join(f'{w:.2f}' for w in walls)}){dp}; "
+                  f"{line}", flush=True)
+    print(f"load average after: {os.getloadavg()[0]:.2f}")
 
 
 def speedup(games: int, players: int, runs: int, seed: int) -> None:
