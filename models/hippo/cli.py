@@ -220,8 +220,9 @@ def finish(file: str, turns: int, time_limit: float, rules_path: str | None,
            foreign_first: str | None, as_json: bool) -> None:
     """The exact chance that the player on turn empties the stock within N own turns if
     the others do not interfere (playing to maximise that chance), and the best case:
-    the fewest turns in which the dice could let it happen. Three turns take seconds,
-    four up to about a minute on end-game positions."""
+    the fewest turns in which the dice could let it happen. Three turns take seconds
+    (up to about a quarter of a minute in the middle game), four about a minute on
+    end-game positions."""
     import time
 
     from rich.table import Table
