@@ -291,3 +291,19 @@ def test_time_limit_is_one_line_with_bounds():
     assert out.exit_code == 3
     line = out.output.strip()
     assert "\n" not in line and "at least" in line and "at most" in line, line
+
+
+def test_the_json_chance_is_the_answer():
+    """`chance` was overwritten by the text saying how the dice were averaged."""
+    import json
+    from pathlib import Path
+
+    from click.testing import CliRunner
+
+    from solver.cli import cli
+
+    solo = Path(__file__).resolve().parents[1] / "puzzles" / "hippo" / "solo-endgame.json"
+    out = CliRunner().invoke(cli, ["hippo", "finish", str(solo), "--turns", "1", "--json"])
+    data = json.loads(out.stdout)
+    assert data["chance"] == data["by_turns"][-1]["chance"] == 0.364905
+    assert data["exact"] == "5675/15552" and "216 throws" in data["dice"]

@@ -236,8 +236,9 @@ def finish(file: str, turns: int, time_limit: float, rules_path: str | None,
     result = run_finish(state, turns, deadline=deadline_in(time_limit, time.perf_counter))
     if as_json:
         # from before the dice of the file's turn, every roll averaged exactly
+        # (`dice`, not `chance`: that key is the answer)
         print_json(_json(result, replace(state, roll=None), False,
-                         chance="exact: every roll of every turn averaged over all "
+                         dice="exact: every roll of every turn averaged over all "
                                 f"{state.rules.faces ** state.rules.dice} throws"))
         return
     stdout.print(pool_text(state))
