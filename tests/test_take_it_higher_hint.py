@@ -245,3 +245,27 @@ def test_stud_patterns_find_better_gold_silver_completions_in_the_same_work():
     ours = board_score(rules, stud_completion(problem, budget)[0], True)
     single = board_score(rules, solve_completion(problem, budget)[0], True)
     assert ours > single
+
+
+@pytest.mark.parametrize("gold_silver", [False, True])
+def test_a_solve_without_a_board_falls_back_to_a_greedy_completion(monkeypatch, gold_silver):
+    """On a busy machine a completion's solve may find no board in its share of the 2-s
+    hint: every future used to be dropped and every estimate was 0. The greedy
+    completion (legal: the fixed tiles kept, the draw on the empty cells) values it."""
+    import models.take_it_higher.completion as completion
+    from models.take_it_higher.hint import greedy_completion
+    from solver.backends.common import SolveOutcome
+
+    rules = load_rules()
+    state, tile = _state(rules, Variant(gold_silver), 12, 4)
+    draw = [tile, *random.Random(4).sample(state.unseen_tiles(), len(state.empty_cells()) - 1)]
+    board = greedy_completion(state, dict(state.board), draw)
+    assert {c: t for c, t in board.items() if c in state.board} == dict(state.board)
+    assert sorted(board) == sorted(rules.cell_ids)
+    assert sorted(t.id for c, t in board.items() if c not in state.board) == \
+        sorted(t.id for t in draw)
+    nothing = SolveOutcome("unknown", None, None, 0.0, "cpsat")
+    monkeypatch.setattr(completion, "stud_completion", lambda *a, **k: (None, nothing))
+    result = hint(state, tile, seed=1, samples=2)
+    assert result.options and all(o.estimate > 0 for o in result.options)
+    assert not result.exact

@@ -22,6 +22,7 @@ import statistics
 import time
 from collections import Counter
 from dataclasses import dataclass, replace
+from types import SimpleNamespace
 
 from models.take_it_higher.encode import MaxProblem
 from models.take_it_higher.heuristics import cell_value, greedy_launch
@@ -144,11 +145,11 @@ def hint(state: GameState, tile: Tile, samples: int = 0, seed: int = 0,
         problem = MaxProblem(state.rules, replace(state.variant, ships=None), tuple(draw),
                              tuple(fixed.items()))
         board, outcome = stud_completion(problem, budget(), starts=starts(move, s))
-        if board is None:  # nothing found within the budget: this future is dropped
-            return None, None, False
+        proven = outcome.status == "optimal"
+        if board is None:  # no board within the budget (a busy machine): a greedy one,
+            board = greedy_completion(state, fixed, draw)  # never no estimate at all
         boards.setdefault(s, []).append(board)
         rows = board_score(state.rules, board, gold_silver)
-        proven = outcome.status == "optimal"
         cell_of = {t.id: c for c, t in board.items()}
         if state.variant.ships is None:
             return Placement(tile.id, cell_of[tile.id]), rows, proven
@@ -217,6 +218,19 @@ def hint(state: GameState, tile: Tile, samples: int = 0, seed: int = 0,
         lead_se = statistics.stdev(diffs) / math.sqrt(len(diffs))
     return HintResult(tile.id, options, len(common), round(time.perf_counter() - start, 3),
                       exact, True, len(unseen), _round(lead), _round(lead_se))
+
+
+def greedy_completion(state: GameState, fixed: dict[str, Tile], draw: list[Tile]
+                      ) -> dict[str, Tile]:
+    """The board `fixed` completed by placing the tiles of `draw` in order, each on the
+    empty cell of the highest one-step value (the greedy policy's rule): a legal
+    completion that takes no solver, the fallback when a solve finds no board."""
+    board = dict(fixed)
+    view = SimpleNamespace(rules=state.rules, board=board, variant=state.variant)
+    for t in draw:
+        empty = [c for c in state.rules.cell_ids if c not in board]
+        board[max(empty, key=lambda c: (cell_value(view, t, c), c))] = t
+    return board
 
 
 def _future(rng: random.Random, unseen: list[Tile], coming: tuple[Tile, ...], n: int
