@@ -158,6 +158,7 @@ class Batch:
     # pool's workers stopped), so a run with a deadline ends on time
     deadline: float | None = None
     timed_out: bool = field(default=False, init=False)
+    _alone_in_worker: bool = field(default=False, init=False)
     done: int = field(default=0, init=False)
     window: int = field(default=0, init=False)
     chunk: int | None = field(default=None, init=False)
@@ -167,7 +168,10 @@ class Batch:
         """`in-process`, `local pool (N processes)` or `dask tcp://...`."""
         if self.scheduler:
             return f"dask {self.scheduler}"
-        return "in-process" if self.jobs == 1 else f"local pool ({self.jobs} processes)"
+        if self.jobs == 1:
+            # with a deadline the tasks run in a worker that can be stopped at it
+            return "one worker process (a deadline)" if self._alone_in_worker else "in-process"
+        return f"local pool ({self.jobs} processes)"
 
     def run(self, fn: Callable[..., Any], tasks: Sequence[tuple[Any, ...]],
             index: Sequence[int] | None = None, window: int | None = None,
@@ -205,10 +209,12 @@ class Batch:
     def _counted(self, fn: Callable[..., Any], tasks: Sequence[tuple[Any, ...]],
                  keys: Sequence[int], tick: Callable[[], None]
                  ) -> Iterator[tuple[int, Any]]:
+        self._alone_in_worker = False
         if self.jobs == 1 and not self.scheduler and (
                 self.deadline is None or not _picklable(fn, tasks[0])):
             source = self._in_process(fn, tasks, keys)
         else:
+            self._alone_in_worker = self.jobs == 1 and not self.scheduler
             source = self._distributed(fn, tasks, keys)
         try:
             for item in source:

@@ -288,3 +288,21 @@ def test_killing_the_parent_of_a_pool_leaves_no_worker():
     while time.time() < deadline and any(_alive(w) for w in workers):
         time.sleep(0.1)
     assert not any(_alive(w) for w in workers)
+
+
+def _nap(seconds: float) -> float:
+    time.sleep(seconds)
+    return seconds
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_deadline_abandons_the_tasks_still_running(jobs):
+    """generate --max-seconds: the batch ends at its deadline, the tasks running then
+    are stopped (their workers ended), not waited for; what finished is kept."""
+    batch = Batch(jobs, progress=False, deadline=time.monotonic() + 1.0)
+    start = time.monotonic()
+    got = dict(batch.run(_nap, [(0.1,), (30.0,), (30.0,)]))
+    assert time.monotonic() - start < 4.0
+    assert batch.timed_out and got.get(0) == 0.1 and 1 not in got and 2 not in got
+    assert batch.where == ("one worker process (a deadline)" if jobs == 1
+                           else "local pool (2 processes)")
