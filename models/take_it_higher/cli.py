@@ -149,8 +149,8 @@ def max_(variant: str, gold_silver: bool, draw: str | None, backend: str, draws:
     Without --draw: over every choice of tiles. With --draw: every called tile must be
     placed (the best a player could have done with those tiles). With --draws N: the
     hindsight optima of N random draws, each a task (--jobs / --scheduler / --store).
-    --time-limit: seconds for the whole answer with auto (the race), per solve with one
-    back-end, per draw with --draws."""
+    --time-limit: seconds for the whole answer, counted from the command's start (with
+    --draws: per draw)."""
     rules = load_rules(rules_path)
     v = parse_variant(variant, gold_silver)
     if draws is not None:
