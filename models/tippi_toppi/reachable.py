@@ -73,9 +73,16 @@ def reachable(state: GameState, samples: int = 200, seed: int = 0,
         share = (0.0 if plays_left <= 12 else min(1.0, time_limit / 4) if plays_left <= 24
                  else time_limit / 2)
         with live_status("", time_limit, solves=True, since=start):  # the SAT call's line
-            line, nodes = _rollouts(state, random.Random(seed), start + share)
+            line, nodes = _rollouts(state, random.Random(seed), start + min(share, 2.0))
             answer = "yes" if line is not None else None
-            if line is None:
+            if line is None and plays_left > 24:
+                # on a long game the depth-first search (plays in hint order, lost
+                # positions kept) finds wins the noisy rollouts miss (2 of the 21 fresh
+                # deals neither rollouts nor SAT decided in 10 s), and can prove a loss
+                line, more, complete = search_winning_line(state, start + 0.7 * time_limit)
+                nodes += more
+                answer = "yes" if line is not None else "no" if complete else None
+            if answer is None:
                 answer, line = _sat_game(state, start + time_limit)
         secs = round(time.perf_counter() - start, 3)
         if answer == "yes":
