@@ -117,6 +117,7 @@ def maximise_auto(rules: Rules, variant: Variant, draw: list[Tile] | None = None
         raise BadInput(f"no back-end of {', '.join(backends or BACKENDS)} models the "
                        f"{variant.name} maximum")
     start = time.perf_counter()
+    deadline = options.deadline()
     if len(racing) == 1:  # nothing to race: no process to start
         alone = maximise(rules, variant, draw, racing[0], options)
         return _auto(alone, racing[0] if alone.status == "optimal" else None,
@@ -131,9 +132,7 @@ def maximise_auto(rules: Rules, variant: Variant, draw: list[Tile] | None = None
         if quick is not None:
             return _auto(quick, favourite, favourite, favourite, [],
                          time.perf_counter() - start)
-    limit = options.left()
-    if limit is not None:
-        limit = max(0.01, min(limit, options.time_limit - (time.perf_counter() - start)))
+    limit = None if deadline is None else max(0.01, deadline - time.perf_counter())
     solve_limit = limit
     if solve_limit is not None:  # model building counts: leave it a slice of the limit
         solve_limit = max(0.01, solve_limit - min(BUILD_RESERVE, 0.1 * solve_limit))

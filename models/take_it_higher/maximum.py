@@ -98,9 +98,7 @@ def _maximise_with_ships(problem: MaxProblem, backend: str, options: SolverOptio
     deadline = options.deadline()
 
     def remaining() -> SolverOptions:  # one time limit for all three solves
-        if deadline is None:
-            return options
-        return replace(options, time_limit=max(0.01, deadline - time.perf_counter()))
+        return options.ending_at(deadline)
 
     # proven maxima without the ring cap the row points and tighten the bound; their
     # best board, with the best launches for it, is a legal game to start from
@@ -277,8 +275,7 @@ def _solve_by_stud_patterns(problem: MaxProblem, backend: str, options: SolverOp
     deadline = options.deadline()
 
     def remaining() -> SolverOptions:
-        left = None if deadline is None else max(0.01, deadline - time.perf_counter())
-        return replace(options, time_limit=left)
+        return options.ending_at(deadline)
 
     def outcome(status: str, value: int | None, bound: int | None) -> SolveOutcome:
         return SolveOutcome(status, value, bound, time.perf_counter() - start, backend)

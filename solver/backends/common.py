@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal, TypeVar
 
 #: What a solve proved: "optimal" (value proven), "feasible" (best found; a bound limits
@@ -48,6 +48,13 @@ class SolverOptions:
         """The reading of `clock` at which a solve started now must end (`left`)."""
         left = self.left()
         return None if left is None else clock() + left
+
+    def ending_at(self, deadline: float | None) -> SolverOptions:
+        """These options with the time limit cut to what is left until `deadline`
+        (time.perf_counter(), from `deadline()`): one limit for several solves."""
+        if deadline is None:
+            return self
+        return replace(self, time_limit=max(0.01, deadline - time.perf_counter()))
 
 
 @dataclass
