@@ -231,6 +231,29 @@ def test_basic_completion_is_the_single_model():
     assert board == single and outcome.objective == single_outcome.objective
 
 
+@pytest.mark.parametrize("seed", [3, 5])
+def test_a_basic_completion_from_a_known_board_is_never_worse(seed):
+    """A sibling's board as the start: the completion is a real one of the same tiles,
+    scores at least the start and, proven here, the optimum the cold model proves."""
+    from models.take_it_higher.completion import stud_completion
+    from models.take_it_higher.maximum import solve_completion
+    from solver.backends import SolverOptions
+    rules = load_rules()
+    problem = _completion_problem(rules, False, 10, seed)
+    fixed = dict(problem.fixed)
+    free = [c for c in rules.cell_ids if c not in fixed]
+    start = {**fixed, **dict(zip(free, problem.draw, strict=True))}  # any legal board
+    budget = SolverOptions(deterministic_time=5.0, workers=1)
+    board, outcome = stud_completion(problem, budget, starts=[start])
+    cold, cold_outcome = solve_completion(problem, budget)
+    assert cold_outcome.status == outcome.status == "optimal"
+    assert {c: t for c, t in board.items() if c in fixed} == fixed
+    assert sorted(t.id for c, t in board.items() if c not in fixed) == sorted(
+        t.id for t in problem.draw)
+    assert board_score(rules, board) == outcome.objective == cold_outcome.objective
+    assert outcome.objective >= board_score(rules, start)
+
+
 def test_stud_patterns_find_better_gold_silver_completions_in_the_same_work():
     """The full board under the gold/silver rules, early in a game (4 tiles placed):
     within the hint's fixed work per completion, trying stud patterns first finds a
