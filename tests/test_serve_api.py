@@ -138,7 +138,7 @@ def test_time_limit_stops_the_solve(client, monkeypatch):
     r = post(client, "/api/take-it-higher/max", "{}", variant="gold-silver",
              time_limit="3", backend="cpsat")
     took = time.monotonic() - started
-    assert r.status_code == 200 and r.json()["status"] in ("optimal", "feasible")
+    assert r.status_code == 200 and r.json()["status"] in ("optimal", "feasible"), r.text
     assert took < 3 + jobs.GRACE + 1
     monkeypatch.setattr(jobs, "GRACE", 0.0)  # now the kill comes first
     started = time.monotonic()
@@ -161,6 +161,14 @@ def test_async_job_poll_and_cancel(client):
         time.sleep(0.05)
     status = client.get(f"/api/jobs/{job}").json()
     assert status["time_limit"] == 30 and 0 <= status["progress"] < 1
+    # the solver's own progress comes through: CP-SAT's best board and its bound
+    while not (status["solver"] or {}).get("best"):
+        assert time.monotonic() < deadline + 20, status
+        time.sleep(0.1)
+        status = client.get(f"/api/jobs/{job}").json()
+    live = status["solver"]
+    assert live["stage"] == "CP-SAT" and 0 < live["best"] <= live["bound"]
+    assert live["text"].startswith(f"CP-SAT: best {live['best']}")
     started = time.monotonic()
     r = client.delete(f"/api/jobs/{job}")
     assert r.json()["status"] == "cancelled"
@@ -236,6 +244,77 @@ def test_library_check_reveal_sheet(client):
     assert client.get("/api/tippi-toppi/library/..%2F..%2Fpyproject").status_code == 404
     r = client.post(f"/api/tippi-toppi/library/{name}/check", json=["x"])
     assert r.status_code == 400
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory):
+    """A store written by `generate --store` (two easy Tippi Toppi puzzles)."""
+    from click.testing import CliRunner
+
+    from solver.cli import cli
+
+    path = tmp_path_factory.mktemp("store") / "puzzles.db"
+    done = CliRunner().invoke(cli, ["tippi-toppi", "generate", "--difficulty", "easy",
+                                    "--count", "2", "--jobs", "1", "--store", str(path),
+                                    "--json"], env={"TOPPI_QUIET": "1"})
+    assert done.exit_code == 0, done.output
+    return path
+
+
+def test_store_browsing(store, tmp_path):
+    """The --store file's puzzles: listed by game and difficulty as `toppi puzzles list`
+    lists them, opened, checked, revealed and printed as the exported file's sheet."""
+    code, out, err = cli_run(tmp_path, "{}", "puzzles", "list", "--store", str(store),
+                             "--json")
+    assert code == 0, err
+    rows = json.loads(out)["puzzles"]
+    with TestClient(create_app(pool_size=1, store=store)) as c:
+        assert c.get("/api").json()["store"] is True
+        listed = c.get("/api/tippi-toppi/store").json()["puzzles"]
+        assert [(p["name"], p["difficulty"], p["score"]) for p in listed] == \
+            [(str(r["id"]), r["difficulty"], r["score"]) for r in rows]
+        assert c.get("/api/hippo/store").json()["puzzles"] == []
+        page = c.get("/").text
+        assert 'href="/tippi-toppi/store"' in page and "2 easy" in page
+        assert c.get("/tippi-toppi/store").status_code == 200
+        name = listed[0]["name"]
+        code, out, err = cli_run(tmp_path, "{}", "puzzles", "export", "--store",
+                                 str(store), "--game", "tippi-toppi", "--json")
+        data = next(p["puzzle"] for p in json.loads(out)["puzzles"]
+                    if str(p["id"]) == name)
+        shown = c.get(f"/api/tippi-toppi/store/{name}").json()
+        assert shown["source"] == "store" and "solution" not in shown["puzzle"]
+        assert shown["steps"] == len(data["solution"])
+        check = c.post(f"/api/tippi-toppi/store/{name}/check",
+                       json={"steps": data["solution"]}).json()
+        assert check["solved"] is True
+        assert c.get(f"/api/tippi-toppi/store/{name}/reveal").json()["solution"] == \
+            data["solution"]
+        # the sheet is the CLI's sheet of the exported file
+        file = f"tippi-toppi-store-{name}.json"
+        (tmp_path / file).write_text(json.dumps(data, indent=1) + "\n")
+        code, _, err = cli_run(tmp_path, "{}", "tippi-toppi", "sheet", file, "--svg",
+                               "sheet.html")
+        assert code == 0, err
+        sheet = c.get(f"/api/tippi-toppi/store/{name}/sheet").text
+        assert sheet == (tmp_path / "sheet.html").read_text()
+        # only names the store lists; no file names
+        assert c.get("/api/tippi-toppi/store/..%2Fpuzzles.db").status_code == 404
+        r = c.get("/api/tippi-toppi/store/puzzles.db")
+        assert r.status_code == 404 and "no puzzle" in r.json()["error"]
+        assert c.get("/api/tippi-toppi/shelf").status_code == 404
+    # without --store: 404 with the line saying how to give one
+    with TestClient(create_app(pool_size=1)) as c:
+        r = c.get("/api/tippi-toppi/store")
+        assert r.status_code == 404 and "--store FILE" in r.json()["error"]
+        assert c.get("/tippi-toppi/store").status_code == 404
+
+
+def test_store_option_rejects_a_file_that_is_no_store(tmp_path):
+    (tmp_path / "x.db").write_text("not sqlite")
+    code, out, err = cli_run(tmp_path, "{}", "serve", "--store", "x.db", "--port", "0")
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and err.startswith("toppi: error: --store x.db")
 
 
 def test_pages(client):

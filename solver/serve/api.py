@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import random
 from pathlib import Path
 from typing import Any
@@ -313,8 +314,30 @@ def _engine(function: Any, *args: Any) -> Any:
 
 # ---------------------------------------------------------------- puzzles
 
+SOURCES = ("library", "store")  # puzzles/<game>/library/*.json, or the --store file
+
+
+def _source(request: Request) -> str:
+    source = request.path_params["source"]
+    if source not in SOURCES:
+        raise HttpError(404, f"toppi: error: no puzzle source '{source}' (sources: "
+                             f"{', '.join(SOURCES)})")
+    if source == "store" and not request.app.state.store:
+        raise HttpError(404, "toppi: error: no store: start `toppi serve --store FILE` "
+                             "to browse one")
+    return source
+
+
 def library_dir(request: Request, game: str) -> Path:
     return Path(request.app.state.puzzles) / game / "library"
+
+
+def _order(puzzles: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    from solver.options import DIFFICULTIES
+
+    order = {d: n for n, d in enumerate(DIFFICULTIES)}
+    return sorted(puzzles, key=lambda p: (order.get(p["difficulty"], len(order)),
+                                          p["score"] or 0, p["name"]))
 
 
 def library(request: Request, game: str) -> list[dict[str, Any]]:
@@ -328,24 +351,62 @@ def library(request: Request, game: str) -> list[dict[str, Any]]:
         rating = data.get("rating") or data.get("puzzle", {}).get("rating") or {}
         out.append({"name": path.stem, "difficulty": rating.get("difficulty", "?"),
                     "score": rating.get("score")})
-    order = {"easy": 0, "medium": 1, "hard": 2}
-    return sorted(out, key=lambda p: (order.get(p["difficulty"], 3), p["score"] or 0,
-                                      p["name"]))
+    return _order(out)
 
 
-def puzzle_file(request: Request, game: str) -> tuple[Path, dict[str, Any]]:
-    """The library file named in the URL: only a name listed by `library`."""
+_STORE_CACHE: dict[tuple[str, float, int], dict[str, list[dict[str, Any]]]] = {}
+
+
+def store_puzzles(path: str) -> dict[str, list[dict[str, Any]]]:
+    """The puzzles of the --store file by game: listing fields and the puzzle file
+    (`toppi puzzles export`'s rows), read again when the file changes."""
+    from solver.store_cli import stored_puzzles
+
+    try:
+        stat = os.stat(path)
+    except OSError as exc:
+        raise BadInput(f"--store {path}: cannot read ({exc.strerror})") from None
+    key = (path, stat.st_mtime, stat.st_size)
+    if key not in _STORE_CACHE:
+        by_game: dict[str, list[dict[str, Any]]] = {}
+        for p in stored_puzzles(path).puzzles:
+            by_game.setdefault(p.game, []).append(
+                {"name": str(p.id), "difficulty": p.difficulty, "score": p.score,
+                 "seed": p.seed, "created": p.created, "file": p.puzzle})
+        _STORE_CACHE.clear()
+        _STORE_CACHE[key] = {g: _order(ps) for g, ps in by_game.items()}
+    return _STORE_CACHE[key]
+
+
+def listing(request: Request, game: str, source: str) -> list[dict[str, Any]]:
+    """The puzzles of a source (no puzzle contents): name, difficulty, score."""
+    if source == "library":
+        return library(request, game)
+    return [{k: v for k, v in p.items() if k != "file"}
+            for p in store_puzzles(request.app.state.store).get(game, [])]
+
+
+def puzzle_file(request: Request, game: str, source: str = "library"
+                ) -> tuple[str, dict[str, Any]]:
+    """(name, puzzle file) of the puzzle named in the URL: only a name the source lists
+    (a library file's stem, a store row's id) is read; never a path."""
     name = request.path_params["name"]
+    if source == "store":
+        for p in store_puzzles(request.app.state.store).get(game, []):
+            if p["name"] == name:
+                return name, p["file"]
+        raise HttpError(404, f"toppi: error: {game}: no puzzle '{name}' in the store")
     names = {p["name"] for p in library(request, game)}
     if name not in names:
         raise HttpError(404, f"toppi: error: {game}: no puzzle '{name}' in the library")
     path = library_dir(request, game) / f"{name}.json"
-    return path, json.loads(path.read_text(encoding="utf-8"))
+    return name, json.loads(path.read_text(encoding="utf-8"))
 
 
 async def library_endpoint(request: Request) -> Response:
-    game = _game(request)
-    return JSONResponse({"game": game, "puzzles": library(request, game)})
+    game, source = _game(request), _source(request)
+    puzzles = await to_thread.run_sync(_engine, listing, request, game, source)
+    return JSONResponse({"game": game, "source": source, "puzzles": puzzles})
 
 
 def puzzle_picture(game_id: str, text: str, reveal: bool) -> str:
@@ -364,23 +425,22 @@ def puzzle_picture(game_id: str, text: str, reveal: bool) -> str:
 
 
 async def puzzle_endpoint(request: Request) -> Response:
-    """A library puzzle: the file (without its solution), the steps' vocabulary and
-    the picture as posed."""
-    game = _game(request)
-    path, data = puzzle_file(request, game)
-    svg = await to_thread.run_sync(_engine, puzzle_picture, game, path.read_text("utf-8"),
-                                   False)
+    """A puzzle: the file (without its solution), the steps' vocabulary and the picture
+    as posed."""
+    game, source = _game(request), _source(request)
+    name, data = await to_thread.run_sync(_engine, puzzle_file, request, game, source)
+    svg = await to_thread.run_sync(_engine, puzzle_picture, game, json.dumps(data), False)
     shown = {k: v for k, v in data.items() if k not in ("solution",)}
     if game == "topito":
         shown["puzzle"] = {k: v for k, v in data["puzzle"].items() if k != "solution"}
-    return JSONResponse({"game": game, "name": path.stem, "puzzle": shown, "svg": svg,
-                         "vocabulary": games.puzzle_vocabulary(game, data),
+    return JSONResponse({"game": game, "source": source, "name": name, "puzzle": shown,
+                         "svg": svg, "vocabulary": games.puzzle_vocabulary(game, data),
                          "steps": len(games.puzzle_steps(game, data))})
 
 
 async def check_endpoint(request: Request) -> Response:
-    game = _game(request)
-    _, data = puzzle_file(request, game)
+    game, source = _game(request), _source(request)
+    _, data = await to_thread.run_sync(_engine, puzzle_file, request, game, source)
     from solver.io import parse_json
 
     try:
@@ -394,21 +454,21 @@ async def check_endpoint(request: Request) -> Response:
 
 
 async def reveal_endpoint(request: Request) -> Response:
-    game = _game(request)
-    path, data = puzzle_file(request, game)
-    svg = await to_thread.run_sync(_engine, puzzle_picture, game, path.read_text("utf-8"),
-                                   True)
-    return JSONResponse({"game": game, "name": path.stem,
+    game, source = _game(request), _source(request)
+    name, data = await to_thread.run_sync(_engine, puzzle_file, request, game, source)
+    svg = await to_thread.run_sync(_engine, puzzle_picture, game, json.dumps(data), True)
+    return JSONResponse({"game": game, "source": source, "name": name,
                          "solution": games.puzzle_steps(game, data), "svg": svg})
 
 
 async def sheet_endpoint(request: Request) -> Response:
-    """The printable sheet of one library puzzle: `toppi <game> sheet FILE --svg
-    sheet.html`, run on a copy of the file."""
-    game = _game(request)
-    path, _ = puzzle_file(request, game)
-    files = {f"{path.stem}.json": path.read_text(encoding="utf-8")}
-    argv = [game, "sheet", f"{path.stem}.json", "--svg", "sheet.html"]
+    """The printable sheet of one puzzle: `toppi <game> sheet FILE --svg sheet.html`,
+    run on a copy of the file."""
+    game, source = _game(request), _source(request)
+    name, data = await to_thread.run_sync(_engine, puzzle_file, request, game, source)
+    file = f"{name}.json" if source == "library" else f"{game}-store-{name}.json"
+    files = {file: json.dumps(data, indent=1) + "\n"}
+    argv = [game, "sheet", file, "--svg", "sheet.html"]
     outcome = await to_thread.run_sync(run_cli, argv, files, ("sheet.html",))
     if outcome.error is not None or "sheet.html" not in outcome.files:
         return error(400, outcome.error or "toppi: error: no sheet written")
@@ -428,8 +488,15 @@ async def api_index(request: Request) -> Response:
                           for g, verbs in games.VERBS.items()},
                 "limits": {"body_bytes": MAX_BODY, "default_time_limit": DEFAULT_TIME,
                            "max_time_limit": MAX_TIME,
-                           "pool_size": request.app.state.pool.size}}
+                           "pool_size": request.app.state.pool.size},
+                "store": request.app.state.store is not None}
     return JSONResponse(await to_thread.run_sync(describe))
+
+
+async def editor_endpoint(request: Request) -> Response:
+    """The editor's fields and pieces (games.editor)."""
+    game = _game(request)
+    return JSONResponse(await to_thread.run_sync(games.editor, game))
 
 
 async def game_index(request: Request) -> Response:
@@ -451,10 +518,11 @@ routes = [
     Route("/api/{game}", game_index),
     Route("/api/{game}/apply", apply_endpoint, methods=["POST"]),
     Route("/api/{game}/picture", picture_endpoint, methods=["POST"]),
-    Route("/api/{game}/library", library_endpoint),
-    Route("/api/{game}/library/{name}", puzzle_endpoint),
-    Route("/api/{game}/library/{name}/check", check_endpoint, methods=["POST"]),
-    Route("/api/{game}/library/{name}/reveal", reveal_endpoint),
-    Route("/api/{game}/library/{name}/sheet", sheet_endpoint),
+    Route("/api/{game}/editor", editor_endpoint, methods=["GET"]),
+    Route("/api/{game}/{source}", library_endpoint, methods=["GET"]),
+    Route("/api/{game}/{source}/{name}", puzzle_endpoint),
+    Route("/api/{game}/{source}/{name}/check", check_endpoint, methods=["POST"]),
+    Route("/api/{game}/{source}/{name}/reveal", reveal_endpoint),
+    Route("/api/{game}/{source}/{name}/sheet", sheet_endpoint),
     Route("/api/{game}/{verb}", run_verb, methods=["POST"]),
 ]

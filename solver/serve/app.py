@@ -44,12 +44,26 @@ def default_puzzles() -> Path:
 templates = Jinja2Templates(directory=str(HERE / "templates"))
 
 
-def _page(name: str, request: Request, **context: Any) -> Response:
-    return templates.TemplateResponse(request, name, {"titles": TITLES, **context})
+def _page(name: str, request: Request, status_code: int = 200, **context: Any) -> Response:
+    return templates.TemplateResponse(request, name, {"titles": TITLES, **context},
+                                      status_code=status_code)
 
 
 async def index(request: Request) -> Response:
-    return _page("index.html", request, games=list(games.VERBS))
+    return _page("index.html", request, games=list(games.VERBS), store=_store_counts(request))
+
+
+def _store_counts(request: Request) -> dict[str, Any] | None:
+    """The --store file's name and its puzzles per game and difficulty (None without
+    one)."""
+    path = request.app.state.store
+    if not path:
+        return None
+    by_game = api.store_puzzles(path)
+    counts = {g: {d: sum(p["difficulty"] == d for p in ps)
+                  for d in dict.fromkeys(p["difficulty"] for p in ps)}
+              for g, ps in by_game.items()}
+    return {"name": Path(path).name, "games": counts}
 
 
 async def game_page(request: Request) -> Response:
@@ -62,11 +76,16 @@ async def game_page(request: Request) -> Response:
 
 
 async def library_page(request: Request) -> Response:
+    """A game's puzzles: the library, or (/<game>/store) the --store file's."""
     game = request.path_params["game"]
-    if game not in games.VERBS:
-        return _page("index.html", request, games=list(games.VERBS), status_code=404)
-    return _page("library.html", request, game=game, title=TITLES[game],
-                 puzzles=api.library(request, game))
+    source = "store" if request.url.path.endswith("/store") else "library"
+    if game not in games.VERBS or (source == "store" and not request.app.state.store):
+        return _page("index.html", request, games=list(games.VERBS), status_code=404,
+                     store=None)
+    store = request.app.state.store
+    return _page("library.html", request, game=game, title=TITLES[game], source=source,
+                 store=Path(store).name if store else None,
+                 puzzles=api.listing(request, game, source))
 
 
 async def http_error(request: Request, exc: Exception) -> Response:
@@ -100,8 +119,13 @@ class JsonPostsOnly:
 
 
 def create_app(host: str = "127.0.0.1", pool_size: int = 2,
-               puzzles: str | Path | None = None) -> Starlette:
-    """The web application; the pool starts with it (lifespan) and ends with it."""
+               puzzles: str | Path | None = None, store: str | Path | None = None
+               ) -> Starlette:
+    """The web application; the pool starts with it (lifespan) and ends with it.
+    `store`: a results store (`generate --store FILE`) whose puzzles are browsed; it is
+    read once here, so a file that is not a store fails at the start (BadInput)."""
+    if store is not None:
+        api.store_puzzles(str(store))
     pool = Pool(pool_size, tuple(games.VERBS))
 
     @contextlib.asynccontextmanager
@@ -120,11 +144,13 @@ def create_app(host: str = "127.0.0.1", pool_size: int = 2,
     app = Starlette(
         routes=[Route("/", index), *api.routes,
                 Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static"),
-                Route("/{game}", game_page), Route("/{game}/library", library_page)],
+                Route("/{game}", game_page), Route("/{game}/library", library_page),
+                Route("/{game}/store", library_page)],
         middleware=middleware, lifespan=lifespan,
         exception_handlers={api.HttpError: http_error, Exception: server_error})
     app.state.pool = pool
     app.state.puzzles = str(puzzles or default_puzzles())
+    app.state.store = str(store) if store is not None else None
     return app
 
 
@@ -138,13 +164,18 @@ def create_app(host: str = "127.0.0.1", pool_size: int = 2,
               show_default=True, help="Solver processes (jobs beyond them wait).")
 @click.option("--puzzles", "puzzles", type=click.Path(file_okay=False, exists=True),
               default=None, help="The puzzles directory (default: the repository's).")
+@click.option("--store", "store", type=click.Path(dir_okay=False, exists=True),
+              default=None, help="Browse the puzzles of this results store (the SQLite "
+                                 "file of `toppi <game> generate --store FILE`) on the "
+                                 "library pages.")
 def group(host: str, port: int, open_browser: bool, pool_size: int,
-          puzzles: str | None) -> None:
+          puzzles: str | None, store: str | None) -> None:
     """A local web app: build positions by clicking on the games' pictures, ask the
-    CLI's questions, play with undo and hint, solve the puzzle library."""
+    CLI's questions, play with undo and hint, solve the puzzle library and the puzzles
+    of a --store file."""
     import uvicorn
 
-    app = create_app(host, pool_size, puzzles)
+    app = create_app(host, pool_size, puzzles, store)
     url = f"http://{'127.0.0.1' if host in ('0.0.0.0', '::') else host}:{port}/"
     if open_browser:
         import threading

@@ -219,3 +219,76 @@ def puzzle_vocabulary(game_id: str, data: dict[str, Any]) -> dict[str, Any]:
     colours = list(position.get("players", []))
     return {"form": "roll-placements", "rolls": list(data.get("rolls", [])),
             "groups": {"lane": [str(n) for n in range(1, 13)], "colour": colours}}
+
+
+# ---------------------------------------------------------------- the position editor
+
+def _rules(game_id: str) -> Any:
+    from solver.serve.api import _describe, _plain
+
+    game = _describe(game_id)
+    return game.load_rules(None, **{o.name: _plain(o.default) for o in game.data_options})
+
+
+def _piece(ident: str, label: str | None = None, colour: str | None = None) -> dict[str, Any]:
+    out: dict[str, Any] = {"id": ident, "label": label or ident}
+    if colour:
+        out["colour"] = colour
+    return out
+
+
+def editor(game_id: str) -> dict[str, Any]:
+    """What the page's editor offers beside the picture: the fields of the position file
+    that are not placed on the picture (hands, open tasks, dice, last move, whose turn)
+    and the pieces each is built from, all taken from the game's default rules data.
+
+    A field: `key` (its name in the position file), `kind` (`hands`: a list of lists,
+    one per player; `list`; `dice`; `move`: an object of choices; `turn`: who acts),
+    `pieces` (the name of a list in `pieces`), `size` (most items per list), `unknown`
+    (the file's word for an unknown item, if the field may hold it)."""
+    rules = _rules(game_id)
+    fields: list[dict[str, Any]] = []
+    pieces: dict[str, list[dict[str, Any]]] = {}
+    if game_id == "take-it-higher":
+        pieces["tiles"] = [_piece(t.id) for t in rules.tiles]
+        fields.append({"key": "called", "label": "Tile called", "kind": "one",
+                       "pieces": "tiles", "empty": None})
+    elif game_id == "hoch-hinaus":
+        r = rules.rules
+        pieces["tiles"] = [_piece(t.id, f"{t.id} " + " ".join(
+            f"{r.colour_letters[c]}{n}" for c, n in t.faces), r.colour_rgb[t.faces[0][0]])
+            for t in r.tiles]
+        pieces["tasks"] = [_piece(t.text(), f"{i} {t.text()}")
+                           for i, t in zip(rules.catalogue.ids, rules.catalogue.tasks,
+                                           strict=True)]
+        fields += [{"key": "hands", "label": "Hands", "kind": "hands", "pieces": "tiles",
+                    "size": r.hand_size, "unknown": "?"},
+                   {"key": "open", "label": "Open tasks", "kind": "list", "pieces": "tasks",
+                    "size": r.open_tasks},
+                   {"key": "on_turn", "label": "On turn", "kind": "turn", "of": "hands"}]
+    elif game_id == "tippi-toppi":
+        pieces["cards"] = [_piece(rules.card_name(c), None, rules.colours[c[0]].rgb)
+                           for c in rules.cards]
+        pieces["tasks"] = [_piece(rules.task_name(t.task), f"{t.id} {rules.task_name(t.task)}")
+                           for t in rules.catalogue]
+        fields += [{"key": "hands", "label": "Hands", "kind": "hands", "pieces": "cards",
+                    "size": rules.hand_size, "unknown": "?"},
+                   {"key": "open_tasks", "label": "Open tasks", "kind": "list",
+                    "pieces": "tasks", "size": rules.open_tasks},
+                   {"key": "turn", "label": "On turn", "kind": "turn", "of": "hands"}]
+    elif game_id == "topito":
+        r = rules.rules
+        pieces["cards"] = [_piece(c.text(r)) for c in rules.deck]
+        pieces["blocks"] = [_piece(b) for b in r.characters]
+        pieces["podiums"] = [_piece(p) for p in r.podiums]
+        fields += [{"key": "hands", "label": "Hands", "kind": "hands", "pieces": "cards",
+                    "size": rules.hand_size, "unknown": "?"},
+                   {"key": "last_move", "label": "Last move", "kind": "move",
+                    "parts": {"block": "blocks", "from": "podiums", "to": "podiums"}},
+                   {"key": "turn", "label": "On turn", "kind": "turn", "of": "hands"}]
+    else:
+        pieces["faces"] = [_piece(str(n)) for n in range(1, rules.faces + 1)]
+        fields += [{"key": "roll", "label": "Dice", "kind": "dice", "pieces": "faces",
+                    "size": rules.dice},
+                   {"key": "to_move", "label": "To move", "kind": "turn", "of": "players"}]
+    return {"game": game_id, "fields": fields, "pieces": pieces}

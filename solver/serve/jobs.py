@@ -32,12 +32,17 @@ class Slot:
     def __init__(self, games: tuple[str, ...]) -> None:
         self.games = games
         self.executor: ProcessPoolExecutor | None = None
+        # the running job's solver progress, written by the worker (worker._Reporter);
+        # no lock: a killed worker could hold it forever, a torn read is just skipped
+        self.progress = multiprocessing.get_context("spawn").RawArray(
+            "c", worker.PROGRESS_BYTES)
         self.start()
 
     def start(self) -> None:
+        self.progress.value = b""
         self.executor = ProcessPoolExecutor(
             max_workers=1, mp_context=multiprocessing.get_context("spawn"),
-            initializer=worker.warm, initargs=(self.games,))
+            initializer=worker.warm, initargs=(self.games, self.progress))
         self.executor.submit(int, 0)  # start the process (and warm it) now
 
     def kill(self) -> None:
@@ -74,16 +79,21 @@ class Job:
     outcome: worker.CliOutcome | None = None
     message: str | None = None
     task: asyncio.Task | None = None
+    slot: Slot | None = None  # while running
+    live: dict[str, Any] | None = None  # the solver's last progress report
 
     def view(self) -> dict[str, Any]:
         """The job as the API shows it (GET /api/jobs/ID)."""
         now = self.ended or time.monotonic()
         elapsed = 0.0 if self.started is None else now - self.started
+        if self.slot is not None and self.status == "running":
+            self.live = worker.read_progress(self.slot.progress) or self.live
         out: dict[str, Any] = {
             "job": self.id, "status": self.status, "command": " ".join(["toppi", *self.argv]),
             "elapsed": round(elapsed, 3), "time_limit": self.time_limit,
             "progress": round(min(1.0, elapsed / self.time_limit), 3)
-            if self.time_limit else None}
+            if self.time_limit else None,
+            "solver": self.live}
         if self.outcome is not None:
             out["exit_code"] = self.outcome.exit_code
         if self.message is not None:
@@ -137,9 +147,10 @@ class Pool:
         slot = None
         try:
             slot = await self.free.get()
-            job.status, job.started = "running", time.monotonic()
+            job.status, job.started, job.slot = "running", time.monotonic(), slot
             assert slot.executor is not None
-            future = slot.executor.submit(worker.run_cli, job.argv, job.files)
+            slot.progress.value = b""
+            future = slot.executor.submit(worker.run_job, job.argv, job.files)
             try:
                 job.outcome = await asyncio.wait_for(asyncio.wrap_future(future), job.limit)
                 job.status = "done" if job.outcome.error is None else "error"
@@ -157,7 +168,9 @@ class Pool:
                 slot.kill()
             job.status, job.message = "cancelled", "toppi: error: cancelled"
         finally:
-            job.ended = time.monotonic()
+            if slot is not None and job.status in ("done", "error"):
+                job.live = worker.read_progress(slot.progress) or job.live
+            job.ended, job.slot = time.monotonic(), None
             if slot is not None:
                 self.free.put_nowait(slot)
 

@@ -30,11 +30,12 @@ async function post(path, body, query) {
           exit: response.headers.get("X-Toppi-Exit")};
 }
 
-function problem(text) { $("problem").textContent = text || ""; }
+function problem(text) { $("problem").textContent = text || ""; fieldProblem(text); }
 
 // ---------------------------------------------------------------- drawing
 async function refresh() {
   clicked = []; pendingSpaces = [];
+  drawFields();
   $("candidates").textContent = ""; $("clicked").textContent = "";
   const text = positionText();
   const [shown, pic] = await Promise.all([post("show", text), post("picture", text)]);
@@ -247,6 +248,153 @@ function onRegion(kind, id, rect) {
   if ($("mode-edit").checked) editClick(kind, id); else playClick(id, rect);
 }
 
+
+// ---------------------------------------------------------------- fields editor
+// Hands, open tasks, dice, the last move and whose turn it is, edited with pickers of
+// the game's own pieces (GET /api/<game>/editor); every change is written to the
+// position file's JSON and read by the engine, whose error is shown at its field.
+let editorInfo = null;
+
+function el(tag, props, ...children) {
+  const e = document.createElement(tag);
+  Object.assign(e, props || {});
+  for (const c of children) e.append(c);
+  return e;
+}
+
+function pieceButton(piece, onClick, cls) {
+  const b = el("button", {className: cls, textContent: piece.label, title: piece.label});
+  b.dataset.piece = piece.id;
+  if (piece.colour) b.style.borderLeft = `6px solid ${piece.colour}`;
+  b.addEventListener("click", onClick);
+  return b;
+}
+
+function pieceOf(f, id) {
+  const list = editorInfo.pieces[f.pieces] || [];
+  return list.find((p) => String(p.id) === String(id)) ||
+    {id: id, label: id === "?" ? "? (unknown)" : String(id)};
+}
+
+// a list of pieces (a hand, the open tasks, the dice): chips that remove themselves
+// when clicked, and a picker that adds one (buttons, or a menu for long texts)
+function listEditor(f, items, path, name) {
+  const row = el("div", {className: "list-row"});
+  row.dataset.field = f.key;
+  if (path.length > 1) row.dataset.index = String(path[1]);
+  if (name) row.append(el("span", {className: "who", textContent: name}));
+  items.forEach((item, i) => {
+    row.append(pieceButton(pieceOf(f, item), () => editWith((d) => {
+      listAt(d, path).splice(i, 1);
+      if (f.kind === "dice" && !listAt(d, path).length) delete d[f.key];
+    }), "chip"));
+  });
+  const full = f.size && items.length >= f.size;
+  const choices = [...(f.unknown ? [{id: f.unknown, label: "? (unknown)"}] : []),
+                   ...(editorInfo.pieces[f.pieces] || [])];
+  const add = (id) => editWith((d) => {
+    if (d[f.key] === undefined || d[f.key] === null) d[f.key] = [];
+    listAt(d, path).push(f.kind === "dice" ? Number(id) : id);
+  });
+  if (full) return row;
+  const long = choices.some((c) => c.label.length > 14);
+  if (long) {
+    const select = el("select", {className: "add"});
+    select.append(el("option", {value: "", textContent: "add…"}));
+    for (const c of choices) select.append(el("option", {value: c.id, textContent: c.label}));
+    select.addEventListener("change", () => { if (select.value) add(select.value); });
+    row.append(select);
+  } else {
+    const plus = el("button", {className: "add", textContent: "+"});
+    const palette = el("div", {className: "palette", hidden: true});
+    for (const c of choices) palette.append(pieceButton(c, () => add(c.id), "pick"));
+    plus.addEventListener("click", () => { palette.hidden = !palette.hidden; });
+    row.append(plus, palette);
+  }
+  return row;
+}
+
+function listAt(d, path) {
+  let v = d;
+  for (const k of path) v = v[k];
+  return v;
+}
+
+function drawFields() {
+  const box = $("fields");
+  box.textContent = "";
+  if (!editorInfo) return;
+  let data;
+  try { data = positionData(); } catch (e) { return; }
+  for (const f of editorInfo.fields) {
+    const div = el("div", {className: "field", id: `field-${f.key}`});
+    div.append(el("b", {textContent: f.label}));
+    const value = data[f.key];
+    if (f.kind === "hands") {
+      (Array.isArray(value) ? value : []).forEach((hand, p) => {
+        div.append(listEditor(f, Array.isArray(hand) ? hand : [], [f.key, p], `player ${p + 1}`));
+      });
+    } else if (f.kind === "list" || f.kind === "dice") {
+      div.append(listEditor(f, Array.isArray(value) ? value : [], [f.key], null));
+    } else if (f.kind === "turn") {
+      const names = f.of === "players" ? (data.players || []) : (data[f.of] || []).map((_, i) => i);
+      const select = el("select", {id: `pick-${f.key}`});
+      names.forEach((n, i) => select.append(el("option", {value: String(n),
+        textContent: f.of === "players" ? n : `player ${i + 1}`})));
+      select.value = String(value === undefined ? names[0] : value);
+      select.addEventListener("change", () => editWith((d) => {
+        d[f.key] = f.of === "players" ? select.value : Number(select.value);
+      }));
+      div.append(select);
+    } else if (f.kind === "one") {
+      const select = el("select", {id: `pick-${f.key}`});
+      select.append(el("option", {value: "", textContent: "(none)"}));
+      for (const c of editorInfo.pieces[f.pieces]) select.append(el("option", {value: c.id, textContent: c.label}));
+      select.value = value || "";
+      select.addEventListener("change", () => editWith((d) => { d[f.key] = select.value || null; }));
+      div.append(select);
+    } else if (f.kind === "move") {
+      const move = value && typeof value === "object" ? value : {};
+      const selects = {};
+      for (const [part, pieces] of Object.entries(f.parts)) {
+        const select = el("select", {id: `pick-${f.key}-${part}`});
+        select.append(el("option", {value: "", textContent: `${part}…`}));
+        for (const c of editorInfo.pieces[pieces]) select.append(el("option", {value: c.id, textContent: c.label}));
+        select.value = move[part] || "";
+        selects[part] = select;
+        div.append(el("span", {className: "who", textContent: part}), select);
+      }
+      const set = () => {
+        const parts = Object.entries(selects).map(([k, s]) => [k, s.value]);
+        if (parts.every(([, v]) => v)) editWith((d) => { d[f.key] = Object.fromEntries(parts); });
+        else if (parts.every(([, v]) => !v)) editWith((d) => { d[f.key] = null; });
+      };
+      for (const s of Object.values(selects)) s.addEventListener("change", set);
+      const none = el("button", {textContent: "none", id: `none-${f.key}`});
+      none.addEventListener("click", () => editWith((d) => { d[f.key] = null; }));
+      div.append(none);
+    }
+    div.append(el("div", {className: "field-problem problem", id: `problem-${f.key}`}));
+    box.append(div);
+  }
+}
+
+// the engine's error names the file's field (`position.json.hands[1][0]: ...`): show it
+// at that field's editor as well
+function fieldProblem(text) {
+  for (const e of document.querySelectorAll(".field-problem")) e.textContent = "";
+  for (const e of document.querySelectorAll(".field.bad")) e.classList.remove("bad");
+  if (!text || !editorInfo) return;
+  for (const f of editorInfo.fields) {
+    const at = new RegExp(`[.\\s'"]${f.key}(\\[|:|'|"|\\s|$|\\.)`);
+    if (at.test(text)) {
+      $(`problem-${f.key}`).textContent = text;
+      $(`field-${f.key}`).classList.add("bad");
+      return;
+    }
+  }
+}
+
 // ---------------------------------------------------------------- questions
 function summary(verb, d) {
   if (!d || typeof d !== "object") return "";
@@ -278,7 +426,8 @@ function showAnswer(verb, r) {
     $("answer-summary").textContent = summary(verb, r.data) + (r.exit === "3" ? " (time limit)" : "");
     problem("");
   } else {
-    $("answer-summary").textContent = `${verb}: no answer`;
+    $("answer-summary").textContent = `${verb}: ` + ({409: "cancelled",
+      504: "no answer within the time limit"}[r.status] || "no answer");
     problem(r.data.error || r.text);
   }
 }
@@ -305,6 +454,20 @@ async function ask(verb) {
 }
 
 async function poll(job) {
+  // the job's elapsed time against its limit and the solver's own status line (best
+  // found, bound, stage, counts) while it runs; the Cancel button stays in place
+  const box = $("job");
+  box.textContent = "";
+  const line = document.createElement("span"); line.id = "job-line";
+  const bar = document.createElement("progress"); bar.id = "job-bar"; bar.max = 1; bar.value = 0;
+  const cancel = document.createElement("button");
+  cancel.textContent = "Cancel"; cancel.id = "cancel";
+  cancel.addEventListener("click", () => {
+    cancel.disabled = true;
+    fetch(`/api/jobs/${job}`, {method: "DELETE"});
+  });
+  const live = document.createElement("div"); live.id = "job-solver"; live.className = "dim";
+  box.append(line, bar, cancel, live);
   for (;;) {
     const response = await fetch(`/api/jobs/${job}`);
     const j = await response.json();
@@ -312,13 +475,11 @@ async function poll(job) {
       return {ok: j.http_status === 200, status: j.http_status, data: j.result,
               exit: j.exit_code !== undefined ? String(j.exit_code) : null};
     }
-    const box = $("job");
-    box.textContent = `${j.command}: ${j.status}, ${j.elapsed.toFixed(1)} s of ${j.time_limit} s `;
-    const cancel = document.createElement("button");
-    cancel.textContent = "Cancel"; cancel.id = "cancel";
-    cancel.addEventListener("click", () => fetch(`/api/jobs/${job}`, {method: "DELETE"}));
-    box.appendChild(cancel);
-    await new Promise((ok) => setTimeout(ok, 150));
+    line.textContent = `${j.command}: ${j.status}, ${j.elapsed.toFixed(1)} s of ${j.time_limit} s `;
+    bar.value = j.progress || 0;
+    live.textContent = j.solver && j.solver.text ? j.solver.text : "";
+    if (j.solver) live.dataset.best = j.solver.best === undefined ? "" : String(j.solver.best);
+    await new Promise((ok) => setTimeout(ok, 200));
   }
 }
 
@@ -371,7 +532,8 @@ for (const id of ["mode-play", "mode-edit"]) {
   });
 }
 
-loadVerbs().then(refresh).then(() => {
+Promise.all([loadVerbs(), fetch(`/api/${GAME}/editor`).then((r) => r.json())
+  .then((info) => { editorInfo = info; })]).then(refresh).then(() => {
   window.__ready = performance.now();  // page drawn with its picture and moves (bench)
   document.body.dataset.ready = "1";
 });

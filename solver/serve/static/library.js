@@ -3,7 +3,9 @@
 // compares the steps with the puzzle's one solution, Reveal shows it.
 "use strict";
 
-const GAME = JSON.parse(document.getElementById("config").textContent).game;
+const CONFIG = JSON.parse(document.getElementById("config").textContent);
+const GAME = CONFIG.game;
+const BASE = `/api/${GAME}/${CONFIG.source}`;  // the library, or the --store file
 const $ = (id) => document.getElementById(id);
 let name = null, vocab = null, steps = [], partial = [];
 
@@ -89,15 +91,16 @@ function drawWords() {
 }
 
 async function open(n) {
-  const r = await fetch(`/api/${GAME}/library/${encodeURIComponent(n)}`);
+  const r = await fetch(`${BASE}/${encodeURIComponent(n)}`);
   const d = await r.json();
   if (!r.ok) { $("verdict").textContent = d.error; return; }
   name = n; vocab = d.vocabulary; steps = []; partial = [];
-  $("puzzle-name").textContent = `${n} (${d.steps} step${d.steps === 1 ? "" : "s"})`;
+  const label = CONFIG.source === "store" ? `#${n} (${(d.puzzle.rating || (d.puzzle.puzzle || {}).rating || {}).difficulty || "?"})` : n;
+  $("puzzle-name").textContent = `${label} (${d.steps} step${d.steps === 1 ? "" : "s"})`;
   $("puzzle-picture").innerHTML = d.svg;
   $("solution").innerHTML = "";
   $("verdict").textContent = "";
-  $("sheet").href = `/api/${GAME}/library/${encodeURIComponent(n)}/sheet`;
+  $("sheet").href = `${BASE}/${encodeURIComponent(n)}/sheet`;
   $("sheet").hidden = false;
   drawWords(); drawSteps();
   document.body.dataset.puzzle = n;
@@ -115,7 +118,7 @@ $("step-undo").addEventListener("click", () => {
 });
 $("check").addEventListener("click", async () => {
   if (!name) return;
-  const r = await fetch(`/api/${GAME}/library/${encodeURIComponent(name)}/check`, {
+  const r = await fetch(`${BASE}/${encodeURIComponent(name)}/check`, {
     method: "POST", headers: {"Content-Type": "application/json"},
     body: JSON.stringify({steps: steps})});
   const d = await r.json();
@@ -124,7 +127,7 @@ $("check").addEventListener("click", async () => {
 });
 $("reveal").addEventListener("click", async () => {
   if (!name) return;
-  const r = await fetch(`/api/${GAME}/library/${encodeURIComponent(name)}/reveal`);
+  const r = await fetch(`${BASE}/${encodeURIComponent(name)}/reveal`);
   const d = await r.json();
   if (!r.ok) { $("verdict").textContent = d.error; return; }
   $("verdict").textContent = "Solution: " + d.solution.map(text).join(" · ");
