@@ -1,0 +1,300 @@
+"""The rest of a Hoch Hinaus! game with everything known, as one SAT model: can it
+still be won?
+
+Placements come from the K-step model of encode.py (K = the tiles still in hands and
+reserve, the most turns the game can last; step t is played by the player on turn then,
+with their hand and the tiles they drew from the reserve in its known order). Each step
+may also be idle: nothing is laid and the state stays. Idle steps come only at the end,
+so a line that wins after T < K turns is a model too. A step is written as encode.py
+writes it, with its clauses switched off by its idle literal (`_GuardedClauses`), plus
+the frame clauses "idle: the state stays, no tile, no gap filler".
+
+The tasks, exactly as the engine runs them (state.py's fulfil and take_filler):
+- done[X][t]  <->  done[X][t-1] or (up[X][t] and X holds on the board after step t).
+- A task is up (turned up) from the moment fewer than 4 tasks ahead of it are undone.
+  Ahead of pile task j: the open tasks, pile tasks 1..j-1 and every bonus task released
+  so far (a released bonus task goes on top of the draw pile, or straight to the open
+  ones when fewer than 4 lie there, which comes to the same).
+- Bonus task b is released by the gap filler that empties it: once the gap fillers laid
+  reach its threshold (2, 4, 7, 10 in a fresh game). Ahead of it then: every task up
+  before this step, and the bonus tasks released after it (each goes on top).
+Every definition is an equivalence, and "ahead" never loops, so a model's tasks are the
+engine's: unsatisfiable means lost (every line of play loses), and a model's placements
+are a winning line, which `solve` replays with the engine before answering.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from models.hoch_hinaus.achieve import allowed_tiles
+from models.hoch_hinaus.board import Action
+from models.hoch_hinaus.encode import StepModel
+from models.hoch_hinaus.rules import Rules
+from models.hoch_hinaus.state import GameState
+from models.hoch_hinaus.tasks import Task
+from solver.backends.sat import INTERRUPTIBLE, CnfBuilder, IncrementalSat
+from solver.counting import Count
+from solver.errors import TimeLimitReached
+from solver.logic import CnfLogic
+
+
+class _GuardedClauses(list):
+    """The hard clauses of a builder. While `guard` is set every clause added gets it
+    as one more literal: a block of constraints that the guard, when true, switches off
+    (auxiliary variables of cardinality encodings included). Once `deadline`
+    (time.perf_counter()) has passed, adding clauses raises TimeLimitReached (the clock
+    is read every 4096 clauses)."""
+
+    def __init__(self, deadline: float | None) -> None:
+        super().__init__()
+        self.guard: int | None = None
+        self.deadline = deadline
+        self._next = 4096
+
+    def _check(self) -> None:
+        if self.deadline is not None and len(self) >= self._next:
+            self._next = len(self) + 4096
+            if time.perf_counter() > self.deadline:
+                raise TimeLimitReached("the time limit passed while the model was built")
+
+    def append(self, clause: list[int]) -> None:
+        super().append(clause if self.guard is None else [*clause, self.guard])
+        self._check()
+
+    def extend(self, clauses: Any) -> None:
+        g = self.guard
+        super().extend(clauses if g is None else ([*c, g] for c in clauses))
+        self._check()
+
+
+class _IdleSteps(StepModel):
+    """encode.py's K steps, each of which may be idle (see the module's docstring)."""
+
+    def __init__(self, rules: Rules, logic: CnfLogic, clauses: _GuardedClauses, k: int,
+                 allowed: Sequence[Sequence[str]], pros: bool, max_height: int,
+                 fillers: bool) -> None:
+        self._clauses = clauses
+        self.idle: list[int] = []
+        super().__init__(rules, logic, k, allowed, pros, max_height, fillers)
+
+    def _step(self, t: int, allowed: Sequence[str], fillers: bool) -> None:
+        logic = self.logic
+        idle = logic.var()
+        self._clauses.guard = idle  # a clause of the step holds unless the step is idle
+        try:
+            super()._step(t, allowed, fillers)
+        finally:
+            self._clauses.guard = None
+        if self.idle:
+            logic.clause([-self.idle[-1], idle])  # idle steps only at the end
+        self.idle.append(idle)
+        for before, after in ((self.height_is[t - 1], self.height_is[t]),
+                              (self.face_is[t - 1], self.face_is[t])):
+            for row_b, row_a in zip(before, after, strict=True):
+                for x, y in zip(row_b, row_a, strict=True):
+                    logic.clause([-idle, -x, y])
+        for x, y in zip(self.one_tile[t - 1], self.one_tile[t], strict=True):
+            logic.clause([-idle, -x, y])
+            logic.clause([-idle, x, -y])
+        for x in self.fill[-1]:
+            logic.clause([-idle, -x])
+        for u in self.use[-1].values():
+            logic.clause([-idle, -u])
+
+
+@dataclass
+class GameModel:
+    """The variables of the rest of a game: the steps, the tasks (open, pile, bonus, in
+    the order they would be turned up without gap fillers), done[i][t], up[i][t], and
+    `won` (assume it: every task that is out by the end is fulfilled)."""
+
+    steps: _IdleSteps
+    tasks: list[Task]
+    done: list[list[int]]
+    up: list[list[int]]
+    won: int
+    builder: CnfBuilder
+    horizon: int
+    kinds: list[str] = field(default_factory=list)  # "open" | "pile" | "bonus"
+
+
+def placements_left(game: GameState) -> int:
+    """The most turns the game can still last: every tile in a hand or the reserve."""
+    return sum(len(h) for h in game.hands) + len(game.reserve)
+
+
+def encode_game(game: GameState, deadline: float | None = None,
+                horizon: int | None = None) -> GameModel:
+    """The SAT model of the rest of `game` (everything known), within `horizon` turns
+    (default: all that are left). TimeLimitReached when `deadline` passes first."""
+    rules = game.rules
+    clauses = _GuardedClauses(deadline)
+    b = CnfBuilder()
+    b.hard = clauses
+    logic = CnfLogic(b)
+    # the constants of solver/counting.py, asserted outside every guarded step
+    b.clause([b.var(("counting-true",))])
+    b.clause([-b.var(("counting-false",))])
+    k = placements_left(game) if horizon is None else horizon
+    allowed = allowed_tiles(game, k, "known")
+    n_fillers = game.fillers_left
+    top = max(game.board.height(s) for s in range(rules.n_spaces))
+    # each step raises a space by at most one tile and one gap filler
+    max_height = top + k + min(n_fillers, k)
+    steps = _IdleSteps(rules, logic, clauses, k, allowed, game.pros, max_height,
+                       n_fillers > 0)
+    for lit in steps.init_lits(game.board, sorted({t for a in allowed for t in a})):
+        logic.clause([lit])
+    true = logic.true
+
+    # gap fillers laid after step t: at_least[t][j] <-> at least j of them (j <= cap+1)
+    cap = min(n_fillers, k)
+    at_least = [[true] + [-true] * (cap + 1)]
+    for t in range(1, k + 1):
+        filled = logic.or_(steps.fill[t - 1])
+        prev, row = at_least[-1], [true]
+        for j in range(1, cap + 2):
+            x = logic.var()
+            # x <-> prev[j] or (prev[j-1] and filled)
+            logic.clause([-prev[j], x])
+            logic.clause([-prev[j - 1], -filled, x])
+            logic.clause([-x, prev[j], prev[j - 1]])
+            logic.clause([-x, prev[j], filled])
+            row.append(x)
+        at_least.append(row)
+    logic.clause([-at_least[k][cap + 1]])  # no more gap fillers than are left
+
+    opens = [t for t in game.open if t is not None]
+    pile = [t for t in game.draw_pile if t is not None]
+    bonus: list[tuple[Task, int]] = []  # (task, gap fillers laid that release it)
+    laid = 0
+    for bn in game.bonus:
+        if bn.fillers > 0:
+            laid += bn.fillers
+            if laid <= cap and bn.task is not None:
+                bonus.append((bn.task, laid))
+    tasks = opens + pile + [t for t, _ in bonus]
+    kinds = ["open"] * len(opens) + ["pile"] * len(pile) + ["bonus"] * len(bonus)
+    n_open, n_pile = len(opens), len(pile)
+    bonus_ids = range(n_open + n_pile, len(tasks))
+    released = [[at_least[t][r] for t in range(k + 1)] for _, r in bonus]
+    room = rules.open_tasks - 1  # a task turns up when at most this many ahead are undone
+    done = [[-true] for _ in tasks]
+    up = [[true if i < n_open else -true] for i in range(len(tasks))]
+    for t in range(1, k + 1):
+        # this step's literals first: a bonus task's count reads pile tasks' done[t]
+        # and a pile task's reads the bonus tasks' (never both for one pair: see above)
+        for i in range(len(tasks)):
+            up[i].append(true if i < n_open else logic.var())
+            done[i].append(logic.var())
+        for i, task in enumerate(tasks):
+            _define_or(logic, done[i][t], [done[i][t - 1],
+                                           logic.and_([up[i][t], steps.holds(task, t)])])
+        # bonus task b: every task up before this step, and the bonus tasks released
+        # after it (each went on top of it)
+        for bi, i in enumerate(bonus_ids):
+            ahead = [logic.and_([up[x][t - 1], -done[x][t]]) for x in range(len(tasks))
+                     if x not in bonus_ids[bi:]]
+            ahead += [logic.and_([released[bj][t], -done[bonus_ids[bj]][t]])
+                      for bj in range(bi + 1, len(bonus))]
+            now = logic.and_([released[bi][t], logic.count(ahead, Count("at most", room))])
+            _define_or(logic, up[i][t], [up[i][t - 1], now])
+        # pile task j: the open tasks, pile tasks before it and every released bonus task
+        undone = [logic.and_([released[bj][t], -done[bonus_ids[bj]][t]])
+                  for bj in range(len(bonus))] + [-done[i][t] for i in range(n_open)]
+        for j in range(n_pile):
+            i = n_open + j
+            now = logic.count(undone, Count("at most", room)) if undone else true
+            _define_or(logic, up[i][t], [up[i][t - 1], now])
+            undone.append(-done[i][t])
+    won = logic.var()
+    for i in range(n_open + n_pile):
+        logic.clause([-won, done[i][k]])
+    for bi, i in enumerate(bonus_ids):
+        logic.clause([-won, -released[bi][k], done[i][k]])
+    return GameModel(steps, tasks, done, up, won, b, k, kinds)
+
+
+def _define_or(logic: CnfLogic, x: int, lits: Sequence[int]) -> None:
+    """x <-> OR(lits), on a literal made before."""
+    logic.clause([-x, *lits])
+    for y in lits:
+        logic.clause([-y, x])
+
+
+def decode(model: GameModel, value: set[int]) -> list[Action]:
+    """The placements of a solution (its true literals), up to the first idle step."""
+    steps, out = model.steps, []
+    r = steps.rules
+    for t in range(model.horizon):
+        if steps.idle[t] in value:
+            break
+        filler = next((s for s, x in enumerate(steps.fill[t]) if x in value), None)
+        tid = next(tid for tid, u in steps.use[t].items() if u in value)
+        e, o = next((e, o) for e, pe in enumerate(steps.pos[t]) for o in (0, 1)
+                    if pe[o] in value)
+        a, c = r.pairs[e]
+        first, second = (a, c) if o == 0 else (c, a)
+        out.append(Action(tid, first, second, filler))
+    return out
+
+
+@dataclass
+class ExactAnswer:
+    """answer won (with `line`, replayed to a win by the engine) / lost (the model is
+    unsatisfiable) / None (the deadline came first)."""
+
+    answer: str | None
+    line: list[Action]
+    clauses: int = 0
+    variables: int = 0
+    build_seconds: float = 0.0
+    solve_seconds: float = 0.0
+
+
+def solve(game: GameState, deadline: float | None = None) -> ExactAnswer:
+    """Can `game` (everything known, still playing) be won? Decided on the SAT model."""
+    start = time.perf_counter()
+    try:
+        model = encode_game(game, deadline)
+    except TimeLimitReached:
+        return ExactAnswer(None, [], build_seconds=time.perf_counter() - start)
+    built = time.perf_counter()
+    res = ExactAnswer(None, [], len(model.builder.hard), model.builder.pool.top,
+                      built - start)
+    # handing the clauses to the solver cannot be interrupted and costs about what
+    # building them did: not started when that much time is not left
+    if deadline is not None and deadline - built < 0.5 * (built - start):
+        return res
+    with IncrementalSat(model.builder, name=INTERRUPTIBLE) as sat:
+        try:
+            sol = sat.solve_limited([model.won], deadline=deadline)
+        except TimeLimitReached:
+            res.solve_seconds = time.perf_counter() - built
+            return res
+    res.solve_seconds = time.perf_counter() - built
+    if sol is None:
+        res.answer = "lost"
+        return res
+    res.answer, res.line = "won", winning_prefix(game, decode(model, sol))
+    return res
+
+
+def winning_prefix(game: GameState, line: Sequence[Action]) -> list[Action]:
+    """The placements of `line` up to the engine's win; RuntimeError when the engine
+    does not reach a win on it (the model would be wrong)."""
+    g = game.copy()
+    out = []
+    for a in line:
+        if g.status != "playing":
+            break
+        g.play_in_place(a)
+        out.append(a)
+    if g.status != "won":
+        raise RuntimeError(f"the SAT model's line ends {g.status} when the engine plays it "
+                           "(an encoding bug)")
+    return out
