@@ -11,7 +11,7 @@ from typing import Any
 import click
 
 from models.topito.game import GAME, ORDER_CARDS_OPTION
-from models.topito.plan import BACKENDS
+from models.topito.plan import BACKENDS, PLAN_BACKENDS
 from models.topito.rules import Goal, Rules, load_deck, load_rules, parse_cards
 from models.topito.table import GameState
 from solver.backends import SolverOptions
@@ -32,6 +32,11 @@ from solver.results import dumps, to_jsonable
 backend_option = click.option(
     "--backend", type=click.Choice(BACKENDS), default="sat", show_default=True,
     help="SAT planning encoding (incremental, growing horizon) or breadth-first search.")
+plan_backend_option = click.option(
+    "--backend", type=click.Choice(PLAN_BACKENDS), default="auto", show_default=True,
+    help="auto: A* ordered by a proven lower bound, handing over to SAT (its horizon "
+         "starting at what A* ruled out) when the bound is far from the plan; or one "
+         "of A*, the SAT planning encoding, breadth-first search.")
 max_moves_option = click.option(
     "--max-moves", type=click.IntRange(0, 60), default=12, show_default=True,
     help="Longest plan searched; beyond it the answer is 'no plan within N moves'.")
@@ -116,7 +121,7 @@ def _print_plan(rules: Rules, res: Any) -> None:
 @group.command()
 @file_argument
 @_card_options
-@backend_option
+@plan_backend_option
 @max_moves_option
 @reversal_option
 @order_cards_option
@@ -162,7 +167,7 @@ def plan(file: str, card_texts: tuple[str, ...], cards_text: tuple[str, ...], mo
 @_card_options
 @click.option("--within", type=click.IntRange(0, 60), required=True,
               help="At most this many moves.")
-@backend_option
+@plan_backend_option
 @reversal_option
 @order_cards_option
 @rules_option

@@ -40,7 +40,7 @@ class SatPlanner:
     counted or a first move is assumed (hint, generate)."""
 
     def __init__(self, state: State, reduce_for: Goal | None = None,
-                 banned: Sequence[int] = ()) -> None:
+                 banned: Sequence[int] = (), free_start: bool = False) -> None:
         self.state = state
         # blocks that may not be taken in hand (a puzzle's ban list): their move
         # literals are false at every step; they may still ride on a lifted block
@@ -54,7 +54,8 @@ class SatPlanner:
         self._goal_lits: dict[tuple, int] = {}
         self._defined: set[tuple] = set()
         self._state_vars(0)
-        self._fix_start()
+        if not free_start:  # free_start: any arrangement at step 0 (arrangement_exists)
+            self._fix_start()
         self.sym_blocks: list[int] = []
         self.sym_podiums: list[int] = []
         self.reduce = reduce_for is not None
@@ -275,6 +276,17 @@ class SatPlanner:
         self._goal_lits[key] = g
         return g
 
+    def moved_lit(self, blocks: int, t: int) -> int:
+        """A literal implying that one of `blocks` (a bit mask) is taken in hand by
+        one of the first t moves (a necessary condition the lower bound proved)."""
+        key = ("moved", blocks, t)
+        if key not in self._goal_lits:
+            lit = self._goal_lits[key] = self.v(key)
+            self.cnf.clause([-lit] + [self.mv(b, q, s) for s in range(t)
+                                      for b in range(self.n) if blocks >> b & 1
+                                      for q in range(self.m)])
+        return self._goal_lits[key]
+
     # ---------------------------------------------------------------- solving
     def solve(self, assumptions: Sequence[int], deadline: float | None = None
               ) -> set[int] | None:
@@ -319,11 +331,23 @@ class SatPlanner:
         self.close()
 
 
+def arrangement_exists(state: State, goal: Goal, deadline: float | None = None) -> bool:
+    """Can any arrangement of the blocks meet the goal at all (whatever the moves)?
+    No: no plan of any length exists (e.g. "Cat on Bear" with "rank 1: Cat")."""
+    with SatPlanner(state, free_start=True) as planner:
+        return planner.solve([planner.goal_lit(goal, 0)], deadline) is not None
+
+
 def sat_plan(state: State, goal: Goal, max_depth: int, deadline: float | None = None,
-             planner: SatPlanner | None = None, first: Move | None = None
+             planner: SatPlanner | None = None, first: Move | None = None,
+             lower: int = 0, must_move: Sequence[int] = ()
              ) -> tuple[str, int | None, list[Move], int]:
     """Growing horizon: the first step t at which the goal is satisfiable is the
     shortest plan; unsatisfiability at every smaller t is the proof.
+
+    `lower`: plans shorter than this are ruled out already (a lower bound): the
+    horizon starts there. `must_move`: bit masks of blocks of which one at least must
+    be taken in hand by every plan (astar.PlanBound.required), assumed at each horizon.
 
     Returns (status, length, moves, depth_done) like bfs.SearchOutcome: status
     optimal | infeasible | unknown; depth_done = plans of at most this length ruled out
@@ -331,12 +355,15 @@ def sat_plan(state: State, goal: Goal, max_depth: int, deadline: float | None = 
     own = planner is None
     planner = planner or SatPlanner(state, reduce_for=goal if first is None else None)
     try:
-        start = 1 if first is not None else 0
+        start = max(1 if first is not None else 0, lower)
+        if start > max_depth:
+            return "infeasible", None, [], max_depth
         assume = [] if first is None else [planner.mv(first.block, first.target, 0)]
         for t in range(start, max_depth + 1):
             planner.extend(t)
+            need = [planner.moved_lit(mask, t) for mask in must_move]
             try:
-                model = planner.solve(assume + [planner.goal_lit(goal, t)], deadline)
+                model = planner.solve(assume + need + [planner.goal_lit(goal, t)], deadline)
             except TimeLimitReached:
                 return "unknown", None, [], t - 1
             if model is not None:
