@@ -246,19 +246,22 @@ def test_library_check_reveal_sheet(client):
     assert r.status_code == 400
 
 
-@pytest.fixture(scope="module")
-def store(tmp_path_factory):
-    """A store written by `generate --store` (two easy Tippi Toppi puzzles)."""
+def make_store(path: Path, count: int = 2) -> Path:
+    """A store written by `toppi tippi-toppi generate --store` (easy puzzles)."""
     from click.testing import CliRunner
 
     from solver.cli import cli
 
-    path = tmp_path_factory.mktemp("store") / "puzzles.db"
     done = CliRunner().invoke(cli, ["tippi-toppi", "generate", "--difficulty", "easy",
-                                    "--count", "2", "--jobs", "1", "--store", str(path),
-                                    "--json"], env={"TOPPI_QUIET": "1"})
+                                    "--count", str(count), "--jobs", "1", "--store",
+                                    str(path), "--json"], env={"TOPPI_QUIET": "1"})
     assert done.exit_code == 0, done.output
     return path
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory):
+    return make_store(tmp_path_factory.mktemp("store") / "puzzles.db")
 
 
 def test_store_browsing(store, tmp_path):

@@ -19,11 +19,15 @@ PUZZLES = ROOT / "puzzles"
 
 
 @pytest.fixture(scope="module")
-def browser():
+def browser(tmp_path_factory):
     problem = missing_browser()
     if problem:
         pytest.fail(f"browser tests: {problem}", pytrace=False)
-    with running_server() as url, chromium() as driver:
+    from tests.test_serve_api import make_store
+
+    store = make_store(tmp_path_factory.mktemp("store") / "puzzles.db", count=1)
+    with running_server(store=store) as url, chromium() as driver:
+        driver.store = store
         yield url, driver
 
 
@@ -203,3 +207,204 @@ def test_solve_library_puzzle_by_clicks(browser, game):
     assert js(driver, "return document.getElementById('verdict').dataset.solved") == "true"
     driver.find_element("id", "reveal").click()
     wait_for(driver, "document.getElementById('solution').innerHTML")
+
+
+# ---------------------------------------------------------------- the fields editor
+
+def click_css(driver, css: str) -> None:
+    """Click an element of the fields editor (found again: every change redraws it)."""
+    from selenium.common.exceptions import StaleElementReferenceException
+
+    for _ in range(50):
+        try:
+            driver.find_element("css selector", css).click()
+            return
+        except StaleElementReferenceException:
+            js(driver, "return 0")
+    raise AssertionError(f"{css} kept changing")
+
+
+def changed(driver, before: str) -> str:
+    """The position once the page changed it and the engine has read it."""
+    for _ in range(400):
+        if position(driver) != before:
+            break
+        js(driver, "return 0")
+    wait_for(driver, "document.getElementById('status').textContent || "
+                     "document.getElementById('problem').textContent")
+    return position(driver)
+
+
+def engine_reads(driver) -> None:
+    """The engine read the page's position without a problem."""
+    wait_for(driver, "document.getElementById('status').textContent.includes('To act') || "
+                     "document.getElementById('problem').textContent")
+    assert js(driver, "return document.getElementById('problem').textContent") == ""
+
+
+def field_problem(driver, key: str) -> str:
+    return js(driver, f"return document.getElementById('problem-{key}').textContent")
+
+
+def test_dice_editor_by_clicks(browser, tmp_path):
+    """Hippo's dice: faces clicked; a roll of one die is refused at the dice field with
+    the CLI's line; three dice give the position on which `best` equals the CLI's."""
+    url, driver = browser
+    open_game(driver, url, "hippo")
+    before = position(driver)
+    click_css(driver, '#field-roll .list-row button.pick[data-piece="6"]')
+    text = changed(driver, before)
+    assert json.loads(text)["roll"] == [6]
+    wait_for(driver, "document.getElementById('problem-roll').textContent")
+    (tmp_path / "position.json").write_text(text)
+    from click.testing import CliRunner
+
+    from solver.cli import cli as toppi
+
+    done = CliRunner().invoke(toppi, ["hippo", "show", str(tmp_path / "position.json"),
+                                      "--json"])
+    assert done.exit_code == 2
+    line = done.output.strip().splitlines()[-1].replace(str(tmp_path) + "/", "")
+    assert field_problem(driver, "roll") == line
+    for face in ("4", "2"):
+        before = position(driver)
+        click_css(driver, f'#field-roll .list-row button.pick[data-piece="{face}"]')
+        text = changed(driver, before)
+    assert json.loads(text)["roll"] == [6, 4, 2]
+    engine_reads(driver)
+    assert field_problem(driver, "roll") == ""
+    answer = ask(driver, "best")
+    assert without_times(answer) == without_times(
+        cli(tmp_path, text, "hippo", "best", "position.json"))
+
+
+def test_hands_tasks_and_turn_editor_by_clicks(browser, tmp_path):
+    """Tippi Toppi: a card taken out of a hand and another put in from the palette,
+    an open task replaced from the catalogue menu, the turn changed; the saved file
+    gives the CLI's answer. Adding the card back and taking the new one out again
+    gives the loaded file's text back exactly."""
+    from selenium.webdriver.support.ui import Select
+
+    url, driver = browser
+    open_game(driver, url, "tippi-toppi")
+    original = position(driver)
+    data = json.loads(original)
+    hand = data["hands"][0]
+    # take a card of seat 0 out, and put it back from the palette
+    before = position(driver)
+    click_css(driver, f'#field-hands .list-row[data-index="0"] button.chip'
+                      f'[data-piece="{hand[0]}"]')
+    text = changed(driver, before)
+    assert json.loads(text)["hands"][0] == hand[1:]
+    click_css(driver, '#field-hands .list-row[data-index="0"] button.add')
+    before = text
+    click_css(driver, f'#field-hands .list-row[data-index="0"] .palette '
+                      f'button.pick[data-piece="{hand[0]}"]')
+    text = changed(driver, before)
+    assert json.loads(text)["hands"][0] == [*hand[1:], hand[0]]
+    # an open task replaced by another of the catalogue
+    before = text  # (a full row has no menu: take one out first)
+    click_css(driver, f'#field-open_tasks button.chip[data-piece="{data["open_tasks"][0]}"]')
+    text = changed(driver, before)
+    seen = {*data["open_tasks"], *data["task_pile"], *data["fulfilled_tasks"]}
+    options = [o.get_attribute("value") for o in driver.find_elements(
+        "css selector", "#field-open_tasks select.add option")]
+    new_task = next(t for t in options if t and t not in seen)
+    before = text
+    Select(driver.find_element("css selector", "#field-open_tasks select.add")
+           ).select_by_value(new_task)
+    text = changed(driver, before)
+    assert json.loads(text)["open_tasks"] == [*data["open_tasks"][1:], new_task]
+    before = text
+    assert data["turn"] == 1  # the file counts seats from 1: seat 2 now
+    Select(driver.find_element("id", "pick-turn")).select_by_visible_text("seat 2")
+    text = changed(driver, before)
+    assert json.loads(text)["turn"] == 2
+    engine_reads(driver)
+    answer = ask(driver, "achievable", "within=4&cards=known")
+    assert without_times(answer) == without_times(
+        cli(tmp_path, text, "tippi-toppi", "achievable", "position.json", "--within", "4",
+            "--cards", "known"))
+
+
+def test_last_move_editor_and_round_trip(browser, tmp_path):
+    """Topito: the last move cleared and set again from its menus, a hand card
+    replaced from the deck's menu; the position file loaded and edited back is the
+    loaded file's data exactly, and the CLI's hint on the saved file is the page's."""
+    from selenium.webdriver.support.ui import Select
+
+    url, driver = browser
+    open_game(driver, url, "topito")
+    file = PUZZLES / "topito" / "midgame.json"
+    before = position(driver)
+    driver.find_element("id", "load").send_keys(str(file))
+    loaded = changed(driver, before)
+    assert loaded == file.read_text()  # loaded as it is
+    data = json.loads(loaded)
+    click_css(driver, "#none-last_move")
+    text = changed(driver, loaded)
+    assert json.loads(text)["last_move"] is None
+    for part, value in data["last_move"].items():
+        before = text
+        Select(driver.find_element("id", f"pick-last_move-{part}")).select_by_value(value)
+        text = changed(driver, before) if part == "to" else position(driver)
+    assert json.loads(text) == data  # edited back: the same position file data
+    card = data["hands"][1][0]
+    before = text
+    click_css(driver, f'#field-hands .list-row[data-index="1"] button.chip[data-piece="{card}"]')
+    text = changed(driver, before)
+    in_hands = {c for h in data["hands"] for c in h}
+    options = [o.get_attribute("value") for o in driver.find_elements(
+        "css selector", '#field-hands .list-row[data-index="1"] select.add option')]
+    new_card = next(c for c in options if c and c != "?" and c not in in_hands)
+    before = text
+    Select(driver.find_element("css selector", '#field-hands .list-row[data-index="1"] '
+                                               "select.add")).select_by_value(new_card)
+    text = changed(driver, before)
+    assert json.loads(text)["hands"][1] == [*data["hands"][1][1:], new_card]
+    engine_reads(driver)
+    answer = ask(driver, "hint")
+    assert without_times(answer) == without_times(
+        cli(tmp_path, text, "topito", "hint", "position.json"))
+
+
+# ---------------------------------------------------------------- progress, the store
+
+def test_live_progress_and_cancel(browser):
+    """A long solve shows the solver's best and bound on the page; Cancel ends it."""
+    url, driver = browser
+    open_game(driver, url, "take-it-higher")
+    js(driver, "document.getElementById('opts-max').value = arguments[0];",
+       "variant=gold-silver&backend=cpsat&time-limit=30")
+    driver.find_element("id", "ask-max").click()
+    best = wait_for(driver, "document.getElementById('job-solver') && "
+                            "document.getElementById('job-solver').dataset.best", 30)
+    assert int(best) > 0
+    assert js(driver, "return document.getElementById('job-solver').textContent"
+              ).startswith("CP-SAT: best")
+    driver.find_element("id", "cancel").click()
+    wait_for(driver, "document.getElementById('answer').dataset.status === '409'", 10)
+    assert js(driver, "return document.getElementById('answer-summary').textContent") == \
+        "max: cancelled"
+
+
+def test_store_puzzle_solved_by_clicks(browser):
+    """The --store file's puzzle: listed on the game's store page, solved by clicks,
+    its sheet printable."""
+    url, driver = browser
+    from solver.store_cli import stored_puzzles
+
+    stored = stored_puzzles(str(driver.store), "tippi-toppi").puzzles[0]
+    driver.get(f"{url}/")
+    driver.find_element("css selector", '#store-games a[href="/tippi-toppi/store"]').click()
+    wait_for(driver, "document.body.dataset.ready")
+    driver.find_element("css selector", f'a.puzzle[data-name="{stored.id}"]').click()
+    wait_for(driver, f"document.body.dataset.puzzle === '{stored.id}'")
+    for group, word in solution_clicks("tippi-toppi", stored.puzzle):
+        driver.find_element("css selector",
+                            f'#words button[data-group="{group}"][data-word="{word}"]').click()
+    driver.find_element("id", "check").click()
+    wait_for(driver, "document.getElementById('verdict').dataset.solved")
+    assert js(driver, "return document.getElementById('verdict').dataset.solved") == "true"
+    href = driver.find_element("id", "sheet").get_attribute("href")
+    assert href.endswith(f"/api/tippi-toppi/store/{stored.id}/sheet")

@@ -27,15 +27,16 @@ def free_port() -> int:
 
 
 @contextmanager
-def running_server(pool_size: int = 2) -> Iterator[str]:
-    """`toppi serve` on a free port in a thread; yields its URL."""
+def running_server(pool_size: int = 2, store: str | Path | None = None) -> Iterator[str]:
+    """`toppi serve [--store FILE]` on a free port in a thread; yields its URL."""
     import uvicorn
 
     from solver.serve.app import create_app
 
     port = free_port()
-    server = uvicorn.Server(uvicorn.Config(create_app(pool_size=pool_size), host="127.0.0.1",
-                                           port=port, log_level="warning"))
+    server = uvicorn.Server(uvicorn.Config(create_app(pool_size=pool_size, store=store),
+                                           host="127.0.0.1", port=port,
+                                           log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 20

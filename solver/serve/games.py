@@ -230,10 +230,14 @@ def _rules(game_id: str) -> Any:
     return game.load_rules(None, **{o.name: _plain(o.default) for o in game.data_options})
 
 
-def _piece(ident: str, label: str | None = None, colour: str | None = None) -> dict[str, Any]:
+def _piece(ident: str, label: str | None = None, colour: str | None = None,
+           colour2: str | None = None) -> dict[str, Any]:
+    """A piece of a picker: its word in the position file, its label, its colours."""
     out: dict[str, Any] = {"id": ident, "label": label or ident}
     if colour:
         out["colour"] = colour
+    if colour2:
+        out["colour2"] = colour2
     return out
 
 
@@ -245,7 +249,9 @@ def editor(game_id: str) -> dict[str, Any]:
     A field: `key` (its name in the position file), `kind` (`hands`: a list of lists,
     one per player; `list`; `dice`; `move`: an object of choices; `turn`: who acts),
     `pieces` (the name of a list in `pieces`), `size` (most items per list), `unknown`
-    (the file's word for an unknown item, if the field may hold it)."""
+    (the file's word for an unknown item, if the field may hold it); a `turn` field is
+    a seat number counted from `first` (as the game's file counts), or (`of`:
+    `players`) a colour of the file's players."""
     rules = _rules(game_id)
     fields: list[dict[str, Any]] = []
     pieces: dict[str, list[dict[str, Any]]] = {}
@@ -256,7 +262,8 @@ def editor(game_id: str) -> dict[str, Any]:
     elif game_id == "hoch-hinaus":
         r = rules.rules
         pieces["tiles"] = [_piece(t.id, f"{t.id} " + " ".join(
-            f"{r.colour_letters[c]}{n}" for c, n in t.faces), r.colour_rgb[t.faces[0][0]])
+            f"{r.colour_letters[c]}{n}" for c, n in t.faces), r.colour_rgb[t.faces[0][0]],
+            r.colour_rgb[t.faces[1][0]])
             for t in r.tiles]
         pieces["tasks"] = [_piece(t.text(), f"{i} {t.text()}")
                            for i, t in zip(rules.catalogue.ids, rules.catalogue.tasks,
@@ -265,7 +272,8 @@ def editor(game_id: str) -> dict[str, Any]:
                     "size": r.hand_size, "unknown": "?"},
                    {"key": "open", "label": "Open tasks", "kind": "list", "pieces": "tasks",
                     "size": r.open_tasks},
-                   {"key": "on_turn", "label": "On turn", "kind": "turn", "of": "hands"}]
+                   {"key": "on_turn", "label": "On turn", "kind": "turn", "of": "hands",
+                    "first": 1}]
     elif game_id == "tippi-toppi":
         pieces["cards"] = [_piece(rules.card_name(c), None, rules.colours[c[0]].rgb)
                            for c in rules.cards]
@@ -275,7 +283,8 @@ def editor(game_id: str) -> dict[str, Any]:
                     "size": rules.hand_size, "unknown": "?"},
                    {"key": "open_tasks", "label": "Open tasks", "kind": "list",
                     "pieces": "tasks", "size": rules.open_tasks},
-                   {"key": "turn", "label": "On turn", "kind": "turn", "of": "hands"}]
+                   {"key": "turn", "label": "On turn", "kind": "turn", "of": "hands",
+                    "first": 1}]
     elif game_id == "topito":
         r = rules.rules
         pieces["cards"] = [_piece(c.text(r)) for c in rules.deck]
@@ -285,7 +294,8 @@ def editor(game_id: str) -> dict[str, Any]:
                     "size": rules.hand_size, "unknown": "?"},
                    {"key": "last_move", "label": "Last move", "kind": "move",
                     "parts": {"block": "blocks", "from": "podiums", "to": "podiums"}},
-                   {"key": "turn", "label": "On turn", "kind": "turn", "of": "hands"}]
+                   {"key": "turn", "label": "On turn", "kind": "turn", "of": "hands",
+                    "first": 0}]  # topito's file counts seats from 0
     else:
         pieces["faces"] = [_piece(str(n)) for n in range(1, rules.faces + 1)]
         fields += [{"key": "roll", "label": "Dice", "kind": "dice", "pieces": "faces",

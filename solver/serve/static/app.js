@@ -254,6 +254,7 @@ function onRegion(kind, id, rect) {
 // the game's own pieces (GET /api/<game>/editor); every change is written to the
 // position file's JSON and read by the engine, whose error is shown at its field.
 let editorInfo = null;
+const openPalettes = new Set();  // the hands whose piece palette is open
 
 function el(tag, props, ...children) {
   const e = document.createElement(tag);
@@ -266,6 +267,7 @@ function pieceButton(piece, onClick, cls) {
   const b = el("button", {className: cls, textContent: piece.label, title: piece.label});
   b.dataset.piece = piece.id;
   if (piece.colour) b.style.borderLeft = `6px solid ${piece.colour}`;
+  if (piece.colour2) b.style.borderRight = `6px solid ${piece.colour2}`;
   b.addEventListener("click", onClick);
   return b;
 }
@@ -304,11 +306,18 @@ function listEditor(f, items, path, name) {
     for (const c of choices) select.append(el("option", {value: c.id, textContent: c.label}));
     select.addEventListener("change", () => { if (select.value) add(select.value); });
     row.append(select);
+  } else if (choices.length <= 8) {  // a die's faces: always shown
+    for (const c of choices) row.append(pieceButton(c, () => add(c.id), "pick"));
   } else {
-    const plus = el("button", {className: "add", textContent: "+"});
-    const palette = el("div", {className: "palette", hidden: true});
+    // tiles, cards: a palette under the row, kept open while pieces are added
+    const key = path.join(".");
+    const plus = el("button", {className: "add", textContent: "+", title: "add a piece"});
+    const palette = el("div", {className: "palette", hidden: !openPalettes.has(key)});
     for (const c of choices) palette.append(pieceButton(c, () => add(c.id), "pick"));
-    plus.addEventListener("click", () => { palette.hidden = !palette.hidden; });
+    plus.addEventListener("click", () => {
+      palette.hidden = !palette.hidden;
+      if (palette.hidden) openPalettes.delete(key); else openPalettes.add(key);
+    });
     row.append(plus, palette);
   }
   return row;
@@ -332,15 +341,17 @@ function drawFields() {
     const value = data[f.key];
     if (f.kind === "hands") {
       (Array.isArray(value) ? value : []).forEach((hand, p) => {
-        div.append(listEditor(f, Array.isArray(hand) ? hand : [], [f.key, p], `player ${p + 1}`));
+        div.append(listEditor(f, Array.isArray(hand) ? hand : [], [f.key, p], `seat ${p + 1}`));
       });
     } else if (f.kind === "list" || f.kind === "dice") {
       div.append(listEditor(f, Array.isArray(value) ? value : [], [f.key], null));
     } else if (f.kind === "turn") {
-      const names = f.of === "players" ? (data.players || []) : (data[f.of] || []).map((_, i) => i);
+      // seats as the status line says them (from 1); the file's number from `first`
+      const names = f.of === "players" ? (data.players || [])
+        : (data[f.of] || []).map((_, i) => i + f.first);
       const select = el("select", {id: `pick-${f.key}`});
       names.forEach((n, i) => select.append(el("option", {value: String(n),
-        textContent: f.of === "players" ? n : `player ${i + 1}`})));
+        textContent: f.of === "players" ? n : `seat ${i + 1}`})));
       select.value = String(value === undefined ? names[0] : value);
       select.addEventListener("change", () => editWith((d) => {
         d[f.key] = f.of === "players" ? select.value : Number(select.value);
