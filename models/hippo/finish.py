@@ -121,6 +121,13 @@ class Finisher:
         self.taken = rules.capacity + (1 if rules.penalty_takes_placed else 0)
         self.canon_last_turn = self.fast_last and self.taken + 3 > 2 * rules.dice
         self.last_turn_by_room: dict[tuple[int, tuple[int, ...]], int] = {}
+        self.last_turn_by_lanes: dict[int, int] = {}
+        # per roll, its splits making 7 as (chips, ((lane, chips), ...) without lane 7)
+        self.seven_lanes = {dice: tuple((len(s), tuple((lane, k) for lane, k in
+                                                       sorted(Counter(s).items())
+                                                       if lane != rules.hippo))
+                                        for s in splits)
+                            for dice, splits in self.hippo_splits.items()}
         self.ub_main: list[list[int]] = []
         self.ub_bonus: list[list[int]] = []
         self.split_orders: dict[tuple, list[tuple[int, int, tuple[int, ...]]]] = {}
@@ -461,6 +468,56 @@ class Finisher:
         self.last_by_lanes[key] = found
         return found
 
+    def _last_turn_rooms(self, size: int, other: int, rooms: tuple[int, ...]) -> int:
+        """V_main(1) from the stock's size, the other chips due in it and the lanes' rooms
+        capped at the size (see `canon_last_turn`): a win now, else the best split
+        making 7 that fits the rooms (one with a penalty leaves too many chips), valued
+        by its last roll. No line with a penalty finishes, a lane with room for the
+        whole stock never stops a placement, and a chip placed takes one field of room,
+        except one of another colour placed into an empty lane (below the chips placed
+        after it, so it is pushed out first): that matters only when the stock is larger
+        than an empty lane's room, and then the due other chips (placed first) may go
+        to any of the split's groups."""
+        d, dice_n, cap = self.d, self.rules.dice, self.rules.capacity
+        total = 0
+        for dice, count, _ in self.rolls:
+            if size <= dice_n and self._wins_now(dice, size, rooms):
+                total += count * d
+                continue
+            best = 0
+            for g, lanes in self.seven_lanes[dice]:
+                left = size - g
+                if left <= 0 or left > dice_n:
+                    continue
+                new = list(rooms)
+                empty = []
+                for lane, k in lanes:
+                    if new[lane] < k:
+                        break
+                    new[lane] -= k
+                    if size > cap and rooms[lane] == cap:
+                        empty.append((lane, k))
+                else:
+                    # the due other chips placed into empty lanes give their room back
+                    m = min(other, g)
+                    for back in itertools.product(*(range(k + 1) for _, k in empty)):
+                        if sum(back) > m or m - sum(back) > g - sum(k for _, k in empty):
+                            continue
+                        for (lane, _), b in zip(empty, back, strict=True):
+                            new[lane] += b
+                        key = (left,) + tuple(r if r < left else left for r in new)
+                        for (lane, _), b in zip(empty, back, strict=True):
+                            new[lane] -= b
+                        won = self.last_by_room.get(key)
+                        if won is None:
+                            won = self.last_by_room[key] = sum(
+                                c for roll, c, _ in self.rolls
+                                if self._wins_now(roll, left, key[1:]))
+                        if won > best:
+                            best = won
+            total += count * best
+        return total
+
     def _last_turn(self, v: int, size: int) -> int:
         """V_main(1): a win now, else the best bonus roll (no other result counts)."""
         d = self.d
@@ -565,48 +622,84 @@ class Finisher:
         return found
 
     def _best(self, n: int, view: int, size: int, dice: tuple[int, ...], win: int,
-              bonus_next: bool) -> int:
+              bonus_next: bool, rooms: list[int] | None) -> int:
         """The most a roll is worth: a win, else the best of the bonus roll (when lane 7
         is used and `bonus_next`) or the next turn. Splits and their results are tried
-        best bound first; one whose bound cannot beat the best found is not placed or
-        valued (every real result of a split is bounded by the split's bound)."""
-        d = self.d
-        ub_bonus, ub_next = self.ub_bonus[n], self.ub_main[n - 1]
+        best bound first; one whose bound cannot beat the best value found is not placed
+        or valued (every real result of a split is bounded by the split's bound).
+        `rooms` (fast_last: each lane's room by its bit offset): a split with a penalty
+        in it has the lower bound of a stock grown by a full lane, so those splits wait
+        until the others are done, best first."""
         order = self._split_order(n, size, dice, bonus_next)
-        if self.fast_last:  # a split with a penalty in it gets the lower bound
-            mask, room = self.mask, self.room
-            order = sorted(((ub if len(split) > size or
-                             all(room[(view >> sh) & mask] >= k
-                                 for sh, k in self.split_lanes[split]) else pen, split)
-                            for ub, pen, split in order), key=lambda x: -x[0])
-        else:
-            order = [(ub, split) for ub, _, split in order]
         best = 0
-        out: dict[tuple[int, bool], bool] = {}
-        for bound, split in order:
+        deferred: list[tuple[int, tuple[int, ...]]] = []
+        split_lanes = self.split_lanes
+        for bound, pen, split in order:
             if bound <= best:
                 break
-            out.clear()
-            self._split_results(view, split, size, out)
-            cands = []
-            for (after, used), won in out.items():
-                if won:
-                    return win
-                s = self.size(after)
-                ub = (ub_bonus[s] if used and bonus_next else
-                      ub_next[s] * (d if bonus_next else 1))
-                if ub > best:
-                    cands.append((ub, used and bonus_next, after))
-            if len(cands) > 1:
-                cands.sort(reverse=True)
-            for ub, to_bonus, after in cands:
-                if ub <= best:
-                    break
-                val = (self.value_bonus(n, after) if to_bonus else
-                       self.value_main(n - 1, after) * (d if bonus_next else 1))
-                if val > best:
-                    best = val
+            if rooms is not None and len(split) <= size:
+                for sh, k in split_lanes[split]:
+                    if rooms[sh] < k:
+                        break
+                else:
+                    sh = -1
+                if sh >= 0:
+                    deferred.append((pen, split))
+                    continue
+            best = self._try_split(n, view, size, split, bonus_next, best)
+            if best >= win:
+                return win
+        if len(deferred) > 1:
+            deferred.sort(key=lambda x: -x[0])
+        for bound, split in deferred:
+            if bound <= best:
+                break
+            best = self._try_split(n, view, size, split, bonus_next, best)
+            if best >= win:
+                return win
         return best
+
+    def _try_split(self, n: int, view: int, size: int, split: tuple[int, ...],
+                   bonus_next: bool, best: int) -> int:
+        """The best of `best` and the split's results (a win: a huge number), each valued
+        only when its bound beats the best so far."""
+        d = self.d
+        s_own, s_other, s_fresh = self.s_own, self.s_other, self.s_fresh
+        out: dict[tuple[int, bool], bool] = {}
+        self._split_results(view, split, size, out)
+        cands = []
+        ub_bonus, ub_next = self.ub_bonus[n], self.ub_main[n - 1]
+        for (after, used), won in out.items():
+            if won:
+                return self.d ** (2 * n)
+            s = (((after >> s_own) & 255) + ((after >> s_other) & 255)
+                 + ((after >> s_fresh) & 255))
+            if used and bonus_next:
+                ub = ub_bonus[s]
+                if ub > best:
+                    cands.append((ub, True, after))
+            else:
+                ub = ub_next[s] * d if bonus_next else ub_next[s]
+                if ub > best:
+                    cands.append((ub, False, after))
+        if len(cands) > 1:
+            cands.sort(reverse=True)
+        for ub, to_bonus, after in cands:
+            if ub <= best:
+                break
+            val = (self.value_bonus(n, after) if to_bonus else
+                   self.value_main(n - 1, after) * d if bonus_next else
+                   self.value_main(n - 1, after))
+            if val > best:
+                best = val
+        return best
+
+    def _room_at(self, view: int) -> list[int] | None:
+        """Each lane's room by its bit offset (see `_best`), when the shortcut holds."""
+        if not self.fast_last:
+            return None
+        room, mask = self.room, self.mask
+        return [room[(view >> sh) & mask] for sh in range(self.s_own)]
 
     def value_main(self, n: int, view: int) -> int:
         """Chance (times D^(2n)) to empty the stock within n turns, starting a turn."""
@@ -616,23 +709,36 @@ class Finisher:
             return self.d ** (2 * n)
         if n == 0 or size > self.per_turn * n:
             return 0
+        if n == 1 and self.canon_last_turn:
+            # keyed on the lanes, the stock's size and (when the stock holds more chips
+            # than an empty lane has room for) the other chips due, capped at the dice
+            other = 0
+            if size > self.rules.capacity:
+                other = min(self.rules.dice, (view >> self.s_other) & 255)
+            key1 = (view & self.lanes_mask) | (size << self.s_own) | (other << self.s_other)
+            total = self.last_turn_by_lanes.get(key1)
+            if total is None:
+                self._tick()
+                rooms = self._rooms(view, size)
+                canon = (size, other, rooms)
+                total = self.last_turn_by_room.get(canon)
+                if total is None:
+                    total = self.last_turn_by_room[canon] = \
+                        self._last_turn_rooms(size, other, rooms)
+                self.last_turn_by_lanes[key1] = total
+            return total
         key = (n, view)
         v = self.main.get(key)
         if v is not None:
             return v
         self._tick()
         if n == 1:
-            if self.canon_last_turn:
-                canon = (view >> self.s_own, self._rooms(view, size))
-                total = self.last_turn_by_room.get(canon, -1)
-                if total < 0:
-                    total = self.last_turn_by_room[canon] = self._last_turn(view, size)
-            else:
-                total = self._last_turn(view, size)
+            total = self._last_turn(view, size)
         else:
             self._bounds(n)
             win = self.d ** (2 * n - 1)
-            total = sum(count * self._best(n, view, size, dice, win, True)
+            rooms = self._room_at(view)
+            total = sum(count * self._best(n, view, size, dice, win, True, rooms)
                         for dice, count, _ in self.rolls)
         self.main[key] = total
         return total
@@ -654,7 +760,8 @@ class Finisher:
         self._tick()
         self._bounds(n)
         win = self.d ** (2 * n - 2)
-        total = sum(count * self._best(n, view, size, dice, win, False)
+        rooms = self._room_at(view)
+        total = sum(count * self._best(n, view, size, dice, win, False, rooms)
                     for dice, count, _ in self.rolls)
         self.bonus[key] = total
         return total
@@ -666,7 +773,8 @@ class Finisher:
 
     def states(self) -> int:
         """Positions valued so far (last rolls counted once per canonical key)."""
-        return len(self.main) + len(self.bonus) + len(self.last_by_room)
+        return (len(self.main) + len(self.bonus) + len(self.last_by_room)
+                + len(self.last_turn_by_room))
 
     # ---------------------------------------------------------------- best case
     def possible(self, n: int, view: int, bonus: bool, memo: dict) -> bool:
