@@ -3,6 +3,7 @@ time limits, cancellation, concurrency, play and the puzzle library."""
 
 from __future__ import annotations
 
+import html
 import json
 import subprocess
 import sys
@@ -328,3 +329,144 @@ def test_pages(client):
         assert client.get(f"/{game}/library").status_code == 200
     assert client.get("/static/app.js").status_code == 200
     assert client.get("/", headers={"Host": "evil.example"}).status_code == 400
+
+
+# ---------------------------------------------------------------- schemas
+
+# a real answer of every verb of every game (two positions where a verb's document
+# changes with the situation): (game, verb, file, options)
+ANSWERS = [
+    ("take-it-higher", "show", "take-it-higher/example-board.json", {}),
+    ("take-it-higher", "show", "EXAMPLE", {}),
+    ("take-it-higher", "moves", "EXAMPLE", {}),
+    ("take-it-higher", "score", "take-it-higher/example-board.json", {}),
+    ("take-it-higher", "hint", "LAST-TILE", {}),
+    ("take-it-higher", "max", "LAST-TILE", {}),
+    ("take-it-higher", "solve", "take-it-higher/library/take-it-higher-easy-2026-1.json", {}),
+    ("hoch-hinaus", "show", "hoch-hinaus/midgame-1.json", {}),
+    ("hoch-hinaus", "moves", "hoch-hinaus/endgame-known.json", {}),
+    ("hoch-hinaus", "achievable", "hoch-hinaus/midgame-1.json", {"within": "2"}),
+    ("hoch-hinaus", "achievable", "hoch-hinaus/dead-end.json", {"within": "1"}),
+    ("hoch-hinaus", "reachable", "hoch-hinaus/endgame-known.json", {"open_hands": "1"}),
+    ("hoch-hinaus", "reachable", "hoch-hinaus/endgame-known.json",
+     {"samples": "2", "policy": "greedy"}),
+    ("hoch-hinaus", "hint", "hoch-hinaus/midgame-2.json", {}),
+    ("hoch-hinaus", "solve", "hoch-hinaus/library/hoch-hinaus-easy-2026-1.json", {}),
+    ("tippi-toppi", "show", "tippi-toppi/hidden.json", {}),
+    ("tippi-toppi", "moves", "tippi-toppi/known-deck.json", {}),
+    ("tippi-toppi", "achievable", "tippi-toppi/known-deck.json",
+     {"within": "4", "cards": "known"}),
+    ("tippi-toppi", "reachable", "tippi-toppi/solo-endgame.json", {"time_limit": "1"}),
+    ("tippi-toppi", "hint", "tippi-toppi/hidden.json", {}),
+    ("tippi-toppi", "solve", "tippi-toppi/library/tippi-toppi-easy-2026-1.json", {}),
+    ("topito", "show", "topito/start.json", {}),
+    ("topito", "moves", "topito/midgame.json", {}),
+    ("topito", "plan", "topito/midgame.json", {"card": "Duck on Owl"}),
+    ("topito", "race", "topito/race/endgame.json", {}),
+    ("topito", "reachable", "topito/midgame.json", {"card": "Duck on Owl", "within": "1"}),
+    ("topito", "hint", "topito/midgame.json", {}),
+    ("topito", "solve", "topito/library/topito-easy-2026-1.json", {}),
+    ("hippo", "show", "hippo/start-2p.json", {}),
+    ("hippo", "moves", "hippo/midgame-4p.json", {"roll": "6,4,2"}),
+    ("hippo", "best", "hippo/midgame-4p.json", {"roll": "6,4,2"}),
+    ("hippo", "plan", "hippo/solo-endgame.json", {"rolls": "6,4,2;3,4,5"}),
+    ("hippo", "finish", "hippo/solo-endgame.json", {"turns": "1"}),
+    ("hippo", "solve", "hippo/library/hippo-easy-2026-1.json", {}),
+]
+
+
+def valid(client, name: str, doc) -> None:
+    from solver.serve import schemas
+
+    r = client.get(f"/api/schema/{name}")
+    assert r.status_code == 200, name
+    schema = r.json()
+    assert schema["$id"] == f"/api/schema/{name}"
+    assert schemas.validate(doc, schema) == [], name
+
+
+def test_every_verb_answer_has_its_schema(client):
+    from solver.serve import games
+
+    listed = client.get("/api/schema").json()["schemas"]
+    assert {f"{g}.{v}" for g, verbs in games.VERBS.items() for v in verbs} <= set(listed)
+    assert {g for g, v, *_ in ANSWERS} == set(games.VERBS)
+    assert {(g, v) for g, v, *_ in ANSWERS} == {(g, v) for g, verbs in games.VERBS.items()
+                                                for v in verbs}
+    example = client.get("/take-it-higher").text  # the page's first position
+    bodies = {"EXAMPLE": json.loads(html.unescape(
+        example.split('id="position" spellcheck="false">')[1].split("</textarea>")[0]))}
+    board = json.loads((PUZZLES / "take-it-higher/example-board.json").read_text())
+    last = board["placements"].pop()  # one tile to place: quick hint and max
+    bodies["LAST-TILE"] = {**board, "called": last.split("@")[0]}
+
+    def body(file: str) -> str:
+        if file in bodies:
+            return json.dumps(bodies[file])
+        return file if file.startswith("{") else (PUZZLES / file).read_text()
+
+    with ThreadPoolExecutor(2) as pool:
+        answers = list(pool.map(lambda a: post(client, f"/api/{a[0]}/{a[1]}", body(a[2]),
+                                               **a[3]), ANSWERS))
+    for (game, verb, file, _), r in zip(ANSWERS, answers, strict=True):
+        assert r.status_code == 200, (game, verb, file, r.text)
+        valid(client, f"{game}.{verb}", r.json())
+
+
+def test_api_answers_have_their_schemas(client, store):
+    from solver.serve import schemas
+
+    assert set(client.get("/api/schema").json()["schemas"]) == set(schemas.names())
+    valid(client, "schemas", client.get("/api/schema").json())
+    valid(client, "index", client.get("/api").json())
+    valid(client, "game", client.get("/api/hippo").json())
+    for game in ("hoch-hinaus", "tippi-toppi", "topito", "hippo", "take-it-higher"):
+        valid(client, "editor", client.get(f"/api/{game}/editor").json())
+    text = (PUZZLES / "topito/midgame.json").read_text()
+    valid(client, "apply", post(client, "/api/topito/apply", text, move="Cat -> yellow").json())
+    hippo = (PUZZLES / "hippo/midgame-4p.json").read_text()
+    rolled = post(client, "/api/hippo/apply", hippo, move="6,4,2").json()
+    valid(client, "apply", rolled)
+    ambiguous = post(client, "/api/hippo/apply", json.dumps(rolled["position"]), move="2 4 6")
+    assert ambiguous.status_code == 409
+    valid(client, "error", ambiguous.json())
+    valid(client, "error", post(client, "/api/hippo/best", hippo, roll="6,4,9").json())
+    job = post(client, "/api/hippo/best", hippo, roll="6,4,2", **{"async": "1"}).json()
+    valid(client, "job", job)
+    deadline = time.monotonic() + 30
+    while "http_status" not in (ended := client.get(f"/api/jobs/{job['job']}").json()):
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    valid(client, "job", ended)
+    valid(client, "hippo.best", ended["result"])
+    name = "hippo-easy-2026-1"
+    valid(client, "puzzles", client.get("/api/hippo/library").json())
+    valid(client, "puzzle", client.get(f"/api/hippo/library/{name}").json())
+    valid(client, "check", client.post(f"/api/hippo/library/{name}/check",
+                                       json={"steps": []}).json())
+    valid(client, "reveal", client.get(f"/api/hippo/library/{name}/reveal").json())
+    with TestClient(create_app(pool_size=1, store=store)) as c:
+        valid(c, "puzzles", c.get("/api/tippi-toppi/store").json())
+        valid(c, "puzzle", c.get("/api/tippi-toppi/store/1").json())
+    r = client.get("/api/schema/hippo.fly")
+    assert r.status_code == 404 and r.json()["error"].startswith("toppi: error: no schema")
+
+
+def test_schema_validation_finds_breaks():
+    """The validator the schema tests rely on says where a document breaks its schema."""
+    from solver.serve import schemas
+
+    check = schemas.schema("check")
+    assert schemas.validate({"solved": True, "steps": 1, "needed": 1, "message": "ok"},
+                            check) == []
+    assert schemas.validate({"solved": "yes", "steps": 1, "needed": 1, "message": "ok"},
+                            check) == ["$.solved: str is not boolean"]
+    assert schemas.validate({"steps": 1.5, "needed": 1, "message": "ok", "x": 0}, check) == [
+        "$: no 'solved'", "$.steps: float is not integer", "$: unexpected 'x'"]
+    job = schemas.schema("job")
+    assert schemas.validate({"job": "j1", "status": "lost", "command": "", "elapsed": -1,
+                             "time_limit": 1, "progress": None, "solver": {"best": "x"}},
+                            job) == ["$.status: 'lost' not one of ['queued', 'running', "
+                                     "'done', 'error', 'timeout', 'cancelled']",
+                                     "$.elapsed: -1 below 0",
+                                     "$.solver: matches none of anyOf"]

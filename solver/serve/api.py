@@ -493,6 +493,24 @@ async def api_index(request: Request) -> Response:
     return JSONResponse(await to_thread.run_sync(describe))
 
 
+async def schema_index(request: Request) -> Response:
+    from solver.serve import schemas
+
+    return JSONResponse(schemas.listing())
+
+
+async def schema_endpoint(request: Request) -> Response:
+    """One answer's JSON Schema (solver/serve/schemas.py)."""
+    from solver.serve import schemas
+
+    name = request.path_params["name"]
+    found = schemas.schema(name)
+    if found is None:
+        raise HttpError(404, f"toppi: error: no schema '{name}' (GET /api/schema lists "
+                             "them)")
+    return JSONResponse(found, media_type="application/schema+json")
+
+
 async def editor_endpoint(request: Request) -> Response:
     """The editor's fields and pieces (games.editor)."""
     game = _game(request)
@@ -512,6 +530,8 @@ async def game_index(request: Request) -> Response:
 
 routes = [
     Route("/api", api_index),
+    Route("/api/schema", schema_index, methods=["GET"]),
+    Route("/api/schema/{name}", schema_endpoint, methods=["GET"]),
     Route("/api/jobs/{job}", job_status, methods=["GET"]),
     Route("/api/jobs/{job}", job_cancel, methods=["DELETE"]),
     Route("/api/jobs/{job}/cancel", job_cancel, methods=["POST"]),

@@ -43,7 +43,8 @@ class Slot:
         self.executor = ProcessPoolExecutor(
             max_workers=1, mp_context=multiprocessing.get_context("spawn"),
             initializer=worker.warm, initargs=(self.games, self.progress))
-        self.executor.submit(int, 0)  # start the process (and warm it) now
+        # start the process (and warm it) now; a job's clock starts once it is warm
+        self.ready = self.executor.submit(int, 0)
 
     def kill(self) -> None:
         """End the process (and with it the job it runs) and start a fresh one."""
@@ -147,6 +148,10 @@ class Pool:
         slot = None
         try:
             slot = await self.free.get()
+            try:  # a fresh worker still importing the games: not the job's time
+                await asyncio.wrap_future(slot.ready)
+            except BrokenProcessPool:
+                slot.kill()
             job.status, job.started, job.slot = "running", time.monotonic(), slot
             assert slot.executor is not None
             slot.progress.value = b""
