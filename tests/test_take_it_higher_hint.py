@@ -12,6 +12,7 @@ from models.take_it_higher.rows import board_score
 from models.take_it_higher.rules import load_rules
 from models.take_it_higher.state import GameState, replay
 from models.take_it_higher.variants import Variant
+from tests.cli_helpers import load_script
 from tests.tih_small import brute_force_max, small_rules
 
 
@@ -292,3 +293,55 @@ def test_a_solve_without_a_board_falls_back_to_a_greedy_completion(monkeypatch, 
     result = hint(state, tile, seed=1, samples=2)
     assert result.options and all(o.estimate > 0 for o in result.options)
     assert not result.exact
+
+
+FAMILY = ["hexagon-3col", "three-directions", "five-directions-small", "more-tiles",
+          "one-copy"]
+
+
+@pytest.mark.parametrize("gold_silver", [False, True])
+@pytest.mark.parametrize("shape", FAMILY)
+def test_hint_on_boards_of_the_family_equals_brute_force(shape, gold_silver):
+    """Any board of the family (other shapes, 3 or 5 directions, one copy per tile, more
+    tiles than cells): with three empty cells every option's estimate is the mean, over
+    the hint's own sampled futures, of the best completion found by brute force."""
+    import itertools
+
+    from models.take_it_higher.hint import _future
+    from models.take_it_higher.rules import rules_from_dict
+    rules = rules_from_dict(load_script("make_take_it_higher_rules").shape_rules(shape))
+    state, tile = _state(rules, Variant(gold_silver), rules.board_size - 3, 7)
+    state = state.apply_action(tile)
+    result = hint(state, tile, samples=3, seed=5)
+    empty = state.empty_cells()
+    assert {o.cell for o in result.options} == set(empty) and result.exact
+    rng = random.Random(5)
+    futures = [_future(rng, state.unseen_tiles(), state.coming, 2) for _ in range(3)]
+    for o in result.options:
+        others = [c for c in empty if c != o.cell]
+        best = [max(board_score(rules, {**state.board, o.cell: tile,
+                                        **dict(zip(others, order, strict=True))}, gold_silver)
+                    for order in itertools.permutations(future)) for future in futures]
+        assert o.estimate == pytest.approx(sum(best) / 3)
+
+
+def test_hint_command_on_a_generated_rules_file(tmp_path):
+    """`hint FILE --rules R` on a generated board gives the in-process hint's answer."""
+    import json
+
+    from models.take_it_higher.rules import rules_from_dict
+    from tests.cli_helpers import game_runner, run_json
+    data = load_script("make_take_it_higher_rules").shape_rules("hexagon-3col")
+    rules_file = tmp_path / "hexagon-3col.json"
+    rules_file.write_text(json.dumps(data))
+    rules = rules_from_dict(data)
+    state, tile = _state(rules, Variant(), rules.board_size - 6, 2)
+    position = tmp_path / "position.json"
+    position.write_text(json.dumps({"placements": [f"{t.id}@{c}" for c, t in
+                                                   state.board.items()], "called": tile.id}))
+    out = run_json(game_runner("take-it-higher"), "hint", str(position), "--rules",
+                   str(rules_file), "--samples", "2", "--seed", "3")
+    ours = hint(state, tile, samples=2, seed=3)
+    assert [(o["cell"], o["estimate"]) for o in out["options"]] == [
+        (o.cell, o.estimate) for o in ours.options]
+    assert {o["cell"] for o in out["options"]} <= set(state.empty_cells())
