@@ -131,6 +131,7 @@ class Finisher:
         self.ub_main: list[list[int]] = []
         self.ub_bonus: list[list[int]] = []
         self.split_orders: dict[tuple, list[tuple[int, int, tuple[int, ...]]]] = {}
+        self.roll_bounds: dict[tuple[int, int, bool], tuple[list[int], int]] = {}
         self._bounds(1)
 
     # ---------------------------------------------------------------- moves
@@ -479,6 +480,7 @@ class Finisher:
         than an empty lane's room, and then the due other chips (placed first) may go
         to any of the split's groups."""
         d, dice_n, cap = self.d, self.rules.dice, self.rules.capacity
+        last_by_room = self.last_by_room
         total = 0
         for dice, count, _ in self.rolls:
             if size <= dice_n and self._wins_now(dice, size, rooms):
@@ -490,33 +492,40 @@ class Finisher:
                 if left <= 0 or left > dice_n:
                     continue
                 new = list(rooms)
-                empty = []
                 for lane, k in lanes:
                     if new[lane] < k:
                         break
                     new[lane] -= k
-                    if size > cap and rooms[lane] == cap:
-                        empty.append((lane, k))
                 else:
-                    # the due other chips placed into empty lanes give their room back
-                    m = min(other, g)
-                    for back in itertools.product(*(range(k + 1) for _, k in empty)):
-                        if sum(back) > m or m - sum(back) > g - sum(k for _, k in empty):
-                            continue
-                        for (lane, _), b in zip(empty, back, strict=True):
-                            new[lane] += b
-                        key = (left,) + tuple(r if r < left else left for r in new)
-                        for (lane, _), b in zip(empty, back, strict=True):
-                            new[lane] -= b
-                        won = self.last_by_room.get(key)
+                    for after in (self._given_back(new, rooms, lanes, min(other, g), g)
+                                  if other and size > cap else (new,)):
+                        key = (left,) + tuple(r if r < left else left for r in after)
+                        won = last_by_room.get(key)
                         if won is None:
-                            won = self.last_by_room[key] = sum(
+                            won = last_by_room[key] = sum(
                                 c for roll, c, _ in self.rolls
                                 if self._wins_now(roll, left, key[1:]))
                         if won > best:
                             best = won
             total += count * best
         return total
+
+    def _given_back(self, new: list[int], rooms: tuple[int, ...],
+                    lanes: tuple[tuple[int, int], ...], m: int, g: int) -> list[list[int]]:
+        """The rooms after a split (`new`, a field per chip) when m due other chips go
+        first, each into any of its g groups: one placed into an empty lane takes no
+        room there."""
+        cap = self.rules.capacity
+        empty = [(lane, k) for lane, k in lanes if rooms[lane] == cap]
+        elsewhere = g - sum(k for _, k in empty)
+        found = []
+        for back in itertools.product(*(range(k + 1) for _, k in empty)):
+            if sum(back) <= m <= sum(back) + elsewhere:
+                after = list(new)
+                for (lane, _), b in zip(empty, back, strict=True):
+                    after[lane] += b
+                found.append(after)
+        return found
 
     def _last_turn(self, v: int, size: int) -> int:
         """V_main(1): a win now, else the best bonus roll (no other result counts)."""
@@ -621,21 +630,63 @@ class Finisher:
             self.split_orders[key] = found
         return found
 
+    def _average(self, n: int, view: int, size: int, win: int, bonus_next: bool,
+                 t: int) -> int:
+        """The rolls' values weighted by their counts, with a threshold t (see
+        `value_main`). Star1-style: a roll counts at its bound until it is valued; each
+        is valued with the threshold below which the sum stays at most t whatever the
+        roll is worth, and the rolls stop once the sum cannot exceed t."""
+        rooms = self._room_at(view)
+        if t < 0:
+            return sum(count * self._best(n, view, size, dice, win, bonus_next, rooms, -1)
+                       for dice, count, _ in self.rolls)
+        ubs, total = self._roll_bounds(n, size, bonus_next)
+        if total <= t:
+            return total
+        for (dice, count, _), ub in zip(self.rolls, ubs, strict=True):
+            if not ub:
+                continue
+            val = self._best(n, view, size, dice, win, bonus_next, rooms,
+                             (t - total + count * ub) // count)
+            if val < ub:
+                total -= count * (ub - val)
+                if total <= t:
+                    return total
+        return total
+
+    def _roll_bounds(self, n: int, size: int, bonus_next: bool) -> tuple[list[int], int]:
+        """Each roll's bound (its best split's, see `_split_order`) and their weighted
+        sum."""
+        key = (n, size, bonus_next)
+        found = self.roll_bounds.get(key)
+        if found is None:
+            ubs = []
+            for dice, _, _ in self.rolls:
+                order = self._split_order(n, size, dice, bonus_next)
+                ubs.append(order[0][0] if order else 0)
+            found = self.roll_bounds[key] = (
+                ubs, sum(ub * count for ub, (_, count, _) in zip(ubs, self.rolls, strict=True)))
+        return found
+
     def _best(self, n: int, view: int, size: int, dice: tuple[int, ...], win: int,
-              bonus_next: bool, rooms: list[int] | None) -> int:
+              bonus_next: bool, rooms: list[int] | None, t: int) -> int:
         """The most a roll is worth: a win, else the best of the bonus roll (when lane 7
-        is used and `bonus_next`) or the next turn. Splits and their results are tried
-        best bound first; one whose bound cannot beat the best value found is not placed
-        or valued (every real result of a split is bounded by the split's bound).
-        `rooms` (fast_last: each lane's room by its bit offset): a split with a penalty
-        in it has the lower bound of a stock grown by a full lane, so those splits wait
-        until the others are done, best first."""
+        is used and `bonus_next`) or the next turn; with a threshold t (see
+        `value_main`). Splits and their results are tried best bound first; one whose
+        bound cannot beat the best value found (or t) is not placed or valued (every
+        real result of a split is bounded by the split's bound). `rooms` (fast_last:
+        each lane's room by its bit offset): a split with a penalty in it has the lower
+        bound of a stock grown by a full lane, so those splits wait until the others
+        are done, best first."""
         order = self._split_order(n, size, dice, bonus_next)
-        best = 0
+        best = high = 0  # the best value reached; the most one at or below t can be
         deferred: list[tuple[int, tuple[int, ...]]] = []
         split_lanes = self.split_lanes
         for bound, pen, split in order:
-            if bound <= best:
+            cut = best if best > t else t
+            if bound <= cut:
+                if bound > high:
+                    high = bound
                 break
             if rooms is not None and len(split) <= size:
                 for sh, k in split_lanes[split]:
@@ -646,53 +697,64 @@ class Finisher:
                 if sh >= 0:
                     deferred.append((pen, split))
                     continue
-            best = self._try_split(n, view, size, split, bonus_next, best)
+            best, high = self._try_split(n, view, size, split, bonus_next, best, high, t)
             if best >= win:
                 return win
         if len(deferred) > 1:
             deferred.sort(key=lambda x: -x[0])
         for bound, split in deferred:
-            if bound <= best:
+            cut = best if best > t else t
+            if bound <= cut:
+                if bound > high:
+                    high = bound
                 break
-            best = self._try_split(n, view, size, split, bonus_next, best)
+            best, high = self._try_split(n, view, size, split, bonus_next, best, high, t)
             if best >= win:
                 return win
-        return best
+        return best if best > t or best >= high else high
 
     def _try_split(self, n: int, view: int, size: int, split: tuple[int, ...],
-                   bonus_next: bool, best: int) -> int:
-        """The best of `best` and the split's results (a win: a huge number), each valued
-        only when its bound beats the best so far."""
+                   bonus_next: bool, best: int, high: int, t: int) -> tuple[int, int]:
+        """`best` and `high` of `_best` after the split's results (a win: a huge best),
+        each valued only when its bound beats the best so far (or t), with that
+        threshold."""
         d = self.d
         s_own, s_other, s_fresh = self.s_own, self.s_other, self.s_fresh
         out: dict[tuple[int, bool], bool] = {}
         self._split_results(view, split, size, out)
         cands = []
         ub_bonus, ub_next = self.ub_bonus[n], self.ub_main[n - 1]
+        cut = best if best > t else t
         for (after, used), won in out.items():
             if won:
-                return self.d ** (2 * n)
+                return self.d ** (2 * n), high
             s = (((after >> s_own) & 255) + ((after >> s_other) & 255)
                  + ((after >> s_fresh) & 255))
-            if used and bonus_next:
-                ub = ub_bonus[s]
-                if ub > best:
-                    cands.append((ub, True, after))
-            else:
-                ub = ub_next[s] * d if bonus_next else ub_next[s]
-                if ub > best:
-                    cands.append((ub, False, after))
+            to_bonus = used and bonus_next
+            ub = ub_bonus[s] if to_bonus else ub_next[s] * d if bonus_next else ub_next[s]
+            if ub > cut:
+                cands.append((ub, to_bonus, after))
+            elif ub > high:
+                high = ub
         if len(cands) > 1:
             cands.sort(reverse=True)
         for ub, to_bonus, after in cands:
-            if ub <= best:
+            cut = best if best > t else t
+            if ub <= cut:
+                if ub > high:
+                    high = ub
                 break
-            val = (self.value_bonus(n, after) if to_bonus else
-                   self.value_main(n - 1, after) * d if bonus_next else
-                   self.value_main(n - 1, after))
-            if val > best:
+            if to_bonus:
+                val = self.value_bonus(n, after, cut)
+            elif bonus_next:
+                val = self.value_main(n - 1, after, cut // d) * d
+            else:
+                val = self.value_main(n - 1, after, cut)
+            if val > cut:
                 best = val
-        return best
+            elif val > high:
+                high = val
+        return best, high
 
     def _room_at(self, view: int) -> list[int] | None:
         """Each lane's room by its bit offset (see `_best`), when the shortcut holds."""
@@ -701,8 +763,10 @@ class Finisher:
         room, mask = self.room, self.mask
         return [room[(view >> sh) & mask] for sh in range(self.s_own)]
 
-    def value_main(self, n: int, view: int) -> int:
-        """Chance (times D^(2n)) to empty the stock within n turns, starting a turn."""
+    def value_main(self, n: int, view: int, t: int = -1) -> int:
+        """Chance (times D^(2n)) to empty the stock within n turns, starting a turn.
+        With a threshold t: a value above t is exact, one at or below t only bounds the
+        chance from above (it is not needed more exactly)."""
         view = self.new_turn(view)
         size = self.size(view)
         if size == 0:
@@ -730,22 +794,22 @@ class Finisher:
         key = (n, view)
         v = self.main.get(key)
         if v is not None:
-            return v
+            if v >= 0:
+                return v
+            if ~v <= t:  # a bound from an earlier threshold is enough
+                return ~v
         self._tick()
         if n == 1:
             total = self._last_turn(view, size)
         else:
             self._bounds(n)
-            win = self.d ** (2 * n - 1)
-            rooms = self._room_at(view)
-            total = sum(count * self._best(n, view, size, dice, win, True, rooms)
-                        for dice, count, _ in self.rolls)
-        self.main[key] = total
+            total = self._average(n, view, size, self.d ** (2 * n - 1), True, t)
+        self.main[key] = total if total > t or n == 1 else ~total
         return total
 
-    def value_bonus(self, n: int, view: int) -> int:
+    def value_bonus(self, n: int, view: int, t: int = -1) -> int:
         """Chance (times D^(2n-1)) to empty the stock within n turns, the first of
-        which continues with its bonus roll now."""
+        which continues with its bonus roll now (threshold t as in `value_main`)."""
         size = self.size(view)
         if size == 0:
             return self.d ** (2 * n - 1)
@@ -756,14 +820,14 @@ class Finisher:
         key = (n, view)
         v = self.bonus.get(key)
         if v is not None:
-            return v
+            if v >= 0:
+                return v
+            if ~v <= t:
+                return ~v
         self._tick()
         self._bounds(n)
-        win = self.d ** (2 * n - 2)
-        rooms = self._room_at(view)
-        total = sum(count * self._best(n, view, size, dice, win, False, rooms)
-                    for dice, count, _ in self.rolls)
-        self.bonus[key] = total
+        total = self._average(n, view, size, self.d ** (2 * n - 2), False, t)
+        self.bonus[key] = total if total > t else ~total
         return total
 
     def chance(self, n: int, view: int, bonus: bool) -> Fraction:
