@@ -33,7 +33,6 @@ import time
 from collections.abc import Callable
 
 from models.topito.bfs import SearchOutcome
-from models.topito.race import card_bound
 from models.topito.rules import Ban, Card, Goal, Move, Stacks, State, successors
 
 # requirement kinds: ("in", b) b in play; ("pod", b, p) b in the stack on podium p;
@@ -47,7 +46,7 @@ def _card_reqs(card: Card) -> list[Req]:
     if card.kind == "podium":
         out += [("pod", b, card.podium) for b in card.blocks]
     elif card.kind == "pair":
-        out.append(("on", *card.blocks))
+        out += [("on", *card.blocks), ("below", *card.blocks)]
     elif card.kind == "order":
         a, b, c = card.blocks
         out += [("below", a, b), ("below", b, c), ("below", a, c)]
@@ -85,8 +84,6 @@ class PlanBound:
 
     def _value(self, stacks: Stacks) -> int:
         goal = self.goal
-        if goal.met(stacks):
-            return 0
         at, chain = _places(stacks)
         if goal.mode == "all":
             sets: list[int] = []
@@ -94,12 +91,15 @@ class PlanBound:
             for card, reqs in zip(goal.cards, self.reqs, strict=True):
                 if card.met(stacks):
                     continue
-                base = max(base, card_bound(card, stacks))
+                base = max(base, _card_base(card, stacks, at))
                 sets += self._sets(reqs, stacks, at, chain)
-            return max(base, _packing(sets))
+            return max(base, _packing(sets)) if base else 0
         best = None
         for card, reqs in zip(goal.cards, self.reqs, strict=True):
-            v = max(card_bound(card, stacks), _packing(self._sets(reqs, stacks, at, chain)))
+            if card.met(stacks):
+                return 0
+            v = max(_card_base(card, stacks, at),
+                    _packing(self._sets(reqs, stacks, at, chain)))
             best = v if best is None else min(best, v)
         return best or 0
 
@@ -141,12 +141,24 @@ class PlanBound:
                 x, rank = r[1], r[2]
                 w = at.get(x)
                 if w is None:
+                    out.append(self.every & ~(1 << x))  # put alone: a block must land on x
                     continue
                 if w[1] != rank - 1:
                     out.append(chain[x])
                 if w[1] + 1 == len(stacks[w[0]]):
                     out.append(self.every & ~(1 << x))  # a block must land on x
         return out
+
+
+def _card_base(card: Card, stacks: Stacks, at: dict[int, tuple[int, int]]) -> int:
+    """Moves an unmet card needs at least beyond what its sets say (race.card_bound):
+    1, or 2 for a rank card whose block is on top at the wrong height (its height
+    changes only by a move that leaves it on top, and a block must land on it too)."""
+    if card.kind == "rank":
+        w = at.get(card.blocks[0])
+        if w is not None and w[1] + 1 == len(stacks[w[0]]) and w[1] + 1 != card.rank:
+            return 2
+    return 1
 
 
 def _places(stacks: Stacks) -> tuple[dict[int, tuple[int, int]], dict[int, int]]:

@@ -72,6 +72,16 @@ def shortest(state: State, goal: Goal, backend: str, max_moves: int,
                 "in hand)")
     if lower > max_moves:
         return "infeasible", None, [], max_moves, by_bound, backend
+    if backend in ("astar", "auto") and goal.mode == "all" and len(goal.cards) > 1:
+        from models.topito.encode_sat import arrangement_exists
+
+        try:  # a few ms; A* alone would search every position up to max_moves
+            if not arrangement_exists(state, goal, deadline):
+                return ("infeasible", None, [], max_moves,
+                        "SAT: no arrangement of the blocks meets the cards at once", "sat")
+        except TimeLimitReached:
+            return ("unknown", None, [], lower - 1,
+                    f"time limit: no plan of at most {lower - 1} moves ({by_bound})", backend)
     if backend in ("astar", "auto"):
         stop = (lambda nodes: nodes > AUTO_ASTAR_NODES) if backend == "auto" else None
         out = astar_plan(state, goal, max_moves, deadline, bound, stop)
@@ -88,16 +98,8 @@ def shortest(state: State, goal: Goal, backend: str, max_moves: int,
         lower = max(lower, out.depth_done + 1)
         by_bound = (f"A* ruled out every plan of at most {out.depth_done} moves "
                     f"({out.nodes} states)")
-    from models.topito.encode_sat import arrangement_exists, sat_plan
+    from models.topito.encode_sat import sat_plan
 
-    if backend == "auto":
-        try:
-            if not arrangement_exists(state, goal, deadline):
-                return ("infeasible", None, [], max_moves,
-                        "SAT: no arrangement of the blocks meets the cards at once", "sat")
-        except TimeLimitReached:
-            return ("unknown", None, [], lower - 1,
-                    f"time limit: no plan of at most {lower - 1} moves ({by_bound})", "sat")
     status, length, moves, done = sat_plan(state, goal, max_moves, deadline, lower=lower,
                                            must_move=bound.required(state.stacks))
 
