@@ -1,5 +1,6 @@
-"""Screenshots of `toppi serve`: every game page (with an answer on it) and a library
-page, written to docs/serve-<page>.png.
+"""Screenshots of `toppi serve`: every game page (with an answer on it), a library
+page, a puzzle of a --store file and a long solve's live progress, written to
+docs/serve-<page>.png.
 
     python scripts/serve_screenshots.py [--out docs]
 """
@@ -7,7 +8,11 @@ page, written to docs/serve-<page>.png.
 from __future__ import annotations
 
 import argparse
+import json
+import os
+import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -18,7 +23,9 @@ from solver.serve.browser import chromium, missing_browser, running_server, wait
 # an answer to show on each page: (verb, options)
 ASK = {"take-it-higher": ("score", ""), "hoch-hinaus": ("achievable", "within=2"),
        "tippi-toppi": ("hint", ""), "topito": ("plan", "card=Duck on Owl"),
-       "hippo": ("best", "roll=6,4,2")}
+       "hippo": ("best", "")}
+# dice clicked in the position editor first (Hippo: the roll 6, 4, 2)
+DICE = {"hippo": ["6", "4", "2"]}
 
 
 def main() -> None:
@@ -29,10 +36,27 @@ def main() -> None:
     if problem:
         sys.exit(f"serve_screenshots: {problem}")
     out = Path(args.out)
-    with running_server() as url, chromium(1300, 900) as driver:
+    tmp = Path(tempfile.mkdtemp(prefix="toppi-screens-"))
+    store = tmp / "puzzles.db"
+    for game, count in (("tippi-toppi", 3), ("hippo", 1)):  # a store as generate writes it
+        subprocess.run([sys.executable, "-c", "from solver.cli import main; main()", game,
+                        "generate", "--difficulty", "easy", "--count", str(count), "--jobs",
+                        "1", "--store", str(store), "--json"], check=True,
+                       capture_output=True, env={**os.environ, "TOPPI_QUIET": "1"})
+    with running_server(store=store) as url, chromium(1300, 900) as driver:
         for game in games.VERBS:
             driver.get(f"{url}/{game}")
             wait_for(driver, "document.body.dataset.ready")
+            for face in DICE.get(game, []):
+                before = driver.execute_script("return document.getElementById('position').value")
+                driver.execute_script(
+                    "document.querySelector(`#field-roll button.pick[data-piece='${arguments[0]}']`)"
+                    ".click()", face)
+                wait_for(driver, "document.getElementById('position').value !== "
+                                 f"{json.dumps(before)}")
+            if game in DICE:  # the whole roll read by the engine
+                wait_for(driver, "document.getElementById('status').textContent"
+                                 ".includes('To act')")
             verb, options = ASK[game]
             driver.execute_script(
                 f"document.getElementById('opts-{verb}').value = arguments[0];"
@@ -48,6 +72,29 @@ def main() -> None:
         wait_for(driver, "document.getElementById('solution').innerHTML")
         driver.save_screenshot(str(out / "serve-library.png"))
         print(out / "serve-library.png")
+        # the store: its page, a puzzle opened and revealed
+        driver.get(f"{url}/tippi-toppi/store")
+        wait_for(driver, "document.body.dataset.ready")
+        driver.execute_script("document.querySelector('a.puzzle').click()")
+        wait_for(driver, "document.body.dataset.puzzle")
+        driver.execute_script("document.getElementById('reveal').click()")
+        wait_for(driver, "document.getElementById('solution').innerHTML")
+        driver.save_screenshot(str(out / "serve-store.png"))
+        print(out / "serve-store.png")
+        # a long solve: the solver's best and bound while it runs, then cancelled
+        driver.get(f"{url}/take-it-higher")
+        wait_for(driver, "document.body.dataset.ready")
+        driver.execute_script(
+            "document.getElementById('opts-max').value = arguments[0];"
+            "document.getElementById('ask-max').click();",
+            "variant=gold-silver&backend=cpsat&time-limit=30")
+        wait_for(driver, "document.getElementById('job-solver') && "
+                         "document.getElementById('job-solver').textContent.includes('gap')",
+                 40)
+        driver.save_screenshot(str(out / "serve-progress.png"))
+        print(out / "serve-progress.png")
+        driver.execute_script("document.getElementById('cancel').click()")
+        wait_for(driver, "document.getElementById('answer').dataset.status")
 
 
 if __name__ == "__main__":

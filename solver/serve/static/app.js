@@ -298,7 +298,11 @@ function listEditor(f, items, path, name) {
     if (d[f.key] === undefined || d[f.key] === null) d[f.key] = [];
     listAt(d, path).push(f.kind === "dice" ? Number(id) : id);
   });
-  if (full) return row;
+  if (full) {  // as many as the rules allow: take one out first
+    row.append(el("span", {className: "dim", textContent: `full (${f.size})`,
+                           title: "click a piece to take it out"}));
+    return row;
+  }
   const long = choices.some((c) => c.label.length > 14);
   if (long) {
     const select = el("select", {className: "add"});

@@ -95,7 +95,7 @@ async function open(n) {
   const d = await r.json();
   if (!r.ok) { $("verdict").textContent = d.error; return; }
   name = n; vocab = d.vocabulary; steps = []; partial = [];
-  const label = CONFIG.source === "store" ? `#${n} (${(d.puzzle.rating || (d.puzzle.puzzle || {}).rating || {}).difficulty || "?"})` : n;
+  const label = CONFIG.source === "store" ? `#${n} · ${(d.puzzle.rating || (d.puzzle.puzzle || {}).rating || {}).difficulty || "?"}` : n;
   $("puzzle-name").textContent = `${label} (${d.steps} step${d.steps === 1 ? "" : "s"})`;
   $("puzzle-picture").innerHTML = d.svg;
   $("solution").innerHTML = "";
