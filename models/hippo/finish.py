@@ -110,7 +110,7 @@ class Finisher:
         self.fast_last = rules.capacity >= rules.dice
         self._needs()
         self.last_by_lanes: dict[int, int] = {}
-        self.last_by_room: dict[tuple[int, ...], int] = {}
+        self.last_by_room: dict[int, int] = {}
         # The last turn is decided by the stock and the lanes' room capped at the stock's
         # size when no line with a penalty in it can still finish: a penalty on the
         # first roll (a bonus split sheds at most dice - 1 chips) takes at least the
@@ -120,10 +120,10 @@ class Finisher:
         # the fewest chips a penalty gives back: the full lane (and the chip placed)
         self.taken = rules.capacity + (1 if rules.penalty_takes_placed else 0)
         self.canon_last_turn = self.fast_last and self.taken + 3 > 2 * rules.dice
-        self.last_turn_by_room: dict[tuple[int, tuple[int, ...]], int] = {}
+        self.last_turn_by_room: dict[tuple[int, int, int], int] = {}
         self.last_turn_by_lanes: dict[int, int] = {}
         # per roll, its splits making 7 as (chips, ((lane, chips), ...) without lane 7)
-        self.seven_lanes = {dice: tuple((len(s), tuple((lane, k) for lane, k in
+        self.seven_lanes = {dice: tuple((len(s), tuple((self.rpos[lane], k) for lane, k in
                                                        sorted(Counter(s).items())
                                                        if lane != rules.hippo))
                                         for s in splits)
@@ -155,6 +155,15 @@ class Finisher:
         self.s_fresh = self.s_other + 8
         self.lanes_mask = (1 << self.s_own) - 1
         self.play_lanes = [lane for lane in range(1, r.lanes + 1) if lane != r.hippo]
+        self.play_shifts = [self.shift[lane] for lane in self.play_lanes]
+        # the lanes' rooms packed into one integer, rbits bits a lane (`_rooms`); capped
+        # chunk by chunk with tables (`_cap`)
+        self.rbits = max(1, cap.bit_length())
+        self.rmask = (1 << self.rbits) - 1
+        self.rpos = [self.rbits * lane for lane in range(r.lanes + 1)]
+        self.rchunk = max(1, 12 // self.rbits) * self.rbits
+        self.rchunks = list(range(0, self.rbits * (r.lanes + 1), self.rchunk))
+        self.cap_tabs: dict[int, list[int]] = {}
         # where the other chips a penalty takes go: not due before the next turn, or due
         self.s_taken = self.s_fresh if r.next_turn else self.s_other
         self.trans = {}
@@ -419,24 +428,39 @@ class Finisher:
                     for groups in itertools.combinations(split, k):
                         ways.add(tuple(sorted(Counter(g for g in groups
                                                       if g != self.rules.hippo).items())))
-                self.needs[(dice, k)] = tuple(sorted(ways, key=len))
+                self.needs[(dice, k)] = tuple(tuple((self.rpos[lane], n) for lane, n in way)
+                                              for way in sorted(ways, key=len))
 
-    def _rooms(self, v: int, size: int) -> tuple[int, ...]:
-        """Each lane's room (see `_tables`) capped at `size`, indexed by lane; the key of
+    def _rooms(self, v: int, size: int) -> int:
+        """Each lane's room (see `_tables`) capped at `size`, packed (`rpos`); the key of
         the last roll (and of a win now) as far as the lanes go."""
-        room, mask, shift = self.room, self.mask, self.shift
-        rooms = [size] * (self.rules.lanes + 1)
+        room, mask, shift, rpos = self.room, self.mask, self.shift, self.rpos
+        rooms = 0
         for lane in self.play_lanes:
             r = room[(v >> shift[lane]) & mask]
-            if r < size:
-                rooms[lane] = r
-        return tuple(rooms)
+            rooms |= (r if r < size else size) << rpos[lane]
+        return rooms
 
-    def _wins_now(self, dice: tuple[int, ...], size: int, rooms: tuple[int, ...]) -> bool:
+    def _cap(self, rooms: int, size: int) -> int:
+        """Packed rooms capped at `size`."""
+        tab = self.cap_tabs.get(size)
+        chunk, bits, rmask = self.rchunk, self.rbits, self.rmask
+        if tab is None:
+            tab = self.cap_tabs[size] = [
+                sum(min((x >> j) & rmask, size) << j for j in range(0, chunk, bits))
+                for x in range(1 << chunk)]
+        m = (1 << chunk) - 1
+        out = 0
+        for sh in self.rchunks:
+            out |= tab[(rooms >> sh) & m] << sh
+        return out
+
+    def _wins_now(self, dice: tuple[int, ...], size: int, rooms: int) -> bool:
         """Can this roll empty a stock of `size` <= dice chips at once? (fast_last)"""
+        rmask = self.rmask
         for need in self.needs[(dice, size)]:
-            for lane, k in need:
-                if rooms[lane] < k:
+            for pos, k in need:
+                if (rooms >> pos) & rmask < k:
                     break
             else:
                 return True
@@ -457,7 +481,7 @@ class Finisher:
             return found
         if self.fast_last:
             rooms = self._rooms(v, size)
-            canon = (size,) + rooms
+            canon = (rooms << 8) | size
             found = self.last_by_room.get(canon)
             if found is None:
                 found = sum(count for dice, count, _ in self.rolls
@@ -469,7 +493,7 @@ class Finisher:
         self.last_by_lanes[key] = found
         return found
 
-    def _last_turn_rooms(self, size: int, other: int, rooms: tuple[int, ...]) -> int:
+    def _last_turn_rooms(self, size: int, other: int, rooms: int) -> int:
         """V_main(1) from the stock's size, the other chips due in it and the lanes' rooms
         capped at the size (see `canon_last_turn`): a win now, else the best split
         making 7 that fits the rooms (one with a penalty leaves too many chips), valued
@@ -480,7 +504,7 @@ class Finisher:
         than an empty lane's room, and then the due other chips (placed first) may go
         to any of the split's groups."""
         d, dice_n, cap = self.d, self.rules.dice, self.rules.capacity
-        last_by_room = self.last_by_room
+        last_by_room, rmask = self.last_by_room, self.rmask
         total = 0
         for dice, count, _ in self.rolls:
             if size <= dice_n and self._wins_now(dice, size, rooms):
@@ -491,40 +515,39 @@ class Finisher:
                 left = size - g
                 if left <= 0 or left > dice_n:
                     continue
-                new = list(rooms)
-                for lane, k in lanes:
-                    if new[lane] < k:
+                new = rooms
+                for pos, k in lanes:
+                    if (new >> pos) & rmask < k:
                         break
-                    new[lane] -= k
+                    new -= k << pos
                 else:
                     for after in (self._given_back(new, rooms, lanes, min(other, g), g)
                                   if other and size > cap else (new,)):
-                        key = (left,) + tuple(r if r < left else left for r in after)
+                        after = self._cap(after, left)
+                        key = (after << 8) | left
                         won = last_by_room.get(key)
                         if won is None:
                             won = last_by_room[key] = sum(
                                 c for roll, c, _ in self.rolls
-                                if self._wins_now(roll, left, key[1:]))
+                                if self._wins_now(roll, left, after))
                         if won > best:
                             best = won
             total += count * best
         return total
 
-    def _given_back(self, new: list[int], rooms: tuple[int, ...],
-                    lanes: tuple[tuple[int, int], ...], m: int, g: int) -> list[list[int]]:
+    def _given_back(self, new: int, rooms: int, lanes: tuple[tuple[int, int], ...], m: int,
+                    g: int) -> list[int]:
         """The rooms after a split (`new`, a field per chip) when m due other chips go
         first, each into any of its g groups: one placed into an empty lane takes no
         room there."""
-        cap = self.rules.capacity
-        empty = [(lane, k) for lane, k in lanes if rooms[lane] == cap]
+        cap, rmask = self.rules.capacity, self.rmask
+        empty = [(pos, k) for pos, k in lanes if (rooms >> pos) & rmask == cap]
         elsewhere = g - sum(k for _, k in empty)
         found = []
         for back in itertools.product(*(range(k + 1) for _, k in empty)):
             if sum(back) <= m <= sum(back) + elsewhere:
-                after = list(new)
-                for (lane, _), b in zip(empty, back, strict=True):
-                    after[lane] += b
-                found.append(after)
+                found.append(new + sum(b << pos for (pos, _), b in
+                                       zip(empty, back, strict=True)))
         return found
 
     def _last_turn(self, v: int, size: int) -> int:
@@ -737,7 +760,14 @@ class Finisher:
             elif ub > high:
                 high = ub
         if len(cands) > 1:
-            cands.sort(reverse=True)
+            if n > 2 or (n == 2 and bonus_next):
+                # children that are searched further: the one likely best first (by
+                # its chance within a turn fewer, known from the smaller N, else by
+                # the lanes' room), so that the others meet a high threshold
+                cands = sorted(cands, key=lambda c: (c[0], self._guess(n, c[2], c[1], bonus_next)),
+                               reverse=True)
+            else:
+                cands.sort(reverse=True)
         for ub, to_bonus, after in cands:
             cut = best if best > t else t
             if ub <= cut:
@@ -755,6 +785,18 @@ class Finisher:
             elif val > high:
                 high = val
         return best, high
+
+    def _guess(self, n: int, after: int, to_bonus: bool, bonus_next: bool) -> int:
+        """An estimate for ordering a result's value (see `_try_split`)."""
+        if to_bonus:
+            found = self.bonus.get((n - 1, after)) if n > 2 else None
+        else:
+            m = n - 1 if bonus_next else n - 1
+            found = self.main.get((m - 1, self.new_turn(after))) if m > 2 else None
+        if found is not None and found >= 0:
+            return found
+        room, mask = self.room, self.mask
+        return sum(room[(after >> sh) & mask] for sh in self.play_shifts) - (1 << 40)
 
     def _room_at(self, view: int) -> list[int] | None:
         """Each lane's room by its bit offset (see `_best`), when the shortcut holds."""
