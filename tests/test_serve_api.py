@@ -306,12 +306,76 @@ def test_store_browsing(store, tmp_path):
         assert c.get("/api/tippi-toppi/store/..%2Fpuzzles.db").status_code == 404
         r = c.get("/api/tippi-toppi/store/puzzles.db")
         assert r.status_code == 404 and "no puzzle" in r.json()["error"]
+        # a bad answer: HTTP 400 with one line
+        r = c.post(f"/api/tippi-toppi/store/{name}/check", json=["P4>1"])
+        assert (r.status_code, r.json()["error"]) == (
+            400, 'toppi: error: answer: expected {"steps": [...]}')
+        r = post(c, f"/api/tippi-toppi/store/{name}/check", '{"steps": [')
+        assert r.status_code == 400 and r.json()["error"].startswith("toppi: error: answer")
+        assert "\n" not in r.json()["error"]
         assert c.get("/api/tippi-toppi/shelf").status_code == 404
     # without --store: 404 with the line saying how to give one
     with TestClient(create_app(pool_size=1)) as c:
         r = c.get("/api/tippi-toppi/store")
         assert r.status_code == 404 and "--store FILE" in r.json()["error"]
         assert c.get("/tippi-toppi/store").status_code == 404
+
+
+# position files whose fields the editor must be able to write: (game, file)
+EDITED = [("take-it-higher", "take-it-higher/library/take-it-higher-easy-2026-1.json"),
+          ("hoch-hinaus", "hoch-hinaus/midgame-1.json"),
+          ("hoch-hinaus", "hoch-hinaus/pros-purple.json"),
+          ("tippi-toppi", "tippi-toppi/known-deck.json"),
+          ("tippi-toppi", "tippi-toppi/hidden.json"),
+          ("topito", "topito/midgame.json"), ("topito", "topito/race/endgame.json"),
+          ("hippo", "hippo/midgame-4p.json"), ("hippo", "hippo/penalty-trap.json")]
+
+
+def test_editor_pieces_are_the_games_own(client):
+    """The editor's pickers hold the rules data's pieces (every tile, card, task, die
+    face once) and can write every value of the example files' fields."""
+    from solver.serve.api import _describe, _plain
+
+    def rules(game):
+        g = _describe(game)
+        return g.load_rules(None, **{o.name: _plain(o.default) for o in g.data_options})
+
+    editors = {g: client.get(f"/api/{g}/editor").json() for g, _ in EDITED}
+    hh, tt, topito = rules("hoch-hinaus"), rules("tippi-toppi"), rules("topito")
+    ids = {g: {k: [p["id"] for p in v] for k, v in e["pieces"].items()}
+           for g, e in editors.items()}
+    assert ids["hoch-hinaus"]["tiles"] == [t.id for t in hh.rules.tiles]
+    assert len(ids["hoch-hinaus"]["tasks"]) == len(hh.catalogue.ids) == 60
+    assert ids["tippi-toppi"]["cards"] == [tt.card_name(c) for c in tt.cards]
+    assert len(ids["tippi-toppi"]["tasks"]) == len(tt.catalogue)
+    assert len(set(ids["topito"]["cards"])) == len(topito.deck) == 48
+    assert ids["hippo"]["faces"] == ["1", "2", "3", "4", "5", "6"]
+    for game, file in EDITED:
+        data = json.loads((PUZZLES / file).read_text())
+        if game == "take-it-higher":
+            data["called"] = data["to_come"][0]
+        for f in editors[game]["fields"]:
+            value, pieces = data.get(f["key"]), set(ids[game].get(f.get("pieces"), []))
+            if f["kind"] == "hands" and game == "topito":
+                # a card may be worded otherwise ("order Whale < Mouse < Pig" is the
+                # deck's "order Pig > Mouse > Whale"); every card of the deck is offered
+                from models.topito.rules import parse_card
+
+                offered = {parse_card(topito.rules, c) for c in pieces}
+                deck = set(topito.deck)
+                assert all(parse_card(topito.rules, c) in offered for h in value for c in h
+                           if parse_card(topito.rules, c) in deck), file
+            elif f["kind"] == "hands":
+                assert all(c in pieces or c == f["unknown"] for h in value for c in h), file
+            if f["kind"] == "hands":
+                assert all(len(h) <= f["size"] for h in value)
+            elif f["kind"] in ("list", "dice") and value is not None:
+                assert all(str(c) in pieces for c in value), (file, f["key"])
+            elif f["kind"] == "one":
+                assert value in pieces
+            elif f["kind"] == "move" and value is not None:
+                assert all(value[k] in ids[game][p] for k, p in f["parts"].items())
+    assert client.get("/api/chess/editor").status_code == 404
 
 
 def test_store_option_rejects_a_file_that_is_no_store(tmp_path):
