@@ -307,3 +307,60 @@ def test_the_json_chance_is_the_answer():
     data = json.loads(out.stdout)
     assert data["chance"] == data["by_turns"][-1]["chance"] == 0.364905
     assert data["exact"] == "5675/15552" and "216 throws" in data["dice"]
+
+
+@pytest.mark.parametrize("reading", FOREIGN_FIRST)
+@pytest.mark.parametrize("seed", range(6))
+def test_last_turn_on_rooms_equals_the_last_turn_on_the_view(seed, reading):
+    """The last turn valued from the stock's size, the due other chips and the lanes'
+    rooms (`_last_turn_rooms`, behind value_main(1)) equals the view-based last turn
+    (every result of every split making 7 placed), also for stocks of 4 and 5 with
+    other chips (where an other chip placed into an empty lane takes no room) and
+    for the views a roll leaves (penalties taken back, chips taken this turn due)."""
+    rules = load_rules(None, reading)
+    f = Finisher(rules)
+    views = set()
+    for stock in (2, 3, 4, 5):
+        state = small_state(seed * 7 + stock, stock, rules)
+        view = f.pack(view_of(state))
+        views.add(view)
+        for dice, _ in all_rolls(rules)[seed::9]:
+            views.update(after for after, _, won in f.outcomes(view, dice) if not won)
+    checked = 0
+    for view in sorted(views):
+        view = f.new_turn(view)
+        size = f.size(view)
+        if 0 < size <= 5:
+            assert f.value_main(1, view) == f._last_turn(view, size), f.unpack(view)
+            checked += 1
+    assert checked >= 20
+
+
+@settings(max_examples=10, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10**6), stock=st.integers(2, 5), turns=st.integers(2, 3),
+       bonus=st.booleans(), reading=st.sampled_from(FOREIGN_FIRST),
+       offset=st.integers(-4, 4))
+def test_a_threshold_gives_the_exact_value_above_it_and_a_bound_below(
+        seed, stock, turns, bonus, reading, offset):
+    """value_main / value_bonus with a threshold t (the averages stopped early,
+    Star1-style): above t the value is exact, at or below t it bounds the exact value
+    from above; and the memo of bounds does not spoil a later exact answer."""
+    rules = load_rules(None, reading)
+    if turns == 3:
+        stock = min(stock, 3)
+    state = small_state(seed, stock, rules)
+    if bonus:
+        state = before_bonus(state, rules)
+    exact_f, f = Finisher(rules), Finisher(rules)
+    view = exact_f.pack(view_of(state))
+    value = exact_f.value_bonus if bonus else exact_f.value_main
+    exact = value(turns, view)
+    top = f.d ** (2 * turns - (1 if bonus else 0))
+    t = max(-1, exact + offset * top // 100)  # thresholds around the answer
+    found = (f.value_bonus if bonus else f.value_main)(turns, view, t)
+    if found > t:
+        assert found == exact
+    else:
+        assert exact <= found
+    assert (f.value_bonus if bonus else f.value_main)(turns, view) == exact
