@@ -1,20 +1,34 @@
-"""Benchmark of `toppi topito plan` (target: median <= 0.3 s): SAT vs breadth-first search,
-and of the honest `hint` (target: median <= 1 s).
+"""Benchmark of `toppi topito plan` (issue 20 goals: every shortest plan up to 8 moves
+in <= 1 s median, the stack-reversal family up to 8 moves in <= 2 s median, proven
+minimal), and of the honest `hint` (target: median <= 1 s).
 
-    python scripts/bench_topito.py [--cases 60] [--runs 3] [--seed 0]
-                                   [--per-depth 3] [--max-depth 14] [--limit 10]
+    python scripts/bench_topito.py [--cases 60] [--runs 3] [--seed 0] [--backends auto,sat,bfs]
+                                   [--per-depth 5] [--max-depth 10] [--limit 10]
+                                   [--budget 600] [--part3] [--skip-part1] [--skip-part2]
     python scripts/bench_topito.py --hint 20 [--runs 3] [--seed 0] [--hint-max-moves 8]
+
+Back-ends (`--backends`, comma-separated): the `plan` back-ends as `plan.shortest`
+runs them — auto (the default: A* for a bounded number of positions, then SAT from
+what A* ruled out), astar, sat (its horizon from the lower bound), bfs — and sat0, the
+SAT encoding from horizon 0 without the bound (the back-end before issue 20). Times are
+wall time inside the process (encodings built each time); a back-end over `--limit`
+seconds on a case counts as over it and is not run again on that case.
 
 Part 1 — random cases: random reachable positions (random stacks and a random legal
 last move) and a random deck card. Each case is timed `--runs` times with each
-back-end (median per case); printed: median over the cases of SAT and BFS time, the
-median of the per-case ratio BFS/SAT, and the same by plan length.
+back-end (median per case); printed: median, p90 and max over the cases, and the
+median by plan length.
 
-Part 2 — scaling: goals of several deck cards at once ("all") give longer plans; cases
-are bucketed by their proven plan length. For each length: median SAT and BFS time
-over `--per-depth` cases. A back-end whose median passes `--limit` seconds is not run
-on longer plans; the first such length is "the depth at which it takes longer than
-the limit". Times are wall time inside the process (encoding built each time).
+Part 2 — scaling: goals of several deck cards at once ("all") give longer plans.
+Random cases (1-6 cards, sized towards a random target length) are solved with
+`auto` (its length and the proof); each length from 1 to `--max-depth` collects
+`--per-depth` cases (until `--budget` seconds of sampling run out). For each length:
+the median over its cases of each back-end's median of `--runs` runs. Goals no plan
+within --max-depth meets (or no arrangement at all) are counted, not timed.
+
+Part 3 (`--part3`) — a deterministic hard family: one stack of k blocks on red must
+end reversed (order cards chaining the reversed sequence, all at once): plans of k
+lifts; each back-end's median of `--runs` runs per k.
 
 Hint (`--hint N`, only this part runs): N seeded positions of dealt games (2, 3 and 4
 players in turn, game i from seed*1000003+i, a random number of greedy moves 0-24), the
@@ -39,23 +53,51 @@ import statistics
 import sys
 import time
 
-from models.topito.bfs import bfs_plan
 from models.topito.encode_sat import sat_plan
+from models.topito.plan import shortest
 from models.topito.puzzle_search import random_state
 from models.topito.rules import Card, Goal, State, load_deck, load_rules
 from solver.progress import progress_bar
 
+BACKENDS = ("auto", "astar", "sat", "bfs", "sat0")
+OVER = float("inf")
 
-def timed_sat(state, goal, max_depth, limit):
+
+def timed(backend: str, state, goal, max_depth: int, limit: float):
+    """(seconds, status, length) of one run; status "unknown" past the limit."""
     t = time.perf_counter()
-    status, length, _, _ = sat_plan(state, goal, max_depth, t + limit)
+    if backend == "sat0":
+        status, length, _, _ = sat_plan(state, goal, max_depth, t + limit)
+    else:
+        status, length = shortest(state, goal, backend, max_depth, t + limit)[:2]
     return time.perf_counter() - t, status, length
 
 
-def timed_bfs(state, goal, max_depth, limit):
-    t = time.perf_counter()
-    out = bfs_plan(state, goal, max_depth, t + limit)
-    return time.perf_counter() - t, out.status, out.length
+def timed_runs(backends, state, goal, max_depth: int, limit: float, runs: int):
+    """{backend: median seconds (OVER past the limit)} and the answers (status, length)
+    of those that finished, which must agree."""
+    times, answers = {}, {}
+    for be in backends:
+        ts = []
+        for _ in range(runs):
+            t, status, length = timed(be, state, goal, max_depth, limit)
+            if status == "unknown":
+                ts = [OVER]
+                break
+            ts.append(t)
+            answers[be] = (status, length)
+        times[be] = statistics.median(ts)
+    assert len(set(answers.values())) <= 1, (state, goal, answers)
+    return times, answers
+
+
+def fmt(t: float, limit: float) -> str:
+    return f">{limit:g}" if t == OVER else f"{t:.3f}"
+
+
+def quantile90(xs: list[float]) -> float:
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, -(-9 * len(xs) // 10) - 1)]  # nearest rank
 
 
 def part1(args, rules, deck) -> None:
@@ -65,122 +107,100 @@ def part1(args, rules, deck) -> None:
         for i in range(args.cases):
             state = random_state(rules, rng)
             goal = Goal((rng.choice(deck),))
-            sat_t, bfs_t = [], []
-            bstatus = None
-            for _ in range(args.runs):
-                t, status, length = timed_sat(state, goal, args.max_depth, args.limit)
-                sat_t.append(t)
-                if bstatus != "unknown":  # one run over the limit is enough
-                    t, bstatus, blength = timed_bfs(state, goal, args.max_depth, args.limit)
-                    bfs_t.append(t)
-            if bstatus != "unknown" and status != "unknown":
-                assert length == blength, (state, goal)
-            rows.append((length, statistics.median(sat_t), statistics.median(bfs_t),
-                         bstatus == "unknown"))
+            times, answers = timed_runs(args.backends, state, goal, args.max_depth,
+                                        args.limit, args.runs)
+            length = next(iter(answers.values()), (None, None))[1]
+            rows.append((length, times))
             update(i + 1, args.cases)
-    sat = [r[1] for r in rows]
-    bfs = [r[2] for r in rows]
-    ratios = [r[2] / r[1] for r in rows if r[1] > 0]
-    print(f"Part 1: {len(rows)} random cases (seed {args.seed}), median of {args.runs} runs "
-          "per case")
-    print(f"  SAT median {statistics.median(sat):.3f} s (goal <= 0.3 s: "
-          f"{'met' if statistics.median(sat) <= 0.3 else 'NOT met'}), "
-          f"p90 {statistics.quantiles(sat, n=10)[-1]:.3f} s, max {max(sat):.3f} s")
-    print(f"  BFS median {statistics.median(bfs):.3f} s, p90 "
-          f"{statistics.quantiles(bfs, n=10)[-1]:.3f} s, max {max(bfs):.3f} s, "
-          f"{sum(r[3] for r in rows)} over the {args.limit:g} s limit")
-    print(f"  BFS/SAT per-case ratio: median {statistics.median(ratios):.2f}")
-    print("  by plan length: length  cases  SAT-median  BFS-median  ratio")
+    print(f"Part 1: {len(rows)} random cases (seed {args.seed}, one deck card), median of "
+          f"{args.runs} runs per case")
+    for be in args.backends:
+        ts = [r[1][be] for r in rows]
+        print(f"  {be:<6} median {fmt(statistics.median(ts), args.limit)} s, p90 "
+              f"{fmt(quantile90(ts), args.limit)} s, max {fmt(max(ts), args.limit)} s, "
+              f"{sum(t == OVER for t in ts)} over the {args.limit:g} s limit")
+    print("  by plan length: length  cases  " + "  ".join(f"{be:>7}" for be in args.backends))
     for length in sorted({r[0] for r in rows if r[0] is not None}):
         sub = [r for r in rows if r[0] == length]
-        s = statistics.median(r[1] for r in sub)
-        b = statistics.median(r[2] for r in sub)
-        print(f"    {length:>6}  {len(sub):>5}  {s:>10.3f}  {b:>10.3f}  {b / s:>5.2f}")
+        meds = [statistics.median(r[1][be] for r in sub) for be in args.backends]
+        print(f"    {length:>6}  {len(sub):>5}  " + "  ".join(f"{fmt(m, args.limit):>7}"
+                                                         for m in meds))
 
 
 def part2(args, rules, deck) -> None:
     rng = random.Random(args.seed + 1)
-    buckets: dict[int, list[tuple[float, float | None]]] = {}
-    sat_slow = bfs_slow = None
+    buckets: dict[int, list[dict[str, float]]] = {d: [] for d in range(1, args.max_depth + 1)}
+    none = unknown = tried = 0
     deadline = time.perf_counter() + args.budget
     print(f"Part 2: plan length scaling ({args.per_depth} cases per length, goals of "
-          "1-6 deck cards at once)")
-    print("  length  SAT-median  BFS-median  ratio")
+          f"1-6 deck cards at once, median of {args.runs} runs per case)")
     with progress_bar("scaling") as update:
-        for depth in range(1, args.max_depth + 1):
-            cases = []
-            tries = 0
-            while len(cases) < args.per_depth and time.perf_counter() < deadline:
-                tries += 1
-                state = random_state(rules, rng, rng.randint(0, rules.n_blocks))
-                k = min(6, 1 + depth // 3 + rng.randint(0, 1))
-                goal = Goal(tuple(rng.sample(deck, k)), "all")
-                # the length from SAT; cases of the wrong length are only sampled
-                t, status, length = timed_sat(state, goal, depth, 3 * args.limit)
-                if status != "optimal" or length != depth:
-                    continue
-                sat_t = t
-                bfs_t = None
-                if bfs_slow is None:
-                    bt, bstatus, blength = timed_bfs(state, goal, depth, args.limit)
-                    bfs_t = bt if bstatus != "unknown" else float("inf")
-                    if bstatus != "unknown":
-                        assert blength == depth
-                cases.append((sat_t, bfs_t))
-            update(depth, args.max_depth)
-            if len(cases) < args.per_depth:
-                print(f"  {depth:>6}  (only {len(cases)} cases of this length found in "
-                      "the time budget; stopping)")
-                break
-            buckets[depth] = cases
-            s = statistics.median(c[0] for c in cases)
-            if bfs_slow is None:
-                b = statistics.median(c[1] for c in cases)
-                bs = f"{b:>10.3f}" if b != float("inf") else f">{args.limit:>9g}"
-                ratio = f"{b / s:>5.1f}" if b != float("inf") else "    -"
-            else:
-                bs, ratio = "   skipped", "    -"
-            print(f"  {depth:>6}  {s:>10.3f}  {bs}  {ratio}")
-            sys.stdout.flush()
-            if bfs_slow is None and statistics.median(c[1] for c in cases) > args.limit:
-                bfs_slow = depth
-            if s > args.limit:
-                sat_slow = depth
-                break
-    print(f"  BFS median first over {args.limit:g} s at plan length: {bfs_slow or 'not reached'}")
-    print(f"  SAT median first over {args.limit:g} s at plan length: {sat_slow or 'not reached'}"
-          f" (lengths up to {max(buckets) if buckets else 0} measured)")
+        while time.perf_counter() < deadline and any(
+                len(c) < args.per_depth for c in buckets.values()):
+            tried += 1
+            target = rng.choice([d for d, c in buckets.items() if len(c) < args.per_depth])
+            state = random_state(rules, rng, rng.randint(0, rules.n_blocks))
+            k = min(6, 1 + target // 3 + rng.randint(0, 1))
+            goal = Goal(tuple(rng.sample(deck, k)), "all")
+            _, status, length = timed("auto", state, goal, args.max_depth, 3 * args.limit)
+            if status == "unknown":
+                unknown += 1
+                continue
+            if length is None:
+                none += 1
+                continue
+            if length == 0 or len(buckets[length]) >= args.per_depth:
+                continue
+            times, answers = timed_runs(args.backends, state, goal, length, args.limit,
+                                        args.runs)
+            assert all(a == ("optimal", length) for a in answers.values()), answers
+            buckets[length].append(times)
+            update(sum(min(len(c), args.per_depth) for c in buckets.values()),
+                   args.per_depth * args.max_depth)
+    print(f"  {tried} goals sampled: {none} with no plan within {args.max_depth} moves, "
+          f"{unknown} not decided by auto within {3 * args.limit:g} s")
+    print("  length  cases  " + "  ".join(f"{be:>7}" for be in args.backends)
+          + "   (median s; auto max)")
+    for d, cases in buckets.items():
+        if not cases:
+            print(f"  {d:>6}      0  (no case of this length found in the budget)")
+            continue
+        meds = [statistics.median(c[be] for c in cases) for be in args.backends]
+        worst = max(c["auto"] for c in cases) if "auto" in args.backends else None
+        print(f"  {d:>6}  {len(cases):>5}  " + "  ".join(f"{fmt(m, args.limit):>7}"
+                                                      for m in meds)
+              + (f"   {fmt(worst, args.limit)}" if worst is not None else ""))
+        sys.stdout.flush()
+
+
+def reversal(rules, k: int) -> tuple[State, Goal]:
+    """One stack of k blocks on red; order cards chaining the reversed sequence."""
+    blocks = tuple(range(k))
+    state = State(rules, (blocks,) + ((),) * (rules.n_podiums - 1))
+    rev = blocks[::-1]
+    cards = tuple(Card("order", rev[i:i + 3]) for i in range(0, k - 2, 2))
+    if (k - 3) % 2:
+        cards += (Card("order", rev[-3:]),)
+    return state, Goal(cards, "all")
 
 
 def part3(args, rules) -> None:
-    """A deterministic hard family: one stack of k blocks on red must end reversed (order
-    cards chaining the reversed sequence, all at once): long plans of lifts only."""
-    print("Part 3: reverse a stack of k blocks (goal: order cards, all at once)")
-    print("  k  length  SAT-time  BFS-time")
-    bfs_on = True
+    """Reverse a stack of k blocks: long plans of lifts only."""
+    print(f"Part 3: reverse a stack of k blocks (goal: order cards, all at once), median "
+          f"of {args.runs} runs")
+    print("  k  length  " + "  ".join(f"{be:>7}" for be in args.backends))
+    slow: set[str] = set()
     for k in range(3, rules.n_blocks + 1):
-        blocks = tuple(range(k))
-        state = State(rules, (blocks,) + ((),) * (rules.n_podiums - 1))
-        rev = blocks[::-1]
-        cards = tuple(Card("order", rev[i:i + 3]) for i in range(0, k - 2, 2))
-        if (k - 3) % 2:
-            cards += (Card("order", rev[-3:]),)
-        goal = Goal(cards, "all")
-        t, status, length = timed_sat(state, goal, args.max_depth + 6, args.sat_limit)
-        bt = None
-        if bfs_on:
-            bt, bstatus, blength = timed_bfs(state, goal, args.max_depth + 6, args.limit)
-            if bstatus == "unknown":
-                bt, bfs_on = float("inf"), False
-            elif status == "optimal":
-                assert blength == length
-        shown = "unknown (limit)" if status == "unknown" else str(length)
-        bs = "skipped" if bt is None else (f">{args.limit:g}" if bt == float("inf")
-                                           else f"{bt:.3f}")
-        print(f"  {k}  {shown:>6}  {t:8.3f}  {bs:>8}")
+        state, goal = reversal(rules, k)
+        run = [be for be in args.backends if be not in slow]
+        times, answers = timed_runs(run, state, goal, args.max_depth + 6, args.sat_limit,
+                                    args.runs)
+        slow |= {be for be, t in times.items() if t == OVER}
+        length = next(iter(answers.values()), (None, "unknown"))[1]
+        print(f"  {k}  {length!s:>6}  " + "  ".join(
+            f"{fmt(times[be], args.sat_limit) if be in times else 'skipped':>7}"
+            for be in args.backends))
         sys.stdout.flush()
-        if status == "unknown":
-            break
 
 
 def hint_positions(args, game_rules):
@@ -340,8 +360,10 @@ def main() -> None:
     ap.add_argument("--cases", type=int, default=60)
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--per-depth", type=int, default=3)
-    ap.add_argument("--max-depth", type=int, default=14)
+    ap.add_argument("--backends", default="auto,sat,bfs",
+                    help=f"Comma-separated, of {','.join(BACKENDS)}.")
+    ap.add_argument("--per-depth", type=int, default=5)
+    ap.add_argument("--max-depth", type=int, default=10)
     ap.add_argument("--limit", type=float, default=10.0)
     ap.add_argument("--budget", type=float, default=600.0,
                     help="Seconds of sampling for part 2.")
@@ -349,7 +371,7 @@ def main() -> None:
     ap.add_argument("--skip-part2", action="store_true")
     ap.add_argument("--part3", action="store_true", help="Also the stack-reversal family.")
     ap.add_argument("--sat-limit", type=float, default=60.0,
-                    help="Seconds for SAT in part 3.")
+                    help="Seconds per back-end run in part 3.")
     ap.add_argument("--hint", type=int, default=0, metavar="N",
                     help="Only the hint's latency on N seeded positions of dealt games.")
     ap.add_argument("--hint-max-moves", type=int, default=8)
@@ -362,6 +384,9 @@ def main() -> None:
     if args.race:
         part_race(args)
         return
+    args.backends = [b.strip() for b in args.backends.split(",") if b.strip()]
+    if unknown := set(args.backends) - set(BACKENDS):
+        ap.error(f"unknown back-end(s) {', '.join(sorted(unknown))}")
     rules = load_rules()
     deck = load_deck(rules)
     if not args.skip_part1:
