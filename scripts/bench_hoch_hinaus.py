@@ -7,6 +7,18 @@ at most 1 s) and `hint` (goal: at most 2 s), median of several runs.
 
     /work/venv/bin/python scripts/bench_hoch_hinaus.py --views 30
 
+    /work/venv/bin/python scripts/bench_hoch_hinaus.py --reachable 20 [--buckets 6 12 all]
+        [--runs 3] [--method combined|sat|dfs]
+
+`--reachable N`: `reachable` with everything known (the command's `--open-hands` on a
+full-information position) on N seeded positions per bucket, each bucket with its time
+limit (6 placements left: 10 s, 12: 30 s, all: 120 s). A position with P placements left
+(tiles in hands and reserve) comes from a seeded deal (players 1 + seed % 4, normal)
+played by an epsilon-greedy policy with full information (the hint's ranking without
+look-ahead, a random placement with chance --eps) until P tiles are left; deals that end
+before are skipped (counted). "all": the fresh deal. Proven won/lost of N, median and
+max seconds per position (the median over --runs of each position's time).
+
 `--views N`: what each kind of hidden information is worth: N seeded 2-player deals
 (normal) played by the greedy policy four times, seeing only its own view, its view
 plus the other hands, its view plus the task piles in order (draw pile and bonus
@@ -140,6 +152,77 @@ def views(games: int) -> None:
               f"per game ({time.perf_counter() - start:.0f} s)", flush=True)
 
 
+LIMITS = {"6": 10.0, "12": 30.0, "all": 120.0}
+
+
+def reachable_positions(bucket: str, n: int, eps: float = 0.3) -> tuple[list, int]:
+    """(the first n positions of the bucket as (seed, state), deals skipped)."""
+    import random
+
+    from models.hoch_hinaus.exact import placements_left
+    from models.hoch_hinaus.game import GAME
+    from models.hoch_hinaus.hint import policy_action
+    from models.hoch_hinaus.state import new_game
+
+    data = GAME.load_rules(None)
+    out, skipped, seed = [], 0, 0
+    while len(out) < n:
+        rng = random.Random(seed)
+        g = new_game(data.rules, data.catalogue, 1 + seed % 4, "normal", rng)
+        if bucket != "all":
+            while g.status == "playing" and placements_left(g) > int(bucket):
+                a = policy_action(g, rng, "random" if rng.random() < eps else "greedy", None)
+                if a is None:
+                    break
+                g.play_in_place(a)
+        if g.status == "playing" and (bucket == "all" or placements_left(g) == int(bucket)):
+            out.append((seed, g))
+        else:
+            skipped += 1
+        seed += 1
+    return out, skipped
+
+
+def bench_reachable(n: int, buckets: list[str], runs: int, method: str, eps: float) -> None:
+    """`reachable` with everything known per bucket (see the docstring)."""
+    from models.hoch_hinaus.exact import solve
+    from models.hoch_hinaus.reachable import dfs, exact
+
+    for bucket in buckets:
+        limit = LIMITS[bucket]
+        positions, skipped = reachable_positions(bucket, n, eps)
+        print(f"bucket {bucket} placements left: {len(positions)} positions (seeds "
+              f"{positions[0][0]}..{positions[-1][0]}, {skipped} deals ended before), "
+              f"time limit {limit:g} s", flush=True)
+        answers: dict[str, int] = {}
+        medians = []
+        for seed, g in positions:
+            times, got = [], set()
+            for _ in range(runs):
+                start = time.perf_counter()
+                if method == "sat":
+                    a = solve(g, start + limit).answer or "unknown"
+                elif method == "dfs":
+                    a = dfs(g, limit).answer
+                else:
+                    a = exact(g, limit).answer
+                times.append(time.perf_counter() - start)
+                got.add(a)
+            medians.append(statistics.median(times))
+            answer = "/".join(sorted(got))
+            answers[answer] = answers.get(answer, 0) + 1
+            print(f"  seed {seed:4d} players {g.players} {answer:8s} "
+                  f"{statistics.median(times):6.2f} s  (runs: "
+                  f"{', '.join(f'{t:.2f}' for t in times)}; load average "
+                  f"{os.getloadavg()[0]:.2f})", flush=True)
+        proven = answers.get("won", 0) + answers.get("lost", 0)
+        print(f"bucket {bucket}: proven {proven} of {len(positions)} "
+              f"({100 * proven / len(positions):.0f} %, goal >= 95 %) within {limit:g} s "
+              f"[{method}]; {answers}; median {statistics.median(medians):.2f} s, "
+              f"max {max(medians):.2f} s; load average {os.getloadavg()[0]:.2f}",
+              flush=True)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--runs", type=int, default=3)
@@ -153,7 +236,18 @@ def main() -> None:
                     help="what each kind of hidden information is worth, on N deals")
     ap.add_argument("--hint", type=int, default=0, metavar="N",
                     help="measure the hint's latency on N seeded positions instead")
+    ap.add_argument("--reachable", type=int, default=0, metavar="N",
+                    help="reachable with everything known on N positions per bucket")
+    ap.add_argument("--buckets", nargs="+", default=list(LIMITS), choices=list(LIMITS))
+    ap.add_argument("--method", default="combined", choices=("combined", "sat", "dfs"),
+                    help="--reachable: the command's method, or the SAT model or the "
+                    "depth-first search alone")
+    ap.add_argument("--eps", type=float, default=0.3,
+                    help="--reachable: chance of a random placement making positions")
     args = ap.parse_args()
+    if args.reachable:
+        bench_reachable(args.reachable, args.buckets, args.runs, args.method, args.eps)
+        return
     if args.views:
         views(args.views)
         return

@@ -1,6 +1,7 @@
-"""Can the game still be won? An exact search when everything is known (the reserve's
-order, every task), else the win rate of a policy over sampled completions of the
-unknowns."""
+"""Can the game still be won? When everything is known (the reserve's order, every
+task) an exact answer: a depth-first search over whole turns first (it finds most wins
+fast and proves losses near the end), then the SAT model of the rest of the game
+(exact.py). Else the win rate of a policy over sampled completions of the unknowns."""
 
 from __future__ import annotations
 
@@ -11,10 +12,13 @@ from dataclasses import dataclass, field
 
 from models.hoch_hinaus.achieve import achievable
 from models.hoch_hinaus.board import Action, action_json
+from models.hoch_hinaus.exact import placements_left
+from models.hoch_hinaus.exact import solve as solve_exact
 from models.hoch_hinaus.game import GAME
 from models.hoch_hinaus.hint import distance, policy_action
 from models.hoch_hinaus.state import GameState
 from solver.errors import BadInput, TimeLimitReached
+from solver.options import deadline_in
 from solver.progress import live_status
 from solver.stats import Rate, wilson
 
@@ -30,8 +34,9 @@ class LineStep:
 
 @dataclass
 class ReachableResult:
-    """exact: answer won/lost proven by exhaustive search (or unknown at the time
-    limit); sampled: win rate of a policy over completions of the unknown information."""
+    """exact: answer won/lost proven (`by` the depth-first search or the SAT model) or
+    unknown at the time limit (then `stopped`: the command exits 3); sampled: win rate
+    of a policy over completions of the unknown information."""
 
     method: str
     answer: str
@@ -42,8 +47,10 @@ class ReachableResult:
     policy: str | None = None
     seconds: float = 0.0
     note: str = ""
-    # sampled: the time limit came before every asked sample was played
+    # the time limit came first: sampled, before every asked sample was played;
+    # exact, before an answer
     stopped: bool = False
+    by: str = ""  # exact: "search" (depth-first) or "sat" (the model of exact.py)
 
 
 def _state_key(g: GameState) -> tuple:
@@ -93,10 +100,15 @@ def _successors(g: GameState) -> list[tuple]:
             sorted(out.values(), key=lambda x: x[0], reverse=True)]
 
 
-def exact(game: GameState, time_limit: float) -> ReachableResult:
+def dfs(game: GameState, time_limit: float, deadline: float | None = None
+        ) -> ReachableResult:
     """Depth-first search over every turn (placements ordered by the hint's ranking,
-    equal successor boards merged, lost states remembered)."""
+    equal successor boards merged, lost states remembered), for `time_limit` seconds or
+    until `deadline` (time.perf_counter()). The reference the SAT model is tested
+    against."""
     start = time.perf_counter()
+    if deadline is not None:
+        time_limit = deadline - start
     failed: set[tuple] = set()
     nodes = 0
     out_of_time = False
@@ -147,10 +159,58 @@ def exact(game: GameState, time_limit: float) -> ReachableResult:
             raise RuntimeError("the winning line does not win when replayed (a bug)")
     res = ReachableResult("exact", "won" if line is not None else
                           ("unknown" if out_of_time else "lost"),
-                          line is not None or not out_of_time, line or [], nodes)
+                          line is not None or not out_of_time, line or [], nodes,
+                          by="search")
     if out_of_time and line is None:
-        res.note = (f"time limit {time_limit} s reached after {nodes} positions without a "
-                    "winning line: not proven either way")
+        res.note = (f"time limit {time_limit:.3g} s reached after {nodes} positions without "
+                    "a winning line: not proven either way")
+    res.seconds = round(time.perf_counter() - start, 3)
+    return res
+
+
+def line_steps(game: GameState, actions: list[Action]) -> list[LineStep]:
+    """The placements as played by the engine from `game`: who plays, what it fulfils."""
+    g, out = game.copy(), []
+    for a in actions:
+        player = g.on_turn + 1
+        done = g.play_in_place(a)
+        out.append(LineStep(player, action_json(g.rules, a), [t.text() for t in done]))
+    return out
+
+
+def search_share(left: int) -> float:
+    """The share of the time limit the depth-first search gets before the SAT model:
+    the model decides short end games in a second or two, the search finds wins fast on
+    long ones, where the model rarely finishes."""
+    return 0.1 if left <= 8 else 0.25 if left <= 16 else 0.5
+
+
+def exact(game: GameState, time_limit: float, deadline: float | None = None
+          ) -> ReachableResult:
+    """Everything known: the depth-first search for a share of the time, then the SAT
+    model of the rest of the game until `deadline` (time.perf_counter(); default
+    `time_limit` from now). Unknown at the deadline (`stopped`)."""
+    start = time.perf_counter()
+    end = start + time_limit if deadline is None else deadline
+    if not game.hands:
+        raise BadInput("reachable needs a whole game state (hands, tasks), not a board")
+    left = placements_left(game)
+    res = dfs(game, 0, start + search_share(left) * (end - start))
+    if res.answer == "unknown":
+        nodes = res.nodes
+        with live_status("", end - time.perf_counter(), solves=True):  # the SAT call's line
+            got = solve_exact(game, end)
+        if got.answer is None:
+            res.note = (f"time limit {end - start:.3g} s reached: not proven either way "
+                        f"({nodes} positions searched, then the SAT model of the rest of "
+                        f"the game, {got.clauses} clauses, undecided)")
+        else:
+            res = ReachableResult("exact", got.answer, True, line_steps(game, got.line),
+                                  nodes, by="sat")
+            res.note = (f"{'won' if got.answer == 'won' else 'lost'}: decided by the SAT "
+                        f"model of the rest of the game ({got.clauses} clauses, "
+                        f"{left} placements at most) after {nodes} positions searched")
+    res.stopped = res.answer == "unknown"
     res.seconds = round(time.perf_counter() - start, 3)
     return res
 
@@ -222,7 +282,7 @@ def reachable(game: GameState, samples: int = 40, policy: str = "hint", seed: in
     if game.status != "playing":
         return ReachableResult("exact", game.status, True,
                                note=f"the game in the file is already {game.status}")
-    if game.everything_known:
-        return exact(game, time_limit)
+    if game.everything_known:  # the limit counts from the command's start
+        return exact(game, time_limit, deadline_in(time_limit, time.perf_counter))
     return sampled(game, samples, policy, seed, time_limit, progress, open_hands, draws)
 
