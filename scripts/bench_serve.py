@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import subprocess
 import sys
@@ -61,6 +62,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=7)
     args = parser.parse_args()
     n = args.runs
+    print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     up = [startup() for _ in range(n)]
     print(f"toppi serve up (first page served): median {statistics.median(up):.3f} s "
           f"(min {min(up):.3f}, max {max(up):.3f})")
@@ -108,6 +110,7 @@ def main() -> None:
             print(f"{game} {verb} {' '.join(options)}: page median "
                   f"{statistics.median(page):.3f} s, CLI median {statistics.median(cli):.3f} s "
                   f"(difference {statistics.median(page) - statistics.median(cli):+.3f} s)")
+    print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     print(json.dumps({"startup": up}))
 
 
