@@ -664,6 +664,8 @@ class Finisher:
             return sum(count * self._best(n, view, size, dice, win, bonus_next, rooms, -1)
                        for dice, count, _ in self.rolls)
         ubs, total = self._roll_bounds(n, size, bonus_next)
+        if n == 2 and not bonus_next and self.canon_last_turn and total > t:
+            ubs, total = self._last_roll_bounds(view, size, rooms, ubs)
         if total <= t:
             return total
         for (dice, count, _), ub in zip(self.rolls, ubs, strict=True):
@@ -676,6 +678,54 @@ class Finisher:
                 if total <= t:
                     return total
         return total
+
+    def _last_roll_bounds(self, view: int, size: int, rooms: list[int], ubs: list[int]
+                          ) -> tuple[list[int], int]:
+        """Tighter bounds of the rolls of a bonus roll before the last turn: a split
+        without a penalty leaves g chips fewer and lanes with at most the room they have
+        now (a chip of another colour into an empty lane: as much), and the last turn
+        is worth no more with less room or fewer due other chips (those placed into an
+        empty lane give room back), so it is bounded by the last turn from the stock
+        less g with the lanes' rooms now and as many due other chips as can be."""
+        full = self._rooms(view, self.rules.capacity)
+        cap = self.rules.capacity
+        by_g = {}
+        for g in range(1, self.rules.dice + 1):
+            left = size - g
+            if 0 < left <= self.per_turn:
+                other = min(self.rules.dice, left) if left > cap else 0
+                rs = self._cap(full, left)
+                canon = (left, other, rs)
+                val = self.last_turn_by_room.get(canon)
+                if val is None:
+                    val = self.last_turn_by_room[canon] = self._last_turn_rooms(left, other, rs)
+                by_g[g] = val
+        split_lanes = self.split_lanes
+        found = []
+        total = 0
+        for (dice, count, _), top in zip(self.rolls, ubs, strict=True):
+            ub = 0
+            for bound, pen, split in self._split_order(2, size, dice, False):
+                if bound <= ub:
+                    break
+                g = len(split)
+                if g >= size:
+                    ub = bound
+                    break
+                for sh, k in split_lanes[split]:
+                    if rooms[sh] < k:
+                        if pen > ub:
+                            ub = pen
+                        break
+                else:
+                    val = by_g.get(g, 0)
+                    if val > ub:
+                        ub = val
+            if ub > top:
+                ub = top
+            found.append(ub)
+            total += count * ub
+        return found, total
 
     def _roll_bounds(self, n: int, size: int, bonus_next: bool) -> tuple[list[int], int]:
         """Each roll's bound (its best split's, see `_split_order`) and their weighted
