@@ -795,6 +795,21 @@ class Finisher:
         s_own, s_other, s_fresh = self.s_own, self.s_other, self.s_fresh
         out: dict[tuple[int, bool], bool] = {}
         self._split_results(view, split, size, out)
+        if n == 2 and not bonus_next and self.canon_last_turn:
+            # the last turn follows: every result valued at once (exact and memoised
+            # on the rooms)
+            for after, _ in out:
+                if out[(after, _)]:
+                    return self.d ** (2 * n), high
+                fresh = (after >> s_fresh) & 255
+                if fresh:
+                    after += (fresh << s_other) - (fresh << s_fresh)
+                s = ((after >> s_own) & 255) + ((after >> s_other) & 255)
+                if self.ub_main[1][s] > best:
+                    val = self._last_turn_value(after, s)
+                    if val > best:
+                        best = val
+            return best, high
         cands = []
         ub_bonus, ub_next = self.ub_bonus[n], self.ub_main[n - 1]
         cut = best if best > t else t
@@ -855,6 +870,27 @@ class Finisher:
         room, mask = self.room, self.mask
         return [room[(view >> sh) & mask] for sh in range(self.s_own)]
 
+    def _last_turn_value(self, view: int, size: int) -> int:
+        """V_main(1) of a view at a turn's start with 0 < size <= per_turn chips
+        (canon_last_turn): keyed on the lanes, the stock's size and (when the stock
+        holds more chips than an empty lane has room for) the other chips due, capped
+        at the dice; valued on the rooms (`_last_turn_rooms`)."""
+        other = 0
+        if size > self.rules.capacity:
+            other = min(self.rules.dice, (view >> self.s_other) & 255)
+        key1 = (view & self.lanes_mask) | (size << self.s_own) | (other << self.s_other)
+        total = self.last_turn_by_lanes.get(key1)
+        if total is None:
+            self._tick()
+            rooms = self._rooms(view, size)
+            canon = (size, other, rooms)
+            total = self.last_turn_by_room.get(canon)
+            if total is None:
+                total = self.last_turn_by_room[canon] = \
+                    self._last_turn_rooms(size, other, rooms)
+            self.last_turn_by_lanes[key1] = total
+        return total
+
     def value_main(self, n: int, view: int, t: int = -1) -> int:
         """Chance (times D^(2n)) to empty the stock within n turns, starting a turn.
         With a threshold t: a value above t is exact, one at or below t only bounds the
@@ -866,23 +902,7 @@ class Finisher:
         if n == 0 or size > self.per_turn * n:
             return 0
         if n == 1 and self.canon_last_turn:
-            # keyed on the lanes, the stock's size and (when the stock holds more chips
-            # than an empty lane has room for) the other chips due, capped at the dice
-            other = 0
-            if size > self.rules.capacity:
-                other = min(self.rules.dice, (view >> self.s_other) & 255)
-            key1 = (view & self.lanes_mask) | (size << self.s_own) | (other << self.s_other)
-            total = self.last_turn_by_lanes.get(key1)
-            if total is None:
-                self._tick()
-                rooms = self._rooms(view, size)
-                canon = (size, other, rooms)
-                total = self.last_turn_by_room.get(canon)
-                if total is None:
-                    total = self.last_turn_by_room[canon] = \
-                        self._last_turn_rooms(size, other, rooms)
-                self.last_turn_by_lanes[key1] = total
-            return total
+            return self._last_turn_value(view, size)
         key = (n, view)
         v = self.main.get(key)
         if v is not None:
