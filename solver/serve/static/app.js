@@ -517,6 +517,8 @@ async function loadVerbs() {
 
 // ---------------------------------------------------------------- wiring
 $("use").addEventListener("click", () => { history.length = 0; refresh(); });
+// the fields follow the text as it is typed (a click on them edits what is shown)
+$("position").addEventListener("input", drawFields);
 $("save").addEventListener("click", () => {
   const blob = new Blob([positionText()], {type: "application/json"});
   const a = document.createElement("a");
