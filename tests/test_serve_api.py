@@ -449,7 +449,7 @@ def valid(client, name: str, doc) -> None:
     assert schemas.validate(doc, schema) == [], name
 
 
-@pytest.mark.slow  # 33 answers, some solves (about 4 s on a quiet machine, 9 s at load 6)
+@pytest.mark.slow  # 33 answers, some solves: 9-12 s at a load average of 6-9 on 2 cores
 def test_every_verb_answer_has_its_schema(client):
     from solver.serve import games
 
