@@ -122,6 +122,7 @@ class Finisher:
         self.canon_last_turn = self.fast_last and self.taken + 3 > 2 * rules.dice
         self.last_turn_by_room: dict[tuple[int, int, int], int] = {}
         self.last_turn_by_lanes: dict[int, int] = {}
+        self.backs: dict[tuple, tuple[int, ...]] = {}
         # per roll, its splits making 7 as (chips, ((lane, chips), ...) without lane 7)
         self.seven_lanes = {dice: tuple((len(s), tuple((self.rpos[lane], k) for lane, k in
                                                        sorted(Counter(s).items())
@@ -539,16 +540,18 @@ class Finisher:
                     g: int) -> list[int]:
         """The rooms after a split (`new`, a field per chip) when m due other chips go
         first, each into any of its g groups: one placed into an empty lane takes no
-        room there."""
+        room there (memoised as the room given back, by which of the lanes are empty)."""
         cap, rmask = self.rules.capacity, self.rmask
-        empty = [(pos, k) for pos, k in lanes if (rooms >> pos) & rmask == cap]
-        elsewhere = g - sum(k for _, k in empty)
-        found = []
-        for back in itertools.product(*(range(k + 1) for _, k in empty)):
-            if sum(back) <= m <= sum(back) + elsewhere:
-                found.append(new + sum(b << pos for (pos, _), b in
-                                       zip(empty, back, strict=True)))
-        return found
+        empty = tuple((pos, k) for pos, k in lanes if (rooms >> pos) & rmask == cap)
+        key = (empty, m, g)
+        backs = self.backs.get(key)
+        if backs is None:
+            elsewhere = g - sum(k for _, k in empty)
+            backs = self.backs[key] = tuple(
+                sum(b << pos for (pos, _), b in zip(empty, back, strict=True))
+                for back in itertools.product(*(range(k + 1) for _, k in empty))
+                if sum(back) <= m <= sum(back) + elsewhere)
+        return [new + back for back in backs]
 
     def _last_turn(self, v: int, size: int) -> int:
         """V_main(1): a win now, else the best bonus roll (no other result counts)."""
