@@ -191,9 +191,29 @@ def check_steps(game_id: str, data: dict[str, Any], steps: list[Any]) -> dict[st
              else "Not the solution: try again (or reveal it).")}
 
 
+#: the words of a puzzle's steps that are written on its picture, per game: group ->
+#: a pattern of the picture's text naming the word (its first group, else the whole
+#: text); the page makes those texts (or the shape around them) clickable. Texts are
+#: matched whole, so the big numbers on cards are not piles and a hand written as one
+#: line (Hoch Hinaus's tiles) stays with the word buttons.
+PICTURE_WORDS = {
+    "take-it-higher": {"cell": r"^([a-z]\d+)$"},
+    "hoch-hinaus": {"space": r"^([A-Z]\d+)$"},
+    "tippi-toppi": {"card": r"^([A-Z]\d)$", "pile": r"^pile (\d+)\b"},
+    "topito": {"block": r"^(\w+)$", "to": r"^(\w+)$"},
+    "hippo": {"lane": r"^(\d+)$", "colour": r"^(\w+): \d+ in stock"},
+}
+
+
 def puzzle_vocabulary(game_id: str, data: dict[str, Any]) -> dict[str, Any]:
-    """What the page offers to write a step of this puzzle: groups of words and the
-    form of a step (see app.js, `stepFrom`)."""
+    """What the page offers to write a step of this puzzle: groups of words, the form
+    of a step (see library.js, `stepFrom`) and the words clickable on the picture."""
+    out = _vocabulary(game_id, data)
+    out["picture"] = PICTURE_WORDS[game_id]
+    return out
+
+
+def _vocabulary(game_id: str, data: dict[str, Any]) -> dict[str, Any]:
     if game_id == "take-it-higher":
         used = {p.split("@")[1] for p in data.get("board", []) if "@" in p}
         from models.take_it_higher.rules import load_rules

@@ -90,6 +90,53 @@ function drawWords() {
   }
 }
 
+// the words written on the puzzle's picture (a cell's name, a space, a card in the
+// hand, a pile, a block, a podium, a lane, a colour's line) become clickable: a
+// transparent rect over the smallest shape around the text (a cell, a card, a block),
+// or over the text itself when the text stands beside its thing (a pile's caption)
+function markPicture() {
+  const svg = $("puzzle-picture").querySelector("svg");
+  if (!svg || !vocab.picture) return;
+  const ns = "http://www.w3.org/2000/svg";
+  const toSvg = svg.getScreenCTM().inverse();
+  const whole = svg.getBoundingClientRect();
+  const shapes = [...svg.querySelectorAll("rect, polygon, circle, path")].map((e) => e.getBoundingClientRect())
+    .filter((b) => b.width * b.height < whole.width * whole.height / 8);
+  const point = (x, y) => { const p = svg.createSVGPoint(); p.x = x; p.y = y; return p.matrixTransform(toSvg); };
+  for (const t of [...svg.querySelectorAll("text")]) {
+    const text = t.textContent.trim();
+    for (const [group, pattern] of Object.entries(vocab.picture)) {
+      const m = new RegExp(pattern).exec(text);
+      const word = m ? (m[1] || text) : null;
+      if (word === null || !(vocab.groups[group] || []).map(String).includes(word)) continue;
+      const b = t.getBoundingClientRect();
+      const cx = b.x + b.width / 2, cy = b.y + b.height / 2;
+      const around = shapes.filter((s) => s.x <= cx && cx <= s.x + s.width && s.y <= cy && cy <= s.y + s.height)
+        .sort((a, c) => a.width * a.height - c.width * c.height)[0];
+      // a caption under its thing (a pile's card, a lane, a podium): the thing and the caption
+      const above = around ? null : shapes.filter((s) => s.x <= cx && cx <= s.x + s.width &&
+          b.width <= s.width + 10 && s.y + s.height <= b.y + 2 && b.y - (s.y + s.height) < 40)
+        .sort((a, c) => (b.y - a.y - a.height) - (b.y - c.y - c.height) || a.width * a.height - c.width * c.height)[0];
+      const union = above ? {x: Math.min(above.x, b.x), y: above.y,
+                             width: Math.max(above.x + above.width, b.x + b.width) - Math.min(above.x, b.x),
+                             height: b.y + b.height - above.y} : null;
+      const box = around || union || {x: b.x - 4, y: b.y - 3, width: b.width + 8, height: b.height + 6};
+      const p0 = point(box.x, box.y), p1 = point(box.x + box.width, box.y + box.height);
+      const r = document.createElementNS(ns, "rect");
+      for (const [k, v] of Object.entries({x: p0.x, y: p0.y, width: p1.x - p0.x, height: p1.y - p0.y}))
+        r.setAttribute(k, String(v));
+      r.setAttribute("class", "hit");
+      r.setAttribute("fill", "transparent");
+      r.dataset.group = group; r.dataset.word = word;
+      const title = document.createElementNS(ns, "title"); title.textContent = `${group} ${word}`;
+      r.appendChild(title);
+      r.addEventListener("click", () => clickWord(group, word));
+      svg.appendChild(r);
+      break;
+    }
+  }
+}
+
 async function open(n) {
   const r = await fetch(`${BASE}/${encodeURIComponent(n)}`);
   const d = await r.json();
@@ -98,6 +145,7 @@ async function open(n) {
   const label = CONFIG.source === "store" ? `#${n} · ${(d.puzzle.rating || (d.puzzle.puzzle || {}).rating || {}).difficulty || "?"}` : n;
   $("puzzle-name").textContent = `${label} (${d.steps} step${d.steps === 1 ? "" : "s"})`;
   $("puzzle-picture").innerHTML = d.svg;
+  markPicture();
   $("solution").innerHTML = "";
   $("verdict").textContent = "";
   $("sheet").href = `${BASE}/${encodeURIComponent(n)}/sheet`;
