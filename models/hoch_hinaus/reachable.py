@@ -17,6 +17,7 @@ from models.hoch_hinaus.exact import solve as solve_exact
 from models.hoch_hinaus.game import GAME
 from models.hoch_hinaus.hint import distance, policy_action
 from models.hoch_hinaus.state import GameState
+from solver.backends.common import SolverOptions
 from solver.errors import BadInput, TimeLimitReached
 from solver.options import deadline_in
 from solver.progress import live_status
@@ -50,7 +51,7 @@ class ReachableResult:
     # the time limit came first: sampled, before every asked sample was played;
     # exact, before an answer
     stopped: bool = False
-    by: str = ""  # exact: "search" (depth-first) or "sat" (the model of exact.py)
+    by: str = ""  # exact: "rollout", "search" (depth-first) or "sat" (exact.py's model)
 
 
 def _state_key(g: GameState) -> tuple:
@@ -59,20 +60,26 @@ def _state_key(g: GameState) -> tuple:
             tuple(b.fillers for b in g.bonus), len(g.reserve))
 
 
-def _plan(g: GameState, max_left: int = 6) -> tuple[bool, Action | None]:
+def _plan(g: GameState, max_left: int = 6, deadline: float | None = None
+          ) -> tuple[bool, Action | None]:
     """(pruned, first placement of a plan). Pruned when the tasks provably cannot all be
     fulfilled with the tiles left: every open task and every task of the draw pile must
     hold after one of the remaining placements (a necessary condition, checked by the
     SAT model with the known tiles in their order, only when few placements remain,
     where it is cheap). Otherwise the SAT witness's first placement is returned as a
-    move to try first."""
+    move to try first. Not pruned when `deadline` (time.perf_counter()) comes first."""
     left = sum(len(h) for h in g.hands) + len(g.reserve)
     if left == 0 or left > max_left:
         return False, None
     tasks = list(dict.fromkeys(t for t in g.open + g.draw_pile if t is not None))
     if not tasks:
         return False, None
-    res = achievable(g, tasks, left, "known", "sat")
+    options = SolverOptions(time_limit=None if deadline is None
+                            else max(0.01, deadline - time.perf_counter()))
+    try:
+        res = achievable(g, tasks, left, "known", "sat", options)
+    except TimeLimitReached:
+        return False, None
     if res.answer == "no":
         return True, None
     p = res.witness[0].placement
@@ -81,11 +88,12 @@ def _plan(g: GameState, max_left: int = 6) -> tuple[bool, Action | None]:
                          None if p["filler"] is None else idx[p["filler"]])
 
 
-def _successors(g: GameState) -> list[tuple]:
-    """Every whole turn from g as (action, next game, tasks fulfilled), equal successor
-    positions merged, best first: won, most tasks fulfilled, not lost, nearest tasks."""
+def _successors(g: GameState, actions: list[Action] | None = None) -> list[tuple]:
+    """Every whole turn from g (or these `actions`) as (action, next game, tasks
+    fulfilled), equal successor positions merged, best first: won, most tasks fulfilled,
+    not lost, nearest tasks."""
     out: dict[tuple, tuple] = {}
-    for a in g.legal_actions():
+    for a in g.legal_actions() if actions is None else actions:
         g2 = g.copy()
         done = g2.play_in_place(a)
         key = _state_key(g2)
@@ -127,7 +135,7 @@ def dfs(game: GameState, time_limit: float, deadline: float | None = None
             return None
         nodes += 1
         status.step(nodes)
-        pruned, first = _plan(g)
+        pruned, first = _plan(g, deadline=start + time_limit)
         if pruned:
             failed.add(key)
             return None
@@ -178,11 +186,40 @@ def line_steps(game: GameState, actions: list[Action]) -> list[LineStep]:
     return out
 
 
-def search_share(left: int) -> float:
-    """The share of the time limit the depth-first search gets before the SAT model:
-    the model decides short end games in a second or two, the search finds wins fast on
-    long ones, where the model rarely finishes."""
-    return 0.1 if left <= 8 else 0.25 if left <= 16 else 0.5
+def rollouts(game: GameState, rng: random.Random, deadline: float
+             ) -> tuple[list[Action] | None, int]:
+    """Games played out from `game` with the search's ranking, now and then its second
+    or third choice, until one is won (its placements) or the deadline passes. Turns
+    with a gap filler are ranked only when no turn without one avoids a loss: a turn
+    has about 12 times more of them, and they release bonus tasks."""
+    turns = 0
+    first = True
+    while first or time.perf_counter() < deadline:
+        g, line = game.copy(), []
+        while g.status == "playing" and time.perf_counter() < deadline:
+            acts = g.legal_actions()
+            plain = [a for a in acts if a.filler is None]
+            succ = _successors(g, plain) if plain else []
+            if not succ or succ[0][1].status == "lost":
+                succ = _successors(g, acts)
+            if not succ:
+                break
+            pick = 0 if first or len(succ) == 1 or rng.random() < 0.7 else \
+                rng.randrange(min(3, len(succ)))
+            a, g, _ = succ[pick]
+            line.append(a)
+            turns += 1
+        if g.status == "won":
+            return line, turns
+        first = False
+    return None, turns
+
+
+def search_share(left: int) -> tuple[float, float]:
+    """The shares of the time limit the rollouts and then the depth-first search end
+    at, before the SAT model: the model decides short end games in a second or two;
+    long ones it rarely finishes, where the rollouts and the search find most wins."""
+    return (0.0, 0.05) if left <= 16 else (0.4, 0.7)
 
 
 def exact(game: GameState, time_limit: float, deadline: float | None = None
@@ -195,7 +232,16 @@ def exact(game: GameState, time_limit: float, deadline: float | None = None
     if not game.hands:
         raise BadInput("reachable needs a whole game state (hands, tasks), not a board")
     left = placements_left(game)
-    res = dfs(game, 0, start + search_share(left) * (end - start))
+    roll, search = search_share(left)
+    won, turns = rollouts(game, random.Random(0), start + roll * (end - start)) \
+        if roll > 0 else (None, 0)
+    if won is not None:
+        res = ReachableResult("exact", "won", True, line_steps(game, won), turns,
+                              by="rollout")
+        res.seconds = round(time.perf_counter() - start, 3)
+        return res
+    res = dfs(game, 0, start + search * (end - start))
+    res.nodes += turns
     if res.answer == "unknown":
         nodes = res.nodes
         with live_status("", end - time.perf_counter(), solves=True):  # the SAT call's line
