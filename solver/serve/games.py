@@ -194,11 +194,11 @@ def check_steps(game_id: str, data: dict[str, Any], steps: list[Any]) -> dict[st
 #: the words of a puzzle's steps that are written on its picture, per game: group ->
 #: a pattern of the picture's text naming the word (its first group, else the whole
 #: text); the page makes those texts (or the shape around them) clickable. Texts are
-#: matched whole, so the big numbers on cards are not piles and a hand written as one
-#: line (Hoch Hinaus's tiles) stays with the word buttons.
+#: matched whole, so the big numbers on cards are not piles; a pattern starting with
+#: `*` finds several words in one text (Hoch Hinaus's hand line: `T04(O4-P1) ...`).
 PICTURE_WORDS = {
     "take-it-higher": {"cell": r"^([a-z]\d+)$"},
-    "hoch-hinaus": {"space": r"^([A-Z]\d+)$"},
+    "hoch-hinaus": {"space": r"^([A-Z]\d+)$", "tile": r"*\b(T\d+)\("},
     "tippi-toppi": {"card": r"^([A-Z]\d)$", "pile": r"^pile (\d+)\b"},
     "topito": {"block": r"^(\w+)$", "to": r"^(\w+)$"},
     "hippo": {"lane": r"^(\d+)$", "colour": r"^(\w+): \d+ in stock"},

@@ -103,12 +103,41 @@ function markPicture() {
   const shapes = [...svg.querySelectorAll("rect, polygon, circle, path")].map((e) => e.getBoundingClientRect())
     .filter((b) => b.width * b.height < whole.width * whole.height / 8);
   const point = (x, y) => { const p = svg.createSVGPoint(); p.x = x; p.y = y; return p.matrixTransform(toSvg); };
+  const overlay = (group, word, box) => {
+    const p0 = point(box.x, box.y), p1 = point(box.x + box.width, box.y + box.height);
+    const r = document.createElementNS(ns, "rect");
+    for (const [k, v] of Object.entries({x: p0.x, y: p0.y, width: p1.x - p0.x, height: p1.y - p0.y}))
+      r.setAttribute(k, String(v));
+    r.setAttribute("class", "hit");
+    r.setAttribute("fill", "transparent");
+    r.dataset.group = group; r.dataset.word = word;
+    const title = document.createElementNS(ns, "title"); title.textContent = `${group} ${word}`;
+    r.appendChild(title);
+    r.addEventListener("click", () => clickWord(group, word));
+    svg.appendChild(r);
+  };
   for (const t of [...svg.querySelectorAll("text")]) {
     const text = t.textContent.trim();
     for (const [group, pattern] of Object.entries(vocab.picture)) {
+      const words = (vocab.groups[group] || []).map(String);
+      if (pattern.startsWith("*")) {
+        // several words in one line of text (a hand): a rect over each word's letters,
+        // counted as SVG addresses them (spaces collapsed, the ends trimmed)
+        const shown = t.textContent.replace(/[\n\r]/g, "").replace(/\s+/g, " ").trim();
+        for (const m of shown.matchAll(new RegExp(pattern.slice(1), "g"))) {
+          if (!words.includes(m[1])) continue;
+          const at = m.index + m[0].indexOf(m[1]);
+          const first = t.getExtentOfChar(at), last = t.getExtentOfChar(at + m[1].length - 1);
+          const q0 = svg.createSVGPoint(), q1 = svg.createSVGPoint();
+          q0.x = first.x; q0.y = first.y; q1.x = last.x + last.width; q1.y = last.y + last.height;
+          const s0 = q0.matrixTransform(t.getScreenCTM()), s1 = q1.matrixTransform(t.getScreenCTM());
+          overlay(group, m[1], {x: s0.x - 2, y: s0.y - 2, width: s1.x - s0.x + 4, height: s1.y - s0.y + 4});
+        }
+        continue;
+      }
       const m = new RegExp(pattern).exec(text);
       const word = m ? (m[1] || text) : null;
-      if (word === null || !(vocab.groups[group] || []).map(String).includes(word)) continue;
+      if (word === null || !words.includes(word)) continue;
       const b = t.getBoundingClientRect();
       const cx = b.x + b.width / 2, cy = b.y + b.height / 2;
       const around = shapes.filter((s) => s.x <= cx && cx <= s.x + s.width && s.y <= cy && cy <= s.y + s.height)
@@ -120,18 +149,7 @@ function markPicture() {
       const union = above ? {x: Math.min(above.x, b.x), y: above.y,
                              width: Math.max(above.x + above.width, b.x + b.width) - Math.min(above.x, b.x),
                              height: b.y + b.height - above.y} : null;
-      const box = around || union || {x: b.x - 4, y: b.y - 3, width: b.width + 8, height: b.height + 6};
-      const p0 = point(box.x, box.y), p1 = point(box.x + box.width, box.y + box.height);
-      const r = document.createElementNS(ns, "rect");
-      for (const [k, v] of Object.entries({x: p0.x, y: p0.y, width: p1.x - p0.x, height: p1.y - p0.y}))
-        r.setAttribute(k, String(v));
-      r.setAttribute("class", "hit");
-      r.setAttribute("fill", "transparent");
-      r.dataset.group = group; r.dataset.word = word;
-      const title = document.createElementNS(ns, "title"); title.textContent = `${group} ${word}`;
-      r.appendChild(title);
-      r.addEventListener("click", () => clickWord(group, word));
-      svg.appendChild(r);
+      overlay(group, word, around || union || {x: b.x - 4, y: b.y - 3, width: b.width + 8, height: b.height + 6});
       break;
     }
   }
