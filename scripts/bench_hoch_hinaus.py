@@ -16,7 +16,8 @@ limit (6 placements left: 10 s, 12: 30 s, all: 120 s). A position with P placeme
 (tiles in hands and reserve) comes from a seeded deal (players 1 + seed % 4, normal)
 played by an epsilon-greedy policy with full information (the hint's ranking without
 look-ahead, a random placement with chance --eps) until P tiles are left; deals that end
-before are skipped (counted). "all": the fresh deal. Proven won/lost of N, median and
+before give no position (one pass over seeds 0, 1, ... feeds every bucket; the deals
+played are counted). "all": the fresh deal. Proven won/lost of N, median and
 max seconds per position (the median over --runs of each position's time).
 
 `--views N`: what each kind of hidden information is worth: N seeded 2-player deals
@@ -155,8 +156,10 @@ def views(games: int) -> None:
 LIMITS = {"6": 10.0, "12": 30.0, "all": 120.0}
 
 
-def reachable_positions(bucket: str, n: int, eps: float = 0.3) -> tuple[list, int]:
-    """(the first n positions of the bucket as (seed, state), deals skipped)."""
+def reachable_positions(buckets: list[str], n: int, eps: float = 0.3
+                        ) -> tuple[dict[str, list], int]:
+    """The first n positions of every bucket as (seed, state), from one pass over the
+    seeds (a deal gives a position to each bucket it reaches), and the deals played."""
     import random
 
     from models.hoch_hinaus.exact import placements_left
@@ -165,22 +168,28 @@ def reachable_positions(bucket: str, n: int, eps: float = 0.3) -> tuple[list, in
     from models.hoch_hinaus.state import new_game
 
     data = GAME.load_rules(None)
-    out, skipped, seed = [], 0, 0
-    while len(out) < n:
+    out: dict[str, list] = {b: [] for b in buckets}
+    seed = 0
+    while any(len(v) < n for v in out.values()):
         rng = random.Random(seed)
         g = new_game(data.rules, data.catalogue, 1 + seed % 4, "normal", rng)
-        if bucket != "all":
-            while g.status == "playing" and placements_left(g) > int(bucket):
-                a = policy_action(g, rng, "random" if rng.random() < eps else "greedy", None)
-                if a is None:
-                    break
-                g.play_in_place(a)
-        if g.status == "playing" and (bucket == "all" or placements_left(g) == int(bucket)):
-            out.append((seed, g))
-        else:
-            skipped += 1
+        if "all" in out and len(out["all"]) < n:
+            out["all"].append((seed, g.copy()))
+        want = sorted((int(b) for b in buckets if b != "all" and len(out[b]) < n),
+                      reverse=True)
+        while g.status == "playing" and want:
+            left = placements_left(g)
+            if left == want[0]:
+                out[str(left)].append((seed, g.copy()))
+            want = [w for w in want if w < left]
+            if not want:
+                break
+            a = policy_action(g, rng, "random" if rng.random() < eps else "greedy", None)
+            if a is None:
+                break
+            g.play_in_place(a)
         seed += 1
-    return out, skipped
+    return out, seed
 
 
 def bench_reachable(n: int, buckets: list[str], runs: int, method: str, eps: float) -> None:
@@ -188,12 +197,14 @@ def bench_reachable(n: int, buckets: list[str], runs: int, method: str, eps: flo
     from models.hoch_hinaus.exact import solve
     from models.hoch_hinaus.reachable import dfs, exact
 
+    made, deals = reachable_positions(buckets, n, eps)
+    print(f"{deals} seeded deals played (seeds 0..{deals - 1}) to make the positions",
+          flush=True)
     for bucket in buckets:
         limit = LIMITS[bucket]
-        positions, skipped = reachable_positions(bucket, n, eps)
+        positions = made[bucket]
         print(f"bucket {bucket} placements left: {len(positions)} positions (seeds "
-              f"{positions[0][0]}..{positions[-1][0]}, {skipped} deals ended before), "
-              f"time limit {limit:g} s", flush=True)
+              f"{positions[0][0]}..{positions[-1][0]}), time limit {limit:g} s", flush=True)
         answers: dict[str, int] = {}
         medians = []
         for seed, g in positions:
