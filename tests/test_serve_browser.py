@@ -85,6 +85,7 @@ def play_clicks(driver, names: list[str], candidate: str | None = None) -> str:
     """Click regions in play mode (and a candidate move if several fit); the new
     position."""
     before = position(driver)
+    moves = js(driver, "return document.getElementById('history').children.length")
     for name in names:
         click_region(driver, name)
     if candidate is not None:
@@ -95,7 +96,7 @@ def play_clicks(driver, names: list[str], candidate: str | None = None) -> str:
                 break
         else:
             raise AssertionError(f"no candidate {candidate}")
-    wait_for(driver, "document.getElementById('history').children.length > 0")
+    wait_for(driver, f"document.getElementById('history').children.length > {moves}")
     after = position(driver)
     assert after != before
     return after
@@ -368,6 +369,8 @@ def test_last_move_editor_and_round_trip(browser, tmp_path):
         Select(driver.find_element("id", f"pick-last_move-{part}")).select_by_value(value)
         text = changed(driver, before) if part == "to" else position(driver)
     assert json.loads(text) == data  # edited back: the same position file data
+    # in the file's own indent (a json.dumps file comes back byte for byte)
+    assert text == json.dumps(data, indent=1, ensure_ascii=False)
     engine_reads(driver)
 
 

@@ -16,7 +16,10 @@ let currentJob = null;
 function positionText() { return $("position").value; }
 function positionData() { return JSON.parse(positionText()); }
 function setPosition(data) {
-  $("position").value = typeof data === "string" ? data : JSON.stringify(data, null, 1);
+  // a changed position keeps the file's indent (the CLI writes indent 1, some
+  // hand-written files 2): a file written by json.dumps comes back as it was
+  const indent = (/\n( +)"/.exec(positionText()) || [null, " "])[1].length;
+  $("position").value = typeof data === "string" ? data : JSON.stringify(data, null, indent);
 }
 
 async function post(path, body, query) {
