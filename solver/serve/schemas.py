@@ -187,8 +187,9 @@ API = {
     "puzzle": _obj({"game": _t("s"), "source": {"enum": ["library", "store"]},
                     "name": _t("s"), "puzzle": _t("o"), "svg": _t("s"),
                     "vocabulary": _obj({"form": _t("s"), "groups": _t("o"),
-                                        "order": _t("a"), "rolls": _t("a")},
-                                       required=["form", "groups"]),
+                                        "order": _t("a"), "rolls": _t("a"),
+                                        "picture": _obj({}, required=[], extra=_t("s"))},
+                                       required=["form", "groups", "picture"]),
                     "steps": {"type": "integer", "minimum": 0}},
                    description="GET /api/<game>/<source>/<name>: the puzzle without its "
                                "solution, its picture, the words to write steps."),
