@@ -755,6 +755,8 @@ class Finisher:
         bound of a stock grown by a full lane, so those splits wait until the others
         are done, best first."""
         order = self._split_order(n, size, dice, bonus_next)
+        if n > 2:
+            return self._best_ordered(n, view, size, order, win, bonus_next, t)
         best = high = 0  # the best value reached; the most one at or below t can be
         deferred: list[tuple[int, tuple[int, ...]]] = []
         split_lanes = self.split_lanes
@@ -787,6 +789,56 @@ class Finisher:
             best, high = self._try_split(n, view, size, split, bonus_next, best, high, t)
             if best >= win:
                 return win
+        return best if best > t or best >= high else high
+
+    def _best_ordered(self, n: int, view: int, size: int,
+                      order: list[tuple[int, int, tuple[int, ...]]], win: int,
+                      bonus_next: bool, t: int) -> int:
+        """`_best` where the results are searched further: every result of every split
+        whose bound beats t is gathered, and the one likely best (`_guess`) is valued
+        first, so that the others meet a high threshold."""
+        d = self.d
+        s_own, s_other, s_fresh = self.s_own, self.s_other, self.s_fresh
+        ub_bonus, ub_next = self.ub_bonus[n], self.ub_main[n - 1]
+        best = high = 0
+        out: dict[tuple[int, bool], bool] = {}
+        cands = []
+        for bound, _, split in order:
+            if bound <= t:
+                if bound > high:
+                    high = bound
+                break
+            out.clear()
+            self._split_results(view, split, size, out)
+            for (after, used), won in out.items():
+                if won:
+                    return win
+                s = (((after >> s_own) & 255) + ((after >> s_other) & 255)
+                     + ((after >> s_fresh) & 255))
+                to_bonus = used and bonus_next
+                ub = ub_bonus[s] if to_bonus else ub_next[s] * d if bonus_next else ub_next[s]
+                if ub > t:
+                    cands.append((self._guess(n, after, to_bonus), ub, to_bonus, after))
+                elif ub > high:
+                    high = ub
+        if len(cands) > 1:
+            cands.sort(reverse=True)
+        for _, ub, to_bonus, after in cands:
+            cut = best if best > t else t
+            if ub <= cut:
+                if ub > high:
+                    high = ub
+                continue
+            if to_bonus:
+                val = self.value_bonus(n, after, cut)
+            elif bonus_next:
+                val = self.value_main(n - 1, after, cut // d) * d
+            else:
+                val = self.value_main(n - 1, after, cut)
+            if val > cut:
+                best = val
+            elif val > high:
+                high = val
         return best if best > t or best >= high else high
 
     def _try_split(self, n: int, view: int, size: int, split: tuple[int, ...],
@@ -832,8 +884,7 @@ class Finisher:
                 # children that are searched further: the one likely best first (by
                 # its chance within a turn fewer, known from the smaller N, else by
                 # the lanes' room), so that the others meet a high threshold
-                cands = sorted(cands, key=lambda c: (c[0], self._guess(n, c[2], c[1], bonus_next)),
-                               reverse=True)
+                cands = sorted(cands, key=lambda c: self._guess(n, c[2], c[1]), reverse=True)
             else:
                 cands.sort(reverse=True)
         for ub, to_bonus, after in cands:
@@ -841,7 +892,7 @@ class Finisher:
             if ub <= cut:
                 if ub > high:
                     high = ub
-                break
+                continue
             if to_bonus:
                 val = self.value_bonus(n, after, cut)
             elif bonus_next:
@@ -854,17 +905,27 @@ class Finisher:
                 high = val
         return best, high
 
-    def _guess(self, n: int, after: int, to_bonus: bool, bonus_next: bool) -> int:
-        """An estimate for ordering a result's value (see `_try_split`)."""
-        if to_bonus:
-            found = self.bonus.get((n - 1, after)) if n > 2 else None
-        else:
-            m = n - 1 if bonus_next else n - 1
-            found = self.main.get((m - 1, self.new_turn(after))) if m > 2 else None
+    def _guess(self, n: int, after: int, to_bonus: bool) -> float:
+        """An estimate of a result's chance for ordering (see `_try_split`): its chance
+        within a turn fewer (known from the smaller N, or cheap: the last turn or the
+        last roll), else from the lanes' room."""
+        d = self.d
+        if to_bonus:  # bonus(n, after); a turn fewer: bonus(n - 1, after)
+            if n == 2:
+                return self.last_roll(after) / d
+            found = self.bonus.get((n - 1, after))
+            scale = d ** (2 * n - 3)
+        else:  # main(n - 1, after); a turn fewer: main(n - 2, after)
+            after = self.new_turn(after)
+            if n == 3 and self.canon_last_turn:
+                size = self.size(after)
+                return self._last_turn_value(after, size) / d ** 2 if size <= self.per_turn else 0
+            found = self.main.get((n - 2, after))
+            scale = d ** (2 * n - 4)
         if found is not None and found >= 0:
-            return found
+            return found / scale
         room, mask = self.room, self.mask
-        return sum(room[(after >> sh) & mask] for sh in self.play_shifts) - (1 << 40)
+        return sum(room[(after >> sh) & mask] for sh in self.play_shifts) / 1000 - 1
 
     def _room_at(self, view: int) -> list[int] | None:
         """Each lane's room by its bit offset (see `_best`), when the shortcut holds."""
