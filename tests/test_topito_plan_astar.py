@@ -5,6 +5,7 @@ replays in the rules engine and meets the goal, and the CLI answers keep their f
 from __future__ import annotations
 
 import random
+import time
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as hs
@@ -179,3 +180,48 @@ def test_cli_plan_default_is_auto_and_keeps_its_form():
     assert not no["reachable"] and no["status"] == "proven"
     bad = run("plan", MID, "--card", "Duck on Owl", "--backend", "dfs")
     assert bad.exit_code == 2
+
+
+def test_auto_in_tiny_turns_equals_bfs(monkeypatch):
+    """A* and SAT in turns of a millisecond (SAT's horizon skipping what A* ruled out,
+    a SAT call interrupted and asked again): same lengths as BFS, plans replay."""
+    import models.topito.plan as plan_module
+
+    monkeypatch.setattr(plan_module, "AUTO_FIRST_SLICE", 0.0)
+    monkeypatch.setattr(plan_module, "AUTO_SLICE", 0.001)
+    rng = random.Random(8)
+    backends = set()
+    for _ in range(12):
+        st = random_state(R, rng, rng.randint(3, R.n_blocks))
+        goal = Goal(tuple(rng.sample(DECK, rng.randint(1, 3))), "all")
+        ref = bfs_plan(st, goal, 3)
+        status, length, moves, _, proof, backend = shortest(st, goal, "auto", 3, None)
+        assert (status, length) == (ref.status, ref.length), (st, goal)
+        if length is not None:
+            assert replay_meets(st, moves, goal)
+        backends.add(backend)
+        assert proof
+    assert backends <= {"astar", "sat"}
+
+
+def test_sat_in_slices_with_skips_equals_bfs():
+    """SatSearch asked again after running out of its slice, its horizon moved on by
+    skip_to (as auto does with what A* ruled out): the lengths of BFS."""
+    from models.topito.encode_sat import SatSearch
+
+    rng = random.Random(4)
+    for _ in range(10):
+        st = random_state(SMALL, rng)
+        goal = random_goal(SMALL, rng)
+        ref = bfs_plan(st, goal, 4)
+        sat = SatSearch(st, goal, 4)
+        res = None
+        for turn in range(1000):
+            if turn == 1 and ref.length:
+                sat.skip_to(ref.length - 1)  # what a faster A* would have ruled out
+            res = sat.run(time.perf_counter() + 0.0005)
+            if res is not None:
+                break
+        assert res is not None and res[:2] == (ref.status, ref.length), (st, goal)
+        if ref.length:
+            assert replay_meets(st, res[2], goal)

@@ -55,6 +55,67 @@ def _card_reqs(card: Card) -> list[Req]:
     return out
 
 
+def _joint_reqs(cards: tuple[Card, ...], reqs: list[list[Req]]) -> tuple[list[Req], int]:
+    """The requirements of all the cards at once, with those that follow from several
+    together, and the number of blocks they need in play.
+
+    - blocks that must share a stack (a pair, an order card, a podium card) share the
+      podium a podium card names for any of them;
+    - heights travel along pairs: upper at rank r puts lower at height r - 1, lower at
+      rank r puts upper at height r + 1;
+    - two blocks needed at the same height stand in different stacks;
+    - blocks in play: the named ones, and at least the stacks the heights need (the
+      blocks at one height are in different stacks: the j-th tallest stack is at least
+      as tall as the j-th tallest need of every height)."""
+    out = list(dict.fromkeys(r for rs in reqs for r in rs))
+    parent: dict[int, int] = {}
+
+    def find(b: int) -> int:
+        while parent.setdefault(b, b) != b:
+            b = parent[b]
+        return b
+
+    podium_of: dict[int, int] = {}
+    level: dict[int, tuple[int, int]] = {}  # block -> (height, stack size it needs)
+    pairs = []
+    for c in cards:
+        for b in c.blocks[1:]:
+            parent[find(b)] = find(c.blocks[0])
+        if c.kind == "pair":
+            pairs.append(c.blocks)
+        elif c.kind == "rank":
+            x = c.blocks[0]
+            level[x] = (c.rank, max(c.rank + 1, level.get(x, (0, 0))[1]))
+    for c in cards:
+        if c.kind == "podium":
+            podium_of.setdefault(find(c.blocks[0]), c.podium)
+    for c in cards:
+        for b in c.blocks:
+            p = podium_of.get(find(b))
+            if p is not None:
+                out.append(("pod", b, p))
+    for _ in range(len(pairs)):
+        for lower, upper in pairs:
+            if upper in level and lower not in level and level[upper][0] >= 2:
+                level[lower] = (level[upper][0] - 1, level[upper][0] - 1)
+            elif lower in level and upper not in level:
+                level[upper] = (level[lower][0] + 1, level[lower][0] + 1)
+    heights: dict[int, list[int]] = {}
+    for x, (h, size) in level.items():
+        out.append(("height", x, h))
+        heights.setdefault(h, []).append(size)
+    at_height: dict[int, list[int]] = {}
+    for x, (h, _) in level.items():
+        at_height.setdefault(h, []).append(x)
+    for xs in at_height.values():
+        out += [("apart", x, y) for i, x in enumerate(xs) for y in xs[i + 1:]]
+    tall = 0
+    for j in range(max((len(v) for v in heights.values()), default=0)):
+        tall += max(sorted(v, reverse=True)[j] for v in heights.values() if len(v) > j)
+    named = {b for c in cards for b in c.blocks}
+    return list(dict.fromkeys(out)), max(len(named), tall)
+
+
 class PlanBound:
     """An admissible lower bound on the moves from stacks to a state meeting `goal`
     (see the module text); `value(stacks)`, cached per stacks."""
@@ -65,6 +126,14 @@ class PlanBound:
         self.reqs = [_card_reqs(c) for c in goal.cards]
         self.every = (1 << n_blocks) - 1
         self.cache: dict[Stacks, int] = {}
+        self.all_reqs: list[Req] = []
+        self.named = 0
+        self.in_play = 0  # blocks the goal needs in play at the end
+        if goal.mode == "all" or len(goal.cards) == 1:
+            self.all_reqs, self.in_play = _joint_reqs(goal.cards, self.reqs)
+            for c in goal.cards:
+                for b in c.blocks:
+                    self.named |= 1 << b
 
     def value(self, stacks: Stacks) -> int:
         v = self.cache.get(stacks)
@@ -79,21 +148,31 @@ class PlanBound:
         if goal.met(stacks) or (goal.mode != "all" and len(goal.cards) > 1):
             return []
         at, chain = _places(stacks)
-        return sorted({m for c, reqs in zip(goal.cards, self.reqs, strict=True)
-                       if not c.met(stacks) for m in self._sets(reqs, stacks, at, chain)})
+        return sorted(set(self._sets(self.all_reqs, stacks, at, chain)))
 
     def _value(self, stacks: Stacks) -> int:
         goal = self.goal
         at, chain = _places(stacks)
-        if goal.mode == "all":
-            sets: list[int] = []
+        if self.all_reqs:
             base = 0
-            for card, reqs in zip(goal.cards, self.reqs, strict=True):
-                if card.met(stacks):
-                    continue
-                base = max(base, _card_base(card, stacks, at))
-                sets += self._sets(reqs, stacks, at, chain)
-            return max(base, _packing(sets)) if base else 0
+            for card in goal.cards:
+                if not card.met(stacks):
+                    base = max(base, _card_base(card, stacks, at))
+            if not base:
+                return 0
+            sets = self._sets(self.all_reqs, stacks, at, chain)
+            v = max(base, _packing(sets))
+            if self.in_play > len(at):
+                # blocks no card names must be put to have enough in play: each is a
+                # move of its own, besides the sets that no such block can meet
+                spare = self.every & ~self.named
+                for b in at:
+                    spare &= ~(1 << b)
+                named_out = (self.named & ~sum(1 << b for b in at)).bit_count()
+                extra = self.in_play - len(at) - named_out
+                if extra > 0:
+                    v = max(v, extra + _packing([m for m in sets if not m & spare]))
+            return v
         best = None
         for card, reqs in zip(goal.cards, self.reqs, strict=True):
             if card.met(stacks):
@@ -137,6 +216,16 @@ class PlanBound:
                     # lo above hi: separate them (a block from just above hi up to lo)
                     out.append(chain[lo] & ~chain[hi])
                 out.append(chain[hi])  # what is below hi must change
+            elif kind == "height":
+                w = at.get(r[1])
+                if w is not None and w[1] != r[2] - 1:
+                    out.append(chain[r[1]])
+            elif kind == "apart":
+                wx, wy = at.get(r[1]), at.get(r[2])
+                if wx is not None and wy is not None and wx[0] == wy[0]:
+                    lo, hi = (r[1], r[2]) if wx[1] < wy[1] else (r[2], r[1])
+                    # lifting lo or below carries hi along: a block above lo up to hi
+                    out.append(chain[hi] & ~chain[lo])
             else:
                 x, rank = r[1], r[2]
                 w = at.get(x)
@@ -202,6 +291,97 @@ def _dominated(best: dict[Stacks, dict[Ban, int]], stacks: Stacks, ban: Ban, g: 
     return sum(1 for b, v in seen.items() if b is not None and v <= g) >= 2
 
 
+class AstarSearch:
+    """The search, run in slices (`run(until)`) so that `plan --backend auto` can
+    alternate it with SAT; `ruled_out`: every plan of at most that many moves is ruled
+    out so far."""
+
+    def __init__(self, state: State, goal: Goal, max_depth: int,
+                 bound: PlanBound | None = None) -> None:
+        self.state, self.goal, self.max_depth = state, goal, max_depth
+        self.n = n = state.rules.n_blocks
+        self.rule = state.reversal_rule
+        self.bound = bound or PlanBound(goal, n)
+        self.named = {b for c in goal.cards for b in c.blocks}
+        named_podiums = {c.podium for c in goal.cards if c.podium is not None}
+        self.free_podiums = [p for p in range(state.rules.n_podiums)
+                             if p not in named_podiums]
+        start = state.key()
+        self.parent: dict[tuple[Stacks, Ban], tuple[tuple[Stacks, Ban], Move] | None] = {
+            start: None}
+        self.best: dict[Stacks, dict[Ban, int]] = {state.stacks: {state.ban: 0}}
+        self.buckets: list[list[tuple[tuple[Stacks, Ban], int]]] = [
+            [] for _ in range(max_depth + 1)]
+        self.nodes = 1
+        self.outcome: SearchOutcome | None = None
+        if goal.met(state.stacks):
+            self.outcome = SearchOutcome("optimal", 0, [], 0, 1)
+            self.f = 0
+            return
+        self.f = h0 = self.bound.value(state.stacks)
+        if h0 > max_depth:
+            self.outcome = SearchOutcome("infeasible", None, [], max_depth, 1)
+        else:
+            self.buckets[h0].append((start, 0))
+
+    @property
+    def ruled_out(self) -> int:
+        return self.f - 1
+
+    def run(self, until: float | None = None,
+            stop: Callable[[int], bool] | None = None) -> SearchOutcome | None:
+        """Search until the answer (returned, also kept in `outcome`) or until the
+        clock passes `until` or `stop(nodes)` says so (None: call again to go on)."""
+        if self.outcome is not None:
+            return self.outcome
+        n, rule, named, h = self.n, self.rule, self.named, self.bound.value
+        best, parent, buckets = self.best, self.parent, self.buckets
+        max_depth = self.max_depth
+        f = self.f
+        expanded = 0
+        while f <= max_depth:
+            bucket = buckets[f]
+            if not bucket:
+                f = self.f = f + 1
+                continue
+            expanded += 1
+            if expanded & 63 == 0 and ((until is not None and time.perf_counter() > until)
+                                       or (stop is not None and stop(self.nodes))):
+                return None
+            key, g = bucket.pop()
+            stacks, ban = key
+            if best[stacks].get(ban) != g:
+                continue  # reached again with fewer moves since
+            placed = {b for s in stacks for b in s}
+            spare = next((b for b in range(n) if b not in placed and b not in named), None)
+            empty = [p for p in self.free_podiums if not stacks[p]]
+            for b, src, dst, new in successors(stacks, ban, n):
+                if src is None and b not in named and b != spare:
+                    continue  # interchangeable with the spare block
+                if len(empty) > 1 and dst in empty and any(
+                        p < dst and p != src and (b, p) != ban for p in empty):
+                    continue  # interchangeable with an earlier empty podium
+                g2 = g + 1
+                new_ban = None if src is None or not rule else (b, src)
+                if _dominated(best, new, new_ban, g2):
+                    continue
+                self.nodes += 1
+                best.setdefault(new, {})[new_ban] = g2
+                child = (new, new_ban)
+                parent[child] = (key, Move(b, src, dst))
+                h2 = h(new)
+                if h2 == 0:
+                    # g2 <= f: the bound of an unmet goal is >= 1, so f >= g + 1
+                    self.outcome = SearchOutcome("optimal", g2, _path(parent, child),
+                                                 g2 - 1, self.nodes)
+                    return self.outcome
+                f2 = max(f, g2 + h2)
+                if f2 <= max_depth:
+                    buckets[f2].append((child, g2))
+        self.outcome = SearchOutcome("infeasible", None, [], max_depth, self.nodes)
+        return self.outcome
+
+
 def astar_plan(state: State, goal: Goal, max_depth: int, deadline: float | None = None,
                bound: PlanBound | None = None,
                stop: Callable[[int], bool] | None = None) -> SearchOutcome:
@@ -209,64 +389,11 @@ def astar_plan(state: State, goal: Goal, max_depth: int, deadline: float | None 
 
     status "unknown" when the deadline passes (or `stop(nodes)` says so): depth_done =
     every plan of at most that many moves is ruled out."""
-    n = state.rules.n_blocks
-    m = state.rules.n_podiums
-    rule = state.reversal_rule
-    if goal.met(state.stacks):
-        return SearchOutcome("optimal", 0, [], 0, 1)
-    bound = bound or PlanBound(goal, n)
-    h = bound.value
-    h0 = h(state.stacks)
-    if h0 > max_depth:
-        return SearchOutcome("infeasible", None, [], max_depth, 1)
-    named = {b for c in goal.cards for b in c.blocks}
-    named_podiums = {c.podium for c in goal.cards if c.podium is not None}
-    free_podiums = [p for p in range(m) if p not in named_podiums]
-
-    start = state.key()
-    parent: dict[tuple[Stacks, Ban], tuple[tuple[Stacks, Ban], Move] | None] = {start: None}
-    best: dict[Stacks, dict[Ban, int]] = {state.stacks: {state.ban: 0}}
-    buckets: list[list[tuple[tuple[Stacks, Ban], int]]] = [[] for _ in range(max_depth + 1)]
-    buckets[h0].append((start, 0))
-    f = h0
-    nodes = 1
-    while f <= max_depth:
-        bucket = buckets[f]
-        if not bucket:
-            f += 1
-            continue
-        key, g = bucket.pop()
-        stacks, ban = key
-        if best[stacks].get(ban) != g:
-            continue  # reached again with fewer moves since
-        placed = {b for s in stacks for b in s}
-        spare = next((b for b in range(n) if b not in placed and b not in named), None)
-        empty = [p for p in free_podiums if not stacks[p]]
-        for b, src, dst, new in successors(stacks, ban, n):
-            if src is None and b not in named and b != spare:
-                continue  # interchangeable with the spare block
-            if len(empty) > 1 and dst in empty and any(
-                    p < dst and p != src and (b, p) != ban for p in empty):
-                continue  # interchangeable with an earlier empty podium
-            g2 = g + 1
-            new_ban = None if src is None or not rule else (b, src)
-            if _dominated(best, new, new_ban, g2):
-                continue
-            nodes += 1
-            if nodes & 1023 == 0 and ((deadline is not None and time.perf_counter() > deadline)
-                                      or (stop is not None and stop(nodes))):
-                return SearchOutcome("unknown", None, [], f - 1, nodes)
-            best.setdefault(new, {})[new_ban] = g2
-            child = (new, new_ban)
-            parent[child] = (key, Move(b, src, dst))
-            h2 = h(new)
-            if h2 == 0:
-                # g2 <= f: the bound of an unmet goal is >= 1, so f >= g + 1
-                return SearchOutcome("optimal", g2, _path(parent, child), g2 - 1, nodes)
-            f2 = max(f, g2 + h2)
-            if f2 <= max_depth:
-                buckets[f2].append((child, g2))
-    return SearchOutcome("infeasible", None, [], max_depth, nodes)
+    search = AstarSearch(state, goal, max_depth, bound)
+    out = search.run(deadline, stop)
+    if out is None:
+        return SearchOutcome("unknown", None, [], search.ruled_out, search.nodes)
+    return out
 
 
 def _path(parent: dict, key: tuple) -> list[Move]:

@@ -372,3 +372,58 @@ def sat_plan(state: State, goal: Goal, max_depth: int, deadline: float | None = 
     finally:
         if own:
             planner.close()
+
+
+class SatSearch:
+    """sat_plan in slices (`run(until)`), for `plan --backend auto`, which alternates it
+    with A*: a call interrupted at `until` is asked again at the same horizon (the
+    solver keeps what it learnt); `skip_to(k)` lets a horizon start at k when every
+    shorter plan was ruled out by someone else. `start`: the horizons below it were
+    ruled out before (the lower bound)."""
+
+    def __init__(self, state: State, goal: Goal, max_depth: int, start: int = 0,
+                 must_move: Sequence[int] = ()) -> None:
+        self.state, self.goal, self.max_depth = state, goal, max_depth
+        self.must_move = tuple(must_move)
+        self.planner: SatPlanner | None = None
+        self.t = start  # the horizon being decided
+        self.outcome: tuple[str, int | None, list[Move], int] | None = None
+        if start > max_depth:
+            self.outcome = ("infeasible", None, [], max_depth)
+
+    def skip_to(self, t: int) -> None:
+        self.t = max(self.t, t)
+        if self.outcome is None and self.t > self.max_depth:
+            self.outcome = ("infeasible", None, [], self.max_depth)
+
+    def run(self, until: float | None = None
+            ) -> tuple[str, int | None, list[Move], int] | None:
+        """(status, length, moves, depth_done) as sat_plan, or None when `until` passed
+        first (call again to go on)."""
+        if self.outcome is not None:
+            return self.outcome
+        try:
+            # the clauses of a step are added whole (a step cut in the middle would leave
+            # literals half defined): a slice may run over by one step's building
+            if self.planner is None:
+                self.planner = SatPlanner(self.state, reduce_for=self.goal)
+            planner = self.planner
+            while self.t <= self.max_depth:
+                t = self.t
+                planner.extend(t)
+                need = [planner.moved_lit(mask, t) for mask in self.must_move]
+                model = planner.solve(need + [planner.goal_lit(self.goal, t)], until)
+                if model is not None:
+                    self.outcome = ("optimal", t, planner.moves_of(model, t), t - 1)
+                    return self.close()
+                self.t = t + 1
+        except TimeLimitReached:
+            return None
+        self.outcome = ("infeasible", None, [], self.max_depth)
+        return self.close()
+
+    def close(self) -> tuple[str, int | None, list[Move], int] | None:
+        if self.planner is not None:
+            self.planner.close()
+            self.planner = None
+        return self.outcome

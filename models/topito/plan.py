@@ -3,9 +3,9 @@ proven by one of the back-ends: best-first search ordered by a proven lower boun
 (astar: every position that could start a shorter plan examined), the SAT planning
 encoding (encode_sat: unsatisfiable at every shorter horizon, which starts at the lower
 bound) or breadth-first search over the rules engine (bfs: every shorter move sequence
-examined). `auto` (the default) runs A* for a bounded number of positions — it answers
-at once when the bound is close to the plan's length — and hands over to SAT at the
-length A* has ruled out when it is not."""
+examined). `auto` (the default) runs A* alone for a first slice — it answers at once
+when the bound is close to the plan's length — then A* and SAT in turns, SAT's horizon
+starting past what A* has ruled out; the first to finish answers."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from models.topito.astar import PlanBound, astar_plan
+from models.topito.astar import AstarSearch, PlanBound, astar_plan
 from models.topito.bfs import bfs_plan
 from models.topito.rules import Goal, Move, State
 from models.topito.show import MoveInfo, move_info, podium_dict
@@ -22,8 +22,11 @@ from solver.errors import BadInput, TimeLimitReached
 # the back-ends of hint and generate (they assume a first move or count plans)
 BACKENDS = ("sat", "bfs")
 PLAN_BACKENDS = ("auto", "astar", "sat", "bfs")
-# auto: positions A* may add before SAT takes over (a few tenths of a second)
-AUTO_ASTAR_NODES = 6000
+# auto: A* alone for the first slice, then A* and SAT in turns;
+# past AUTO_ASTAR_NODES positions (memory: a few hundred bytes each) SAT goes on alone
+AUTO_FIRST_SLICE = 0.15
+AUTO_SLICE = 0.1  # A*'s turn; SAT's is twice as long (it answers more of the hard cases)
+AUTO_ASTAR_NODES = 400_000
 
 
 def deadline_after(time_limit: float | None) -> float | None:
@@ -70,8 +73,9 @@ def shortest(state: State, goal: Goal, backend: str, max_moves: int,
     lower = bound.value(state.stacks)
     by_bound = (f"lower bound: at least {lower} moves (blocks that must each be taken "
                 "in hand)")
-    if lower > max_moves:
-        return "infeasible", None, [], max_moves, by_bound, backend
+    if lower > max_moves:  # the bound alone (A*'s, also SAT's first horizon)
+        return ("infeasible", None, [], max_moves, by_bound,
+                "sat" if backend == "sat" else "astar")
     if backend in ("astar", "auto") and goal.mode == "all" and len(goal.cards) > 1:
         from models.topito.encode_sat import arrangement_exists
 
@@ -82,36 +86,76 @@ def shortest(state: State, goal: Goal, backend: str, max_moves: int,
         except TimeLimitReached:
             return ("unknown", None, [], lower - 1,
                     f"time limit: no plan of at most {lower - 1} moves ({by_bound})", backend)
-    if backend in ("astar", "auto"):
-        stop = (lambda nodes: nodes > AUTO_ASTAR_NODES) if backend == "auto" else None
-        out = astar_plan(state, goal, max_moves, deadline, bound, stop)
+    if backend == "astar":
+        out = astar_plan(state, goal, max_moves, deadline, bound)
+        return _outcome(out.status, out.length, out.moves, out.depth_done,
+                        _astar_how(lower, by_bound, out.nodes), max_moves, "astar")
+    from models.topito.encode_sat import SatSearch, sat_plan
 
-        def how(k: int) -> str:
-            if lower > k:
-                return by_bound
-            return (f"A*: every position that could begin a plan of at most {k} moves "
-                    f"(moves made + lower bound <= {k}) examined ({out.nodes} states)")
-        if backend == "astar" or out.status != "unknown" or (
-                deadline is not None and time.perf_counter() > deadline):
-            return _outcome(out.status, out.length, out.moves, out.depth_done, how,
-                            max_moves, "astar")
-        lower = max(lower, out.depth_done + 1)
-        by_bound = (f"A* ruled out every plan of at most {out.depth_done} moves "
-                    f"({out.nodes} states)")
-    from models.topito.encode_sat import sat_plan
+    must = bound.required(state.stacks)
+    if backend == "sat":
+        status, length, moves, done = sat_plan(state, goal, max_moves, deadline,
+                                               lower=lower, must_move=must)
+        return _outcome(status, length, moves, done, _sat_how(lower, by_bound), max_moves,
+                        "sat")
+    # auto: A* alone for a first slice (most plans are found in it), then A* and SAT
+    # in turns, SAT's horizon starting past what A* has ruled out
+    search = AstarSearch(state, goal, max_moves, bound)
+    sat = SatSearch(state, goal, max_moves, lower, must)
+    first = sat.t
+    until = _until(deadline, AUTO_FIRST_SLICE)
+    while True:
+        out = search.run(until, lambda nodes: nodes > AUTO_ASTAR_NODES)
+        if out is not None:
+            sat.close()
+            return _outcome(out.status, out.length, out.moves, out.depth_done,
+                            _astar_how(lower, by_bound, out.nodes), max_moves, "astar")
+        if deadline is not None and time.perf_counter() >= deadline:
+            break
+        if search.ruled_out >= sat.t:
+            sat.skip_to(search.ruled_out + 1)
+            first = sat.t
+        res = sat.run(_until(deadline, 2 * AUTO_SLICE))
+        if res is not None:
+            why = by_bound if first == lower else (
+                f"A*: every position that could begin a plan of at most {first - 1} moves "
+                f"examined ({search.nodes} states)")
+            return _outcome(*res, _sat_how(first, why), max_moves, "sat")
+        if deadline is not None and time.perf_counter() >= deadline:
+            break
+        until = _until(deadline, AUTO_SLICE)
+        if search.nodes > AUTO_ASTAR_NODES:
+            until = time.perf_counter()  # A* has had its share of memory: SAT alone
+    sat.close()
+    done = max(search.ruled_out, sat.t - 1)
+    return _outcome("unknown", None, [], done, _sat_how(0, ""), max_moves, "auto")
 
-    status, length, moves, done = sat_plan(state, goal, max_moves, deadline, lower=lower,
-                                           must_move=bound.required(state.stacks))
 
+def _until(deadline: float | None, slice_s: float) -> float:
+    end = time.perf_counter() + slice_s
+    return end if deadline is None else min(deadline, end)
+
+
+def _astar_how(lower: int, by_bound: str, nodes: int) -> Callable[[int], str]:
     def how(k: int) -> str:
-        sat = f"SAT: the goal is unsatisfiable after exactly t moves for every t <= {k}"
-        if lower <= 1:
-            return sat
         if lower > k:
             return by_bound
-        return (f"{by_bound}; SAT: the goal is unsatisfiable after exactly t moves for "
+        return (f"A*: every position that could begin a plan of at most {k} moves "
+                f"(moves made + lower bound <= {k}) examined ({nodes} states)")
+    return how
+
+
+def _sat_how(lower: int, before: str) -> Callable[[int], str]:
+    """The proof of SAT whose horizons start at `lower` (`before` rules out the
+    shorter plans)."""
+    def how(k: int) -> str:
+        if lower <= 1:
+            return f"SAT: the goal is unsatisfiable after exactly t moves for every t <= {k}"
+        if lower > k:
+            return before
+        return (f"{before}; SAT: the goal is unsatisfiable after exactly t moves for "
                 f"every {lower} <= t <= {k}")
-    return _outcome(status, length, moves, done, how, max_moves, "sat")
+    return how
 
 
 def _outcome(status: str, length: int | None, moves: list[Move], done: int,
