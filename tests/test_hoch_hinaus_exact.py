@@ -167,7 +167,7 @@ def test_a_loss_and_a_win_on_tiny_games():
 def test_exact_reachable_answers_with_the_model_after_the_search(monkeypatch):
     import models.hoch_hinaus.reachable as reachable
 
-    monkeypatch.setattr(reachable, "search_share", lambda left: (0.0, 0.0))  # no search
+    monkeypatch.setattr(reachable, "search_plan", lambda left: [])  # no search
     for g in end_games(5):
         res = exact(g, 30)
         assert res.by == "sat" and not res.stopped

@@ -215,47 +215,58 @@ def rollouts(game: GameState, rng: random.Random, deadline: float
     return None, turns
 
 
-def search_share(left: int) -> tuple[float, float]:
-    """The shares of the time limit the rollouts and then the depth-first search end
-    at, before the SAT model: the model decides short end games in a second or two;
-    long ones it rarely finishes, where the rollouts and the search find most wins."""
-    return (0.0, 0.05) if left <= 16 else (0.4, 0.7)
+def search_plan(left: int) -> list[tuple[str, float]]:
+    """The steps before the SAT model and the share of the time limit each ends at.
+    The model decides short end games in a second or two; long ones it rarely finishes,
+    where most wins are found either by the search's first lines (within seconds) or by
+    the rollouts, seldom late by either."""
+    if left <= 16:
+        return [("search", 0.05)]
+    return [("search", 0.1), ("rollouts", 0.4), ("search", 0.75)]
 
 
 def exact(game: GameState, time_limit: float, deadline: float | None = None
           ) -> ReachableResult:
-    """Everything known: the depth-first search for a share of the time, then the SAT
-    model of the rest of the game until `deadline` (time.perf_counter(); default
-    `time_limit` from now). Unknown at the deadline (`stopped`)."""
+    """Everything known: rollouts and the depth-first search for shares of the time
+    (`search_plan`), then the SAT model of the rest of the game until `deadline`
+    (time.perf_counter(); default `time_limit` from now). Unknown at the deadline
+    (`stopped`)."""
     start = time.perf_counter()
     end = start + time_limit if deadline is None else deadline
     if not game.hands:
         raise BadInput("reachable needs a whole game state (hands, tasks), not a board")
     left = placements_left(game)
-    roll, search = search_share(left)
-    won, turns = rollouts(game, random.Random(0), start + roll * (end - start)) \
-        if roll > 0 else (None, 0)
-    if won is not None:
-        res = ReachableResult("exact", "won", True, line_steps(game, won), turns,
-                              by="rollout")
-        res.seconds = round(time.perf_counter() - start, 3)
-        return res
-    res = dfs(game, 0, start + search * (end - start))
-    res.nodes += turns
-    if res.answer == "unknown":
-        nodes = res.nodes
-        with live_status("", end - time.perf_counter(), solves=True):  # the SAT call's line
-            got = solve_exact(game, end)
-        if got.answer is None:
-            res.note = (f"time limit {end - start:.3g} s reached: not proven either way "
-                        f"({nodes} positions searched, then the SAT model of the rest of "
-                        f"the game, {got.clauses} clauses, undecided)")
-        else:
-            res = ReachableResult("exact", got.answer, True, line_steps(game, got.line),
-                                  nodes, by="sat")
-            res.note = (f"{'won' if got.answer == 'won' else 'lost'}: decided by the SAT "
-                        f"model of the rest of the game ({got.clauses} clauses, "
-                        f"{left} placements at most) after {nodes} positions searched")
+    nodes = 0
+    for step, share in search_plan(left):
+        until = start + share * (end - start)
+        if step == "rollouts":
+            won, turns = rollouts(game, random.Random(0), until)
+            nodes += turns
+            if won is not None:
+                res = ReachableResult("exact", "won", True, line_steps(game, won), nodes,
+                                      by="rollout")
+                res.seconds = round(time.perf_counter() - start, 3)
+                return res
+            continue
+        res = dfs(game, 0, until)
+        nodes += res.nodes
+        res.nodes = nodes
+        if res.answer != "unknown":
+            res.seconds = round(time.perf_counter() - start, 3)
+            return res
+    with live_status("", end - time.perf_counter(), solves=True):  # the SAT call's line
+        got = solve_exact(game, end)
+    if got.answer is None:
+        res = ReachableResult("exact", "unknown", False, nodes=nodes, by="sat")
+        res.note = (f"time limit {end - start:.3g} s reached: not proven either way "
+                    f"({nodes} positions searched, then the SAT model of the rest of the "
+                    f"game, {got.clauses} clauses, undecided)")
+    else:
+        res = ReachableResult("exact", got.answer, True, line_steps(game, got.line), nodes,
+                              by="sat")
+        res.note = (f"{got.answer}: decided by the SAT model of the rest of the game "
+                    f"({got.clauses} clauses, {left} placements at most) after {nodes} "
+                    "positions searched")
     res.stopped = res.answer == "unknown"
     res.seconds = round(time.perf_counter() - start, 3)
     return res
