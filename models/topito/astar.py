@@ -126,6 +126,8 @@ class PlanBound:
         self.reqs = [_card_reqs(c) for c in goal.cards]
         self.every = (1 << n_blocks) - 1
         self.cache: dict[Stacks, int] = {}
+        self.stack_cache: dict[tuple[int, tuple[int, ...]], tuple] = {}
+        self.rank_cards = [c for c in goal.cards if c.kind == "rank"]
         self.all_reqs: list[Req] = []
         self.named = 0
         self.in_play = 0  # blocks the goal needs in play at the end
@@ -147,20 +149,38 @@ class PlanBound:
         goal = self.goal
         if goal.met(stacks) or (goal.mode != "all" and len(goal.cards) > 1):
             return []
-        at, chain = _places(stacks)
+        at, chain = self._places(stacks)
         return sorted(set(self._sets(self.all_reqs, stacks, at, chain)))
+
+    def _places(self, stacks: Stacks) -> tuple[dict[int, tuple[int, int]], dict[int, int]]:
+        """Each block in play: (podium, index from the bottom), and the bit mask of it
+        and the blocks beneath it (read per stack, cached: stacks recur in many
+        positions)."""
+        at: dict[int, tuple[int, int]] = {}
+        chain: dict[int, int] = {}
+        cache = self.stack_cache
+        for p, s in enumerate(stacks):
+            if not s:
+                continue
+            rows = cache.get((p, s))
+            if rows is None:
+                rows = cache[(p, s)] = _stack_rows(p, s)
+            for b, w, m in rows:
+                at[b] = w
+                chain[b] = m
+        return at, chain
 
     def _value(self, stacks: Stacks) -> int:
         goal = self.goal
-        at, chain = _places(stacks)
+        at, chain = self._places(stacks)
         if self.all_reqs:
-            base = 0
-            for card in goal.cards:
-                if not card.met(stacks):
-                    base = max(base, _card_base(card, stacks, at))
-            if not base:
-                return 0
+            # every requirement met (no set) is every card met: the cards' own
+            # requirements say exactly that they are met
             sets = self._sets(self.all_reqs, stacks, at, chain)
+            if not sets:
+                return 0
+            base = max(_card_base(card, stacks, at) for card in self.rank_cards) \
+                if self.rank_cards else 1
             v = max(base, _packing(sets))
             if self.in_play > len(at):
                 # blocks no card names must be put to have enough in play: each is a
@@ -175,10 +195,10 @@ class PlanBound:
             return v
         best = None
         for card, reqs in zip(goal.cards, self.reqs, strict=True):
-            if card.met(stacks):
-                return 0
-            v = max(_card_base(card, stacks, at),
-                    _packing(self._sets(reqs, stacks, at, chain)))
+            sets = self._sets(reqs, stacks, at, chain)
+            if not sets:
+                return 0  # this card is met
+            v = max(_card_base(card, stacks, at), _packing(sets))
             best = v if best is None else min(best, v)
         return best or 0
 
@@ -250,18 +270,14 @@ def _card_base(card: Card, stacks: Stacks, at: dict[int, tuple[int, int]]) -> in
     return 1
 
 
-def _places(stacks: Stacks) -> tuple[dict[int, tuple[int, int]], dict[int, int]]:
-    """Each block in play: (podium, index from the bottom), and the bit mask of it and
-    the blocks beneath it."""
-    at: dict[int, tuple[int, int]] = {}
-    chain: dict[int, int] = {}
-    for p, s in enumerate(stacks):
-        m = 0
-        for i, b in enumerate(s):
-            m |= 1 << b
-            at[b] = (p, i)
-            chain[b] = m
-    return at, chain
+def _stack_rows(p: int, s: tuple[int, ...]) -> tuple[tuple[int, tuple[int, int], int], ...]:
+    """(block, (podium, index), mask of it and the blocks beneath it) up the stack."""
+    rows = []
+    m = 0
+    for i, b in enumerate(s):
+        m |= 1 << b
+        rows.append((b, (p, i), m))
+    return tuple(rows)
 
 
 def _packing(sets: list[int]) -> int:
