@@ -222,7 +222,7 @@ def search_plan(left: int) -> list[tuple[str, float]]:
     the rollouts, seldom late by either."""
     if left <= 16:
         return [("search", 0.05)]
-    return [("search", 0.1), ("rollouts", 0.4), ("search", 0.75)]
+    return [("search", 0.05), ("rollouts", 0.4), ("search", 0.75)]
 
 
 def exact(game: GameState, time_limit: float, deadline: float | None = None
