@@ -57,3 +57,38 @@ def wilson(successes: int, trials: int, level: float = 0.95) -> Rate:
     half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denom
     return Rate(successes, trials, round(p, 4), round(max(0.0, centre - half), 4),
                 round(min(1.0, centre + half), 4), level)
+
+
+@dataclass(frozen=True)
+class Ratio:
+    """mean(values) / mean(references) over n paired observations (a policy's scores
+    and the same games' optima), with a normal-approximation interval."""
+
+    n: int
+    ratio: float
+    low: float
+    high: float
+    level: float
+
+
+def ratio_of_means(values: Sequence[float], references: Sequence[float],
+                   level: float = 0.95) -> Ratio:
+    """The ratio of the means of paired values, its interval by the delta method:
+    Var(R) ~ Var(v - R r) / (n mean(r)^2), which counts the pairing (a hard draw is
+    hard for the policy and for the optimum alike)."""
+    import statistics
+    from statistics import NormalDist
+
+    n = len(values)
+    if n != len(references) or n == 0:
+        raise ValueError("need as many references as values, at least one")
+    mean_ref = statistics.fmean(references)
+    if mean_ref <= 0:
+        raise ValueError("the references' mean must be positive")
+    r = statistics.fmean(values) / mean_ref
+    if n == 1:
+        return Ratio(1, round(r, 4), -math.inf, math.inf, level)
+    se = statistics.stdev(v - r * ref for v, ref in zip(values, references, strict=True)
+                          ) / math.sqrt(n) / mean_ref
+    z = NormalDist().inv_cdf(0.5 + level / 2)
+    return Ratio(n, round(r, 4), round(r - z * se, 4), round(r + z * se, 4), level)

@@ -1,0 +1,54 @@
+"""The ratio of means with its interval, and the store reader of scripts/store_ratio.py."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from solver.stats import ratio_of_means
+from solver.store import Store
+from tests.cli_helpers import game_runner, load_script, run_json
+
+
+def test_ratio_of_means_by_hand():
+    # R = 2 / 2 = 1; v - R r = (-1, 0, 1): sd 1, se = 1 / sqrt(3) / 2
+    r = ratio_of_means([1, 2, 3], [2, 2, 2])
+    half = 1.959964 / math.sqrt(3) / 2
+    assert r.n == 3 and r.ratio == 1.0
+    assert r.low == pytest.approx(1 - half, abs=1e-4)
+    assert r.high == pytest.approx(1 + half, abs=1e-4)
+
+
+def test_a_policy_proportional_to_the_optimum_has_no_spread():
+    r = ratio_of_means([0.8 * x for x in (400, 380, 430)], [400, 380, 430])
+    assert r.ratio == r.low == r.high == 0.8
+
+
+def test_bad_pairs_are_refused():
+    with pytest.raises(ValueError):
+        ratio_of_means([1, 2], [1])
+    with pytest.raises(ValueError):
+        ratio_of_means([], [])
+
+
+def test_store_ratio_reads_simulate_runs(tmp_path):
+    """A greedy run with its optima and a random run without: the random run borrows
+    the optima of the same draws; the figures are those of the runs' own JSON."""
+    store = str(tmp_path / "runs.sqlite")
+    run = game_runner("take-it-higher")
+    greedy = run_json(run, "simulate", "--games", "3", "--policy", "greedy", "--jobs", "1",
+                      "--store", store)
+    rand = run_json(run, "simulate", "--games", "3", "--policy", "random", "--jobs", "1",
+                    "--no-optimum", "--store", store)
+    with Store(store, create=False) as s:
+        found = {g["run"]["seats"][0]: g for g in load_script("store_ratio").groups(s)}
+    optima = [r["measures"]["optimum"] for r in greedy["records"]]
+    for name, doc in (("greedy", greedy), ("random", rand)):
+        scores = [r["returns"][0] for r in doc["records"]]
+        g = found[name]
+        assert g["games"] == 3 and g["mean"] == pytest.approx(sum(scores) / 3, abs=0.01)
+        assert g["optimum_mean"] == pytest.approx(sum(optima) / 3, abs=0.01)
+        assert g["ratio"] == ratio_of_means(scores, optima).ratio
+        assert g["low"] <= g["ratio"] <= g["high"]
+    assert found["greedy"]["ratio"] == greedy["cells"][0]["measures"]["ratio"]
