@@ -208,7 +208,7 @@ def bench_reachable(n: int, buckets: list[str], runs: int, method: str, eps: flo
         answers: dict[str, int] = {}
         medians = []
         for seed, g in positions:
-            times, got = [], set()
+            times, got, by = [], set(), set()
             for _ in range(runs):
                 start = time.perf_counter()
                 if method == "sat":
@@ -216,13 +216,16 @@ def bench_reachable(n: int, buckets: list[str], runs: int, method: str, eps: flo
                 elif method == "dfs":
                     a = dfs(g, limit).answer
                 else:
-                    a = exact(g, limit).answer
+                    res = exact(g, limit)
+                    a = res.answer
+                    by.add(res.by)
                 times.append(time.perf_counter() - start)
                 got.add(a)
             medians.append(statistics.median(times))
             answer = "/".join(sorted(got))
             answers[answer] = answers.get(answer, 0) + 1
             print(f"  seed {seed:4d} players {g.players} {answer:8s} "
+                  f"{'/'.join(sorted(by)) or method:8s} "
                   f"{statistics.median(times):6.2f} s  (runs: "
                   f"{', '.join(f'{t:.2f}' for t in times)}; load average "
                   f"{os.getloadavg()[0]:.2f})", flush=True)
