@@ -24,7 +24,9 @@ Random cases (1-6 cards, sized towards a random target length) are solved with
 `auto` (its length and the proof); each length from 1 to `--max-depth` collects
 `--per-depth` cases (until `--budget` seconds of sampling run out). For each length:
 the median over its cases of each back-end's median of `--runs` runs. Goals no plan
-within --max-depth meets (or no arrangement at all) are counted, not timed.
+within --max-depth meets (or no arrangement at all) are counted, not timed; those auto
+does not decide within 3 x --limit are listed and, with `--recheck S`, run again with
+S seconds (auto, then SAT alone) to tell whether a short plan was missed.
 
 Part 3 (`--part3`) — a deterministic hard family: one stack of k blocks on red must
 end reversed (order cards chaining the reversed sequence, all at once): plans of k
@@ -131,6 +133,7 @@ def part2(args, rules, deck) -> None:
     rng = random.Random(args.seed + 1)
     buckets: dict[int, list[dict[str, float]]] = {d: [] for d in range(1, args.max_depth + 1)}
     none = unknown = tried = 0
+    undecided = []
     deadline = time.perf_counter() + args.budget
     print(f"Part 2: plan length scaling ({args.per_depth} cases per length, goals of "
           f"1-6 deck cards at once, median of {args.runs} runs per case)")
@@ -145,6 +148,7 @@ def part2(args, rules, deck) -> None:
             _, status, length = timed("auto", state, goal, args.max_depth, 3 * args.limit)
             if status == "unknown":
                 unknown += 1
+                undecided.append((state, goal))
                 continue
             if length is None:
                 none += 1
@@ -171,6 +175,21 @@ def part2(args, rules, deck) -> None:
                                                       for m in meds)
               + (f"   {fmt(worst, args.limit)}" if worst is not None else ""))
         sys.stdout.flush()
+    if undecided and args.recheck:
+        print(f"  the goals auto did not decide, again with {args.recheck:g} s (auto, then "
+              "sat alone):")
+        for state, goal in undecided:
+            rules = state.rules
+            where = " | ".join(" ".join(rules.characters[b] for b in st) or "-"
+                               for st in state.stacks)
+            cards = "; ".join(c.text(rules) for c in goal.cards)
+            line = []
+            for be in ("auto", "sat"):
+                t, status, length = timed(be, state, goal, args.max_depth, args.recheck)
+                line.append(f"{be} {status} {length if length is not None else ''} "
+                            f"{fmt(t if status != 'unknown' else OVER, args.recheck)} s")
+            print(f"    [{where}] {cards}: " + ", ".join(line))
+            sys.stdout.flush()
 
 
 def reversal(rules, k: int) -> tuple[State, Goal]:
@@ -367,6 +386,8 @@ def main() -> None:
     ap.add_argument("--limit", type=float, default=10.0)
     ap.add_argument("--budget", type=float, default=600.0,
                     help="Seconds of sampling for part 2.")
+    ap.add_argument("--recheck", type=float, default=0.0, metavar="S",
+                    help="Part 2: run the goals auto left undecided again with S s.")
     ap.add_argument("--skip-part1", action="store_true")
     ap.add_argument("--skip-part2", action="store_true")
     ap.add_argument("--part3", action="store_true", help="Also the stack-reversal family.")
