@@ -26,7 +26,7 @@ PLAN_BACKENDS = ("auto", "astar", "sat", "bfs")
 # past AUTO_ASTAR_NODES positions (memory: a few hundred bytes each) SAT goes on alone
 AUTO_FIRST_SLICE = 0.15
 AUTO_SLICE = 0.1  # A*'s turn; SAT's is twice as long (it answers more of the hard cases)
-AUTO_ASTAR_NODES = 400_000
+AUTO_ASTAR_NODES = 250_000
 
 
 def deadline_after(time_limit: float | None) -> float | None:
