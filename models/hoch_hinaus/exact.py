@@ -25,6 +25,7 @@ are a winning line, which `solve` replays with the engine before answering.
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -36,39 +37,28 @@ from models.hoch_hinaus.encode import StepModel
 from models.hoch_hinaus.rules import Rules
 from models.hoch_hinaus.state import GameState
 from models.hoch_hinaus.tasks import Task
-from solver.backends.sat import INTERRUPTIBLE, CnfBuilder, IncrementalSat
+from solver.backends.sat import INTERRUPTIBLE, CnfBuilder, IncrementalSat, _ClausesUntil
 from solver.counting import Count
 from solver.errors import TimeLimitReached
 from solver.logic import CnfLogic
 
 
-class _GuardedClauses(list):
-    """The hard clauses of a builder. While `guard` is set every clause added gets it
-    as one more literal: a block of constraints that the guard, when true, switches off
-    (auxiliary variables of cardinality encodings included). Once `deadline`
-    (time.perf_counter()) has passed, adding clauses raises TimeLimitReached (the clock
-    is read every 4096 clauses)."""
+class _GuardedClauses(_ClausesUntil):
+    """The hard clauses of a builder that stops at `deadline` (as `CnfBuilder.stop_at`).
+    While `guard` is set every clause added gets it as one more literal: a block of
+    constraints that the guard, when true, switches off (auxiliary variables of
+    cardinality encodings included)."""
 
     def __init__(self, deadline: float | None) -> None:
-        super().__init__()
+        super().__init__([], math.inf if deadline is None else deadline)
         self.guard: int | None = None
-        self.deadline = deadline
-        self._next = 4096
-
-    def _check(self) -> None:
-        if self.deadline is not None and len(self) >= self._next:
-            self._next = len(self) + 4096
-            if time.perf_counter() > self.deadline:
-                raise TimeLimitReached("the time limit passed while the model was built")
 
     def append(self, clause: list[int]) -> None:
         super().append(clause if self.guard is None else [*clause, self.guard])
-        self._check()
 
     def extend(self, clauses: Any) -> None:
         g = self.guard
-        super().extend(clauses if g is None else ([*c, g] for c in clauses))
-        self._check()
+        super().extend(clauses if g is None else [[*c, g] for c in clauses])
 
 
 class _IdleSteps(StepModel):
