@@ -23,9 +23,11 @@ simulate: --games games of the best policy on every seat on a local pool of --jo
 --finish: `toppi hippo finish FILE --turns N --time-limit L --json` on the example
       positions (default: solo-endgame, midgame-4p, penalty-trap, start-2p), each a
       fresh process, --runs times: median wall time of the whole command (start-up
-      included), the DP's own seconds, the chance and the positions valued; a run that
-      hits the limit (exit 3) is shown as such with its bounds. The load average is
-      printed before and after (the machine's 2 cores are shared).
+      included), the DP's own seconds, the median CPU time of the command (user +
+      system: what the load does not inflate), the chance and the positions valued; a
+      run that hits the limit (exit 3) is shown as such with its bounds. The load
+      average is printed before, after each position and after (the machine's 2 cores
+      are shared).
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ import argparse
 import json
 import os
 import random
+import resource
 import statistics
 import subprocess
 import sys
@@ -146,13 +149,16 @@ def finish_times(files: list[str], turns: list[int], limit: float, runs: int) ->
     print(f"load average before: {os.getloadavg()[0]:.2f}", flush=True)
     for file in files:
         for n in turns:
-            walls, inner, line = [], [], ""
+            walls, cpus, inner, line = [], [], [], ""
             for _ in range(runs):
                 command = [str(toppi), "hippo", "finish", file, "--turns", str(n),
                            "--time-limit", str(limit), "--json"]
                 start = time.perf_counter()
+                used = resource.getrusage(resource.RUSAGE_CHILDREN)
                 out = subprocess.run(command, capture_output=True, text=True)
                 walls.append(time.perf_counter() - start)
+                after = resource.getrusage(resource.RUSAGE_CHILDREN)
+                cpus.append(after.ru_utime + after.ru_stime - used.ru_utime - used.ru_stime)
                 if out.returncode == 0:
                     res = json.loads(out.stdout)
                     inner.append(res["seconds"])
@@ -164,7 +170,8 @@ def finish_times(files: list[str], turns: list[int], limit: float, runs: int) ->
                                      f"{out.stderr.strip()}")
             dp = f", DP {statistics.median(inner):.2f} s" if inner else ""
             print(f"finish {Path(file).name} --turns {n}: median {statistics.median(walls):.2f} s"
-                  f" wall over {runs} runs ({', '.join(f'{w:.2f}' for w in walls)}){dp}; "
+                  f" wall over {runs} runs ({', '.join(f'{w:.2f}' for w in walls)}){dp}, CPU "
+                  f"median {statistics.median(cpus):.2f} s; load {os.getloadavg()[0]:.2f}; "
                   f"{line}", flush=True)
     print(f"load average after: {os.getloadavg()[0]:.2f}")
 
