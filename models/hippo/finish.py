@@ -22,17 +22,32 @@ What makes it fast (each step exact; tests hold it equal to the plain DP):
 - an upper bound: the same game without penalties and without lanes (only the stock's
   size and the splits of the dice count; `_bounds`). A roll's results are tried best
   bound first, and a result whose bound cannot beat the best value found is skipped
-  (a win, worth the bound itself, stops the roll at once). Stocks the bound says are
-  hopeless (0) are never visited;
+  (a win, worth the bound itself, stops the roll at once); splits with a penalty in
+  them get the bound of a stock grown by a full lane and are tried last. Stocks the
+  bound says are hopeless (0) are never visited;
+- thresholds (Star1-style pruning of the dice averages): a position is valued with a
+  threshold t; a value above t is exact, one at or below t only a bound from above
+  (memoised as such, used again while it stays at or below the threshold asked). In
+  the average over the rolls each roll counts at its bound until valued, each roll is
+  valued with the threshold below which the sum stays at or below t whatever the
+  roll is worth, and the rolls stop once the sum cannot exceed t. A roll's results
+  are valued with the best value found so far as the threshold. Before the last turn
+  a roll's bound counts the lanes: the last turn from the stock less the split's
+  chips with the lanes' rooms now (it is worth no more with less room);
+- with three or more turns left all results of a roll are gathered and the one likely
+  best (its chance within a turn fewer: known from the smaller N, or the last turn's
+  or last roll's, cheap) is valued first, so the others meet a high threshold;
 - the last roll of the horizon (the bonus roll of the last turn) is decided by the
   stock's size and, per lane, how many chips it takes before the player's own top chip
   is pushed out (capped at the size): within one roll no chip just placed can be pushed
   out again (capacity >= dice) and a penalty leaves too many chips to finish, so the
   colours do not matter there. Those "last roll" answers are memoised on that canonical
-  key (positions equal up to what decides the rest), and a roll wins at once iff some
-  choice of `size` groups of a split fits the lanes' room (precomputed per roll);
-- in the last turn only a win now or a bonus roll can count, so only the splits with a
-  group making 7 are placed when the roll does not win at once.
+  key (the rooms packed into one integer), and a roll wins at once iff some choice of
+  `size` groups of a split fits the lanes' room (precomputed per roll);
+- the last turn likewise is valued on the stock's size and the rooms alone (and the
+  due other chips when the stock is larger than an empty lane's room: one of them
+  placed into an empty lane takes no room), where no line with a penalty can still
+  finish; only a win now or a split making 7 counts there.
 The best case (fewest turns if the dice are kind) is the smallest n with a chance > 0,
 found by a yes/no search over the same states.
 """
@@ -1116,5 +1131,6 @@ def finish(state: GameState, turns: int, time_limit: float | None = None,
         round(float(p), 6), str(p), best, rows, True,
         "exact DP over the player's view (own/other fields, own/other chips in stock), "
         "dice multisets weighted by their throws, integer numerators over 216 per roll, "
-        "maximising the chance for each N; results pruned by a bound without penalties",
+        "maximising the chance for each N; results pruned by a bound without penalties "
+        "and the dice averages by thresholds (Star1)",
         f.states(), round(time.perf_counter() - start, 3))
