@@ -446,6 +446,17 @@ class Finisher:
                                                       if g != self.rules.hippo).items())))
                 self.needs[(dice, k)] = tuple(tuple((self.rpos[lane], n) for lane, n in way)
                                               for way in sorted(ways, key=len))
+        # the packed rooms of the lanes a roll can reach (Mr. Hippo's left out)
+        self.dice_rmask = {dice: sum(self.rmask << self.rpos[lane]
+                                     for lane in {g for split in splits for g in split}
+                                     if lane != self.rules.hippo)
+                           for dice, splits in self.splits.items()}
+        self.wins: dict[tuple[tuple[int, ...], int, int], bool] = {}
+        self.split_rooms = {split: tuple((self.rpos[lane], k) for lane, k in
+                                         sorted(Counter(split).items())
+                                         if lane != self.rules.hippo)
+                            for split in self.orders}
+        self.roll_shapes: dict[tuple[int, tuple[int, ...], int], tuple[int, tuple[int, ...]]] = {}
 
     def _rooms(self, v: int, size: int) -> int:
         """Each lane's room (see `_tables`) capped at `size`, packed (`rpos`); the key of
@@ -472,15 +483,22 @@ class Finisher:
         return out
 
     def _wins_now(self, dice: tuple[int, ...], size: int, rooms: int) -> bool:
-        """Can this roll empty a stock of `size` <= dice chips at once? (fast_last)"""
-        rmask = self.rmask
-        for need in self.needs[(dice, size)]:
-            for pos, k in need:
-                if (rooms >> pos) & rmask < k:
+        """Can this roll empty a stock of `size` <= dice chips at once? (fast_last;
+        memoised on the rooms of the roll's lanes)"""
+        key = (dice, size, rooms & self.dice_rmask[dice])
+        found = self.wins.get(key)
+        if found is None:
+            rmask = self.rmask
+            found = False
+            for need in self.needs[(dice, size)]:
+                for pos, k in need:
+                    if (rooms >> pos) & rmask < k:
+                        break
+                else:
+                    found = True
                     break
-            else:
-                return True
-        return False
+            self.wins[key] = found
+        return found
 
     def last_roll(self, v: int) -> int:
         """The number of the D throws that empty the stock at once: the value of the
@@ -718,27 +736,33 @@ class Finisher:
                 if val is None:
                     val = self.last_turn_by_room[canon] = self._last_turn_rooms(left, other, rs)
                 by_g[g] = val
-        split_lanes = self.split_lanes
         found = []
         total = 0
+        rmask, split_rooms = self.rmask, self.split_rooms
         for (dice, count, _), top in zip(self.rolls, ubs, strict=True):
-            ub = 0
-            for bound, pen, split in self._split_order(2, size, dice, False):
-                if bound <= ub:
-                    break
-                g = len(split)
-                if g >= size:
-                    ub = bound
-                    break
-                for sh, k in split_lanes[split]:
-                    if rooms[sh] < k:
-                        if pen > ub:
-                            ub = pen
-                        break
-                else:
-                    val = by_g.get(g, 0)
-                    if val > ub:
-                        ub = val
+            # the roll's bound from its splits, memoised on the rooms of its lanes as
+            # (the most a win or a penalty bounds it by, the chips of the other splits)
+            key = (size, dice, full & self.dice_rmask[dice])
+            shape = self.roll_shapes.get(key)
+            if shape is None:
+                fixed, chips = 0, set()
+                for bound, pen, split in self._split_order(2, size, dice, False):
+                    g = len(split)
+                    if g >= size:
+                        fixed = max(fixed, bound)
+                        continue
+                    for pos, k in split_rooms[split]:
+                        if (full >> pos) & rmask < k:
+                            fixed = max(fixed, pen)
+                            break
+                    else:
+                        chips.add(g)
+                shape = self.roll_shapes[key] = (fixed, tuple(chips))
+            ub = shape[0]
+            for g in shape[1]:
+                val = by_g.get(g, 0)
+                if val > ub:
+                    ub = val
             if ub > top:
                 ub = top
             found.append(ub)
