@@ -456,7 +456,7 @@ class Finisher:
                                          sorted(Counter(split).items())
                                          if lane != self.rules.hippo)
                             for split in self.orders}
-        self.roll_shapes: dict[tuple[int, tuple[int, ...], int], tuple[int, tuple[int, ...]]] = {}
+        self.roll_shapes: dict[tuple, tuple[int, tuple[int, ...]]] = {}
 
     def _rooms(self, v: int, size: int) -> int:
         """Each lane's room (see `_tables`) capped at `size`, packed (`rpos`); the key of
@@ -700,8 +700,8 @@ class Finisher:
             return sum(count * self._best(n, view, size, dice, win, bonus_next, rooms, -1)
                        for dice, count, _ in self.rolls)
         ubs, total = self._roll_bounds(n, size, bonus_next)
-        if n == 2 and not bonus_next and self.canon_last_turn and total > t:
-            ubs, total = self._last_roll_bounds(view, size, rooms, ubs)
+        if n == 2 and self.canon_last_turn and total > t:
+            ubs, total = self._last_roll_bounds(view, size, bonus_next, ubs)
         if total <= t:
             return total
         for (dice, count, _), ub in zip(self.rolls, ubs, strict=True):
@@ -715,9 +715,10 @@ class Finisher:
                     return total
         return total
 
-    def _last_roll_bounds(self, view: int, size: int, rooms: list[int], ubs: list[int]
+    def _last_roll_bounds(self, view: int, size: int, bonus_next: bool, ubs: list[int]
                           ) -> tuple[list[int], int]:
-        """Tighter bounds of the rolls of a bonus roll before the last turn: a split
+        """Tighter bounds of the rolls before the last turn (of the bonus roll, or of
+        the first roll for a split not making 7; other splits keep theirs): a split
         without a penalty leaves g chips fewer and lanes with at most the room they have
         now (a chip of another colour into an empty lane: as much), and the last turn
         is worth no more with less room or fewer due other chips (those placed into an
@@ -738,17 +739,18 @@ class Finisher:
                 by_g[g] = val
         found = []
         total = 0
-        rmask, split_rooms = self.rmask, self.split_rooms
+        rmask, split_rooms, hippo = self.rmask, self.split_rooms, self.rules.hippo
+        scale = self.d if bonus_next else 1  # the last turn follows a whole turn
         for (dice, count, _), top in zip(self.rolls, ubs, strict=True):
             # the roll's bound from its splits, memoised on the rooms of its lanes as
             # (the most a win or a penalty bounds it by, the chips of the other splits)
-            key = (size, dice, full & self.dice_rmask[dice])
+            key = (size, dice, full & self.dice_rmask[dice], bonus_next)
             shape = self.roll_shapes.get(key)
             if shape is None:
                 fixed, chips = 0, set()
-                for bound, pen, split in self._split_order(2, size, dice, False):
+                for bound, pen, split in self._split_order(2, size, dice, bonus_next):
                     g = len(split)
-                    if g >= size:
+                    if g >= size or (bonus_next and hippo in split):
                         fixed = max(fixed, bound)
                         continue
                     for pos, k in split_rooms[split]:
@@ -760,7 +762,7 @@ class Finisher:
                 shape = self.roll_shapes[key] = (fixed, tuple(chips))
             ub = shape[0]
             for g in shape[1]:
-                val = by_g.get(g, 0)
+                val = by_g.get(g, 0) * scale
                 if val > ub:
                     ub = val
             if ub > top:
