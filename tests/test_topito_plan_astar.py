@@ -137,6 +137,25 @@ def test_goal_no_arrangement_meets_is_infeasible():
     assert bfs_plan(st, goal, 4).status == "infeasible"
     ok = Goal((parse_card(R, "Cat on Bear"), parse_card(R, "rank 2: Cat")), "all")
     assert arrangement_exists(st, ok)
+    # only a ring of blocks resting on one another would meet these: no stacks do
+    ring = Goal((parse_card(R, "Mouse on Elephant"), parse_card(R, "order Mouse < Owl < Elephant")),
+                "all")
+    assert not arrangement_exists(st, ring)
+    assert arrangement_exists(st, Goal((ring.cards[0], parse_card(
+        R, "order Owl < Elephant < Mouse")), "all"))
+
+
+def test_arrangement_exists_whenever_a_plan_does():
+    rng = random.Random(9)
+    told = 0
+    for _ in range(60):
+        st = random_state(SMALL, rng)
+        goal = Goal(tuple(random_card(SMALL, rng) for _ in range(rng.randint(2, 3))), "all")
+        exists = arrangement_exists(st, goal)
+        if bfs_plan(st, goal, 3).length is not None:
+            assert exists, (st, goal)
+        told += not exists
+    assert told  # some goals are impossible at once, and told so
 
 
 def test_bound_over_max_moves_is_a_proof():

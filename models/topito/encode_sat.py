@@ -54,7 +54,9 @@ class SatPlanner:
         self._goal_lits: dict[tuple, int] = {}
         self._defined: set[tuple] = set()
         self._state_vars(0)
-        if not free_start:  # free_start: any arrangement at step 0 (arrangement_exists)
+        if free_start:  # any arrangement at step 0 (arrangement_exists)
+            self._acyclic_start()
+        else:
             self._fix_start()
         self.sym_blocks: list[int] = []
         self.sym_podiums: list[int] = []
@@ -131,6 +133,22 @@ class SatPlanner:
             for b in range(n):  # a block is in at most one stack
                 for q in range(p + 1, m):
                     c.clause([-self.pod(b, p, t), -self.pod(b, q, t)])
+
+    def _acyclic_start(self) -> None:
+        """A free step 0 must still be stacks: no block rests on itself through others
+        (the state layer alone allows a ring of blocks resting on one another, which the
+        start and the moves otherwise rule out). r(x, y): x rests on y through others."""
+        n, c = self.n, self.cnf
+        for x in range(n):
+            c.clause([-self.v(("rests", x, x))])
+            for y in range(n):
+                if y == x:
+                    continue
+                c.implies(self.on(x, y, 0), self.v(("rests", x, y)))
+                for z in range(n):
+                    if z != y:
+                        c.clause([-self.v(("rests", x, y)), -self.on(y, z, 0),
+                                  self.v(("rests", x, z))])
 
     def _fix_start(self) -> None:
         st = self.state
