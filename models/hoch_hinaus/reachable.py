@@ -5,6 +5,7 @@ fast and proves losses near the end), then the SAT model of the rest of the game
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from collections.abc import Callable
@@ -15,7 +16,7 @@ from models.hoch_hinaus.board import Action, action_json
 from models.hoch_hinaus.exact import placements_left
 from models.hoch_hinaus.exact import solve as solve_exact
 from models.hoch_hinaus.game import GAME
-from models.hoch_hinaus.hint import distance, policy_action
+from models.hoch_hinaus.hint import distance, hint, policy_action
 from models.hoch_hinaus.state import GameState
 from solver.backends.common import SolverOptions
 from solver.errors import BadInput, TimeLimitReached
@@ -186,32 +187,51 @@ def line_steps(game: GameState, actions: list[Action]) -> list[LineStep]:
     return out
 
 
+def _search_ranking(g: GameState, rng: random.Random, noisy: bool) -> Action | None:
+    """The search's ranking; turns with a gap filler are ranked only when no turn
+    without one avoids a loss (a turn has about 12 times more of them, and they release
+    bonus tasks)."""
+    acts = g.legal_actions()
+    plain = [a for a in acts if a.filler is None]
+    succ = _successors(g, plain) if plain else []
+    if not succ or succ[0][1].status == "lost":
+        succ = _successors(g, acts)
+    if not succ:
+        return None
+    pick = rng.randrange(min(3, len(succ))) if noisy and rng.random() < 0.3 else 0
+    return succ[pick][0]
+
+
+def _hint_ranking(g: GameState, rng: random.Random, noisy: bool) -> Action | None:
+    """The hint's ranking without its look-ahead (the greedy policy of `simulate`; `rng`
+    breaks its many ties, so every rollout differs)."""
+    options = hint(g, lookahead=False, top=3, time_limit=math.inf, rng=rng).options
+    if not options:
+        return None
+    pick = rng.randrange(min(3, len(options))) if noisy and rng.random() < 0.3 else 0
+    return options[pick].action
+
+
 def rollouts(game: GameState, rng: random.Random, deadline: float
              ) -> tuple[list[Action] | None, int]:
-    """Games played out from `game` with the search's ranking, now and then its second
-    or third choice, until one is won (its placements) or the deadline passes. Turns
-    with a gap filler are ranked only when no turn without one avoids a loss: a turn
-    has about 12 times more of them, and they release bonus tasks."""
+    """Games played out from `game`, by turns with the hint's ranking and the search's
+    (they win different deals), first as ranked, then now and then taking the second
+    or third choice, until one is won (its placements) or the deadline passes."""
     turns = 0
-    first = True
-    while first or time.perf_counter() < deadline:
+    k = 0
+    while time.perf_counter() < deadline:
+        choose = _hint_ranking if k % 2 == 0 else _search_ranking
         g, line = game.copy(), []
         while g.status == "playing" and time.perf_counter() < deadline:
-            acts = g.legal_actions()
-            plain = [a for a in acts if a.filler is None]
-            succ = _successors(g, plain) if plain else []
-            if not succ or succ[0][1].status == "lost":
-                succ = _successors(g, acts)
-            if not succ:
+            a = choose(g, rng, k >= 2)
+            if a is None:
                 break
-            pick = 0 if first or len(succ) == 1 or rng.random() < 0.7 else \
-                rng.randrange(min(3, len(succ)))
-            a, g, _ = succ[pick]
+            g.play_in_place(a)
             line.append(a)
             turns += 1
         if g.status == "won":
             return line, turns
-        first = False
+        k += 1
     return None, turns
 
 
