@@ -138,6 +138,7 @@ class Finisher:
         self.last_turn_by_room: dict[tuple[int, int, int], int] = {}
         self.last_turn_by_lanes: dict[int, int] = {}
         self.backs: dict[tuple, tuple[int, ...]] = {}
+        self.two_turns: dict[tuple[int, int], int] = {}
         # per roll, its splits making 7 as (chips, ((lane, chips), ...) without lane 7)
         self.seven_lanes = {dice: tuple((len(s), tuple((self.rpos[lane], k) for lane, k in
                                                        sorted(Counter(s).items())
@@ -700,8 +701,8 @@ class Finisher:
             return sum(count * self._best(n, view, size, dice, win, bonus_next, rooms, -1)
                        for dice, count, _ in self.rolls)
         ubs, total = self._roll_bounds(n, size, bonus_next)
-        if n == 2 and self.canon_last_turn and total > t:
-            ubs, total = self._last_roll_bounds(view, size, bonus_next, ubs)
+        if n <= 3 and self.canon_last_turn and total > t:
+            ubs, total = self._last_roll_bounds(n, view, size, bonus_next, ubs)
         if total <= t:
             return total
         for (dice, count, _), ub in zip(self.rolls, ubs, strict=True):
@@ -715,8 +716,8 @@ class Finisher:
                     return total
         return total
 
-    def _last_roll_bounds(self, view: int, size: int, bonus_next: bool, ubs: list[int]
-                          ) -> tuple[list[int], int]:
+    def _last_roll_bounds(self, n: int, view: int, size: int, bonus_next: bool,
+                          ubs: list[int]) -> tuple[list[int], int]:
         """Tighter bounds of the rolls before the last turn (of the bonus roll, or of
         the first roll for a split not making 7; other splits keep theirs): a split
         without a penalty leaves g chips fewer and lanes with at most the room they have
@@ -725,6 +726,16 @@ class Finisher:
         empty lane give room back), so it is bounded by the last turn from the stock
         less g with the lanes' rooms now and as many due other chips as can be."""
         full = self._rooms(view, self.rules.capacity)
+        if n == 3:  # three turns from the end: two turns' bound on the rooms
+            by_g = {g: self._two_turn_bound(size - g, full)
+                    for g in range(1, self.rules.dice + 1)}
+        else:
+            by_g = self._last_turns(size, full)
+        return self._rolls_bounded(n, size, full, bonus_next, ubs, by_g)
+
+    def _last_turns(self, size: int, full: int) -> dict[int, int]:
+        """The last turn (exact, on the rooms `full` capped) from the stock less g
+        chips, for g = 1..dice (0 when hopeless; g >= size is a win elsewhere)."""
         cap = self.rules.capacity
         by_g = {}
         for g in range(1, self.rules.dice + 1):
@@ -737,6 +748,43 @@ class Finisher:
                 if val is None:
                     val = self.last_turn_by_room[canon] = self._last_turn_rooms(left, other, rs)
                 by_g[g] = val
+        return by_g
+
+    def _two_turn_bound(self, size: int, full: int) -> int:
+        """A bound (times D^4) of the chance within two turns from a turn's start with
+        `size` chips and lanes with at most the rooms `full`: each roll's splits as in
+        `_split_order` two turns from the end, a split not making 7 bounded by the
+        larger of its penalty bound and the last turn on the rooms (whether it has a
+        penalty depends on rooms not known here); no more with less room."""
+        d = self.d
+        if size <= 0:
+            return d ** 4
+        if size > 2 * self.per_turn:
+            return 0
+        key = (size, full)
+        found = self.two_turns.get(key)
+        if found is None:
+            self._bounds(2)
+            by_g = self._last_turns(size, full)
+            hippo = self.rules.hippo
+            found = 0
+            for dice, count, _ in self.rolls:
+                ub = 0
+                for bound, pen, split in self._split_order(2, size, dice, True):
+                    g = len(split)
+                    if g >= size or hippo in split:
+                        val = bound
+                    else:
+                        val = min(bound, max(pen, by_g.get(g, 0) * d))
+                    if val > ub:
+                        ub = val
+                found += count * ub
+            self.two_turns[key] = found
+        return found
+
+    def _rolls_bounded(self, n: int, size: int, full: int, bonus_next: bool,
+                       ubs: list[int], by_g: dict[int, int]) -> tuple[list[int], int]:
+        """The rolls' bounds from `by_g` (see `_last_roll_bounds`)."""
         found = []
         total = 0
         rmask, split_rooms, hippo = self.rmask, self.split_rooms, self.rules.hippo
@@ -744,11 +792,11 @@ class Finisher:
         for (dice, count, _), top in zip(self.rolls, ubs, strict=True):
             # the roll's bound from its splits, memoised on the rooms of its lanes as
             # (the most a win or a penalty bounds it by, the chips of the other splits)
-            key = (size, dice, full & self.dice_rmask[dice], bonus_next)
+            key = (n, size, dice, full & self.dice_rmask[dice], bonus_next)
             shape = self.roll_shapes.get(key)
             if shape is None:
                 fixed, chips = 0, set()
-                for bound, pen, split in self._split_order(2, size, dice, bonus_next):
+                for bound, pen, split in self._split_order(n, size, dice, bonus_next):
                     g = len(split)
                     if g >= size or (bonus_next and hippo in split):
                         fixed = max(fixed, bound)
