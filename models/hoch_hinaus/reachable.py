@@ -1,7 +1,8 @@
 """Can the game still be won? When everything is known (the reserve's order, every
-task) an exact answer: a depth-first search over whole turns first (it finds most wins
-fast and proves losses near the end), then the SAT model of the rest of the game
-(exact.py). Else the win rate of a policy over sampled completions of the unknowns."""
+task) an exact answer: a depth-first search over whole turns and, on long games,
+rollouts first (they find most wins fast; the search proves losses near the end), then
+the SAT model of the rest of the game (exact.py). Else the win rate of a policy over
+sampled completions of the unknowns."""
 
 from __future__ import annotations
 
@@ -36,8 +37,8 @@ class LineStep:
 
 @dataclass
 class ReachableResult:
-    """exact: answer won/lost proven (`by` the depth-first search or the SAT model) or
-    unknown at the time limit (then `stopped`: the command exits 3); sampled: win rate
+    """exact: answer won/lost proven (`by` a rollout, the depth-first search or the SAT
+    model) or unknown at the time limit (then `stopped`: the command exits 3); sampled: win rate
     of a policy over completions of the unknown information."""
 
     method: str
