@@ -24,7 +24,7 @@ BACKENDS = ("sat", "bfs")
 PLAN_BACKENDS = ("auto", "astar", "sat", "bfs")
 # auto: A* alone for the first slice, then A* and SAT in turns;
 # past AUTO_ASTAR_NODES positions (memory: a few hundred bytes each) SAT goes on alone
-AUTO_FIRST_SLICE = 0.15
+AUTO_FIRST_SLICE = 0.5
 AUTO_SLICE = 0.1  # A*'s turn
 SAT_FACTOR = 3  # SAT's turn is this many times longer (it answers more of the hard cases)
 AUTO_ASTAR_NODES = 250_000
