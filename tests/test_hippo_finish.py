@@ -364,3 +364,23 @@ def test_a_threshold_gives_the_exact_value_above_it_and_a_bound_below(
     else:
         assert exact <= found
     assert (f.value_bonus if bonus else f.value_main)(turns, view) == exact
+
+
+@pytest.mark.parametrize("reading", FOREIGN_FIRST)
+@pytest.mark.parametrize("seed", range(4))
+def test_the_two_turn_bound_on_rooms_is_above_the_chance(seed, reading):
+    """The lane-counting bound used three turns from the end (`_two_turn_bound`: the
+    stock's size and rooms at least the position's) is never below the exact chance
+    within two turns, on positions and the views their rolls leave."""
+    rules = load_rules(None, reading)
+    f = Finisher(rules)
+    views = set()
+    for stock in (2, 4, 6):
+        view = f.pack(view_of(small_state(seed * 5 + stock, stock, rules)))
+        views.add(view)
+        for dice, _ in all_rolls(rules)[seed::14]:
+            views.update(after for after, _, won in f.outcomes(view, dice) if not won)
+    for view in sorted(views)[:40]:
+        view = f.new_turn(view)
+        full = f._rooms(view, rules.capacity)
+        assert f.value_main(2, view) <= f._two_turn_bound(f.size(view), full), f.unpack(view)
