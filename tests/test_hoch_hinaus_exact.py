@@ -7,7 +7,7 @@ from collections import Counter
 
 import pytest
 
-from models.hoch_hinaus.board import Board
+from models.hoch_hinaus.board import Action, Board
 from models.hoch_hinaus.exact import encode_game, placements_left, solve
 from models.hoch_hinaus.files import position_json
 from models.hoch_hinaus.game import GAME
@@ -205,3 +205,21 @@ def test_cli_time_limit_exits_3_with_what_it_knows(tmp_path):
     assert not data["proven"] and "not proven" in data["note"]
     res = run("reachable", _file(tmp_path, g), "--open-hands", "--time-limit", "1")
     assert res.exit_code == 3 and "UNKNOWN" in res.output
+
+
+def _replay_steps(game: GameState, line) -> GameState:
+    g = game.copy()
+    for step in line:
+        p = step.placement
+        assert g.on_turn + 1 == step.player
+        g.play_in_place(Action(p["tile"], R.space_index[p["on"][0]],
+                               R.space_index[p["on"][1]],
+                               None if p["filler"] is None else R.space_index[p["filler"]]))
+    return g
+
+
+def test_a_fresh_deal_is_won_with_a_line_the_engine_replays():
+    g = new_game(R, CAT, 4, "normal", random.Random(3))
+    res = exact(g, 120)
+    assert res.answer == "won" and res.proven and res.by in ("rollout", "search")
+    assert _replay_steps(g, res.line).status == "won"
