@@ -64,6 +64,13 @@ def _blocks_only(position: GameState) -> GameState:
     return GameState(position.rules, position.blocks, moves_made=position.moves_made)
 
 
+def _by(result: Any) -> str:
+    """The back-end asked, and with auto the one whose proof it is."""
+    if result.backend == "auto" and result.proved_by:
+        return f"auto: proved by {result.proved_by}"
+    return result.backend
+
+
 def _with_knowledge(result: Any, used: GameState, *extra: str) -> str:
     """A command's JSON answer with what the state it used holds and leaves unknown."""
     info = knowledge(GAME, used)
@@ -155,7 +162,7 @@ def plan(file: str, card_texts: tuple[str, ...], cards_text: tuple[str, ...], mo
     what = " and ".join(res.cards) if mode == "all" else " or ".join(res.cards)
     if res.status == "optimal":
         stdout.print(f"[bold green]{res.moves} moves[/bold green] to meet {what} "
-                     f"(proven minimal: {res.proof}; {res.backend}, {res.seconds:.2f} s)")
+                     f"(proven minimal: {res.proof}; {_by(res)}, {res.seconds:.2f} s)")
         _print_plan(rules, res)
     else:
         stdout.print(f"[bold red]No plan within {max_moves} moves[/bold red] for {what} "

@@ -53,6 +53,9 @@ class PlanResult:
     proof: str
     seconds: float
     start: dict[str, list[str]] = field(default_factory=dict)
+    # the back-end whose proof this is (`backend` is the one asked: with auto, astar or
+    # sat; the same words as Take it Higher!'s `max --backend auto`)
+    proved_by: str | None = None
 
 
 def shortest(state: State, goal: Goal, backend: str, max_moves: int,
@@ -185,10 +188,11 @@ def replay(state: State, moves: list[Move]) -> tuple[list[MoveInfo], State]:
 def plan(state: State, goal: Goal, backend: str = "auto", max_moves: int = 12,
          time_limit: float | None = 60.0) -> PlanResult:
     """Shortest plan to meet the goal; TimeLimitReached if not decided in time.
-    The result's `backend` is the one that answered (auto: astar or sat)."""
+    The result's `backend` is the one asked, `proved_by` the one that answered (auto:
+    astar or sat)."""
     r = state.rules
     t0 = time.perf_counter()
-    status, length, moves, done, proof, backend = shortest(
+    status, length, moves, done, proof, proved_by = shortest(
         state, goal, backend, max_moves, deadline_after(time_limit))
     if status == "unknown":
         raise TimeLimitReached(f"{proof} (a plan needs at least {done + 1} moves)")
@@ -198,4 +202,5 @@ def plan(state: State, goal: Goal, backend: str = "auto", max_moves: int = 12,
     return PlanResult([c.text(r) for c in goal.cards], goal.mode, backend, status, length,
                       steps, [c.text(r) for c in goal.cards if c.met(end.stacks)]
                       if status == "optimal" else [], max_moves, proof,
-                      round(time.perf_counter() - t0, 4), podium_dict(r, state.stacks))
+                      round(time.perf_counter() - t0, 4), podium_dict(r, state.stacks),
+                      proved_by)
