@@ -95,7 +95,7 @@ VERB_DOCS = {
                 "winners:a end:s|o|n deck_cards:a|n",
         "moves": f"{_MOVES} forbidden:s|n",
         "plan": f"cards:a mode:s backend:s status:s moves:i|n plan:a|n met_at_end:a|n "
-                f"max_moves:i proof:s|n seconds:f start:o {_SEEN}",
+                f"max_moves:i proof:s|n seconds:f start:o proved_by:s|n {_SEEN}",
         "race": "seat:i|n cards_to_win:i status:s fewest:i|n line:a|n winners:a can_win:a "
                 "played:a to_move:i max_moves:i proof:s|n lower_bound:i|n backend:s "
                 f"nodes:i|n seconds:f within:i|n reachable:b|n start:o {_SEEN} "
