@@ -220,9 +220,9 @@ def finish(file: str, turns: int, time_limit: float, rules_path: str | None,
            foreign_first: str | None, as_json: bool) -> None:
     """The exact chance that the player on turn empties the stock within N own turns if
     the others do not interfere (playing to maximise that chance), and the best case:
-    the fewest turns in which the dice could let it happen. Three turns take seconds
-    (up to about a quarter of a minute in the middle game), four about a minute on
-    end-game positions."""
+    the fewest turns in which the dice could let it happen. Three turns take 1-3 s of
+    CPU on the example positions; four take seconds on an end game and over a minute
+    in a crowded middle game (the limit then gives both bounds)."""
     import time
 
     from rich.table import Table
