@@ -912,22 +912,7 @@ class Finisher:
                     high = ub
         if len(cands) > 1:
             cands.sort(reverse=True)
-        for _, ub, to_bonus, after in cands:
-            cut = best if best > t else t
-            if ub <= cut:
-                if ub > high:
-                    high = ub
-                continue
-            if to_bonus:
-                val = self.value_bonus(n, after, cut)
-            elif bonus_next:
-                val = self.value_main(n - 1, after, cut // d) * d
-            else:
-                val = self.value_main(n - 1, after, cut)
-            if val > cut:
-                best = val
-            elif val > high:
-                high = val
+        best, high = self._children(n, [c[1:] for c in cands], bonus_next, best, high, t)
         return best if best > t or best >= high else high
 
     def _try_split(self, n: int, view: int, size: int, split: tuple[int, ...],
@@ -976,6 +961,15 @@ class Finisher:
                 cands = sorted(cands, key=lambda c: self._guess(n, c[2], c[1]), reverse=True)
             else:
                 cands.sort(reverse=True)
+        return self._children(n, cands, bonus_next, best, high, t)
+
+    def _children(self, n: int, cands: list[tuple[int, bool, int]], bonus_next: bool,
+                  best: int, high: int, t: int) -> tuple[int, int]:
+        """`best` and `high` after valuing the results `cands` ((upper bound, to the
+        bonus roll, lanes after), in the order given) each against the best so far or
+        the threshold `t`, whichever is higher; a result whose bound cannot beat it only
+        raises `high`."""
+        d = self.d
         for ub, to_bonus, after in cands:
             cut = best if best > t else t
             if ub <= cut:
