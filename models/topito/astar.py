@@ -32,7 +32,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from models.topito.bfs import SearchOutcome
+from models.topito.bfs import SearchOutcome, path_to
 from models.topito.rules import Ban, Card, Goal, Move, Stacks, State, successors
 
 # requirement kinds: ("in", b) b in play; ("pod", b, p) b in the stack on podium p;
@@ -388,7 +388,7 @@ class AstarSearch:
                 h2 = h(new)
                 if h2 == 0:
                     # g2 <= f: the bound of an unmet goal is >= 1, so f >= g + 1
-                    self.outcome = SearchOutcome("optimal", g2, _path(parent, child),
+                    self.outcome = SearchOutcome("optimal", g2, path_to(parent, child),
                                                  g2 - 1, self.nodes)
                     return self.outcome
                 f2 = max(f, g2 + h2)
@@ -410,11 +410,3 @@ def astar_plan(state: State, goal: Goal, max_depth: int, deadline: float | None 
     if out is None:
         return SearchOutcome("unknown", None, [], search.ruled_out, search.nodes)
     return out
-
-
-def _path(parent: dict, key: tuple) -> list[Move]:
-    moves = []
-    while parent[key] is not None:
-        key, move = parent[key]
-        moves.append(move)
-    return moves[::-1]

@@ -65,7 +65,7 @@ def bfs_plan(state: State, goal: Goal, max_depth: int, deadline: float | None = 
                 child = (new, new_ban)
                 parent[child] = (key, Move(b, src, dst))
                 if goal.met(new):
-                    return SearchOutcome("optimal", depth, _path(parent, child), depth - 1, nodes)
+                    return SearchOutcome("optimal", depth, path_to(parent, child), depth - 1, nodes)
                 nxt.append(child)
         frontier = nxt
         if not frontier:
@@ -73,7 +73,8 @@ def bfs_plan(state: State, goal: Goal, max_depth: int, deadline: float | None = 
     return SearchOutcome("infeasible", None, [], max_depth, nodes)
 
 
-def _path(parent: dict, key: tuple) -> list[Move]:
+def path_to(parent: dict, key: tuple) -> list[Move]:
+    """The moves from the root to `key` in a search's parent links (key -> (key, move))."""
     moves = []
     while parent[key] is not None:
         key, move = parent[key]
