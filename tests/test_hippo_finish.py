@@ -384,3 +384,48 @@ def test_the_two_turn_bound_on_rooms_is_above_the_chance(seed, reading):
         view = f.new_turn(view)
         full = f._rooms(view, rules.capacity)
         assert f.value_main(2, view) <= f._two_turn_bound(f.size(view), full), f.unpack(view)
+
+
+def own_state(seed: int, stock: int, rules=RULES) -> GameState:
+    """`small_state` with only the player's own chips in stock (foreign ones moved to Mr.
+    Hippo's lane): two turns from the end such positions are valued on the lanes' rooms
+    (`_two_from_end`)."""
+    s = small_state(seed, stock, rules)
+    me = s.to_move
+    rows = [list(r) for r in s.stocks]
+    hippo = list(s.hippo)
+    for c in range(s.players):
+        if c != me:
+            hippo[c] += rows[me][c]
+            rows[me][c] = 0
+    rows[me][me] = stock
+    return GameState(rules, s.colours, s.lanes, tuple(hippo),
+                     tuple(tuple(r) for r in rows), me, False)
+
+
+@settings(max_examples=10, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10**6), stock=st.integers(1, 4), turns=st.integers(2, 3),
+       reading=st.sampled_from(FOREIGN_FIRST), bonus=st.booleans())
+def test_own_chips_two_turns_from_the_end_equal_the_plain_dp(seed, stock, turns, reading,
+                                                             bonus):
+    """Own chips only: the splits that fit the rooms are valued on the rooms (memoised
+    across views), the ones with a penalty or a bonus roll on the view; the same chance
+    as the plain DP, and `_two_from_end` is reached."""
+    rules = load_rules(None, reading)
+    if turns == 3:
+        stock = min(stock, 2)
+    state = own_state(seed, stock, rules)
+    if bonus:
+        state = before_bonus(state, rules)
+    assert Fraction(finish(state, turns).exact) == plain_chance(rules, state, turns)
+
+
+def test_crowded_own_stock_two_turns_use_the_rooms():
+    """A crowded pool with four own chips: two turns equal the plain DP, through the
+    rooms' memo (not empty after the run)."""
+    state = own_state(4, 4)
+    f = Finisher(RULES)
+    view = f.pack(view_of(state))
+    assert Fraction(f.value_main(2, view), f.d ** 4) == plain_chance(RULES, state, 2)
+    assert f.two_from_end

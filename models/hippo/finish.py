@@ -149,6 +149,8 @@ class Finisher:
         self.ub_bonus: list[list[int]] = []
         self.split_orders: dict[tuple, list[tuple[int, int, tuple[int, ...]]]] = {}
         self.roll_bounds: dict[tuple[int, int, bool], tuple[list[int], int]] = {}
+        self.two_from_end: dict[tuple, tuple[int, tuple]] = {}
+        self.rooms_bounds: dict[tuple, tuple[list[int], int]] = {}
         self._bounds(1)
 
     # ---------------------------------------------------------------- moves
@@ -696,8 +698,8 @@ class Finisher:
         `value_main`). Star1-style: a roll counts at its bound until it is valued; each
         is valued with the threshold below which the sum stays at most t whatever the
         roll is worth, and the rolls stop once the sum cannot exceed t."""
-        rooms = self._room_at(view)
         if t < 0:
+            rooms = self._room_at(view)
             return sum(count * self._best(n, view, size, dice, win, bonus_next, rooms, -1)
                        for dice, count, _ in self.rolls)
         ubs, total = self._roll_bounds(n, size, bonus_next)
@@ -705,6 +707,18 @@ class Finisher:
             ubs, total = self._last_roll_bounds(n, view, size, bonus_next, ubs)
         if total <= t:
             return total
+        if n == 2 and self.canon_last_turn and (view >> self.s_other) & 0xFFFF == 0:
+            packed = self._rooms(view, size)  # own chips only: see `_two_from_end`
+            for (dice, count, _), ub in zip(self.rolls, ubs, strict=True):
+                if ub:
+                    val = self._two_from_end(view, size, dice, win, bonus_next,
+                                             (t - total + count * ub) // count, packed)
+                    if val < ub:
+                        total -= count * (ub - val)
+                        if total <= t:
+                            return total
+            return total
+        rooms = self._room_at(view)
         for (dice, count, _), ub in zip(self.rolls, ubs, strict=True):
             if not ub:
                 continue
@@ -726,12 +740,17 @@ class Finisher:
         empty lane give room back), so it is bounded by the last turn from the stock
         less g with the lanes' rooms now and as many due other chips as can be."""
         full = self._rooms(view, self.rules.capacity)
-        if n == 3:  # three turns from the end: two turns' bound on the rooms
-            by_g = {g: self._two_turn_bound(size - g, full)
-                    for g in range(1, self.rules.dice + 1)}
-        else:
-            by_g = self._last_turns(size, full)
-        return self._rolls_bounded(n, size, full, bonus_next, ubs, by_g)
+        key = (n, size, full, bonus_next)  # `ubs` follows from n, size and bonus_next
+        found = self.rooms_bounds.get(key)
+        if found is None:
+            if n == 3:  # three turns from the end: two turns' bound on the rooms
+                by_g = {g: self._two_turn_bound(size - g, full)
+                        for g in range(1, self.rules.dice + 1)}
+            else:
+                by_g = self._last_turns(size, full)
+            found = self.rooms_bounds[key] = self._rolls_bounded(n, size, full, bonus_next,
+                                                                 ubs, by_g)
+        return found
 
     def _last_turns(self, size: int, full: int) -> dict[int, int]:
         """The last turn (exact, on the rooms `full` capped) from the stock less g
@@ -843,6 +862,9 @@ class Finisher:
         each lane's room by its bit offset): a split with a penalty in it has the lower
         bound of a stock grown by a full lane, so those splits wait until the others
         are done, best first."""
+        if n == 2 and self.canon_last_turn and (view >> self.s_other) & 0xFFFF == 0:
+            return self._two_from_end(view, size, dice, win, bonus_next, t,
+                                      self._rooms(view, size))
         order = self._split_order(n, size, dice, bonus_next)
         if n > 2:
             return self._best_ordered(n, view, size, order, win, bonus_next, t)
@@ -879,6 +901,74 @@ class Finisher:
             if best >= win:
                 return win
         return best if best > t or best >= high else high
+
+    def _two_from_end(self, view: int, size: int, dice: tuple[int, ...], win: int,
+                      bonus_next: bool, t: int, rooms: int) -> int:
+        """`_best` two turns from the end (the bonus roll before the last turn, or the
+        first roll of the turn before it) with only own chips in stock. A split that
+        fits the lanes' room and leads to the last turn leaves the stock less its chips
+        and each lane that much less room, and the last turn is valued on the rooms
+        alone, so those splits' best is memoised on the stock's size and the rooms
+        (`rooms`: capped at the size; many views share them). The other splits (a penalty in
+        them, or a bonus roll to come: the view decides) are tried after, best bound
+        first, only when their bound beats the best found."""
+        key = (dice, size, rooms, bonus_next)
+        found = self.two_from_end.get(key)
+        if found is None:
+            found = self.two_from_end[key] = self._two_from_end_rooms(dice, size, rooms, win,
+                                                                      bonus_next)
+        best, rest = found
+        if best >= win:
+            return win
+        high = 0
+        for bound, split in rest:
+            cut = best if best > t else t
+            if bound <= cut:
+                if bound > high:
+                    high = bound
+                break
+            best, high = self._try_split(2, view, size, split, bonus_next, best, high, t)
+            if best >= win:
+                return win
+        return best if best > t or best >= high else high
+
+    def _two_from_end_rooms(self, dice: tuple[int, ...], size: int, rooms: int, win: int,
+                            bonus_next: bool
+                            ) -> tuple[int, tuple[tuple[int, tuple[int, ...]], ...]]:
+        """(the best of the splits that fit the rooms and lead to the last turn, the other
+        splits with their bounds, best first): see `_two_from_end`."""
+        if size <= self.rules.dice and self._wins_now(dice, size, rooms):
+            return win, ()
+        rmask, split_rooms, hippo = self.rmask, self.split_rooms, self.rules.hippo
+        scale = self.d if bonus_next else 1  # the last turn follows a whole turn
+        best = 0
+        rest = []
+        for bound, pen, split in self._split_order(2, size, dice, bonus_next):
+            g = len(split)
+            after = rooms
+            for pos, k in split_rooms[split]:
+                if (after >> pos) & rmask < k:
+                    rest.append((bound if g >= size else pen, split))
+                    break
+                after -= k << pos
+            else:
+                if g >= size:  # fits, so a win (_wins_now says none: not reached)
+                    return win, ()
+                if bonus_next and hippo in split:
+                    rest.append((bound, split))  # the bonus roll: the view decides
+                    continue
+                left = size - g
+                if left <= self.per_turn:
+                    rs = self._cap(after, left)
+                    canon = (left, 0, rs)
+                    val = self.last_turn_by_room.get(canon)
+                    if val is None:
+                        val = self.last_turn_by_room[canon] = \
+                            self._last_turn_rooms(left, 0, rs)
+                    if val * scale > best:
+                        best = val * scale
+        rest.sort(key=lambda x: -x[0])
+        return best, tuple(rest)
 
     def _best_ordered(self, n: int, view: int, size: int,
                       order: list[tuple[int, int, tuple[int, ...]]], win: int,
@@ -942,6 +1032,9 @@ class Finisher:
         cands = []
         ub_bonus, ub_next = self.ub_bonus[n], self.ub_main[n - 1]
         cut = best if best > t else t
+        # two turns from the end a result that ends the turn meets the last turn:
+        # valued at once (exact, memoised on the rooms), before the bonus rolls
+        direct = n == 2 and bonus_next and self.canon_last_turn
         for (after, used), won in out.items():
             if won:
                 return self.d ** (2 * n), high
@@ -950,6 +1043,15 @@ class Finisher:
             to_bonus = used and bonus_next
             ub = ub_bonus[s] if to_bonus else ub_next[s] * d if bonus_next else ub_next[s]
             if ub > cut:
+                if direct and not to_bonus:
+                    if s > self.per_turn:
+                        continue
+                    val = self._last_turn_value(self.new_turn(after), s) * d
+                    if val > cut:
+                        best = cut = val
+                    elif val > high:
+                        high = val
+                    continue
                 cands.append((ub, to_bonus, after))
             elif ub > high:
                 high = ub
