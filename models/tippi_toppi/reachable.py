@@ -14,6 +14,7 @@ from models.tippi_toppi.hint import best_play, ranked_plays
 from models.tippi_toppi.positions import format_play
 from models.tippi_toppi.state import GameState, Play, sample_hidden
 from models.tippi_toppi.tasks import Task
+from solver.beam import BeamGame, widening_beam
 from solver.errors import BadInput, TimeLimitReached
 from solver.progress import live_status
 from solver.stats import Rate, wilson
@@ -76,22 +77,27 @@ def reachable(state: GameState, samples: int = 200, seed: int = 0,
                  else time_limit / 2)
         with live_status("", time_limit, solves=True, since=start):  # the SAT call's line
             rng = random.Random(seed)
-            line, nodes = _rollouts(state, rng, start + min(share, 2.0))
-            answer = "yes" if line is not None else None
-            if line is None and plays_left > 24:
-                # a long game: SAT does not decide it in seconds. The depth-first search
-                # (plays in hint order, lost positions kept) finds wins the first
-                # rollouts missed and can prove a loss; then more rollouts (41 deals
-                # left undecided at load 7, 20 s each: 23 proven against 7 with SAT last)
-                line, more, complete = search_winning_line(state, start + 0.5 * time_limit)
-                nodes += more
-                answer = "yes" if line is not None else "no" if complete else None
+            if plays_left > 24:
+                # a long game: SAT does not decide it in seconds. The hint's own line,
+                # then a widening beam search (won 18 of the 18 deals the rollouts and
+                # the depth-first search left undecided at 10 s, each in 2 s), then the
+                # depth-first search (plays in hint order, lost positions kept), which
+                # can prove a loss
+                line, nodes = _rollouts(state, rng, start)
+                answer = "yes" if line is not None else None
                 if answer is None:
-                    line, more = _rollouts(state, rng, start + time_limit, first=False)
+                    found = widening_beam(_BEAM, state, start + 0.7 * time_limit, seed)
+                    line, nodes = found.line, nodes + found.nodes
+                    answer = "yes" if line is not None else "no" if found.exhaustive else None
+                if answer is None:
+                    line, more, complete = search_winning_line(state, start + time_limit)
                     nodes += more
-                    answer = "yes" if line is not None else None
-            elif answer is None:
-                answer, line = _sat_game(state, start + time_limit)
+                    answer = "yes" if line is not None else "no" if complete else None
+            else:
+                line, nodes = _rollouts(state, rng, start + min(share, 2.0))
+                answer = "yes" if line is not None else None
+                if answer is None:
+                    answer, line = _sat_game(state, start + time_limit)
         secs = round(time.perf_counter() - start, 3)
         if answer == "yes":
             check = state.copy()
@@ -198,6 +204,21 @@ def _sat_game(state: GameState, deadline: float
     return "yes", line
 
 
+def _promise(s: GameState) -> float:
+    """How promising a full-information position is for the beam search: tasks
+    fulfilled first, then open tasks some card in some hand can fulfil with one play,
+    then the hand cards that fit a pile."""
+    r, tops = s.rules, s.tops
+    cards = {c for h in s.hands for c in h}
+    fit = [(c, p) for c in cards for p, top in enumerate(tops)
+           if c[0] == top[0] or c[1] == top[1]]  # type: ignore[index]
+    reach = sum(1 for t in s.open_tasks
+                if any(t.holds(tops[:p] + (c,) + tops[p + 1:], r) for c, p in fit))
+    fitting = sum(1 for h in s.hands for c in h
+                  if any(c[0] == top[0] or c[1] == top[1] for top in tops))  # type: ignore[index]
+    return 1000 * len(s.fulfilled) + 40 * reach + 3 * fitting
+
+
 def _memo_key(s: GameState) -> tuple:
     """What decides the rest of a full-information game (players alike are merged)."""
     hands = tuple(tuple(sorted(h)) for h in s.hands)  # type: ignore[type-var]
@@ -205,6 +226,13 @@ def _memo_key(s: GameState) -> tuple:
         hands = tuple(sorted(hands))
     return (s.tops, hands, len(s.draw_pile or ()), len(s.task_pile),
             frozenset(s.open_tasks), 0 if s.variant.high_speed else s.turn)
+
+
+# the game as the beam search sees it: any player who may play plays (High Speed: the
+# table's choice), a position nobody can play on is dead
+_BEAM: BeamGame[GameState, Play] = BeamGame(
+    actions=GameState.legal_plays, apply=GameState.apply_action, won=GameState.is_won,
+    dead=GameState.is_lost, key=_memo_key, score=_promise)
 
 
 def search_winning_line(state: GameState, deadline: float
