@@ -1,5 +1,6 @@
 """Can the game still be won? Exact with full information (rollouts of the hint, then a
-SAT model of the rest of the game), otherwise the hint policy's win rate over sampled
+SAT model of the rest of the game; on a long rest of the game a widening beam search and
+the depth-first search instead), otherwise the hint policy's win rate over sampled
 deals of what is hidden."""
 
 from __future__ import annotations
@@ -60,8 +61,8 @@ def reachable(state: GameState, samples: int = 200, seed: int = 0,
               time_limit: float = 10.0, pool: list[Task] | None = None) -> ReachableResult:
     """Can the game still be won? With everything known: rollouts of the hint policy
     (a won rollout is a proof), then SAT over every line of the remaining plays (on a
-    long rest of the game, which SAT does not decide in seconds: the depth-first search
-    and more rollouts instead);
+    long rest of the game, which SAT does not decide in seconds: the widening beam
+    search and the depth-first search instead);
     otherwise the hint policy's win rate over `samples` deals of the hidden cards and
     tasks (`pool`: what a hidden task may be, default the catalogue), or over the deals
     played when `time_limit` comes first (`stopped`)."""
