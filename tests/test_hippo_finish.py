@@ -411,7 +411,7 @@ def test_own_chips_two_turns_from_the_end_equal_the_plain_dp(seed, stock, turns,
                                                              bonus):
     """Own chips only: the splits that fit the rooms are valued on the rooms (memoised
     across views), the ones with a penalty or a bonus roll on the view; the same chance
-    as the plain DP, and `_two_from_end` is reached."""
+    as the plain DP."""
     rules = load_rules(None, reading)
     if turns == 3:
         stock = min(stock, 2)

@@ -891,7 +891,15 @@ class Finisher:
                 return win
         if len(deferred) > 1:
             deferred.sort(key=lambda x: -x[0])
-        for bound, split in deferred:
+        return self._ranked_splits(n, view, size, deferred, win, bonus_next, best, high, t)
+
+    def _ranked_splits(self, n: int, view: int, size: int,
+                       ranked: list[tuple[int, tuple[int, ...]]] | tuple, win: int,
+                       bonus_next: bool, best: int, high: int, t: int) -> int:
+        """The end of `_best`: the splits `ranked` ((bound, split), best bound first)
+        tried while their bound beats the best so far or t; the roll's value (a bound
+        at or below t, see `value_main`)."""
+        for bound, split in ranked:
             cut = best if best > t else t
             if bound <= cut:
                 if bound > high:
@@ -909,9 +917,9 @@ class Finisher:
         fits the lanes' room and leads to the last turn leaves the stock less its chips
         and each lane that much less room, and the last turn is valued on the rooms
         alone, so those splits' best is memoised on the stock's size and the rooms
-        (`rooms`: capped at the size; many views share them). The other splits (a penalty in
-        them, or a bonus roll to come: the view decides) are tried after, best bound
-        first, only when their bound beats the best found."""
+        (`rooms`: capped at the size; many views share them). The other splits (a
+        penalty in them, or a bonus roll to come: the view decides) are tried after,
+        best bound first, only when their bound beats the best found."""
         key = (dice, size, rooms, bonus_next)
         found = self.two_from_end.get(key)
         if found is None:
@@ -920,17 +928,7 @@ class Finisher:
         best, rest = found
         if best >= win:
             return win
-        high = 0
-        for bound, split in rest:
-            cut = best if best > t else t
-            if bound <= cut:
-                if bound > high:
-                    high = bound
-                break
-            best, high = self._try_split(2, view, size, split, bonus_next, best, high, t)
-            if best >= win:
-                return win
-        return best if best > t or best >= high else high
+        return self._ranked_splits(2, view, size, rest, win, bonus_next, best, 0, t)
 
     def _two_from_end_rooms(self, dice: tuple[int, ...], size: int, rooms: int, win: int,
                             bonus_next: bool
