@@ -220,9 +220,9 @@ def finish(file: str, turns: int, time_limit: float, rules_path: str | None,
            foreign_first: str | None, as_json: bool) -> None:
     """The exact chance that the player on turn empties the stock within N own turns if
     the others do not interfere (playing to maximise that chance), and the best case:
-    the fewest turns in which the dice could let it happen. Three turns take 1-3 s of
-    CPU on the example positions; four take seconds on an end game and over a minute
-    in a crowded middle game (the limit then gives both bounds)."""
+    the fewest turns in which the dice could let it happen. Three turns take about a
+    second on the example positions; four take a second on an end game and 35-40 s in
+    a crowded middle game (past the limit both bounds are given)."""
     import time
 
     from rich.table import Table
