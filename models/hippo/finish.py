@@ -707,23 +707,17 @@ class Finisher:
             ubs, total = self._last_roll_bounds(n, view, size, bonus_next, ubs)
         if total <= t:
             return total
-        if n == 2 and self.canon_last_turn and (view >> self.s_other) & 0xFFFF == 0:
-            packed = self._rooms(view, size)  # own chips only: see `_two_from_end`
-            for (dice, count, _), ub in zip(self.rolls, ubs, strict=True):
-                if ub:
-                    val = self._two_from_end(view, size, dice, win, bonus_next,
-                                             (t - total + count * ub) // count, packed)
-                    if val < ub:
-                        total -= count * (ub - val)
-                        if total <= t:
-                            return total
-            return total
-        rooms = self._room_at(view)
+        on_rooms = self._on_rooms(n, view)
+        # the rooms once for every roll (packed for `_two_from_end`)
+        packed = self._rooms(view, size) if on_rooms else 0
+        rooms = None if on_rooms else self._room_at(view)
         for (dice, count, _), ub in zip(self.rolls, ubs, strict=True):
             if not ub:
                 continue
-            val = self._best(n, view, size, dice, win, bonus_next, rooms,
-                             (t - total + count * ub) // count)
+            th = (t - total + count * ub) // count
+            val = (self._two_from_end(view, size, dice, win, bonus_next, th, packed)
+                   if on_rooms else
+                   self._best(n, view, size, dice, win, bonus_next, rooms, th))
             if val < ub:
                 total -= count * (ub - val)
                 if total <= t:
@@ -862,7 +856,7 @@ class Finisher:
         each lane's room by its bit offset): a split with a penalty in it has the lower
         bound of a stock grown by a full lane, so those splits wait until the others
         are done, best first."""
-        if n == 2 and self.canon_last_turn and (view >> self.s_other) & 0xFFFF == 0:
+        if self._on_rooms(n, view):
             return self._two_from_end(view, size, dice, win, bonus_next, t,
                                       self._rooms(view, size))
         order = self._split_order(n, size, dice, bonus_next)
@@ -909,6 +903,11 @@ class Finisher:
             if best >= win:
                 return win
         return best if best > t or best >= high else high
+
+    def _on_rooms(self, n: int, view: int) -> bool:
+        """Two turns from the end with only own chips in stock: the rolls are valued on
+        the lanes' rooms (`_two_from_end`)."""
+        return n == 2 and self.canon_last_turn and (view >> self.s_other) & 0xFFFF == 0
 
     def _two_from_end(self, view: int, size: int, dice: tuple[int, ...], win: int,
                       bonus_next: bool, t: int, rooms: int) -> int:

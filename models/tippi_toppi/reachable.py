@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
-from models.tippi_toppi.hint import best_play, ranked_plays
+from models.tippi_toppi.hint import _fits, _place, best_play, ranked_plays
 from models.tippi_toppi.positions import format_play
 from models.tippi_toppi.state import GameState, Play, sample_hidden
 from models.tippi_toppi.tasks import Task
@@ -209,13 +209,10 @@ def _promise(s: GameState) -> float:
     fulfilled first, then open tasks some card in some hand can fulfil with one play,
     then the hand cards that fit a pile."""
     r, tops = s.rules, s.tops
-    cards = {c for h in s.hands for c in h}
-    fit = [(c, p) for c in cards for p, top in enumerate(tops)
-           if c[0] == top[0] or c[1] == top[1]]  # type: ignore[index]
+    plays = {(p.card, p.pile) for h in range(s.players) for p in s.plays_of(h)}
     reach = sum(1 for t in s.open_tasks
-                if any(t.holds(tops[:p] + (c,) + tops[p + 1:], r) for c, p in fit))
-    fitting = sum(1 for h in s.hands for c in h
-                  if any(c[0] == top[0] or c[1] == top[1] for top in tops))  # type: ignore[index]
+                if any(t.holds(_place(tops, c, p), r) for c, p in plays))
+    fitting = sum(1 for h in s.hands for c in h if _fits(c, tops))  # type: ignore[arg-type]
     return 1000 * len(s.fulfilled) + 40 * reach + 3 * fitting
 
 
