@@ -345,3 +345,122 @@ def test_hint_command_on_a_generated_rules_file(tmp_path):
     assert [(o["cell"], o["estimate"]) for o in out["options"]] == [
         (o.cell, o.estimate) for o in ours.options]
     assert {o["cell"] for o in out["options"]} <= set(state.empty_cells())
+
+
+@pytest.mark.parametrize("name, ships, left, gold_silver", [
+    ("oliver-simple", "simple", 4, False), ("hannah-advanced", "advanced", 4, False),
+    ("hannah-advanced", "advanced", 3, False), ("oliver-simple", "simple", 4, True),
+    ("hannah-advanced", "advanced", 4, True)])
+def test_ring_completion_bounds_every_completion(name, ships, left, gold_silver):
+    """The spaceship completion's objective (rows plus the ring's relaxed button) is at
+    least the best true score of any completion of the recorded game's last `left`
+    tiles in their call order (brute force: every placement, the best launches; with or
+    without the gold/silver scoring); its
+    board is a real completion, and when the relaxation is tight it is the best one."""
+    import itertools
+    from pathlib import Path
+
+    from models.take_it_higher.completion import ring_completion
+    from models.take_it_higher.encode import MaxProblem
+    from models.take_it_higher.positions import load_position
+    from models.take_it_higher.spaceships import best_launches
+    from solver.backends import SolverOptions
+    rules = load_rules()
+    pos = load_position(rules, Path(__file__).parents[1] / "puzzles/take-it-higher"
+                        / f"{name}.json")
+    variant = Variant(gold_silver, ships)
+    state = replay(Position(rules, pos.placements[:-left]), variant)
+    draw = [rules.tile_by_id[p.tile] for p in pos.placements[-left:]]
+    free = state.empty_cells()
+
+    def true_score(board):
+        moves = [(t.id, next(c for c in free if board[c] == t)) for t in draw]
+        return board_score(rules, board, gold_silver) + best_launches(state, moves)[0]
+
+    best = max(true_score({**state.board, **dict(zip(free, order, strict=True))})
+               for order in itertools.permutations(draw))
+    problem = MaxProblem(rules, Variant(gold_silver), tuple(draw), tuple(state.board.items()))
+    carrying = frozenset(c for c, v in state.ships_on.items() if v) if ships == "advanced" \
+        else frozenset()
+    board, outcome = ring_completion(problem, SolverOptions(deterministic_time=5.0, workers=1),
+                                     frozenset(state.launched), carrying)
+    assert outcome.status == "optimal"
+    assert {c: board[c] for c in state.board} == state.board
+    assert sorted(board[c].id for c in free) == sorted(t.id for t in draw)
+    assert outcome.objective >= best >= true_score(board)
+    if outcome.objective == true_score(board):
+        assert true_score(board) == best
+
+
+def _brute_force_bonus(state, moves):
+    """The best final bonus over every legal launch sequence (the rules engine alone)."""
+    if not moves:
+        return state.bonus()[0]
+    (tile_id, cell), rest = moves[0], moves[1:]
+    best = -1
+    for launch in state.legal_launches(state.rules.tile_by_id[tile_id], cell):
+        after = state.copy()
+        after.play_in_place(Placement(tile_id, cell, launch), check=False)
+        best = max(best, _brute_force_bonus(after, rest))
+    return best
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("name, ships", [("oliver-simple", "simple"),
+                                         ("hannah-advanced", "advanced")])
+def test_best_launches_equal_the_rules_engine_search(name, ships, seed):
+    """The launch search (rows found once per move, cut by the ring's bound) finds the
+    best bonus of every launch sequence the rules engine allows, on the recorded boards
+    with their last 7 tiles called in a random order; its game replays to that bonus."""
+    from pathlib import Path
+
+    from models.take_it_higher.positions import load_position
+    from models.take_it_higher.spaceships import best_launches
+    rules = load_rules()
+    pos = load_position(rules, Path(__file__).parents[1] / "puzzles/take-it-higher"
+                        / f"{name}.json")
+    rng = random.Random(seed)
+    keep = 17 - seed
+    moves = [(p.tile, p.cell) for p in pos.placements[keep:]]
+    rng.shuffle(moves)
+    variant = Variant(False, ships)
+    start = replay(Position(rules, pos.placements[:keep]), variant)
+    found, game = best_launches(start, moves)
+    assert found == _brute_force_bonus(start, moves)
+    assert replay(Position(rules, [*pos.placements[:keep], *game]), variant).bonus()[0] == found
+
+
+@pytest.mark.parametrize("gold_silver", [False, True])
+@pytest.mark.parametrize("name, ships", [("oliver-simple", "simple"),
+                                         ("hannah-advanced", "advanced")])
+def test_ship_hint_values_every_launch_of_a_cell_exactly(name, ships, gold_silver):
+    """Two cells left and the last tile known to come: the future is certain, so every
+    option (each empty cell with each legal launch of the called tile there) is
+    estimated at the exact final score: the last tile on the other cell with its best
+    launch (brute force over the rules engine)."""
+    from pathlib import Path
+
+    from models.take_it_higher.positions import load_position
+    from models.take_it_higher.sheet import state_sheet
+    rules = load_rules()
+    pos = load_position(rules, Path(__file__).parents[1] / "puzzles/take-it-higher"
+                        / f"{name}.json")
+    variant = Variant(gold_silver, ships)
+    *before, second, last = pos.placements
+    state = replay(Position(rules, before), variant)
+    state.coming = (rules.tile_by_id[last.tile],)
+    tile = rules.tile_by_id[second.tile]
+    result = hint(state, tile, samples=2, seed=0)
+    expected = {}
+    for cell in state.empty_cells():
+        other = next(c for c in state.empty_cells() if c != cell)
+        for launch in state.legal_launches(tile, cell):
+            after = state.apply_action(tile).apply_action(Placement(tile.id, cell, launch))
+            last_tile = rules.tile_by_id[last.tile]
+            expected[cell, launch] = max(
+                state_sheet(after.apply_action(last_tile).apply_action(
+                    Placement(last.tile, other, final))).total
+                for final in after.legal_launches(last_tile, other))
+    assert {(o.cell, o.launch): o.estimate for o in result.options} == expected
+    best = max(expected.values())
+    assert result.options[0].estimate == best

@@ -26,6 +26,7 @@ from models.take_it_higher.encode import MaxProblem
 from models.take_it_higher.maximum import solve_completion
 from models.take_it_higher.rows import board_score
 from models.take_it_higher.rules import Tile
+from models.take_it_higher.spaceships import ring_bonus
 from solver.backends import SolveOutcome, SolverOptions, cpsat
 
 # shares of the budget: each master solve, each pattern solve; the rest is the whole model
@@ -157,3 +158,72 @@ class _Budget:
         if self.by_work:
             return replace(self.options, deterministic_time=amount)
         return replace(self.options, time_limit=amount)
+
+
+def ring_completion(problem: MaxProblem, options: SolverOptions, launched: frozenset[str],
+                    carrying: frozenset[str], start: dict[str, Tile] | None = None
+                    ) -> tuple[dict[str, Tile] | None, SolveOutcome]:
+    """A completion that values the Take it Higher! bonus too (spaceship variants): the
+    rows model plus, for each ship still on the pad, a row of its own among the lines
+    not yet full (a relaxation: the call order, one ship per tile and the ships standing
+    on a row are left out, except that a line through a cell in `carrying` (a placed
+    tile with a ship on it, under the advanced rules) launches nothing). The objective
+    is the row points plus the button the ring would reach, an upper bound of the
+    board's score; its true bonus is for the caller to find (best_launches in the
+    call order)."""
+    rules = problem.rules
+    scoring_studs = problem.variant.gold_silver
+    board_model = encode_cpsat.build(problem, pair_cuts=True)
+    m, y = board_model.model, board_model.y
+    fixed = dict(problem.fixed)
+    rows = []
+    z: dict[tuple[int, str], cp_model.IntVar] = {}
+    for (li, oi), var in y.items():
+        _, cells = rules.lines[li]
+        rows.append(len(cells) * board_model.options[li][oi].weight * var)
+    for s in rules.spaceships:
+        if s in launched:
+            continue
+        for li, (_, cells) in enumerate(rules.lines):
+            if all(c in fixed for c in cells) or any(c in carrying for c in cells):
+                continue
+            if s in rules.stud_bonus:
+                if any(fixed[c].stud != s for c in cells if c in fixed):
+                    continue
+                # without the stud scoring the classes ignore studs (a smaller model):
+                # any scoring row may launch a stud ship there, an optimistic reading
+                # (keeping the studs was measured: slower and weaker, docs)
+                studs = (s,) if scoring_studs else (None, s)
+                support = [var for (lj, oi), var in y.items()
+                           if lj == li and board_model.options[li][oi].stud in studs]
+            else:
+                support = [var for (lj, oi), var in y.items()
+                           if lj == li and board_model.options[li][oi].colour == s]
+            if support:
+                z[li, s] = m.new_bool_var("")
+                m.add(sum(support) >= z[li, s])
+    for li in range(len(rules.lines)):
+        m.add_at_most_one(var for (lj, _), var in z.items() if lj == li)
+    bonus = []
+    previous = None
+    last_button = 0
+    for s, button in zip(rules.spaceships, rules.buttons, strict=True):
+        if s in launched and previous is None:
+            last_button = button  # the ring is past it already
+            continue
+        level = m.new_bool_var("")
+        ways = [var for (_, t), var in z.items() if t == s]
+        if s not in launched:
+            m.add(sum(ways) >= level) if ways else m.add(level == 0)
+        if previous is not None:
+            m.add_implication(level, previous)
+        bonus.append((button - last_button) * level)
+        previous, last_button = level, button
+    if start is not None:
+        _hint_board(board_model, problem, start)
+    earned = ring_bonus(rules, launched)[0]
+    m.maximize(sum(rows) + earned + sum(bonus))
+    solver, out = cpsat.solve(m, options)
+    if not out.has_solution:
+        return start, out
+    return board_model.board(solver, problem), out

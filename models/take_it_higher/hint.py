@@ -25,7 +25,7 @@ from dataclasses import dataclass, replace
 from types import SimpleNamespace
 
 from models.take_it_higher.encode import MaxProblem
-from models.take_it_higher.heuristics import cell_value, greedy_launch
+from models.take_it_higher.heuristics import cell_value
 from models.take_it_higher.positions import Placement
 from models.take_it_higher.rows import board_score
 from models.take_it_higher.rules import Tile
@@ -79,7 +79,7 @@ def hint(state: GameState, tile: Tile, samples: int = 0, seed: int = 0,
     the position and the seed, not on the machine's load; time_limit is then unused.
     """
     start = time.perf_counter()  # before the import: a cold start counts
-    from models.take_it_higher.completion import stud_completion
+    from models.take_it_higher.completion import ring_completion, stud_completion
 
     if state.called is None:
         state = state.apply_action(tile)  # BadInput if it was placed already
@@ -119,97 +119,114 @@ def hint(state: GameState, tile: Tile, samples: int = 0, seed: int = 0,
     # swapped onto this move's cell, is a completion of this move to start from
     boards: dict[int, list[dict[str, Tile]]] = {}
 
-    def starts(move: Placement | None, s: int) -> list[dict[str, Tile]]:
-        if move is None:
+    def starts(cell: str | None, s: int) -> list[dict[str, Tile]]:
+        if cell is None:
             return []
         out = []
         for board in boards.get(s, []):
             here = next(c for c, t in board.items() if t == tile)
             swapped = dict(board)
-            swapped[here], swapped[move.cell] = board[move.cell], tile
+            swapped[here], swapped[cell] = board[cell], tile
             out.append(swapped)
         return out
 
-    def solve(move: Placement | None, s: int
-              ) -> tuple[Placement | None, int | None, bool]:
-        """Best final score with `move` made (or the called tile free) and then `future`
-        called in this order; returns the move the completion made for the called tile.
-        With spaceships: the board with the best rows (exact), then the best launches
-        for that board in this call order (exact); together a lower bound."""
+    def solve(cell: str | None, s: int) -> tuple[str, dict[tuple[str, ...], int], bool]:
+        """The best final score with the called tile on `cell` (or free) and then
+        future `s` called in this order: the cell the completion used, and its score
+        with each legal launch of the called tile there. With spaceships: the board
+        with the best rows plus the button the ring could reach on it (ring_completion,
+        a relaxation of the launches), then for each launch of the called tile the best
+        launches of that board in this call order (exact); each a real game's score."""
         future = futures[s]
         fixed = dict(state.board)
         draw = [tile, *future]
-        if move is not None:
-            fixed[move.cell] = tile
+        if cell is not None:
+            fixed[cell] = tile
             draw = future
         problem = MaxProblem(state.rules, replace(state.variant, ships=None), tuple(draw),
                              tuple(fixed.items()))
-        board, outcome = stud_completion(problem, budget(), starts=starts(move, s))
+        if state.variant.ships is not None:
+            # the called tile's own launch is valued below, launch by launch
+            carrying = frozenset(c for c, v in state.ships_on.items() if v) \
+                if state.variant.ships == "advanced" else frozenset()
+            known = starts(cell, s)
+            start = max(known, key=lambda b: board_score(state.rules, b, gold_silver)
+                        ) if known else None
+            board, outcome = ring_completion(problem, budget(), frozenset(state.launched),
+                                             carrying, start)
+        else:
+            board, outcome = stud_completion(problem, budget(), starts=starts(cell, s))
         proven = outcome.status == "optimal"
         if board is None:  # no board within the budget (a busy machine): a greedy one,
             board = greedy_completion(state, fixed, draw)  # never no estimate at all
         boards.setdefault(s, []).append(board)
         rows = board_score(state.rules, board, gold_silver)
         cell_of = {t.id: c for c, t in board.items()}
+        here = cell_of[tile.id]
         if state.variant.ships is None:
-            return Placement(tile.id, cell_of[tile.id]), rows, proven
-        moves = [(t.id, cell_of[t.id]) for t in [tile, *future]]
+            return here, {(): rows}, proven
+        moves = [(t.id, cell_of[t.id]) for t in future]
         # by the clock only when the clock governs (a fixed budget must replay)
         by = None if samples > 0 else deadline
-        if move is not None:
-            bonus, rest = best_launches(state.apply_action(move), moves[1:], by)
-            return move, rows + bonus, False
-        bonus, game = best_launches(state, moves, by)
-        return game[0], rows + bonus, False
+        scores = {}
+        for launch in state.legal_launches(tile, here):
+            after = state.apply_action(Placement(tile.id, here, launch))
+            scores[launch] = rows + best_launches(after, moves, by)[0]
+        return here, scores, False
 
-    values: dict[Placement, dict[int, int | None]] = {}
-    chosen: Counter[Placement] = Counter()
+    values: dict[Placement, dict[int, int]] = {}
+    solved: set[tuple[str, int]] = set()
+    chosen: Counter[str] = Counter()
     exact = True
+
+    def record(s: int, cell: str, scores: dict[tuple[str, ...], int]) -> None:
+        solved.add((cell, s))
+        for launch, value in scores.items():
+            values.setdefault(Placement(tile.id, cell, launch), {})[s] = value
+
     # the line counts futures valued (and the time left when the time limit governs)
     with live_status("hint", None if samples else time_limit, unit="futures",
                      since=start) as status:
-        # step 1: the best move of a few futures, found with the called tile free
+        # step 1: the best cell of a few futures, found with the called tile free
         for s in range(first):
             if samples == 0 and s >= 1 and left() <= 0:
                 break  # the answer is due: one future valued is enough to rank
-            move, value, proven = solve(None, s)
+            here, scores, proven = solve(None, s)
             exact &= proven
-            if move is not None:
-                values.setdefault(move, {})[s] = value
-                chosen[move] += 1
-        # step 2: the chosen moves and the most promising others, valued future by future
+            record(s, here, scores)
+            chosen[here] += 1
+        # step 2: the chosen cells and the most promising others, valued future by future
         # (the same futures for every candidate), until the time or the samples run out
-        others = sorted((Placement(tile.id, c, greedy_launch(state, tile, c)) for c in empty),
-                        key=lambda p: (-cell_value(state, tile, p.cell), p.cell))
-        candidates = [m for m, _ in chosen.most_common()]
-        for p in others:
+        others = sorted(empty, key=lambda c: (-cell_value(state, tile, c), c))
+        candidates = [c for c, _ in chosen.most_common()]
+        for c in others:
             if len(candidates) >= MIN_CANDIDATES:
                 break
-            if p not in candidates:
-                candidates.append(p)
+            if c not in candidates:
+                candidates.append(c)
         complete = 0
         for s in range(max_samples):
             if samples == 0 and s >= 1 and left() < 0.8 * per_solve * len(candidates):
                 break
-            for move in candidates:
-                if s not in values.setdefault(move, {}):
-                    _, value, proven = solve(move, s)
+            for cell in candidates:
+                if (cell, s) not in solved:
+                    _, scores, proven = solve(cell, s)
                     exact &= proven
-                    values[move][s] = value
+                    record(s, cell, scores)
             complete = s + 1
             status.step(complete, samples or None)
     # compare on the futures where every candidate got a completion
-    common = [s for s in range(complete) if all(values[m][s] is not None for m in candidates)]
+    common = [s for s in range(complete) if all((c, s) in solved for c in candidates)]
     options = []
     valued: dict[tuple[str, tuple[str, ...]], list[int]] = {}
-    for move in candidates:
-        vals = [values[move][s] for s in common] or [
-            v for v in values[move].values() if v is not None] or [0]
+    for move in (m for m in values if m.cell in candidates):
+        vals = [values[move][s] for s in common] or list(values[move].values())
         valued[move.cell, move.launch] = vals
         sd = statistics.stdev(vals) if len(vals) > 1 else None
         options.append(HintOption(move.cell, move.launch, sum(vals) / len(vals), len(vals),
                                   _round(sd), _round(sd and sd / math.sqrt(len(vals)))))
-    options.sort(key=lambda o: (-o.estimate, o.cell))
+    # a tie between launches goes to fewer ships (a ship kept can still launch)
+    options.sort(key=lambda o: (-o.estimate, o.cell, len(o.launch), o.launch))
     lead = lead_se = None
     if len(options) > 1 and len(common) > 1:
         a, b = (valued[o.cell, o.launch] for o in options[:2])

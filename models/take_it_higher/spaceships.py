@@ -9,7 +9,7 @@ from collections.abc import Collection, Sequence
 from typing import TYPE_CHECKING
 
 from models.take_it_higher.positions import Placement
-from models.take_it_higher.rows import ScoringRow, row_ships
+from models.take_it_higher.rows import ScoringRow, completed_rows, row_ships
 from models.take_it_higher.rules import Rules
 
 if TYPE_CHECKING:
@@ -71,26 +71,49 @@ def best_launches(state: GameState, moves: Sequence[tuple[str, str]],
     Past `deadline` (time.perf_counter()) only the first launch set of each move is
     followed: a legal game, not always the best."""
     rules = state.rules
+    # the tiles land in a known order, so the rows each move completes do not depend
+    # on the launches: found once (the launch sets follow from them and the ships)
+    board = dict(state.board)
+    completed = []
+    for tile_id, cell in moves:
+        board[cell] = rules.tile_by_id[tile_id]
+        completed.append(completed_rows(rules, board, cell))
+    # the ships some move from i on could launch: the ring can climb no higher
+    later: list[set[str]] = [set() for _ in range(len(moves) + 1)]
+    for i in reversed(range(len(moves))):
+        later[i] = later[i + 1] | {s for _, row in completed[i] for s in row_ships(row)}
+    simple = state.variant.ships == "simple"
+    launched = set(state.launched)
+    ships_on = {c: ships for c, ships in state.ships_on.items() if ships}
     memo: dict[tuple, tuple[int, list[tuple[str, ...]]]] = {}
-    work = state.copy()  # made and unmade in place: thousands of moves per search
 
     def search(i: int) -> tuple[int, list[tuple[str, ...]]]:
         if i == len(moves):
-            return work.bonus()[0], []
-        key = (i, frozenset(work.launched), frozenset(work.ships_on))
+            return ring_bonus(rules, launched)[0], []
+        key = (i, frozenset(launched), frozenset(ships_on))
         if key in memo:
             return memo[key]
-        tile_id, cell = moves[i]
-        tile = rules.tile_by_id[tile_id]
+        cell = moves[i][1]
+        if state.variant.ships is None or not rules.spaceships:
+            options: list[tuple[str, ...]] = [()]
+        else:
+            on_pad = [s for s in rules.spaceships if s not in launched]
+            options = simple_launches(completed[i], on_pad) if simple else \
+                advanced_launches(completed[i], on_pad, ships_on)
+        bound = ring_bonus(rules, launched | later[i])[0]
         best: tuple[int, list[tuple[str, ...]]] = (-1, [])
-        for launch in work.legal_launches(tile, cell):
-            move = Placement(tile_id, cell, launch)
-            work.play_in_place(move, check=False)
+        for launch in options:
+            if launch:
+                ships_on[cell] = launch
+                launched.update(launch)
             value, rest = search(i + 1)
-            work.undo_in_place(move)
+            if launch:
+                del ships_on[cell]
+                launched.difference_update(launch)
             if value > best[0]:
                 best = (value, [launch, *rest])
-            if deadline is not None and time.perf_counter() > deadline:
+            # nothing later can beat the bound (ties keep the first found, as always)
+            if best[0] >= bound or deadline is not None and time.perf_counter() > deadline:
                 break
         memo[key] = best
         return best
