@@ -134,9 +134,10 @@ def hint(state: GameState, tile: Tile, samples: int = 0, seed: int = 0,
         """The best final score with the called tile on `cell` (or free) and then
         future `s` called in this order: the cell the completion used, and its score
         with each legal launch of the called tile there. With spaceships: the board
-        with the best rows plus the button the ring could reach on it (ring_completion,
-        a relaxation of the launches), then for each launch of the called tile the best
-        launches of that board in this call order (exact); each a real game's score."""
+        with the best rows (advanced rules: plus the button the ring could reach on it,
+        ring_completion, a relaxation of the launches), then for each launch of the
+        called tile the best launches of that board in this call order (exact); each a
+        real game's score."""
         future = futures[s]
         fixed = dict(state.board)
         draw = [tile, *future]
@@ -145,8 +146,10 @@ def hint(state: GameState, tile: Tile, samples: int = 0, seed: int = 0,
             draw = future
         problem = MaxProblem(state.rules, replace(state.variant, ships=None), tuple(draw),
                              tuple(fixed.items()))
-        if state.variant.ships is not None:
-            # the called tile's own launch is valued below, launch by launch
+        if state.variant.ships == "advanced":
+            # the ring relaxation guides the board; under the simple rules (ships in pad
+            # order) it costs rows the order then denies: the rows-first board is better
+            # there (docs, issue 19). The called tile's launch is valued below.
             carrying = frozenset(c for c, v in state.ships_on.items() if v) \
                 if state.variant.ships == "advanced" else frozenset()
             known = starts(cell, s)
