@@ -204,3 +204,30 @@ def test_max_draws_deals_draw_i_like_simulates_game_i():
         assert r["proven"] and r["score"] == maximise(rules, Variant(), game_draw(
             rules, r["seed"]), "cpsat", OPTS).score
     assert doc["proven"] == 2 and doc["mean"] == sum(r["score"] for r in doc["records"]) / 2
+
+
+def test_a_board_found_in_time_may_score_more_than_the_model_says():
+    """The model counts a row only when its variable is set: a board found before the
+    time limit is a lower bound (CI once saw 876 claimed, 906 scored); a proven
+    optimum must agree exactly, and the engine never scores less than claimed."""
+    from models.take_it_higher.maximum import check_agreement
+    from solver.backends import SolveOutcome
+
+    check_agreement(SolveOutcome("feasible", 876, 1000, 3.0, "cpsat"), 906)
+    check_agreement(SolveOutcome("optimal", 906, 906, 3.0, "cpsat"), 906)
+    with pytest.raises(RuntimeError, match="claims 906"):
+        check_agreement(SolveOutcome("feasible", 906, 1000, 3.0, "cpsat"), 876)
+    with pytest.raises(RuntimeError, match="claims 876"):
+        check_agreement(SolveOutcome("optimal", 876, 876, 3.0, "cpsat"), 906)
+
+
+def test_a_time_limited_gold_silver_max_reports_the_engine_score():
+    """Whatever the limit stops at, the reported score is the board's own score and
+    lies within the bound."""
+    rules = load_rules(None)
+    got = maximise(rules, Variant(True), None, "cpsat",
+                   SolverOptions(time_limit=1.0, seed=3, workers=2))
+    board = {c: rules.tile_by_id[t] for c, t in got.board.items()}
+    assert got.score == board_score(rules, board, True)
+    assert got.score <= got.bound
+    assert got.status in ("optimal", "feasible")
