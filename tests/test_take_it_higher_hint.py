@@ -464,3 +464,93 @@ def test_ship_hint_values_every_launch_of_a_cell_exactly(name, ships, gold_silve
     assert {(o.cell, o.launch): o.estimate for o in result.options} == expected
     best = max(expected.values())
     assert result.options[0].estimate == best
+
+
+def _brute_force_joint(problems):
+    """The best sum over futures of completions that share one plan: per line one
+    colour and one stud (a future's row scores only the plan's colour, and its bonus
+    only with the plan's stud). Given the boards the best plan is found line by line."""
+    import itertools
+
+    from models.take_it_higher.rows import line_row
+    rules = problems[0].rules
+    gold_silver = problems[0].variant.gold_silver
+    fixed = dict(problems[0].fixed)
+    free = [c for c in rules.cell_ids if c not in fixed]
+    choices = [[{**fixed, **dict(zip(free, order, strict=True))}
+                for order in itertools.permutations(p.draw)] for p in problems]
+    colours = sorted({k for d in rules.directions for k in d.colours})
+    studs = [None, *sorted(rules.stud_bonus)]
+    best = -1
+    for boards in itertools.product(*choices):
+        total = 0
+        for li in range(len(rules.lines)):
+            rows = [line_row(rules, li, b) for b in boards]
+            total += max(sum(r.points + (r.bonus if gold_silver and r.stud == g else 0)
+                             for r in rows if r is not None and r.colour == k)
+                         for k in colours for g in studs)
+        best = max(best, total)
+    return best
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_joint_completion_equals_brute_force(seed):
+    """Completions of two or three futures with one plan for the lines: the solver's
+    sum is the brute-force best, each board is a completion of its future, and the
+    sum is never above the futures completed one at a time."""
+    import random
+
+    from models.take_it_higher.completion import joint_completion
+    from models.take_it_higher.encode import MaxProblem
+    from solver.backends import SolverOptions
+    gold_silver = seed % 2 == 0
+    rules = small_rules(seed, n_cells=6, n_tiles=9)
+    rng = random.Random(seed)
+    tiles = list(rules.tiles)
+    rng.shuffle(tiles)
+    fixed = tuple(zip(rules.cell_ids[:3], tiles[:3], strict=True))
+    rest = tiles[3:]
+    problems = [MaxProblem(rules, Variant(gold_silver), tuple(rng.sample(rest, 3)), fixed)
+                for _ in range(2 + seed % 2)]
+    found, outcome = joint_completion(problems, SolverOptions(time_limit=20, workers=1))
+    assert outcome.status == "optimal"
+    boards = [b for b, _ in found]
+    assert sum(v for _, v in found) == outcome.objective == _brute_force_joint(problems)
+    # a board may complete a row off the plan by chance: the engine counts it, the
+    # plan's points do not
+    for board, value in found:
+        assert board_score(rules, board, gold_silver) >= value
+    for board, problem in zip(boards, problems, strict=True):
+        assert all(board[c] == t for c, t in fixed)
+        assert sorted(t.id for c, t in board.items() if c not in dict(fixed)) == sorted(
+            t.id for t in problem.draw)
+    assert outcome.objective <= sum(_brute_force_completion(p) for p in problems)
+
+
+@pytest.mark.parametrize("gold_silver", [False, True])
+def test_joint_hint_lies_between_the_plan_and_hindsight(monkeypatch, gold_silver):
+    """With the joint completions switched on (hint.JOINT, measured in the docs), a
+    cell's estimate is the best mean over the hint's own futures under one plan (brute
+    force), below the futures' best completions one at a time where the plan binds."""
+    import models.take_it_higher.hint as hint_module
+    from models.take_it_higher.encode import MaxProblem
+    from models.take_it_higher.hint import _future
+    monkeypatch.setattr(hint_module, "JOINT", True)
+    rules = small_rules(9, n_cells=7, n_tiles=10)
+    state, tile = _state(rules, Variant(gold_silver), rules.board_size - 4, 2)
+    state = state.apply_action(tile)
+    result = hint(state, tile, samples=3, seed=5)
+    empty = state.empty_cells()
+    rng = random.Random(5)
+    futures = [_future(rng, state.unseen_tiles(), state.coming, 3) for _ in range(3)]
+    bound = 0
+    for o in result.options:
+        fixed = tuple({**state.board, o.cell: tile}.items())
+        problems = [MaxProblem(rules, Variant(gold_silver), tuple(f), fixed)
+                    for f in futures]
+        plan = _brute_force_joint(problems) / 3
+        alone = sum(_brute_force_completion(p) for p in problems) / 3
+        assert o.estimate == pytest.approx(plan)
+        bound += plan < alone
+    assert {o.cell for o in result.options} <= set(empty) and len(result.options) >= 3
+    assert bound  # rules 9 have cells where the plan costs points (both scorings)

@@ -227,3 +227,41 @@ def ring_completion(problem: MaxProblem, options: SolverOptions, launched: froze
     if not out.has_solution:
         return start, out
     return board_model.board(solver, problem), out
+
+
+def joint_completion(problems: Sequence[MaxProblem], options: SolverOptions,
+                     starts: Sequence[dict[str, Tile] | None] = ()
+                     ) -> tuple[list[tuple[dict[str, Tile], int]] | None, SolveOutcome]:
+    """Completions of one position for several futures at once, with one plan for them
+    all: an empty line scores the same colour (and stud) in every future where it
+    scores. A player cannot aim a line at the tiles one future brings and another line
+    at another's; completions solved one future at a time can (hindsight), and so
+    value gambles on particular tiles too highly. Returns per future its board and the
+    board's points under the plan (rows off the plan, which a board may complete by
+    chance, are not counted: the rules engine's score would count them and so undo the
+    plan), or None when no board was found."""
+    m = cp_model.CpModel()
+    boards = [encode_cpsat.build(p, pair_cuts=True, model=m) for p in problems]
+    # per line one colour and one stud for all futures (a future may score the colour
+    # without the stud bonus)
+    plan: dict[tuple[int, str, str], cp_model.IntVar] = {}
+    for board_model in boards:
+        for (li, oi), var in board_model.y.items():
+            opt = board_model.options[li][oi]
+            aims = [("colour", opt.colour)] + ([("stud", opt.stud)] if opt.stud else [])
+            for kind, value in aims:
+                if (li, kind, value) not in plan:
+                    plan[li, kind, value] = m.new_bool_var("")
+                m.add_implication(var, plan[li, kind, value])
+    for li in range(len(problems[0].rules.lines)):
+        for kind in ("colour", "stud"):
+            m.add_at_most_one(v for (lj, k, _), v in plan.items() if lj == li and k == kind)
+    m.maximize(sum(b.objective for b in boards))
+    for board_model, problem, start in zip(boards, problems, starts, strict=False):
+        if start is not None:
+            _hint_board(board_model, problem, start)
+    solver, out = cpsat.solve(m, options)
+    if not out.has_solution:
+        return None, out
+    return [(b.board(solver, p), solver.value(b.objective))
+            for b, p in zip(boards, problems, strict=True)], out

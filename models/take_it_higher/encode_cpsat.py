@@ -27,6 +27,7 @@ class CpsatMaxModel:
     x: dict[tuple[str, int], cp_model.IntVar]  # (cell, class index)
     y: dict[tuple[int, int], cp_model.IntVar]  # (line index, option index)
     options: dict[int, list[LineOption]]  # line index -> its options
+    objective: cp_model.LinearExprT  # the score the model maximises
 
     def board(self, solver: cp_model.CpSolver, problem: MaxProblem) -> dict[str, Tile]:
         """Turn a solution into a board, giving each cell a concrete tile of its class
@@ -42,16 +43,18 @@ class CpsatMaxModel:
 
 def build(problem: MaxProblem, *, pair_cuts: bool = False,
           stud_pattern: dict[str, str | None] | None = None, colour_cap: int | None = None,
-          at_least: int | None = None) -> CpsatMaxModel:
+          at_least: int | None = None, model: cp_model.CpModel | None = None
+          ) -> CpsatMaxModel:
     """The model; options used by the searches in queries.py:
 
     pair_cuts: add counting cuts on pairs of directions (helps draws);
     stud_pattern: fix the stud of every free cell (gold/silver decomposition);
     colour_cap: the row points without bonus are at most this (a proven maximum);
-    at_least: only boards scoring at least this are wanted.
+    at_least: only boards scoring at least this are wanted;
+    model: add the variables to this model (one of several boards in one model).
     """
     rules = problem.rules
-    m = cp_model.CpModel()
+    m = model if model is not None else cp_model.CpModel()
     classes = problem.classes()
     fixed = dict(problem.fixed)
     free = [c for c in rules.cell_ids if c not in fixed]
@@ -100,7 +103,7 @@ def build(problem: MaxProblem, *, pair_cuts: bool = False,
     if at_least is not None:
         m.add(sum(objective) >= at_least)
     m.maximize(sum(objective))
-    return CpsatMaxModel(m, classes, x, y, options)
+    return CpsatMaxModel(m, classes, x, y, options, sum(objective))
 
 
 def capacity_cuts(problem: MaxProblem, classes: list[TileClass], m: cp_model.CpModel,

@@ -79,7 +79,11 @@ def hint(state: GameState, tile: Tile, samples: int = 0, seed: int = 0,
     the position and the seed, not on the machine's load; time_limit is then unused.
     """
     start = time.perf_counter()  # before the import: a cold start counts
-    from models.take_it_higher.completion import ring_completion, stud_completion
+    from models.take_it_higher.completion import (
+        joint_completion,
+        ring_completion,
+        stud_completion,
+    )
 
     if state.called is None:
         state = state.apply_action(tile)  # BadInput if it was placed already
@@ -102,9 +106,11 @@ def hint(state: GameState, tile: Tile, samples: int = 0, seed: int = 0,
     max_samples = samples if samples > 0 else 256
     futures = [_future(rng, unseen, state.coming, len(empty) - 1)
                for _ in range(max_samples)]
-    deadline = start + time_limit
+    joint = JOINT and state.variant.ships is None
+    # with the joint completions last, the futures one by one get the rest of the time
+    deadline = start + time_limit * (1 - JOINT_SHARE if joint else 1)
     first = min(FIRST_FUTURES, max_samples)
-    per_solve = time_limit / (first + 4 * MIN_CANDIDATES)
+    per_solve = (deadline - start) / (first + 4 * MIN_CANDIDATES)
 
     def left() -> float:
         return deadline - time.perf_counter()
@@ -220,6 +226,26 @@ def hint(state: GameState, tile: Tile, samples: int = 0, seed: int = 0,
             status.step(complete, samples or None)
     # compare on the futures where every candidate got a completion
     common = [s for s in range(complete) if all((c, s) in solved for c in candidates)]
+    if joint and len(common) > 1:
+        # each candidate's futures once more, with one plan for them all; used only
+        # when every candidate got its boards (the plan lowers values: no mixing)
+        planned = {}
+        for i, cell in enumerate(candidates):
+            fixed = dict(state.board)
+            fixed[cell] = tile
+            problems = [MaxProblem(state.rules, state.variant, tuple(futures[s]),
+                                   tuple(fixed.items())) for s in common]
+            known = [max(starts(cell, s), key=lambda b: board_score(state.rules, b,
+                                                                    gold_silver))
+                     for s in common]
+            work = replace(budget(), deterministic_time=DETERMINISTIC_SOLVE * len(common)) \
+                if samples > 0 else replace(budget(), time_limit=max(
+                    0.05, (start + time_limit - time.perf_counter()) / (len(candidates) - i)))
+            planned[cell] = joint_completion(problems, work, known)[0]
+        if all(b is not None for b in planned.values()):
+            for cell, found in planned.items():
+                for s, (_, points) in zip(common, found, strict=True):
+                    values[Placement(tile.id, cell, ())][s] = points
     options = []
     valued: dict[tuple[str, tuple[str, ...]], list[int]] = {}
     for move in (m for m in values if m.cell in candidates):
@@ -269,6 +295,9 @@ def _round(x: float | None) -> float | None:
     return None if x is None else round(x, 3)
 
 
+# completions of all futures in one model with one plan for the lines (experiment)
+JOINT = False
+JOINT_SHARE = 0.4  # of the time limit, when the clock governs
 FIRST_FUTURES = 3
 MIN_CANDIDATES = 3
 # CP-SAT deterministic seconds per completion with --samples: one worker then solves
