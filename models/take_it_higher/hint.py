@@ -295,7 +295,8 @@ def _round(x: float | None) -> float | None:
     return None if x is None else round(x, 3)
 
 
-# completions of all futures in one model with one plan for the lines (experiment)
+# completions of all futures in one model with one plan for the lines: off, it played
+# worse on gold-silver (docs/take-it-higher.md, "One plan for all futures")
 JOINT = False
 JOINT_SHARE = 0.4  # of the time limit, when the clock governs
 FIRST_FUTURES = 3
