@@ -498,8 +498,6 @@ def test_joint_completion_equals_brute_force(seed):
     """Completions of two or three futures with one plan for the lines: the solver's
     sum is the brute-force best, each board is a completion of its future, and the
     sum is never above the futures completed one at a time."""
-    import random
-
     from models.take_it_higher.completion import joint_completion
     from models.take_it_higher.encode import MaxProblem
     from solver.backends import SolverOptions

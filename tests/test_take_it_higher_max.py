@@ -226,7 +226,7 @@ def test_a_time_limited_gold_silver_max_reports_the_engine_score():
     lies within the bound."""
     rules = load_rules(None)
     got = maximise(rules, Variant(True), None, "cpsat",
-                   SolverOptions(time_limit=1.0, seed=3, workers=2))
+                   SolverOptions(time_limit=3.0, seed=3, workers=2))
     board = {c: rules.tile_by_id[t] for c, t in got.board.items()}
     assert got.score == board_score(rules, board, True)
     assert got.score <= got.bound

@@ -136,6 +136,11 @@ def hint(state: GameState, tile: Tile, samples: int = 0, seed: int = 0,
             out.append(swapped)
         return out
 
+    def best_start(cell: str | None, s: int) -> dict[str, Tile] | None:
+        known = starts(cell, s)
+        return max(known, key=lambda b: board_score(state.rules, b, gold_silver)
+                   ) if known else None
+
     def solve(cell: str | None, s: int) -> tuple[str, dict[tuple[str, ...], int], bool]:
         """The best final score with the called tile on `cell` (or free) and then
         future `s` called in this order: the cell the completion used, and its score
@@ -158,11 +163,8 @@ def hint(state: GameState, tile: Tile, samples: int = 0, seed: int = 0,
             # there (docs, issue 19). The called tile's launch is valued below.
             carrying = frozenset(c for c, v in state.ships_on.items() if v) \
                 if state.variant.ships == "advanced" else frozenset()
-            known = starts(cell, s)
-            start = max(known, key=lambda b: board_score(state.rules, b, gold_silver)
-                        ) if known else None
             board, outcome = ring_completion(problem, budget(), frozenset(state.launched),
-                                             carrying, start)
+                                             carrying, best_start(cell, s))
         else:
             board, outcome = stud_completion(problem, budget(), starts=starts(cell, s))
         proven = outcome.status == "optimal"
@@ -235,9 +237,7 @@ def hint(state: GameState, tile: Tile, samples: int = 0, seed: int = 0,
             fixed[cell] = tile
             problems = [MaxProblem(state.rules, state.variant, tuple(futures[s]),
                                    tuple(fixed.items())) for s in common]
-            known = [max(starts(cell, s), key=lambda b: board_score(state.rules, b,
-                                                                    gold_silver))
-                     for s in common]
+            known = [best_start(cell, s) for s in common]
             work = replace(budget(), deterministic_time=DETERMINISTIC_SOLVE * len(common)) \
                 if samples > 0 else replace(budget(), time_limit=max(
                     0.05, (start + time_limit - time.perf_counter()) / (len(candidates) - i)))
