@@ -239,11 +239,15 @@ def _backend_text(result: object) -> str:
 @click.option("--seed", type=SEED, default=0, show_default=True, help="Seed of the futures.")
 @click.option("--time-limit", type=seconds(0.05), default=2.0, show_default=True,
               help="Seconds for the whole hint.")
+@click.option("--exact", is_flag=True,
+              help="Small boards: each cell's exact expected final score under the best "
+                   "play, every set of tiles to come averaged (no sample; basic and "
+                   "gold/silver rules; too many positions is an error).")
 @quiet_option
 @rules_option
 @json_option
 def hint(file: str, tile_text: str | None, variant: str | None, gold_silver: bool,
-         samples: int, seed: int, time_limit: float, rules_path: str | None,
+         samples: int, seed: int, time_limit: float, exact: bool, rules_path: str | None,
          as_json: bool) -> None:
     """Where to put the called tile on the board in FILE: cells ranked by estimated final
     score over sampled futures (the tiles still to come are unknown)."""
@@ -261,6 +265,18 @@ def hint(file: str, tile_text: str | None, variant: str | None, gold_silver: boo
         tile = state.called
     else:
         raise BadInput("--tile: give the called tile (the file calls none)")
+    if exact:
+        from models.take_it_higher.exact import exact_cells
+        from models.take_it_higher.render import exact_table
+
+        found = exact_cells(state, tile)
+        if as_json:
+            used = state if state.called is not None else state.apply_action(tile)
+            print_json(_json(found, used, False))
+            return
+        stdout.print(board_text(rules, state.board, state.ships_on))
+        stdout.print(exact_table(found))
+        return
     # the whole command within the limit: what imports and reading took is spent
     result = run_hint(state, tile, samples=samples, seed=seed,
                       time_limit=max(0.05, time_limit - since_start()))

@@ -14,6 +14,7 @@ from models.take_it_higher.sheet import ScoreSheet
 from solver.render import Svg, text_on
 
 if TYPE_CHECKING:
+    from models.take_it_higher.exact import ExactResult
     from models.take_it_higher.hint import HintResult
 
 CELL_W = 6
@@ -129,6 +130,21 @@ def hint_table(result: HintResult) -> Table:
         spread = f" ± {o.stderr:.1f}" if o.stderr is not None else ""
         table.add_row(str(i), o.cell, "+".join(o.launch) or "-",
                       f"{o.estimate:.1f}{spread}", str(o.samples))
+    return table
+
+
+def exact_table(result: ExactResult) -> Table:
+    """The cells for the called tile with their exact expected final scores."""
+    table = Table(title=f"Where to put {result.tile} (exact: every set of tiles to come "
+                        f"averaged, {result.states:,} positions valued)",
+                  caption="expected final score under the best play after the move")
+    table.add_column("rank", justify="right")
+    table.add_column("cell")
+    table.add_column("expected final score", justify="right")
+    table.add_column("loss", justify="right")
+    best = result.cells[0].value
+    for i, c in enumerate(result.cells, 1):
+        table.add_row(str(i), c.cell, f"{c.value:.3f}", f"{best - c.value:.3f}")
     return table
 
 
