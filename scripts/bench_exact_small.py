@@ -28,6 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from models.take_it_higher.exact import ExactValues  # noqa: E402
 from models.take_it_higher.policies import greedy_choice, hint_choice  # noqa: E402
+from models.take_it_higher.rows import board_score  # noqa: E402
 from models.take_it_higher.state import GameState  # noqa: E402
 from models.take_it_higher.variants import Variant  # noqa: E402
 from tests.tih_small import small_rules  # noqa: E402
@@ -79,7 +80,7 @@ def main() -> None:
                     loss += max(values.values()) - values[move.cell]
                     state = state.apply_action(move)
                 losses.append(loss)
-                scores.append(_score(state))
+                scores.append(board_score(rules, state.board, variant.gold_silver))
             totals[name].append((best - statistics.fmean(losses)) / hind)
             line.append(f"{name}: loss {statistics.fmean(losses):.2f} a game "
                         f"(so {best - statistics.fmean(losses):.2f}, "
@@ -88,11 +89,6 @@ def main() -> None:
         print("; ".join(line), flush=True)
     print(f"mean: best play {statistics.fmean(b / h for b, h in ceilings):.1%} of hindsight; "
           + "; ".join(f"{n} {statistics.fmean(v):.1%}" for n, v in totals.items()))
-
-
-def _score(state: GameState) -> int:
-    from models.take_it_higher.rows import board_score
-    return board_score(state.rules, state.board, state.variant.gold_silver)
 
 
 if __name__ == "__main__":

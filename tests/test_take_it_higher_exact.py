@@ -16,14 +16,14 @@ from models.take_it_higher.exact import (
     hindsight_value,
     honest_value,
 )
-from models.take_it_higher.positions import Placement, Position
+from models.take_it_higher.positions import Placement
 from models.take_it_higher.rows import board_score
 from models.take_it_higher.rules import load_rules
-from models.take_it_higher.state import GameState, replay
+from models.take_it_higher.state import GameState
 from models.take_it_higher.variants import Variant
 from solver.errors import BadInput
 from tests.cli_helpers import game_runner, run_json
-from tests.tih_small import brute_force_max, small_rules
+from tests.tih_small import brute_force_max, random_position, small_rules
 
 
 def _expectimax(state: GameState) -> float:
@@ -38,21 +38,13 @@ def _expectimax(state: GameState) -> float:
     return total
 
 
-def _partial(rules, variant, k, seed):
-    rng = random.Random(seed)
-    tiles = rng.sample(list(rules.tiles), rules.board_size)
-    cells = rng.sample(list(rules.cell_ids), rules.board_size)
-    placed = [Placement(t.id, c) for t, c in zip(tiles[:k], cells[:k], strict=True)]
-    return replay(Position(rules, placed), variant), tiles[k]
-
-
 @pytest.mark.parametrize("seed", range(4))
 @pytest.mark.parametrize("gold_silver", [False, True])
 def test_honest_value_is_the_rules_engines_expectimax(seed, gold_silver):
     rules = small_rules(seed, n_cells=4, n_tiles=6, n_dirs=3 + seed % 2)
     variant = Variant(gold_silver)
     for k in (0, 2):
-        state, tile = _partial(rules, variant, k, seed)
+        state, tile = random_position(rules, variant, k, seed)
         assert honest_value(state) == pytest.approx(_expectimax(state))
         called = state.apply_action(tile)
         found = exact_cells(state, tile)
@@ -77,7 +69,7 @@ def test_hindsight_value_is_the_mean_of_the_draws_brute_force_maxima(seed, gold_
 
 def test_one_empty_cell_honest_equals_hindsight():
     rules = small_rules(7, n_cells=5, n_tiles=8, n_dirs=4)
-    state, _ = _partial(rules, Variant(True), 4, 3)
+    state, _ = random_position(rules, Variant(True), 4, 3)
     assert honest_value(state) == pytest.approx(hindsight_value(state))
 
 
@@ -89,7 +81,7 @@ def test_values_are_kept_between_positions_and_copies_are_one_kind():
     values = ExactValues(rules, Variant())
     assert len(values.kinds) == len(rules.tiles) // 2 == len({t.stripes for t in rules.tiles})
     assert len(ExactValues(rules, Variant(True)).kinds) == len(rules.tiles)
-    state, tile = _partial(rules, Variant(), rules.board_size - 3, 4)
+    state, tile = random_position(rules, Variant(), rules.board_size - 3, 4)
     first = values.cells_for(state, tile)
     kept = len(values.memo)
     best = first.cells[0].cell
@@ -122,7 +114,7 @@ def test_hint_exact_command(tmp_path):
 
     from solver.cli import cli
     rules = load_rules()
-    state, tile = _partial(rules, Variant(True), rules.board_size - 3, 9)
+    state, tile = random_position(rules, Variant(True), rules.board_size - 3, 9)
     position = tmp_path / "position.json"
     position.write_text(json.dumps({"placements": [f"{t.id}@{c}" for c, t in
                                                    state.board.items()], "called": tile.id}))

@@ -13,23 +13,14 @@ from models.take_it_higher.rules import load_rules
 from models.take_it_higher.state import GameState, replay
 from models.take_it_higher.variants import Variant
 from tests.cli_helpers import load_script
-from tests.tih_small import brute_force_max, small_rules
-
-
-def _state(rules, variant, k, seed):
-    """k random tiles on random cells (no tile called yet), and the next tile."""
-    rng = random.Random(seed)
-    tiles = rng.sample(list(rules.tiles), rules.board_size)
-    cells = rng.sample(list(rules.cell_ids), rules.board_size)
-    placed = [Placement(t.id, c) for t, c in zip(tiles[:k], cells[:k], strict=True)]
-    return replay(Position(rules, placed), variant), tiles[k]
+from tests.tih_small import brute_force_max, random_position, small_rules
 
 
 @pytest.mark.parametrize("seed", range(3))
 @pytest.mark.parametrize("gold_silver", [False, True])
 def test_hint_proposes_only_empty_cells(seed, gold_silver):
     rules = load_rules()
-    state, tile = _state(rules, Variant(gold_silver), 10 + seed * 4, seed)
+    state, tile = random_position(rules, Variant(gold_silver), 10 + seed * 4, seed)
     # a fixed work budget (not a clock): the same answer on a loaded machine
     result = hint(state, tile, seed=seed, samples=3)
     empty = set(state.empty_cells())
@@ -43,7 +34,7 @@ def test_hint_proposes_only_empty_cells(seed, gold_silver):
 @pytest.mark.parametrize("gold_silver", [False, True])
 def test_one_empty_cell_left(gold_silver):
     rules = load_rules()
-    state, tile = _state(rules, Variant(gold_silver), rules.board_size - 1, 4)
+    state, tile = random_position(rules, Variant(gold_silver), rules.board_size - 1, 4)
     result = hint(state, tile)
     (only,) = result.options
     assert only.cell == state.empty_cells()[0]
@@ -56,7 +47,7 @@ def test_two_cells_left_estimates_are_exact_scores():
     """With two empty cells and one tile to come, the future is a single unseen tile;
     every estimate must be a real final score of some completion."""
     rules = small_rules(11, n_cells=5, n_tiles=7)
-    state, tile = _state(rules, Variant(), rules.board_size - 2, 2)
+    state, tile = random_position(rules, Variant(), rules.board_size - 2, 2)
     result = hint(state, tile, samples=4, time_limit=5)
     assert {o.cell for o in result.options} == set(state.empty_cells())
     unseen = [t for t in state.unplaced_tiles() if t.id != tile.id]
@@ -81,7 +72,7 @@ def test_empty_board_hint_is_bounded_by_the_maximum():
 def test_ship_hints_are_legal_moves(ships):
     rules = load_rules()
     for seed in range(2):
-        state, tile = _state(rules, Variant(True, ships), 8 + 6 * seed, seed)
+        state, tile = random_position(rules, Variant(True, ships), 8 + 6 * seed, seed)
         result = hint(state, tile, seed=seed, time_limit=1.0)
         for o in result.options:
             assert o.cell in state.empty_cells()
@@ -136,7 +127,7 @@ def test_hint_ignores_the_order_of_the_tiles_still_to_come(seed):
     from dataclasses import replace
 
     rules = load_rules()
-    state, tile = _state(rules, Variant(False, "advanced"), 16, seed)
+    state, tile = random_position(rules, Variant(False, "advanced"), 16, seed)
     called = state.apply_action(tile)
     rest = [t for t in called.unseen_tiles()][: called.calls_to_come()]
     shuffled = list(reversed(rest))
@@ -281,7 +272,7 @@ def test_a_solve_without_a_board_falls_back_to_a_greedy_completion(monkeypatch, 
     from solver.backends.common import SolveOutcome
 
     rules = load_rules()
-    state, tile = _state(rules, Variant(gold_silver), 12, 4)
+    state, tile = random_position(rules, Variant(gold_silver), 12, 4)
     draw = [tile, *random.Random(4).sample(state.unseen_tiles(), len(state.empty_cells()) - 1)]
     board = greedy_completion(state, dict(state.board), draw)
     assert {c: t for c, t in board.items() if c in state.board} == dict(state.board)
@@ -310,7 +301,7 @@ def test_hint_on_boards_of_the_family_equals_brute_force(shape, gold_silver):
     from models.take_it_higher.hint import _future
     from models.take_it_higher.rules import rules_from_dict
     rules = rules_from_dict(load_script("make_take_it_higher_rules").shape_rules(shape))
-    state, tile = _state(rules, Variant(gold_silver), rules.board_size - 3, 7)
+    state, tile = random_position(rules, Variant(gold_silver), rules.board_size - 3, 7)
     state = state.apply_action(tile)
     result = hint(state, tile, samples=3, seed=5)
     empty = state.empty_cells()
@@ -335,7 +326,7 @@ def test_hint_command_on_a_generated_rules_file(tmp_path):
     rules_file = tmp_path / "hexagon-3col.json"
     rules_file.write_text(json.dumps(data))
     rules = rules_from_dict(data)
-    state, tile = _state(rules, Variant(), rules.board_size - 6, 2)
+    state, tile = random_position(rules, Variant(), rules.board_size - 6, 2)
     position = tmp_path / "position.json"
     position.write_text(json.dumps({"placements": [f"{t.id}@{c}" for c, t in
                                                    state.board.items()], "called": tile.id}))
@@ -535,7 +526,7 @@ def test_joint_hint_lies_between_the_plan_and_hindsight(monkeypatch, gold_silver
     from models.take_it_higher.hint import _future
     monkeypatch.setattr(hint_module, "JOINT", True)
     rules = small_rules(9, n_cells=7, n_tiles=10)
-    state, tile = _state(rules, Variant(gold_silver), rules.board_size - 4, 2)
+    state, tile = random_position(rules, Variant(gold_silver), rules.board_size - 4, 2)
     state = state.apply_action(tile)
     result = hint(state, tile, samples=3, seed=5)
     empty = state.empty_cells()

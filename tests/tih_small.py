@@ -6,10 +6,10 @@ import itertools
 import random
 from collections.abc import Callable
 
-from models.take_it_higher.positions import Placement
+from models.take_it_higher.positions import Placement, Position
 from models.take_it_higher.rows import board_score
 from models.take_it_higher.rules import Rules, Tile, rules_from_dict
-from models.take_it_higher.state import GameState
+from models.take_it_higher.state import GameState, replay
 from models.take_it_higher.variants import Variant
 
 DIRECTION_KEYS = [
@@ -62,6 +62,16 @@ def small_rules_dict(seed: int, n_cells: int = 5, n_tiles: int = 7, n_dirs: int 
 
 def small_rules(seed: int, **kw: int | bool) -> Rules:
     return rules_from_dict(small_rules_dict(seed, **kw))
+
+
+def random_position(rules: Rules, variant: Variant, k: int, seed: int
+                    ) -> tuple[GameState, Tile]:
+    """k random tiles on random cells (no tile called yet), and the next tile."""
+    rng = random.Random(seed)
+    tiles = rng.sample(list(rules.tiles), rules.board_size)
+    cells = rng.sample(list(rules.cell_ids), rules.board_size)
+    placed = [Placement(t.id, c) for t, c in zip(tiles[:k], cells[:k], strict=True)]
+    return replay(Position(rules, placed), variant), tiles[k]
 
 
 def brute_force_max(rules: Rules, gold_silver: bool, draw: list[Tile] | None = None) -> int:

@@ -269,25 +269,21 @@ def hint(file: str, tile_text: str | None, variant: str | None, gold_silver: boo
         from models.take_it_higher.exact import exact_cells
         from models.take_it_higher.render import exact_table
 
-        found = exact_cells(state, tile)
-        if as_json:
-            used = state if state.called is not None else state.apply_action(tile)
-            print_json(_json(found, used, False))
-            return
-        stdout.print(board_text(rules, state.board, state.ships_on))
-        stdout.print(exact_table(found))
-        return
-    # the whole command within the limit: what imports and reading took is spent
-    result = run_hint(state, tile, samples=samples, seed=seed,
-                      time_limit=max(0.05, time_limit - since_start()))
+        result, table = exact_cells(state, tile), exact_table
+    else:
+        # the whole command within the limit: what imports and reading took is spent
+        result = run_hint(state, tile, samples=samples, seed=seed,
+                          time_limit=max(0.05, time_limit - since_start()))
+        table = hint_table
     if as_json:
         # the player's view: the board, the ships, the called tile (and the tiles the
-        # file knows to come); the tiles to come are sampled, their order never read
+        # file knows to come); the tiles to come are sampled or averaged, their order
+        # never read
         used = state if state.called is not None else state.apply_action(tile)
         print_json(_json(result, used, False))
         return
     stdout.print(board_text(rules, state.board, state.ships_on))
-    stdout.print(hint_table(result))
+    stdout.print(table(result))
 
 
 @group.command()
