@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 
@@ -21,14 +22,24 @@ def cluster():
     # `python -P -m dask` rather than the `dask` script: python-sat installs a
     # `models.py` next to that script which would shadow our `models` package.
     dask = [sys.executable, "-P", "-m", "dask"]
+    # The cluster idles through most of the session: without the workers' statistical
+    # profiler (a sample every 10 ms) and with the event-loop tick, the system monitor
+    # and the workers' memory monitor checked less often, its idle CPU drops about
+    # tenfold (4.4 s to 0.4 s of CPU in 30 s). Diagnostics only: the tasks, the
+    # scattering, the scheduling and the heartbeats are unchanged.
+    env = {**os.environ, "DASK_DISTRIBUTED__WORKER__PROFILE__ENABLED": "False",
+           "DASK_DISTRIBUTED__ADMIN__TICK__INTERVAL": "1s",
+           "DASK_DISTRIBUTED__ADMIN__SYSTEM_MONITOR__INTERVAL": "5s",
+           "DASK_DISTRIBUTED__WORKER__MEMORY__MONITOR_INTERVAL": "1s"}
     procs = [subprocess.Popen([*dask, "scheduler", "--host", "127.0.0.1", "--port", str(port),
                                "--no-dashboard"], stdout=subprocess.DEVNULL,
-                              stderr=subprocess.PIPE)]
+                              stderr=subprocess.PIPE, env=env)]
     try:
         for _ in range(2):
             procs.append(subprocess.Popen(
                 [*dask, "worker", address, "--nthreads", "1", "--no-dashboard",
-                 "--host", "127.0.0.1"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE))
+                 "--host", "127.0.0.1"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                env=env))
         try:
             with Client(address, timeout="20s") as client:
                 client.wait_for_workers(2, timeout=30)

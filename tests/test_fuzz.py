@@ -16,7 +16,7 @@ from tests.cli_helpers import load_script
 FUZZ = load_script("fuzz")
 
 
-@settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=2, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(seed=st.integers(0, 2**31 - 1))
 def test_bad_input_never_ends_in_a_traceback_or_a_hang(tmp_path, seed):
     tally = FUZZ.run(40, seed, limit=2.0, slack=3.0, workdir=tmp_path)

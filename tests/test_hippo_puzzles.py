@@ -15,6 +15,7 @@ from models.hippo.puzzles import HippoPuzzles, Puzzle, _read, parse_solution, pu
 from models.hippo.rules import AT_ONCE, FOREIGN_FIRST, NEXT_TURN, GameState, load_rules
 from solver.generate import check_unique, generate
 from tests.cli_helpers import game_runner
+from tests.puzzle_helpers import verdict_and_search
 
 LIBRARY = sorted((Path(__file__).parent.parent / "puzzles" / "hippo" / "library")
                  .glob("*.json"))
@@ -32,13 +33,13 @@ def test_library_puzzle_is_unique_in_both_backends_and_rated_again(path):
     kind = HippoPuzzles(rules)
     data = json.loads(path.read_text())
     puzzle, stated = _read(kind, data, str(path))
-    verdict = check_unique(kind, puzzle)
+    verdict, found = verdict_and_search(kind, puzzle)
     assert verdict.status == "unique"
     assert verdict.solutions == [stated]
     brute = check_unique(HippoPuzzles(rules, "brute"), puzzle)
     assert (brute.status, brute.solutions) == ("unique", [stated])
-    # the rating is measured again, not trusted from the file
-    features = kind.features(puzzle, stated, kind.search(puzzle, 2))
+    # the rating is measured again (from the uniqueness search), not trusted from the file
+    features = kind.features(puzzle, stated, found)
     assert features == data["rating"]["features"]
     assert kind.rating.difficulty(kind.rating.score(features)) == data["rating"]["difficulty"]
     assert puzzle_to_dict(puzzle, stated, data["rating"]) == data  # the file round-trips

@@ -126,8 +126,10 @@ def test_sampled_reachable_keeps_its_time_limit():
 def test_simulate_greedy_beats_random_on_the_same_deals():
     data = GAME.load_rules(None)
     setups = GAME.setups(data, difficulty="first")
+    # one draw of the hidden pieces per greedy decision: greedy's mean is 21.5 tasks
+    # with 1 draw and with 4, random's 4.5
     res = simulate(GAME, data, 2, setups, [["greedy"], ["random"]], seed=1,
-                   options={"samples": 4})
+                   options={"samples": 1})
     greedy, rnd = res.cells
     assert greedy.win_rate.trials == rnd.win_rate.trials == 2
     assert greedy.measures["mean_tasks_completed"] > rnd.measures["mean_tasks_completed"]

@@ -23,6 +23,7 @@ from models.hoch_hinaus.puzzles import (
 from models.hoch_hinaus.tasks import holds, parse_task
 from solver.generate import attempt_seed, check_unique, generate
 from tests.cli_helpers import game_runner
+from tests.puzzle_helpers import verdict_and_search
 
 ROOT = Path(__file__).resolve().parent.parent
 LIBRARY = sorted((ROOT / "puzzles" / "hoch-hinaus" / "library").glob("*.json"))
@@ -76,11 +77,11 @@ def test_library_golden(sat: HochHinausPuzzles, path: Path) -> None:
     """Re-solve, re-check uniqueness and re-measure the rating of every library puzzle."""
     data = json.loads(path.read_text())
     puzzle, stated = load(sat, path)
-    verdict = check_unique(sat, puzzle)
+    verdict, found = verdict_and_search(sat, puzzle)
     assert verdict.status == "unique"
     assert verdict.solutions[0] == stated
     # features of the uniqueness search, as in the generator loop
-    features = sat.features(puzzle, stated, sat.search(puzzle, 2))
+    features = sat.features(puzzle, stated, found)
     assert features == data["rating"]["features"]
     score = sat.rating.score(features)
     assert score == data["rating"]["score"]
@@ -93,14 +94,16 @@ def test_library_golden(sat: HochHinausPuzzles, path: Path) -> None:
 @pytest.mark.slow
 def test_library_cpsat_equal(cp: HochHinausPuzzles, sat: HochHinausPuzzles) -> None:
     """CP-SAT finds the same unique solution on every library puzzle."""
+    searches = []
     for path in LIBRARY:
         puzzle, stated = load(cp, path)
-        verdict = check_unique(cp, puzzle)
+        verdict, found = verdict_and_search(cp, puzzle)
         assert (verdict.status, verdict.solutions) == ("unique", [stated]), path.name
+        searches.append((puzzle, stated, found))
     # the rating counts CaDiCaL conflicts whichever back-end searched (CP-SAT's search
     # has other work; solver.generate.rating_work runs the SAT search for it)
-    puzzle, stated = load(cp, LIBRARY[0])
-    assert cp.features(puzzle, stated, cp.search(puzzle, 2)) == \
+    puzzle, stated, found = searches[0]
+    assert cp.features(puzzle, stated, found) == \
         json.loads(LIBRARY[0].read_text())["rating"]["features"]
 
 

@@ -44,8 +44,9 @@ def _table(data: dict) -> dict:
 
 
 def _simulate(*extra: str) -> dict:
-    # seeds 5..8: draws whose optimum CP-SAT proves in well under a second each
-    result = run("simulate", "--games", "4", "--seed", "5", "--policy", "greedy",
+    # games 0 and 1 of seed 5: draws whose optimum CP-SAT proves in well under a second
+    # each; two games, so that the pool and the cluster each spread them on two workers
+    result = run("simulate", "--games", "2", "--seed", "5", "--policy", "greedy",
                  "--optimum-time", "20", *extra, "--json")
     assert result.exit_code == 0, result.output
     return json.loads(result.stdout)
@@ -55,7 +56,7 @@ def _simulate(*extra: str) -> dict:
 def test_dask_cluster_equals_local_pool_and_in_process(cluster):
     on_dask, pooled, alone = on_three_executors(_simulate, cluster)
     assert _table(on_dask) == _table(pooled) == _table(alone)
-    assert [r["game"] for r in alone["records"]] == list(range(4))
+    assert [r["game"] for r in alone["records"]] == list(range(2))
     assert all(r["measures"]["optimum_proven"] for r in alone["records"])
     # each record is the game of its own seed, and its optimum that draw's
     rules = load_rules()
@@ -63,7 +64,9 @@ def test_dask_cluster_equals_local_pool_and_in_process(cluster):
         assert r["seed"] == task_seed(5, r["game"])
         draw = game_draw(rules, r["seed"])
         assert [p.split("@")[0] for p in r["measures"]["placements"]] == [t.id for t in draw]
-        assert (r["measures"]["optimum"], True) == hindsight_optimum(rules, Variant(), draw, 20)
+        # (the reference on one CP-SAT worker: the same proven optimum for less CPU)
+        assert (r["measures"]["optimum"], True) == hindsight_optimum(rules, Variant(), draw, 20,
+                                                                     workers=1)
 
 
 def test_bad_batch_options_are_one_line():
@@ -150,7 +153,8 @@ def test_max_draws_distribution_on_pool_and_in_process(tmp_path):
     optimum is CP-SAT's proven maximum of that draw, identical on every executor; the
     summary is theirs."""
     args = ["max", "--draws", "3", "--seed", "5", "--time-limit", "20", "--json"]
-    alone = run(*args, "--jobs", "1")
+    store = tmp_path / "draws.sqlite"  # (a store changes nothing in the document)
+    alone = run(*args, "--jobs", "1", "--store", str(store))
     pooled = run(*args, "--jobs", "2")
     assert alone.exit_code == 0 and pooled.exit_code == 0, alone.output + pooled.output
     a, b = json.loads(alone.stdout), json.loads(pooled.stdout)
@@ -162,14 +166,12 @@ def test_max_draws_distribution_on_pool_and_in_process(tmp_path):
         dealt = GAME.new_game(rules, {"variant": "basic"}, GAME.streams(r["seed"])[0])
         assert [dealt.called, *dealt.to_call] == draw  # the deal of simulate's game i
         assert r["tiles"] == [t.id for t in draw]
-        optimum, proven = hindsight_optimum(rules, Variant(), draw, 20)
+        optimum, proven = hindsight_optimum(rules, Variant(), draw, 20, workers=1)
         assert (r["score"], r["proven"]) == (optimum, proven is True)
     scores = [r["score"] for r in a["records"]]
     assert a["proven"] == 3 and a["min"] == min(scores) and a["max"] == max(scores)
     assert a["median"] == sorted(scores)[1]
     # --resume with one more draw computes only the new one
-    store = tmp_path / "draws.sqlite"
-    assert run(*args, "--jobs", "1", "--store", str(store)).exit_code == 0
     more = run("max", "--draws", "4", "--seed", "5", "--time-limit", "20", "--json",
                "--jobs", "1", "--store", str(store), "--resume")
     assert more.exit_code == 0, more.output

@@ -18,10 +18,12 @@ from models.take_it_higher.variants import Variant
 from solver.backends import SolverOptions, cpsat
 from tests.tih_small import brute_force_max, small_rules
 
-OPTS = SolverOptions(time_limit=30, seed=1, workers=2)
+# one CP-SAT worker: the same proven optima for less CPU than two workers racing each
+# other on the suite's two busy cores (and a run replays exactly)
+OPTS = SolverOptions(time_limit=30, seed=1, workers=1)
 
 
-@settings(max_examples=12, deadline=None)
+@settings(max_examples=8, deadline=None)
 @given(seed=st.integers(0, 10_000), gold_silver=st.booleans())
 def test_small_max_equals_brute_force(seed, gold_silver):
     rules = small_rules(seed)
@@ -34,7 +36,7 @@ def test_small_max_equals_brute_force(seed, gold_silver):
         assert board_score(rules, board, gold_silver) == want
 
 
-@settings(max_examples=12, deadline=None)
+@settings(max_examples=8, deadline=None)
 @given(seed=st.integers(0, 10_000), gold_silver=st.booleans(), k=st.integers(1, 5))
 def test_small_draw_max_equals_brute_force(seed, gold_silver, k):
     rules = small_rules(seed)
@@ -65,7 +67,7 @@ def test_encoding_scores_a_fixed_board_like_the_rules_engine(seed, gold_silver):
 
 def test_builtin_basic_maximum_is_proven():
     rules = load_rules()
-    got = maximise(rules, Variant(), None, "cpsat", SolverOptions(time_limit=60, workers=2))
+    got = maximise(rules, Variant(), None, "cpsat", SolverOptions(time_limit=60, workers=1))
     assert got.status == "optimal"
     assert got.score == got.bound
     board = {c: rules.tile_by_id[t] for c, t in got.board.items()}

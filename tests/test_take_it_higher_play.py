@@ -284,7 +284,7 @@ def test_random_policy_scores_less_than_greedy():
 def test_hindsight_optimum_is_never_beaten(variant):
     rules = rules_from_dict(small_ship_rules_dict(5, n_cells=6, n_tiles=9))
     for policy in ("greedy", "random"):
-        r = simulate(GAME, rules, 3, [{"variant": variant.name}], [[policy]], 7,
+        r = simulate(GAME, rules, 2, [{"variant": variant.name}], [[policy]], 7,
                      options={"optimum_time": 10})
         for g in r.records:
             assert g.measures["optimum"] is not None and g.measures["optimum_proven"]

@@ -19,10 +19,12 @@ from models.take_it_higher.variants import Variant
 from solver.backends import SolverOptions, cpsat
 from tests.tih_small import brute_force_ship_max_free, small_rules, small_ship_rules
 
-OPTS = SolverOptions(time_limit=30, seed=1, workers=2)
+# one CP-SAT worker: the same proven optima for less CPU than two workers racing each
+# other on the suite's two busy cores (and a run replays exactly)
+OPTS = SolverOptions(time_limit=30, seed=1, workers=1)
 
 
-@settings(max_examples=10, deadline=None)
+@settings(max_examples=6, deadline=None)
 @given(seed=st.integers(0, 10_000), ships=st.sampled_from(["simple", "advanced"]),
        gold_silver=st.booleans(), stud_ships=st.booleans())
 def test_cases_equal_the_time_indexed_model(seed, ships, gold_silver, stud_ships):
@@ -42,7 +44,7 @@ def test_cases_equal_the_time_indexed_model(seed, ships, gold_silver, stud_ships
 
 
 @pytest.mark.slow
-@settings(max_examples=6, deadline=None)
+@settings(max_examples=4, deadline=None)
 @given(seed=st.integers(0, 10_000), ships=st.sampled_from(["simple", "advanced"]),
        gold_silver=st.booleans())
 def test_cases_equal_brute_force_with_stud_ships(seed, ships, gold_silver):
@@ -53,7 +55,7 @@ def test_cases_equal_brute_force_with_stud_ships(seed, ships, gold_silver):
     assert result.score == brute_force_ship_max_free(rules, variant)
 
 
-@settings(max_examples=8, deadline=None)
+@settings(max_examples=5, deadline=None)
 @given(seed=st.integers(0, 10_000), ships=st.sampled_from(["simple", "advanced"]),
        gold_silver=st.booleans(), stud_ships=st.booleans())
 def test_cases_with_a_call_order_equal_the_time_indexed_model(seed, ships, gold_silver,

@@ -31,7 +31,9 @@ from tests.tih_small import (
     small_ship_rules,
 )
 
-OPTS = SolverOptions(time_limit=30, seed=1, workers=2)
+# one CP-SAT worker: the same proven optima for less CPU than two workers racing each
+# other on the suite's two busy cores (and a run replays exactly)
+OPTS = SolverOptions(time_limit=30, seed=1, workers=1)
 SHIPS = ("simple", "advanced")
 COLOURS = {"white": 1, "orange": 2, "yellow": 3, "pink": 4, "green": 5, "purple": 6,
            "blue": 7, "red": 8}
@@ -172,7 +174,7 @@ def test_brute_force_without_ships_is_the_board_maximum(seed, gold_silver):
     assert brute_force_ship_max_free(rules, variant) == brute_force_max(rules, gold_silver)
 
 
-@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("seed", range(3))
 @pytest.mark.parametrize("ships", SHIPS)
 def test_brute_force_games_replay_and_bound_the_board_maximum(seed, ships):
     """The reference's best game is legal and scores its value; the ring bonus only adds
@@ -211,7 +213,7 @@ def ship_rules(seed: int, stud_ships: bool, pad_size: int, **kw: int) -> Rules:
 
 
 @pytest.mark.slow
-@settings(max_examples=8, deadline=None)
+@settings(max_examples=5, deadline=None)
 @given(seed=st.integers(0, 10_000), ships=st.sampled_from(SHIPS), gold_silver=st.booleans(),
        n_tiles=st.integers(6, 7), stud_ships=st.booleans())
 def test_ship_draw_max_equals_brute_force(seed, ships, gold_silver, n_tiles, stud_ships):
@@ -223,7 +225,7 @@ def test_ship_draw_max_equals_brute_force(seed, ships, gold_silver, n_tiles, stu
 
 
 @pytest.mark.slow
-@settings(max_examples=7, deadline=None)
+@settings(max_examples=5, deadline=None)
 @given(seed=st.integers(0, 10_000), ships=st.sampled_from(SHIPS), gold_silver=st.booleans(),
        stud_ships=st.booleans())
 def test_ship_free_max_equals_brute_force(seed, ships, gold_silver, stud_ships):
@@ -233,7 +235,7 @@ def test_ship_free_max_equals_brute_force(seed, ships, gold_silver, stud_ships):
     check_result(rules, variant, maximise(rules, variant, None, "cpsat", OPTS), want, None)
 
 
-@settings(max_examples=8, deadline=None)
+@settings(max_examples=5, deadline=None)
 @given(seed=st.integers(0, 10_000), ships=st.sampled_from(["simple", "advanced"]),
        k=st.integers(0, 4))
 def test_ship_completion_from_a_game_in_progress(seed, ships, k):
@@ -248,6 +250,7 @@ def test_ship_completion_from_a_game_in_progress(seed, ships, k):
     draw = random.Random(seed).sample(list(rules.tiles), rules.board_size)
     best, game = brute_force_ship_best(rules, variant, draw)
     problem = MaxProblem(rules, variant, tuple(draw))
-    done, outcome = solve_ship_completion(problem, game[:k], SolverOptions(time_limit=20))
+    done, outcome = solve_ship_completion(problem, game[:k],
+                                          SolverOptions(time_limit=20, workers=1))
     assert outcome.status == "optimal" and outcome.objective == best
     assert done[:k] == game[:k]

@@ -27,6 +27,7 @@ from models.tippi_toppi.state import Play
 from models.tippi_toppi.tasks import PLACEHOLDER
 from solver.generate import attempt_seed, check_unique, generate
 from tests.cli_helpers import game_runner
+from tests.puzzle_helpers import verdict_and_search
 
 LIBRARY = sorted((Path(__file__).parent.parent / "puzzles" / "tippi-toppi" / "library")
                  .glob("*.json"))
@@ -70,12 +71,12 @@ def test_library_has_seven_puzzles_of_every_difficulty():
 @pytest.mark.parametrize("path", LIBRARY, ids=lambda p: p.stem)
 def test_library_puzzle_is_unique_and_rated_as_filed(path):
     kind, puzzle, stated, data = _load(path)
-    verdict = check_unique(kind, puzzle)
+    verdict, found = verdict_and_search(kind, puzzle)
     assert verdict.status == "unique"
     assert verdict.solutions == [stated]
     assert replay(kind.rules, puzzle, stated) == stated and len(stated) <= puzzle.within
-    # the rating is measured again, not trusted from the file
-    features = kind.features(puzzle, stated, kind.search(puzzle, 2))
+    # the rating is measured again (from the uniqueness search), not trusted from the file
+    features = kind.features(puzzle, stated, found)
     assert features == data["rating"]["features"]
     assert kind.rating.score(features) == data["rating"]["score"]
     assert kind.rating.difficulty(kind.rating.score(features)) == data["rating"]["difficulty"]

@@ -27,6 +27,7 @@ from models.topito.puzzles import (
 from models.topito.rules import Card, Move, State, load_deck, load_rules, rules_from_dict
 from solver.generate import check_unique, generate
 from tests.cli_helpers import assert_one_line_error, game_runner
+from tests.puzzle_helpers import verdict_and_search
 
 R = load_rules()
 DECK = load_deck(R)
@@ -193,11 +194,10 @@ def _costly(path: Path) -> bool:
 @pytest.mark.parametrize("path", DEEP, ids=[f.stem for f in DEEP])
 def test_deep_library_puzzle_is_unique_and_rated_as_stated(path):
     puzzle, stated, part = read(path)
-    verdict = check_unique(SAT, puzzle)
+    verdict, found = verdict_and_search(SAT, puzzle)
     assert verdict.status == "unique" and verdict.solutions[0] == stated
     if _costly(path):
         return
-    found = SAT.search(puzzle, 2)
     features = SAT.features(puzzle, stated, found)
     assert features == part["rating"]["features"]
     assert RATING.score(features) == part["rating"]["score"]

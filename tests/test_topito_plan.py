@@ -98,12 +98,13 @@ def random_card(rules, rng: random.Random) -> Card:
 
 
 @pytest.mark.slow
-def test_plan_lengths_sat_equal_bfs_on_300_small_cases():
-    """Six characters, three podiums: 300 random positions (random last move in force)
-    and random cards of every kind, horizon up to 5."""
+def test_plan_lengths_sat_equal_bfs_on_150_small_cases():
+    """Six characters, three podiums: 150 random positions (random last move in force)
+    and random cards of every kind (24 to 47 of each), horizon up to 5 (every length
+    0-5 turns up)."""
     rng = random.Random(7)
     lengths = []
-    for _ in range(300):
+    for _ in range(150):
         st = random_state(SMALL, rng)
         goal = Goal((random_card(SMALL, rng),))
         status, length, moves, _ = sat_plan(st, goal, 5)

@@ -37,7 +37,7 @@ def small_case(seed: int) -> tuple[State, Goal]:
     return st, random_goal(SMALL, rng)
 
 
-@settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(hs.integers(0, 10 ** 9))
 def test_bound_never_exceeds_the_bfs_distance(seed):
     """At the start and at every position along a shortest plan: bound <= moves left."""
@@ -54,7 +54,7 @@ def test_bound_never_exceeds_the_bfs_distance(seed):
     assert bound.value(state.stacks) == 0
 
 
-@settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(hs.integers(0, 10 ** 9))
 def test_astar_and_auto_lengths_equal_bfs(seed):
     st, goal = small_case(seed)

@@ -28,6 +28,7 @@ from models.topito.rules import ORDER_READINGS, Goal, load_deck, load_rules
 from models.topito.table import load_game_rules
 from solver.generate import attempt_seed, check_unique, generate
 from tests.cli_helpers import game_runner
+from tests.puzzle_helpers import verdict_and_search
 
 R = load_rules()
 DECK = load_deck(R)
@@ -55,14 +56,13 @@ def test_library_puzzle_is_unique_and_rated_as_stated(path):
     puzzle, stated, part = read(path)
     goal = Goal((puzzle.card,))
     k = part["moves"]
-    for kind in (SAT, BFS):
-        verdict = check_unique(kind, puzzle)
-        assert verdict.status == "unique"
-        assert verdict.solutions[0] == stated
+    verdict, found = verdict_and_search(SAT, puzzle)  # found: rated again below
+    for v in (verdict, check_unique(BFS, puzzle)):
+        assert v.status == "unique"
+        assert v.solutions[0] == stated
     # independent of both searches: exact path counting over the rules engine
     assert bfs_plan(puzzle.state, goal, k - 1).length is None
     assert count_plans(puzzle.state, goal, k) == 1
-    found = SAT.search(puzzle, 2)
     features = SAT.features(puzzle, stated, found)
     rating = part["rating"]
     assert features == rating["features"]
@@ -192,7 +192,8 @@ def test_generate_json_and_out_dir(tmp_path):
 
 @pytest.mark.slow
 def test_generate_moves_k_text_output():
-    res = run("generate", "--moves", "3", "--seed", "1")
+    # in this process: a pool would also start attempts past the one that finds it
+    res = run("generate", "--moves", "3", "--seed", "1", "--jobs", "1")
     assert res.exit_code == 0, res.output
     assert "in 3 moves" in res.stdout and "1 of 1 found" in res.stdout
 

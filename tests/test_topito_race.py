@@ -102,7 +102,7 @@ def move_text(state: GameState, move) -> str:
 
 # -------------------------------------------------------------------- A* == BFS
 
-@settings(max_examples=25, deadline=None, derandomize=True,
+@settings(max_examples=12, deadline=None, derandomize=True,
           suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(0, 10 ** 6))
 def test_astar_equals_bfs_over_whole_game_states(seed):
