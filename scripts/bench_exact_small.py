@@ -21,13 +21,19 @@ import argparse
 import random
 import statistics
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from models.take_it_higher.exact import ExactValues  # noqa: E402
-from models.take_it_higher.policies import greedy_choice, hint_choice  # noqa: E402
+from models.take_it_higher.learned import LOOKAHEAD, train  # noqa: E402
+from models.take_it_higher.policies import (  # noqa: E402
+    greedy_choice,
+    hint_choice,
+    learned_choice,
+)
 from models.take_it_higher.rows import board_score  # noqa: E402
 from models.take_it_higher.state import GameState  # noqa: E402
 from models.take_it_higher.variants import Variant  # noqa: E402
@@ -49,7 +55,11 @@ def main() -> None:
     ap.add_argument("--dirs", type=int, default=4)
     ap.add_argument("--gold-silver", action="store_true")
     ap.add_argument("--games", type=int, default=10, help="seeded games per rules file")
-    ap.add_argument("--policy", action="append", choices=["hint", "greedy"])
+    ap.add_argument("--policy", action="append", choices=["hint", "greedy", "learned"])
+    ap.add_argument("--learn-games", type=int, default=20_000,
+                    help="the learned policy: games of self-play on each rules file")
+    ap.add_argument("--lookahead", type=int, default=LOOKAHEAD,
+                    help="the learned policy: cells valued one call ahead")
     ap.add_argument("--samples", type=int, default=4, help="the hint's futures")
     args = ap.parse_args()
     policies = {"hint": hint_choice(args.samples), "greedy": greedy_choice}
@@ -67,6 +77,15 @@ def main() -> None:
         ceilings.append((best, hind))
         line = [f"rules {rs}: best play {best:.2f}, hindsight {hind:.2f} "
                 f"({best / hind:.1%}); {time.perf_counter() - t0:.1f} s"]
+        if "learned" in chosen:  # values of this rules file, learned from seed rs
+            with tempfile.TemporaryDirectory() as tmp:
+                path = Path(tmp) / "values.json"
+                train(rules, variant, args.learn_games, seed=rs).save(path)
+                # the learned values alone: no exact endgame (on these boards it
+                # would take over from the first calls)
+                policies["learned"] = learned_choice(args.lookahead, str(path), endgame=0)
+                policies["learned"](start.apply_action(rules.tiles[0]), [],
+                                    random.Random(0))  # loaded while the file exists
         for name in chosen:
             losses, scores = [], []
             for g in range(args.games):

@@ -105,6 +105,19 @@ def test_too_large_and_spaceships_are_clear_errors():
         honest_value(GameState(rules, Variant()), limit=10_000)
     with pytest.raises(BadInput, match="spaceships"):
         honest_value(GameState(rules, Variant(False, "simple")))
+    # the called tile the last of its kind (every kind one tile under the gold/silver
+    # rules): the count before any work still sees the size (it once read a count of -1)
+    for variant in (Variant(True), Variant()):
+        state = GameState(rules, variant)
+        called = state.apply_action(rules.tile_by_id["GA"])
+        if not variant.gold_silver:  # the basic kind of GA has two tiles: place one
+            twin = next(t for t in rules.tiles if t.stripes == called.called.stripes
+                        and t.id != "GA")
+            called = GameState(rules, variant).apply_action(twin)
+            called = called.apply_action(Placement(twin.id, rules.cell_ids[0])) \
+                .apply_action(rules.tile_by_id["GA"])
+        with pytest.raises(BadInput, match="too large"):
+            exact_cells(called, rules.tile_by_id["GA"])
 
 
 def test_hint_exact_command(tmp_path):

@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import json
 from dataclasses import replace
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
 
 from models.take_it_higher.encode import BACKENDS
 from models.take_it_higher.game import GAME
+from models.take_it_higher.learned import LOOKAHEAD
 from models.take_it_higher.positions import Position, load_position, parse_draw
 from models.take_it_higher.rules import load_rules
 from models.take_it_higher.state import GameState, dealt_game, game_draw, replay
@@ -32,8 +34,9 @@ from solver.options import (
     solver_options,
     svg_option,
 )
+from solver.progress import live_status
 from solver.puzzle_cli import PuzzleGame, add_puzzle_commands
-from solver.render import print_json, stdout
+from solver.render import print_json, stderr, stdout
 from solver.results import dumps, to_jsonable
 
 if TYPE_CHECKING:
@@ -243,11 +246,21 @@ def _backend_text(result: object) -> str:
               help="Small boards: each cell's exact expected final score under the best "
                    "play, every set of tiles to come averaged (no sample; basic and "
                    "gold/silver rules; too many positions is an error).")
+@click.option("--learned", is_flag=True,
+              help="Rank the cells by the learned value of boards (no sample, no solver: "
+                   "an honest player's expected points, learned by self-play; rows only).")
+@click.option("--values", "values_path", type=click.Path(dir_okay=False), default=None,
+              help="With --learned: a values file of 'toppi take-it-higher learn' "
+                   "(default: the built-in board's).")
+@click.option("--lookahead", type=click.IntRange(0, 1000), default=LOOKAHEAD,
+              show_default=True,
+              help="With --learned: the best cells valued one call deeper.")
 @quiet_option
 @rules_option
 @json_option
 def hint(file: str, tile_text: str | None, variant: str | None, gold_silver: bool,
-         samples: int, seed: int, time_limit: float, exact: bool, rules_path: str | None,
+         samples: int, seed: int, time_limit: float, exact: bool, learned: bool,
+         values_path: str | None, lookahead: int, rules_path: str | None,
          as_json: bool) -> None:
     """Where to put the called tile on the board in FILE: cells ranked by estimated final
     score over sampled futures (the tiles still to come are unknown)."""
@@ -265,7 +278,15 @@ def hint(file: str, tile_text: str | None, variant: str | None, gold_silver: boo
         tile = state.called
     else:
         raise BadInput("--tile: give the called tile (the file calls none)")
-    if exact:
+    if exact and learned:
+        raise BadInput("--exact and --learned: choose one")
+    if learned:
+        from models.take_it_higher.learned import learned_cells
+        from models.take_it_higher.render import learned_table
+
+        result = learned_cells(state, tile, lookahead, values_path)
+        table = learned_table
+    elif exact:
         from models.take_it_higher.exact import exact_cells
         from models.take_it_higher.render import exact_table
 
@@ -284,6 +305,37 @@ def hint(file: str, tile_text: str | None, variant: str | None, gold_silver: boo
         return
     stdout.print(board_text(rules, state.board, state.ships_on))
     stdout.print(table(result))
+
+
+@group.command()
+@click.option("--variant", default="basic", show_default=True,
+              type=click.Choice(["basic", "gold-silver"], case_sensitive=False),
+              help="The rows the values are learned for (spaceship games use the same "
+                   "rows with or without --gold-silver).")
+@click.option("--games", type=click.IntRange(1, 10 ** 8), default=200_000, show_default=True,
+              help="Games of self-play.")
+@click.option("--seed", type=SEED, default=0, show_default=True, help="Seed of the draws.")
+@click.option("--out", "out", type=click.Path(dir_okay=False, writable=True), required=True,
+              help="The values file to write (.json, or .json.gz compressed).")
+@click.option("--resume", "resume", type=click.Path(dir_okay=False), default=None,
+              help="Go on learning from this values file.")
+@quiet_option
+@rules_option
+def learn(variant: str, games: int, seed: int, out: str, resume: str | None,
+          rules_path: str | None) -> None:
+    """Learn a value of boards by self-play (temporal differences), for the learned
+    policy and `hint --learned`; the same seed and games give the same file."""
+    from models.take_it_higher.learned import load_values, train
+
+    rules = load_rules(rules_path)
+    scoring = parse_variant(variant)
+    start = load_values(Path(resume), rules, scoring) if resume else None
+    with live_status("learn", None, unit="games") as status:
+        values = train(rules, scoring, games, seed, values=start,
+                       progress=lambda n, mean: status.step(n, None))
+    values.save(Path(out))
+    stderr.print(f"{values.games:,} games learned; {len(values.weights):,} table entries "
+                 f"written to {out}")
 
 
 @group.command()

@@ -96,10 +96,9 @@ class ExactValues:
             state = state.apply_action(tile)
         elif state.called != tile:
             raise BadInput(f"the called tile is {state.called.id}, not {tile.id}")
-        board, unseen = self.position(state)
+        board, unseen = self.position(state)  # the called tile is not among unseen
         kind = self.kind_of[tile.id]
-        rest = unseen[:kind] + (unseen[kind] - 1,) + unseen[kind + 1:]
-        self.check_size(board.count(-1) - 1, rest)
+        self.check_size(board.count(-1) - 1, unseen)
         cells = [ExactCell(self.cells[i], self.value(_put(board, i, kind), unseen))
                  for i, k in enumerate(board) if k < 0]
         if not cells:

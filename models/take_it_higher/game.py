@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from models.take_it_higher.learned import LOOKAHEAD
 from models.take_it_higher.positions import (
     Placement,
     Position,
@@ -56,7 +57,7 @@ class TakeItHigherGame(Game[Rules, GameState, Action]):
     id = "take-it-higher"
     title = "Take it Higher!"
     kind = "score"
-    policy_names = ("greedy", "hint", "random")
+    policy_names = ("greedy", "hint", "learned", "random")
     setup_options = (
         click.Option(["--variant"], default="basic", show_default=True,
                      type=click.Choice(VARIANT_CHOICES, case_sensitive=False),
@@ -72,6 +73,12 @@ class TakeItHigherGame(Game[Rules, GameState, Action]):
                           "K > 0: fixed work per hint, so games replay exactly from --seed)."),
         click.Option(["--hint-time"], type=seconds(0.01), default=2.0,
                      show_default=True, help="Seconds per hint."),
+        click.Option(["--values"], type=click.Path(dir_okay=False), default=None,
+                     help="Learned values for the learned policy (a file of 'toppi "
+                          "take-it-higher learn'; default: the built-in board's)."),
+        click.Option(["--lookahead"], type=click.IntRange(min=0), default=LOOKAHEAD,
+                     show_default=True,
+                     help="Learned policy: the best cells valued one call deeper."),
         click.Option(["--optimum-time"], type=seconds(0.01), default=None,
                      help="Seconds for the hindsight optimum of a game's draw (default: "
                           f"{SIMULATED_OPTIMUM_TIME:g} per simulated game, "
@@ -286,6 +293,9 @@ class TakeItHigherGame(Game[Rules, GameState, Action]):
         if name == "hint":
             return Policy("hint", policies.hint_choice(options.get("samples", 0),
                                                        options.get("hint_time", 2.0)))
+        if name == "learned":
+            return Policy("learned", policies.learned_choice(
+                options.get("lookahead", LOOKAHEAD), options.get("values")))
         raise BadInput(f"unknown policy '{name}' ({', '.join(self.policy_names)})")
 
     def measure(self, rules: Rules, setup: dict[str, Any], end: GameState,

@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from models.take_it_higher.heuristics import cell_value, greedy_launch
+from models.take_it_higher.heuristics import bonus_after, cell_value, greedy_launch
 from models.take_it_higher.positions import Placement
 from models.take_it_higher.rules import Tile
 from models.take_it_higher.state import GameState
@@ -46,6 +46,34 @@ def hint_choice(samples: int = 0, time_limit: float = 2.0) -> Choose:
         best = hint(observation, tile, samples=samples, seed=rng.randrange(2 ** 31),
                     time_limit=time_limit).options[0]
         return Placement(tile.id, best.cell, tuple(best.launch))
+
+    return choose
+
+
+def learned_choice(lookahead: int = 6, path: str | None = None,
+                   endgame: int | None = None) -> Choose:
+    """The cell of best learned value (`learned.learned_cells`: rows only), with
+    `greedy_launch`; with spaceships the ring bonus that launch adds counts too. The
+    endgame (at most `endgame` positions left) by exact values. Deterministic."""
+    from models.take_it_higher.learned import ENDGAME_POSITIONS, learned_cells
+
+    limit = ENDGAME_POSITIONS if endgame is None else endgame
+
+    def choose(observation: GameState, legal: list[Placement], rng: random.Random
+               ) -> Placement:
+        tile = _called(observation)
+        cells = learned_cells(observation, tile, lookahead, path, limit).cells
+        if observation.variant.ships is None:
+            cell = cells[0].cell
+            return Placement(tile.id, cell, ())
+        ring = observation.bonus()[0]
+        # the cells valued one call ahead are compared among themselves (their values
+        # are on another footing than the others')
+        deep = [c for c in cells if c.deep] or cells
+        moves = [Placement(tile.id, c.cell, greedy_launch(observation, tile, c.cell))
+                 for c in deep]
+        return max(zip(deep, moves, strict=True),
+                   key=lambda cm: cm[0].value + bonus_after(observation, cm[1]) - ring)[1]
 
     return choose
 

@@ -16,6 +16,7 @@ from solver.render import Svg, text_on
 if TYPE_CHECKING:
     from models.take_it_higher.exact import ExactResult
     from models.take_it_higher.hint import HintResult
+    from models.take_it_higher.learned import LearnedResult
 
 CELL_W = 6
 
@@ -145,6 +146,29 @@ def exact_table(result: ExactResult) -> Table:
     best = result.cells[0].value
     for i, c in enumerate(result.cells, 1):
         table.add_row(str(i), c.cell, f"{c.value:.3f}", f"{best - c.value:.3f}")
+    return table
+
+
+def learned_table(result: LearnedResult) -> Table:
+    """The cells for the called tile with their expected final row points under the
+    learned value."""
+    if result.exact:
+        title = (f"Where to put {result.tile} (the endgame: every cell valued exactly, "
+                 "the best play after the move, every set of tiles to come averaged)")
+        caption = "expected final row points under the best play after the move"
+    else:
+        title = (f"Where to put {result.tile} (learned value of boards, {result.games:,} "
+                 f"games of self-play; {result.values} values)")
+        caption = ("expected final row points of an honest player after the move; the "
+                   f"best {result.looked_ahead} valued one call ahead")
+    table = Table(title=title, caption=caption)
+    table.add_column("rank", justify="right")
+    table.add_column("cell")
+    table.add_column("expected rows", justify="right")
+    table.add_column("one call ahead")
+    for i, c in enumerate(result.cells, 1):
+        table.add_row(str(i), c.cell, f"{c.value:.1f}",
+                      "exact" if result.exact else "yes" if c.deep else "")
     return table
 
 

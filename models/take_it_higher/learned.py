@@ -1,0 +1,455 @@
+"""A learned value of Take it Higher! boards: an honest player's expected points to come.
+
+The hint's sampled completions know each sampled future whole, so they value cells for
+hindsight; a value learned from play does not. `LineValues` is a sum of table entries
+over the lines still able to score (an n-tuple network, as for Take it Easy): each
+line's pattern of stripes (and studs, under the gold/silver rules), and the line's
+prospects given how many unseen tiles carry its colour (and stud) and how many calls
+are left, with the demand of all lines of a colour on the same supply. The tables are
+learned by temporal differences from seeded self-play (`train`): after each placement
+the value of the previous board moves toward the points the placement scored plus the
+value of the new board. Any rules file of the family can be learned (`toppi
+take-it-higher learn`); the built-in board's tables ship in `data/`.
+
+The value reads only what a player sees: the board and which tiles are not yet placed
+(never the order of the tiles to come). Spaceships are left to the caller (the value
+is that of the rows).
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import random
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from models.take_it_higher.rules import Rules, Tile
+from models.take_it_higher.state import GameState
+from models.take_it_higher.variants import Variant
+from solver.errors import BadInput
+from solver.store import data_digest
+
+VERSION = 1
+ALPHA = 0.2  # the step size of the learning, shared among a board's table entries
+PHASE = 3  # calls left, in steps of
+CAP = 99  # supplies above this count as this
+LOOKAHEAD = 6  # cells valued one call deeper by default
+# from this size of the rest of the game on, the exact values (about 2 s of CPU)
+ENDGAME_POSITIONS = 30_000
+
+DEAD = -2  # a line with two colours (or, for its stud, two studs)
+
+
+class _Layout:
+    """The rules as small integers: lines, the lines through each cell, each tile's
+    digit in each direction, the points of each colour."""
+
+    def __init__(self, rules: Rules, gold_silver: bool) -> None:
+        self.rules = rules
+        self.gold_silver = gold_silver
+        cells = rules.cell_ids
+        self.cell_index = {c: i for i, c in enumerate(cells)}
+        self.lines = [(d, tuple(self.cell_index[c] for c in line)) for d, line in rules.lines]
+        self.length = [len(line) for _, line in self.lines]
+        self.direction = [d for d, _ in self.lines]
+        self.through: list[list[tuple[int, int]]] = [[] for _ in cells]
+        for li, (_, line) in enumerate(self.lines):
+            for pos, c in enumerate(line):
+                self.through[c].append((li, pos))
+        self.studs = sorted(rules.stud_bonus)
+        n_studs = len(self.studs) + 1  # the last: no stud
+        self.base = [1 + len(d.colours) * (n_studs if gold_silver else 1)
+                     for d in rules.directions]
+        self.tile_index = {t.id: i for i, t in enumerate(rules.tiles)}
+        self.colour = [tuple(rules.directions[d].colours.index(t.stripes[d])
+                             for d in range(len(rules.directions))) for t in rules.tiles]
+        self.stud = [self.studs.index(t.stud) if t.stud is not None else len(self.studs)
+                     for t in rules.tiles]
+        self.points = [[rules.colour_values[c] for c in d.colours] for d in rules.directions]
+        self.bonus = [rules.stud_bonus[s] for s in self.studs] + [0]
+
+    def digit(self, tile: int, d: int) -> int:
+        c = self.colour[tile][d]
+        if not self.gold_silver:
+            return 1 + c
+        return 1 + c * (len(self.studs) + 1) + self.stud[tile]
+
+
+@dataclass(frozen=True)
+class CellValue:
+    """A cell for the called tile and its expected final row points; `deep`: valued
+    one call ahead."""
+
+    cell: str
+    value: float
+    deep: bool = False
+
+
+@dataclass
+class _Board:
+    """A board as the value reads it: per line its pattern, tiles, colour and stud;
+    the unseen tiles' counts per direction and colour (and stud)."""
+
+    pattern: list[int]
+    filled: list[int]
+    colour: list[int]  # -1: no tile yet; DEAD: two colours
+    stud: list[int]  # -1: no tile yet; DEAD: two studs or a tile without one
+    supply: dict[tuple[int, ...], int]
+    empty: set[int] = field(default_factory=set)
+
+
+class LineValues:
+    """The learned tables of one rules file and scoring (basic or gold/silver rows)."""
+
+    def __init__(self, rules: Rules, gold_silver: bool,
+                 weights: dict[tuple, float] | None = None, games: int = 0,
+                 seed: int = 0) -> None:
+        self.rules = rules
+        self.gold_silver = gold_silver
+        self.layout = _Layout(rules, gold_silver)
+        self.weights: dict[tuple, float] = weights if weights is not None else {}
+        self.games = games
+        self.seed = seed
+
+    # ------------------------------------------------------------------ boards
+
+    def _new_board(self) -> _Board:
+        lay = self.layout
+        n = len(lay.lines)
+        supply: dict[tuple[int, ...], int] = {}
+        for t in range(len(self.rules.tiles)):
+            self._count(supply, t, 1)
+        return _Board([0] * n, [0] * n, [-1] * n, [-1] * n, supply,
+                      set(range(len(lay.cell_index))))
+
+    def _count(self, supply: dict[tuple[int, ...], int], t: int, k: int) -> None:
+        lay = self.layout
+        for d, c in enumerate(lay.colour[t]):
+            supply[d, c] = supply.get((d, c), 0) + k
+            if self.gold_silver:
+                key = (d, c, lay.stud[t])
+                supply[key] = supply.get(key, 0) + k
+
+    def board_of(self, board: dict[str, Tile], unseen: list[Tile]) -> _Board:
+        """The board of a position: its tiles placed, `unseen` the tiles that may come."""
+        lay = self.layout
+        b = self._new_board()
+        b.supply = {}
+        for t in unseen:
+            self._count(b.supply, lay.tile_index[t.id], 1)
+        for cell, tile in board.items():
+            self._place(b, lay.tile_index[tile.id], lay.cell_index[cell])
+        return b
+
+    def _place(self, b: _Board, t: int, x: int) -> int:
+        """Put tile t on cell x; the row points it completes."""
+        lay = self.layout
+        points = 0
+        for li, pos in lay.through[x]:
+            d = lay.direction[li]
+            c = lay.colour[t][d]
+            b.pattern[li] += lay.digit(t, d) * lay.base[d] ** pos
+            b.filled[li] += 1
+            b.colour[li] = c if b.colour[li] in (-1, c) else DEAD
+            s = lay.stud[t]
+            b.stud[li] = s if b.stud[li] in (-1, s) and s < len(lay.studs) else DEAD
+            if b.filled[li] == lay.length[li] and b.colour[li] != DEAD:
+                points += self._row(li, d, b.colour[li], b.stud[li])
+        b.empty.discard(x)
+        return points
+
+    def _row(self, li: int, d: int, colour: int, stud: int) -> int:
+        lay = self.layout
+        n = lay.length[li]
+        bonus = lay.bonus[stud] if self.gold_silver and stud >= 0 else 0
+        return n * (lay.points[d][colour] + bonus)
+
+    # ------------------------------------------------------------------ features
+
+    def _line_keys(self, li: int, pattern: int, filled: int, colour: int, stud: int,
+                   supply: dict[tuple[int, ...], int], left: int) -> list[tuple]:
+        """The table entries of one line (none when it can no longer score)."""
+        lay = self.layout
+        n = lay.length[li]
+        if colour == DEAD or filled == n:
+            return []
+        d = lay.direction[li]
+        phase = left // PHASE
+        keys: list[tuple] = [("p", li, pattern)]
+        if colour < 0:
+            colours = range(len(self.rules.directions[d].colours))
+            keys.append(("e", n, d, tuple(min(supply.get((d, c), 0), CAP) for c in colours),
+                         phase))
+            return keys
+        empties = n - filled
+        keys.append(("c", n, d, colour, empties, min(supply.get((d, colour), 0), CAP), phase))
+        if self.gold_silver and stud >= 0:
+            keys.append(("s", n, d, colour, stud, empties,
+                         min(supply.get((d, colour, stud), 0), CAP), phase))
+        return keys
+
+    def _keys(self, b: _Board, left: int) -> list[tuple]:
+        out: list[tuple] = []
+        for li in range(len(self.layout.lines)):
+            out += self._line_keys(li, b.pattern[li], b.filled[li], b.colour[li],
+                                   b.stud[li], b.supply, left)
+        return out
+
+    def _sum(self, keys: list[tuple]) -> float:
+        w = self.weights
+        return sum(w.get(k, 0.0) for k in keys)
+
+    # ------------------------------------------------------------------ moves
+
+    def _gains(self, b: _Board, t: int, cells: list[int] | None = None
+               ) -> Iterator[tuple[float, int]]:
+        """For each empty cell: the points tile t completes there plus the change of the
+        board's value (tile t already counted as seen)."""
+        lay = self.layout
+        left = len(b.empty) - 1
+        w = self.weights
+        for x in (cells if cells is not None else sorted(b.empty)):
+            gain = 0.0
+            for li, pos in lay.through[x]:
+                d = lay.direction[li]
+                c = lay.colour[t][d]
+                for k in self._line_keys(li, b.pattern[li], b.filled[li], b.colour[li],
+                                         b.stud[li], b.supply, left):
+                    gain -= w.get(k, 0.0)
+                colour = c if b.colour[li] in (-1, c) else DEAD
+                s = lay.stud[t]
+                stud = s if b.stud[li] in (-1, s) and s < len(lay.studs) else DEAD
+                filled = b.filled[li] + 1
+                if filled == lay.length[li] and colour != DEAD:
+                    gain += self._row(li, d, colour, stud)
+                for k in self._line_keys(li, b.pattern[li] + lay.digit(t, d) * lay.base[d] ** pos,
+                                         filled, colour, stud, b.supply, left):
+                    gain += w.get(k, 0.0)
+            yield gain, x
+
+    def cell_values(self, board: dict[str, Tile], unseen: list[Tile], tile: Tile,
+                    lookahead: int = 0) -> list[CellValue]:
+        """Each empty cell for `tile` with the expected final row points (the board's
+        points so far, what the tile completes, and the learned value of the board after
+        it), best first; the called tile is not among `unseen`, each of them equally
+        likely to come next. With `lookahead` > 0 the best `lookahead` cells are valued
+        one call deeper (the mean over every tile the next call may bring of its best
+        cell's value) and ranked first, by that value."""
+        from models.take_it_higher.rows import board_score
+
+        lay = self.layout
+        b = self.board_of(board, unseen)
+        now = board_score(self.rules, board, self.gold_silver)
+        t = lay.tile_index[tile.id]
+        base = self._sum(self._keys(b, len(b.empty) - 1))
+        gains = sorted(self._gains(b, t), reverse=True)
+        cells = self.rules.cell_ids
+        shallow = [CellValue(cells[x], now + base + g) for g, x in gains]
+        if lookahead <= 0 or len(b.empty) <= 1:
+            return shallow
+        coming = [lay.tile_index[u.id] for u in unseen]
+        deep = []
+        for _, x in gains[:lookahead]:
+            after = _copy(b)
+            points = self._place(after, t, x)
+            total = 0.0
+            for u in coming:
+                self._count(after.supply, u, -1)
+                here = self._sum(self._keys(after, len(after.empty) - 1))
+                total += here + max(self._gains(after, u))[0]
+                self._count(after.supply, u, 1)
+            deep.append(CellValue(cells[x], now + points + total / len(coming), True))
+        deep.sort(key=lambda c: -c.value)
+        return deep + shallow[len(deep):]
+
+    # ------------------------------------------------------------------ learning
+
+    def play(self, draw: list[int], alpha: float = 0.0,
+             choose: Callable[[_Board, int], int] | None = None) -> int:
+        """One game of `draw` (tile indices in call order), each tile on the cell of best
+        gain (or `choose`'s); with alpha > 0, learning as it goes. Its row points."""
+        b = self._new_board()
+        score = 0
+        previous: list[tuple] | None = None
+        before = 0.0
+        for t in draw:
+            self._count(b.supply, t, -1)
+            if choose is not None:
+                x = choose(b, t)
+            else:
+                x = max(self._gains(b, t))[1]
+            points = self._place(b, t, x)
+            score += points
+            if alpha:
+                keys = self._keys(b, len(b.empty))
+                value = self._sum(keys)
+                if previous is not None:
+                    self._update(previous, alpha * (points + value - before))
+                previous, before = keys, value
+        if alpha and previous is not None:
+            self._update(previous, alpha * (0.0 - before))
+        return score
+
+    def _update(self, keys: list[tuple], delta: float) -> None:
+        w = self.weights
+        step = delta / max(1, len(keys))
+        for k in keys:
+            w[k] = w.get(k, 0.0) + step
+
+    # ------------------------------------------------------------------ files
+
+    def to_dict(self) -> dict:
+        return {"kind": "take-it-higher-line-values", "version": VERSION,
+                "rules_digest": data_digest(self.rules),
+                "gold_silver": self.gold_silver, "games": self.games, "seed": self.seed,
+                "weights": [[list(k), round(v, 4)] for k, v in sorted(
+                    self.weights.items(), key=lambda kv: repr(kv[0])) if abs(v) >= 1e-4]}
+
+    def save(self, path: Path) -> None:
+        """JSON; gzip-compressed when the name ends in .gz."""
+        text = json.dumps(self.to_dict(), separators=(",", ":"))
+        if path.suffix == ".gz":
+            path.write_bytes(gzip.compress(text.encode(), mtime=0))
+        else:
+            path.write_text(text)
+
+
+def train(rules: Rules, variant: Variant, games: int, seed: int = 0, alpha: float = ALPHA,
+          values: LineValues | None = None,
+          progress: Callable[[int, float], None] | None = None) -> LineValues:
+    """Learn (or go on learning) by `games` seeded games of self-play, each a random
+    draw of the board's size; the step size falls to a third for the second half."""
+    values = values or LineValues(rules, variant.gold_silver, seed=seed)
+    rng = random.Random(seed * 1_000_003 + values.games)
+    n = len(rules.tiles)
+    window: list[int] = []
+    for g in range(games):
+        draw = rng.sample(range(n), rules.board_size)
+        a = alpha if g < games // 2 else alpha / 3
+        window.append(values.play(draw, a))
+        values.games += 1
+        if progress is not None and len(window) == 1000:
+            progress(values.games, sum(window) / len(window))
+            window = []
+    return values
+
+
+def _copy(b: _Board) -> _Board:
+    return _Board(list(b.pattern), list(b.filled), list(b.colour), list(b.stud),
+                  dict(b.supply), set(b.empty))
+
+
+def load_values(path: Path, rules: Rules, variant: Variant) -> LineValues:
+    """Tables from a file written by `learn`; BadInput when they are of other rules."""
+    try:
+        raw = path.read_bytes()
+        data = json.loads(gzip.decompress(raw) if raw[:2] == b"\x1f\x8b" else raw)
+    except (OSError, ValueError, EOFError) as exc:
+        raise BadInput(f"{path}: not a values file ({exc})") from None
+    if not isinstance(data, dict) or data.get("kind") != "take-it-higher-line-values":
+        raise BadInput(f"{path}: not a values file written by 'toppi take-it-higher learn'")
+    if data.get("version") != VERSION:
+        raise BadInput(f"{path}: values of another version ({data.get('version')}); "
+                       "learn them again")
+    if data.get("rules_digest") != data_digest(rules):
+        raise BadInput(f"{path}: values learned for other rules")
+    if bool(data.get("gold_silver")) != variant.gold_silver:
+        raise BadInput(f"{path}: values learned {'with' if data.get('gold_silver') else 'without'}"
+                       " the gold/silver rows")
+    weights = {_key(k): float(v) for k, v in data["weights"]}
+    return LineValues(rules, variant.gold_silver, weights, int(data["games"]),
+                      int(data["seed"]))
+
+
+@dataclass
+class LearnedResult:
+    """The cells for the called tile, best first, with their expected final row points
+    under the learned value (`looked_ahead` of them one call deeper); the values'
+    training games."""
+
+    tile: str
+    cells: list[CellValue]
+    looked_ahead: int
+    games: int
+    values: str
+    exact: bool = False  # the endgame: every cell valued exactly (best play), no table
+
+
+def builtin_values_path(variant: Variant) -> Path:
+    return Path(__file__).parent / "data" / f"learned-{_scoring(variant)}.json.gz"
+
+
+def _scoring(variant: Variant) -> str:
+    return "gold-silver" if variant.gold_silver else "basic"
+
+
+_LOADED: dict[tuple[str, str, bool], LineValues] = {}
+
+
+def values_for(rules: Rules, variant: Variant, path: str | Path | None = None) -> LineValues:
+    """The learned values to play `rules` with: those of `path`, else the built-in
+    board's (BadInput for another rules file without a values file)."""
+    digest = data_digest(rules)
+    if path is None:
+        from models.take_it_higher.rules import load_rules
+        if digest != data_digest(load_rules()):
+            raise BadInput("no learned values for these rules: learn them with 'toppi "
+                           "take-it-higher learn --rules FILE --out VALUES' and pass "
+                           "--values VALUES")
+        path = builtin_values_path(variant)
+    key = (str(path), digest, variant.gold_silver)
+    if key not in _LOADED:
+        _LOADED[key] = load_values(Path(path), rules, variant)
+    return _LOADED[key]
+
+
+def learned_cells(state: GameState, tile: Tile, lookahead: int = LOOKAHEAD,
+                  path: str | Path | None = None, endgame: int = ENDGAME_POSITIONS
+                  ) -> LearnedResult:
+    """The cells for the called tile ranked by the learned value (rows only: the ships'
+    launches are the caller's); once the rest of the game is at most `endgame`
+    positions, by their exact values instead (the best play, `exact.py`)."""
+    values = values_for(state.rules, state.variant, path)
+    if state.called is None:
+        state = state.apply_action(tile)  # BadInput if it was placed already
+    elif state.called != tile:
+        raise BadInput(f"the called tile is {state.called.id}, not {tile.id}")
+    if not state.empty_cells():
+        raise BadInput("the board is full")
+    source = "built-in" if path is None else str(path)
+    exact = _endgame(state, tile, endgame)
+    if exact is not None:
+        return LearnedResult(tile.id, [CellValue(c.cell, c.value, True) for c in exact],
+                             0, values.games, source, True)
+    cells = values.cell_values(state.board, state.unseen_tiles(), tile, lookahead)
+    deep = sum(c.deep for c in cells)
+    return LearnedResult(tile.id, cells, deep, values.games, source)
+
+
+_EXACT: list = []  # the endgame values of the last game, kept while it goes on
+
+
+def _endgame(state: GameState, tile: Tile, limit: int) -> list | None:
+    """The exact values of the cells (best play, `exact.py`) once the rest of the game
+    is at most `limit` positions (no spaceships, no tiles known to come), else None.
+    The values of one game's endgame are kept for its next moves."""
+    from models.take_it_higher.exact import ExactValues, positions
+
+    if state.variant.ships is not None or state.coming or limit <= 0:
+        return None
+    exact = _EXACT[0] if _EXACT else None
+    if exact is None or exact.rules is not state.rules or exact.variant != state.variant \
+            or not _EXACT[1].items() <= state.board.items():
+        exact = ExactValues(state.rules, state.variant, limit)
+    board, unseen = exact.position(state)  # the called tile is not among unseen
+    if positions(board.count(-1) - 1, unseen) > limit:
+        return None
+    _EXACT[:] = [exact, dict(state.board)]
+    return exact.cells_for(state, tile).cells
+
+
+def _key(k: list) -> tuple:
+    return tuple(tuple(x) if isinstance(x, list) else x for x in k)
+
