@@ -13,7 +13,7 @@ import click
 
 from models.take_it_higher.encode import BACKENDS
 from models.take_it_higher.game import GAME
-from models.take_it_higher.learned import LOOKAHEAD
+from models.take_it_higher.learned import ALPHA, LOOKAHEAD
 from models.take_it_higher.positions import Position, load_position, parse_draw
 from models.take_it_higher.rules import load_rules
 from models.take_it_higher.state import GameState, dealt_game, game_draw, replay
@@ -319,10 +319,13 @@ def hint(file: str, tile_text: str | None, variant: str | None, gold_silver: boo
               help="The values file to write (.json, or .json.gz compressed).")
 @click.option("--resume", "resume", type=click.Path(dir_okay=False), default=None,
               help="Go on learning from this values file.")
+@click.option("--step", type=click.FloatRange(0, 1, min_open=True), default=ALPHA,
+              show_default=True,
+              help="The step size of the first half of the games (a third of it after).")
 @quiet_option
 @rules_option
 def learn(variant: str, games: int, seed: int, out: str, resume: str | None,
-          rules_path: str | None) -> None:
+          step: float, rules_path: str | None) -> None:
     """Learn a value of boards by self-play (temporal differences), for the learned
     policy and `hint --learned`; the same seed and games give the same file."""
     from models.take_it_higher.learned import load_values, train
@@ -331,7 +334,7 @@ def learn(variant: str, games: int, seed: int, out: str, resume: str | None,
     scoring = parse_variant(variant)
     start = load_values(Path(resume), rules, scoring) if resume else None
     with live_status("learn", None, unit="games") as status:
-        values = train(rules, scoring, games, seed, values=start,
+        values = train(rules, scoring, games, seed, alpha=step, values=start,
                        progress=lambda n, mean: status.step(n, None))
     values.save(Path(out))
     stderr.print(f"{values.games:,} games learned; {len(values.weights):,} table entries "
