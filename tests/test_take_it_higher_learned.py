@@ -197,9 +197,9 @@ def test_commands(tmp_path):
     assert text.exit_code == 0 and "learned value" in text.stdout, text.output
     assert "built-in values" in text.stdout
     sim = run_json(run, "simulate", "--rules", str(rules_file), "--policy", "learned",
-                   "--values", str(out), "--games", "3", "--no-optimum", "--jobs", "1",
+                   "--values", str(out), "--games", "2", "--no-optimum", "--jobs", "1",
                    "--json")
-    assert len(sim["records"]) == 3
+    assert len(sim["records"]) == 2
     # bad input: one line, exit 2
     assert_one_line_error(run("hint", str(pos), "--learned", "--rules", str(rules_file)),
                           "no learned values")

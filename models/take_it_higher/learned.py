@@ -29,7 +29,6 @@ from models.take_it_higher.rules import Rules, Tile
 from models.take_it_higher.state import GameState
 from models.take_it_higher.variants import Variant
 from solver.errors import BadInput
-from solver.store import data_digest
 
 VERSION = 1
 ALPHA = 0.2  # the step size of the learning, shared among a board's table entries
@@ -301,6 +300,8 @@ class LineValues:
     # ------------------------------------------------------------------ files
 
     def to_dict(self) -> dict:
+        from solver.store import data_digest
+
         return {"kind": "take-it-higher-line-values", "version": VERSION,
                 "rules_digest": data_digest(self.rules),
                 "gold_silver": self.gold_silver, "games": self.games, "seed": self.seed,
@@ -343,6 +344,8 @@ def _copy(b: _Board) -> _Board:
 
 def load_values(path: Path, rules: Rules, variant: Variant) -> LineValues:
     """Tables from a file written by `learn`; BadInput when they are of other rules."""
+    from solver.store import data_digest
+
     try:
         raw = path.read_bytes()
         data = json.loads(gzip.decompress(raw) if raw[:2] == b"\x1f\x8b" else raw)
@@ -391,6 +394,8 @@ _LOADED: dict[tuple[str, str, bool], LineValues] = {}
 def values_for(rules: Rules, variant: Variant, path: str | Path | None = None) -> LineValues:
     """The learned values to play `rules` with: those of `path`, else the built-in
     board's (BadInput for another rules file without a values file)."""
+    from solver.store import data_digest
+
     digest = data_digest(rules)
     if path is None:
         from models.take_it_higher.rules import load_rules
