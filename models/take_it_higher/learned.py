@@ -5,11 +5,12 @@ hindsight; a value learned from play does not. `LineValues` is a sum of table en
 over the lines still able to score (an n-tuple network, as for Take it Easy): each
 line's pattern of stripes (and studs, under the gold/silver rules), and the line's
 prospects given how many unseen tiles carry its colour (and stud) and how many calls
-are left, with the demand of all lines of a colour on the same supply. The tables are
+are left. The tables are
 learned by temporal differences from seeded self-play (`train`): after each placement
 the value of the previous board moves toward the points the placement scored plus the
 value of the new board. Any rules file of the family can be learned (`toppi
-take-it-higher learn`); the built-in board's tables ship in `data/`.
+take-it-higher learn`); the built-in board's tables ship in `data/`. A move is valued
+one call ahead for the best few cells, and the endgame by the exact values (`exact.py`).
 
 The value reads only what a player sees: the board and which tiles are not yet placed
 (never the order of the tiles to come). Spaceships are left to the caller (the value
@@ -202,14 +203,13 @@ class LineValues:
 
     # ------------------------------------------------------------------ moves
 
-    def _gains(self, b: _Board, t: int, cells: list[int] | None = None
-               ) -> Iterator[tuple[float, int]]:
+    def _gains(self, b: _Board, t: int) -> Iterator[tuple[float, int]]:
         """For each empty cell: the points tile t completes there plus the change of the
         board's value (tile t already counted as seen)."""
         lay = self.layout
         left = len(b.empty) - 1
         w = self.weights
-        for x in (cells if cells is not None else sorted(b.empty)):
+        for x in sorted(b.empty):
             gain = 0.0
             for li, pos in lay.through[x]:
                 d = lay.direction[li]
@@ -265,20 +265,16 @@ class LineValues:
 
     # ------------------------------------------------------------------ learning
 
-    def play(self, draw: list[int], alpha: float = 0.0,
-             choose: Callable[[_Board, int], int] | None = None) -> int:
+    def play(self, draw: list[int], alpha: float = 0.0) -> int:
         """One game of `draw` (tile indices in call order), each tile on the cell of best
-        gain (or `choose`'s); with alpha > 0, learning as it goes. Its row points."""
+        gain (no look-ahead); with alpha > 0, learning as it goes. Its row points."""
         b = self._new_board()
         score = 0
         previous: list[tuple] | None = None
         before = 0.0
         for t in draw:
             self._count(b.supply, t, -1)
-            if choose is not None:
-                x = choose(b, t)
-            else:
-                x = max(self._gains(b, t))[1]
+            x = max(self._gains(b, t))[1]
             points = self._place(b, t, x)
             score += points
             if alpha:
