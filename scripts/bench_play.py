@@ -3,10 +3,14 @@
     python scripts/bench_play.py --games 200 --hint-games 20 [--variant basic|simple|advanced]
                                  [--gold-silver] [--optimum-time 10] [--log FILE.jsonl]
     python scripts/bench_play.py --latency 60 [--hint-time 2] [--hint-samples K]
+    python scripts/bench_play.py --learned-latency 10 [--variant V] [--gold-silver]
 
 --latency N: only the hint's decision time, on N positions (what the player sees) from
 seeded greedy games (turns 2, 8, 14 and 20 of games 0, 1, ...): median, p90 and max, and
 the futures each hint used.
+
+--learned-latency N: the learned policy's decision time at every move of its own games
+0..N-1 (the exact endgame included): median, p90 and max.
 
 Game g is the game simulate plays from --seed (dealt from seed*1000003+g), the same
 draws for every policy. Prints per policy the mean, median and quartiles over its
@@ -52,9 +56,14 @@ def main() -> None:
     ap.add_argument("--log", help="JSON-lines file of finished games (resumable)")
     ap.add_argument("--latency", type=int, default=0,
                     help="only time the hint on this many positions (see the docstring)")
+    ap.add_argument("--learned-latency", type=int, default=0,
+                    help="only time the learned policy in this many games")
     args = ap.parse_args()
     rules = load_rules()
     variant = parse_variant(args.variant, args.gold_silver)
+    if args.learned_latency:
+        learned_latency(rules, variant, args.learned_latency, args.seed)
+        return
     if args.latency:
         latency(rules, variant, args.latency, args.seed, args.hint_samples, args.hint_time)
         return
@@ -158,6 +167,27 @@ def latency(rules, variant, n: int, seed: int, samples: int, hint_time: float) -
           f"{statistics.median(times):.2f} s, p90 {times[int(0.9 * n)]:.2f} s, max "
           f"{times[-1]:.2f} s; futures per hint median {statistics.median(futures):g} "
           f"(min {min(futures)}, max {max(futures)})")
+
+
+def learned_latency(rules, variant, n: int, seed: int) -> None:
+    """The learned policy's decision time at every move of its games 0..n-1."""
+    learned = GAME.policy(rules, "learned", {})
+    times = []
+    for g in range(n):
+        deal, play = GAME.streams(task_seed(seed, g))
+        state = GAME.new_game(rules, {"variant": variant.name}, deal)
+        while not GAME.is_terminal(state):
+            seen = GAME.observation(state, 0)
+            start = time.perf_counter()
+            move = learned.choose(seen, GAME.legal_actions(seen), play)
+            times.append(time.perf_counter() - start)
+            state = GAME.apply_action(state, move)
+        print(f"\rlearned: {g + 1}/{n}", end="", file=sys.stderr, flush=True)
+    print(file=sys.stderr)
+    times.sort()
+    print(f"learned decision time ({variant.name}): {len(times)} decisions in {n} games, "
+          f"median {statistics.median(times):.3f} s, p90 {times[int(0.9 * len(times))]:.3f} s, "
+          f"max {times[-1]:.2f} s")
 
 
 def read_log(path: str | None, variant: str, seed: int) -> dict:
