@@ -146,20 +146,28 @@ class LineValues:
 
     def _place(self, b: _Board, t: int, x: int) -> int:
         """Put tile t on cell x; the row points it completes."""
-        lay = self.layout
         points = 0
-        for li, pos in lay.through[x]:
-            d = lay.direction[li]
-            c = lay.colour[t][d]
-            b.pattern[li] += lay.digit(t, d) * lay.base[d] ** pos
-            b.filled[li] += 1
-            b.colour[li] = c if b.colour[li] in (-1, c) else DEAD
-            s = lay.stud[t]
-            b.stud[li] = s if b.stud[li] in (-1, s) and s < len(lay.studs) else DEAD
-            if b.filled[li] == lay.length[li] and b.colour[li] != DEAD:
-                points += self._row(li, d, b.colour[li], b.stud[li])
+        for li, pos in self.layout.through[x]:
+            b.pattern[li], b.filled[li], b.colour[li], b.stud[li], row = \
+                self._line_after(b, li, pos, t)
+            points += row
         b.empty.discard(x)
         return points
+
+    def _line_after(self, b: _Board, li: int, pos: int, t: int
+                    ) -> tuple[int, int, int, int, int]:
+        """Line li of board b with tile t at its position pos: its pattern, tiles,
+        colour and stud, and the row points it scores if that fills it."""
+        lay = self.layout
+        d = lay.direction[li]
+        c = lay.colour[t][d]
+        s = lay.stud[t]
+        colour = c if b.colour[li] in (-1, c) else DEAD
+        stud = s if b.stud[li] in (-1, s) and s < len(lay.studs) else DEAD
+        filled = b.filled[li] + 1
+        row = self._row(li, d, colour, stud) \
+            if filled == lay.length[li] and colour != DEAD else 0
+        return b.pattern[li] + lay.digit(t, d) * lay.base[d] ** pos, filled, colour, stud, row
 
     def _row(self, li: int, d: int, colour: int, stud: int) -> int:
         lay = self.layout
@@ -213,19 +221,12 @@ class LineValues:
         for x in sorted(b.empty):
             gain = 0.0
             for li, pos in lay.through[x]:
-                d = lay.direction[li]
-                c = lay.colour[t][d]
                 for k in self._line_keys(li, b.pattern[li], b.filled[li], b.colour[li],
                                          b.stud[li], b.supply, left):
                     gain -= w.get(k, 0.0)
-                colour = c if b.colour[li] in (-1, c) else DEAD
-                s = lay.stud[t]
-                stud = s if b.stud[li] in (-1, s) and s < len(lay.studs) else DEAD
-                filled = b.filled[li] + 1
-                if filled == lay.length[li] and colour != DEAD:
-                    gain += self._row(li, d, colour, stud)
-                for k in self._line_keys(li, b.pattern[li] + lay.digit(t, d) * lay.base[d] ** pos,
-                                         filled, colour, stud, b.supply, left):
+                pattern, filled, colour, stud, row = self._line_after(b, li, pos, t)
+                gain += row
+                for k in self._line_keys(li, pattern, filled, colour, stud, b.supply, left):
                     gain += w.get(k, 0.0)
             yield gain, x
 
@@ -378,33 +379,32 @@ class LearnedResult:
 
 
 def builtin_values_path(variant: Variant) -> Path:
-    return Path(__file__).parent / "data" / f"learned-{_scoring(variant)}.json.gz"
+    scoring = "gold-silver" if variant.gold_silver else "basic"
+    return Path(__file__).parent / "data" / f"learned-{scoring}.json.gz"
 
 
-def _scoring(variant: Variant) -> str:
-    return "gold-silver" if variant.gold_silver else "basic"
-
-
-_LOADED: dict[tuple[str, str, bool], LineValues] = {}
+# values by (file, rules object, rows): a decision neither reads a file nor digests
+# the rules again (the rules object is kept, so its id stays its own)
+_LOADED: dict[tuple[str | None, int, bool], tuple[Rules, LineValues]] = {}
 
 
 def values_for(rules: Rules, variant: Variant, path: str | Path | None = None) -> LineValues:
     """The learned values to play `rules` with: those of `path`, else the built-in
     board's (BadInput for another rules file without a values file)."""
-    from solver.store import data_digest
-
-    digest = data_digest(rules)
+    key = (None if path is None else str(path), id(rules), variant.gold_silver)
+    if key in _LOADED:
+        return _LOADED[key][1]
     if path is None:
         from models.take_it_higher.rules import load_rules
-        if digest != data_digest(load_rules()):
+        from solver.store import data_digest
+
+        if data_digest(rules) != data_digest(load_rules()):
             raise BadInput("no learned values for these rules: learn them with 'toppi "
                            "take-it-higher learn --rules FILE --out VALUES' and pass "
                            "--values VALUES")
-        path = builtin_values_path(variant)
-    key = (str(path), digest, variant.gold_silver)
-    if key not in _LOADED:
-        _LOADED[key] = load_values(Path(path), rules, variant)
-    return _LOADED[key]
+    file = builtin_values_path(variant) if path is None else Path(path)
+    _LOADED[key] = (rules, load_values(file, rules, variant))
+    return _LOADED[key][1]
 
 
 def learned_cells(state: GameState, tile: Tile, lookahead: int = LOOKAHEAD,
