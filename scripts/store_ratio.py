@@ -49,7 +49,8 @@ def groups(store: Store, policy: str | None = None) -> list[dict[str, Any]]:
         if key not in optimum:
             continue
         run = json.dumps({k: p.get(k) for k in ("rules_digest", "setup", "seats", "options",
-                                                 "open_hands")}, sort_keys=True)
+                                                 "open_hands", "policy_data")},
+                         sort_keys=True)
         runs.setdefault(run, []).append((r["returns"][0], *optimum[key]))
     out = []
     for run, games in runs.items():
@@ -79,7 +80,8 @@ def main() -> None:
         return
     for g in found:
         run = g["run"]
-        print(f"{','.join(run['seats'])} {run['setup']} options {run['options']} "
+        data = f" data {run['policy_data']}" if run.get("policy_data") else ""
+        print(f"{','.join(run['seats'])} {run['setup']} options {run['options']}{data} "
               f"rules {run['rules_digest']}: {g['games']} games, mean {g['mean']}, "
               f"optimum {g['optimum_mean']} ({g['optima_proven']} proven), ratio "
               f"{g['ratio']:.4f} (95 % {g['low']:.4f}-{g['high']:.4f})")

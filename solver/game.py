@@ -69,6 +69,7 @@ class Policy(Generic[A]):
     name: str
     choose: Callable[[Any, list[A], random.Random], A]
     open_hands: bool = False
+    data: str | None = None  # a digest of the data it plays from (learned values)
 
 
 class Game(Generic[R, S, A]):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+import sqlite3
 from dataclasses import replace
 
 import pytest
@@ -17,16 +18,23 @@ from models.take_it_higher.learned import (
     learned_cells,
     load_values,
     train,
+    values_digest,
     values_for,
 )
 from models.take_it_higher.policies import learned_choice
 from models.take_it_higher.rows import board_score
 from models.take_it_higher.rules import load_rules
-from models.take_it_higher.state import dealt_game, game_draw
+from models.take_it_higher.state import GameState, dealt_game, game_draw
 from models.take_it_higher.variants import Variant
 from solver.errors import BadInput
 from tests.cli_helpers import assert_one_line_error, game_runner, run_json
-from tests.tih_small import random_position, small_rules, small_rules_dict
+from tests.tih_small import (
+    random_position,
+    small_rules,
+    small_rules_dict,
+    small_ship_rules,
+    small_ship_rules_dict,
+)
 
 run = game_runner("take-it-higher")
 
@@ -65,6 +73,69 @@ def test_cell_values_are_row_points_plus_the_whole_value_after_the_move(seed, go
         want = board_score(rules, board, gold_silver) + values._sum(
             values._keys(after, len(after.empty)))
         assert got[cell] == pytest.approx(want)
+
+
+def _ship_game(rules, variant: Variant, k: int, rng: random.Random):
+    """k random moves, launching whenever a launch is legal (the launch at random):
+    the state after them, with the next tile called."""
+    state = GameState(rules, variant)
+    order = rng.sample(list(rules.tiles), rules.board_size)
+    for tile in order[:k]:
+        state = state.apply_action(tile)
+        moves = state.legal_placements()
+        launching = [m for m in moves if m.launch]
+        state = state.apply_action(rng.choice(launching or moves))
+    return state.apply_action(order[k])
+
+
+@pytest.mark.parametrize("seed", range(8))
+@pytest.mark.parametrize("ships", ["simple", "advanced"])
+def test_ship_values_are_points_plus_ring_plus_the_whole_value_after_the_move(seed, ships):
+    """With the ship rules in the tables: the moves valued (each cell with each launch
+    set) are exactly the rules engine's legal moves, and each one's value, found from
+    the lines through the cell (the whole board after a launch), equals the engine's
+    score with the ring's bonus after the move plus the value summed over every line."""
+    gold_silver = seed % 2 == 1
+    rules = small_ship_rules(seed, n_cells=7, n_tiles=10) if seed % 4 else load_rules()
+    variant = Variant(gold_silver, ships)
+    rng = random.Random(seed)
+    values = LineValues(rules, gold_silver, ships=ships)
+    for _ in range(30):
+        state = _ship_game(rules, variant, rng.randrange(rules.board_size), rng)
+        b = values.board_of(state.board, state.unseen_tiles(), state.ships_on)
+        for key in values._keys(b, len(b.empty)):
+            values.weights.setdefault(key, rng.uniform(-20, 20))
+    checked = launched = 0
+    for _ in range(300):
+        if checked >= 6 and launched >= 2:
+            break
+        state = _ship_game(rules, variant, rng.randrange(rules.board_size), rng)
+        if checked >= 6 and not any(m.launch for m in state.legal_placements()):
+            continue
+        checked += 1
+        launched += any(m.launch for m in state.legal_placements())
+        tile = state.called
+        unseen = state.unseen_tiles()
+        b = values.board_of(state.board, unseen, state.ships_on)
+        pad = [s for s in rules.spaceships if s not in state.launched]
+        assert b.rank == [pad.index(s) if s in pad else -1 for s in rules.spaceships]
+        now = board_score(rules, state.board, gold_silver) + state.bonus()[0]
+        base = values._sum(values._keys(b, len(b.empty) - 1))
+        t = values.layout.tile_index[tile.id]
+        ids = rules.spaceships
+        got = {(rules.cell_ids[x], tuple(ids[s] for s in launch)): now + base + gain
+               for gain, x, launch in values._moves(b, t)}
+        assert set(got) == {(m.cell, m.launch) for m in state.legal_placements()}
+        for m in state.legal_placements():
+            after = state.apply_action(m)
+            a = values.board_of(after.board, unseen, after.ships_on)
+            want = board_score(rules, after.board, gold_silver) + after.bonus()[0] + \
+                values._sum(values._keys(a, len(a.empty)))
+            assert got[m.cell, m.launch] == pytest.approx(want)
+        best = values.cell_values(state.board, unseen, tile, 3, state.ships_on)
+        assert len({c.cell for c in best}) == len(best) == len(state.empty_cells())
+        assert all((c.cell, c.launch) in got for c in best)
+    assert launched >= 2  # the launches were checked too
 
 
 @pytest.mark.parametrize("seed", range(4))
@@ -207,6 +278,56 @@ def test_commands(tmp_path):
                               str(out), "--rules", str(rules_file)), "choose one")
     assert_one_line_error(run("learn", "--games", "1", "--out", str(tmp_path / "x.json"),
                               "--resume", str(rules_file)), "not a values file")
+
+
+def test_ship_commands(tmp_path):
+    """Values learned with spaceship rules: a hint names each cell's launch, and the
+    values serve only their own rules."""
+    rules_file = tmp_path / "rules.json"
+    rules_file.write_text(json.dumps(small_ship_rules_dict(5, n_cells=7, n_tiles=10)))
+    out = tmp_path / "adv.json"
+    res = run("learn", "--rules", str(rules_file), "--variant", "advanced", "--games", "200",
+              "--out", str(out))
+    assert res.exit_code == 0, res.output
+    assert json.loads(out.read_text())["ships"] == "advanced"
+    rules = small_ship_rules(5, n_cells=7, n_tiles=10)
+    rng = random.Random(2)
+    for _ in range(200):  # a position where the called tile can launch a ship
+        state = _ship_game(rules, Variant(False, "advanced"), rng.randrange(5), rng)
+        if any(m.launch for m in state.legal_placements()):
+            break
+    pos = tmp_path / "p.json"
+    pos.write_text(json.dumps(GAME.write(state)))
+    data = run_json(run, "hint", str(pos), "--learned", "--values", str(out), "--rules",
+                    str(rules_file), "--variant", "advanced", "--json")
+    want = learned_cells(state, state.called, path=out)
+    assert want.ships and data["ships"]
+    assert [(c["cell"], tuple(c["launch"])) for c in data["cells"]] == \
+        [(c.cell, c.launch) for c in want.cells]
+    assert any(c.launch for c in want.cells)
+    text = run("hint", str(pos), "--learned", "--values", str(out), "--rules",
+               str(rules_file), "--variant", "advanced")
+    assert text.exit_code == 0 and "launch" in text.stdout and "ring" in text.stdout
+    # the store tells games of other values apart (the same options otherwise)
+    other = tmp_path / "adv2.json"
+    assert run("learn", "--rules", str(rules_file), "--variant", "advanced", "--games", "50",
+               "--out", str(other)).exit_code == 0
+    store = tmp_path / "s.sqlite"
+    for values in (out, other, out):
+        sim = run_json(run, "simulate", "--rules", str(rules_file), "--variant", "advanced",
+                       "--policy", "learned", "--values", str(values), "--games", "2",
+                       "--no-optimum", "--jobs", "1", "--store", str(store), "--resume",
+                       "--json")
+        assert len(sim["records"]) == 2
+    with sqlite3.connect(store) as db:
+        data = [json.loads(p)["policy_data"]["learned"]
+                for (p,) in db.execute("SELECT parameters FROM games")]
+    assert sorted(data) == sorted([values_digest(out)] * 2 + [values_digest(other)] * 2)
+    assert_one_line_error(run("hint", str(pos), "--learned", "--values", str(out), "--rules",
+                              str(rules_file), "--variant", "simple"),
+                          "values learned for the advanced spaceship rules")
+    assert_one_line_error(run("hint", str(pos), "--values", str(out), "--rules",
+                              str(rules_file)), "options of --learned")
 
 
 def test_the_endgame_is_played_by_exact_values():

@@ -248,19 +248,21 @@ def _backend_text(result: object) -> str:
                    "gold/silver rules; too many positions is an error).")
 @click.option("--learned", is_flag=True,
               help="Rank the cells by the learned value of boards (no sample, no solver: "
-                   "an honest player's expected points, learned by self-play; rows only).")
+                   "an honest player's expected points, learned by self-play; with "
+                   "spaceships each cell's launch and the ring too when the values were "
+                   "learned with the game's spaceship rules).")
 @click.option("--values", "values_path", type=click.Path(dir_okay=False), default=None,
               help="With --learned: a values file of 'toppi take-it-higher learn' "
                    "(default: the built-in board's).")
-@click.option("--lookahead", type=click.IntRange(0, 1000), default=LOOKAHEAD,
-              show_default=True,
-              help="With --learned: the best cells valued one call deeper.")
+@click.option("--lookahead", type=click.IntRange(0, 1000), default=None,
+              help=f"With --learned: the best cells valued one call deeper [default: "
+                   f"{LOOKAHEAD}].")
 @quiet_option
 @rules_option
 @json_option
 def hint(file: str, tile_text: str | None, variant: str | None, gold_silver: bool,
          samples: int, seed: int, time_limit: float, exact: bool, learned: bool,
-         values_path: str | None, lookahead: int, rules_path: str | None,
+         values_path: str | None, lookahead: int | None, rules_path: str | None,
          as_json: bool) -> None:
     """Where to put the called tile on the board in FILE: cells ranked by estimated final
     score over sampled futures (the tiles still to come are unknown)."""
@@ -280,11 +282,14 @@ def hint(file: str, tile_text: str | None, variant: str | None, gold_silver: boo
         raise BadInput("--tile: give the called tile (the file calls none)")
     if exact and learned:
         raise BadInput("--exact and --learned: choose one")
+    if not learned and (values_path is not None or lookahead is not None):
+        raise BadInput("--values and --lookahead are options of --learned")
     if learned:
         from models.take_it_higher.learned import learned_cells
         from models.take_it_higher.render import learned_table
 
-        result = learned_cells(state, tile, lookahead, values_path)
+        result = learned_cells(state, tile, LOOKAHEAD if lookahead is None else lookahead,
+                               values_path)
         table = learned_table
     elif exact:
         from models.take_it_higher.exact import exact_cells
@@ -308,10 +313,8 @@ def hint(file: str, tile_text: str | None, variant: str | None, gold_silver: boo
 
 
 @group.command()
-@click.option("--variant", default="basic", show_default=True,
-              type=click.Choice(["basic", "gold-silver"], case_sensitive=False),
-              help="The rows the values are learned for (spaceship games use the same "
-                   "rows with or without --gold-silver).")
+@variant_option("basic")
+@gold_silver_option
 @click.option("--games", type=click.IntRange(1, 10 ** 8), default=200_000, show_default=True,
               help="Games of self-play.")
 @click.option("--seed", type=SEED, default=0, show_default=True, help="Seed of the draws.")
@@ -324,14 +327,16 @@ def hint(file: str, tile_text: str | None, variant: str | None, gold_silver: boo
               help="The step size of the first half of the games (a third of it after).")
 @quiet_option
 @rules_option
-def learn(variant: str, games: int, seed: int, out: str, resume: str | None,
-          step: float, rules_path: str | None) -> None:
+def learn(variant: str, gold_silver: bool, games: int, seed: int, out: str,
+          resume: str | None, step: float, rules_path: str | None) -> None:
     """Learn a value of boards by self-play (temporal differences), for the learned
-    policy and `hint --learned`; the same seed and games give the same file."""
+    policy and `hint --learned`; the same seed and games give the same file. With
+    spaceship rules the values count the ring's bonus and the launches too (the rows'
+    values serve every spaceship game as well, launching greedily)."""
     from models.take_it_higher.learned import load_values, train
 
     rules = load_rules(rules_path)
-    scoring = parse_variant(variant)
+    scoring = parse_variant(variant, gold_silver)
     start = load_values(Path(resume), rules, scoring) if resume else None
     with live_status("learn", None, unit="games") as status:
         values = train(rules, scoring, games, seed, alpha=step, values=start,

@@ -294,8 +294,11 @@ class TakeItHigherGame(Game[Rules, GameState, Action]):
             return Policy("hint", policies.hint_choice(options.get("samples", 0),
                                                        options.get("hint_time", 2.0)))
         if name == "learned":
+            from models.take_it_higher.learned import values_digest
+
+            path = options.get("values")
             return Policy("learned", policies.learned_choice(
-                options.get("lookahead", LOOKAHEAD), options.get("values")))
+                options.get("lookahead", LOOKAHEAD), path), data=values_digest(path))
         raise BadInput(f"unknown policy '{name}' ({', '.join(self.policy_names)})")
 
     def measure(self, rules: Rules, setup: dict[str, Any], end: GameState,

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from models.take_it_higher.rules import Rules, Tile
+from models.take_it_higher.spaceships import matchable
 from models.take_it_higher.state import GameState
 from models.take_it_higher.variants import Variant
 from solver.errors import BadInput
@@ -35,6 +36,8 @@ VERSION = 1
 ALPHA = 0.2  # the step size of the learning, shared among a board's table entries
 PHASE = 3  # calls left, in steps of
 CAP = 99  # supplies above this count as this
+SHIP_CAP = 9  # ... in the entries of a line's ship
+SHIP_RANKS = 4  # ships on the pad below a line's ship: more count as this
 LOOKAHEAD = 6  # cells valued one call deeper by default
 # from this size of the rest of the game on, the exact values: about the last 5 calls,
 # 1-5 s of CPU (30,000 let in 6 calls at times: 17 s)
@@ -70,6 +73,11 @@ class _Layout:
                      for t in rules.tiles]
         self.points = [[rules.colour_values[c] for c in d.colours] for d in rules.directions]
         self.bonus = [rules.stud_bonus[s] for s in self.studs] + [0]
+        # spaceships: each colour's and stud's ship (-1: none), the ring's buttons
+        ship = {name: i for i, name in enumerate(rules.spaceships)}
+        self.colour_ship = [[ship.get(c, -1) for c in d.colours] for d in rules.directions]
+        self.stud_ship = [ship.get(s, -1) for s in self.studs] + [-1]
+        self.buttons = list(rules.buttons)
 
     def digit(self, tile: int, d: int) -> int:
         c = self.colour[tile][d]
@@ -86,6 +94,7 @@ class CellValue:
     cell: str
     value: float
     deep: bool = False
+    launch: tuple[str, ...] = ()  # the ships to launch with it (learned ship values)
 
 
 @dataclass
@@ -99,16 +108,25 @@ class _Board:
     stud: list[int]  # -1: no tile yet; DEAD: two studs or a tile without one
     supply: dict[tuple[int, ...], int]
     empty: set[int] = field(default_factory=set)
+    # spaceships: per ship the ships on the pad below it (-1: launched); per line the
+    # cells carrying ships
+    rank: list[int] = field(default_factory=list)
+    shipped: list[int] = field(default_factory=list)
 
 
 class LineValues:
-    """The learned tables of one rules file and scoring (basic or gold/silver rows)."""
+    """The learned tables of one rules file and scoring (basic or gold/silver rows),
+    and with `ships` (simple or advanced rules) the Take it Higher! bonus too: then the
+    tables also read each line's ship (launched, blocked by a ship on the line, or how
+    many ships on the pad are below it) and the ring, and a move includes its
+    launches."""
 
     def __init__(self, rules: Rules, gold_silver: bool,
                  weights: dict[tuple, float] | None = None, games: int = 0,
-                 seed: int = 0) -> None:
+                 seed: int = 0, ships: str | None = None) -> None:
         self.rules = rules
         self.gold_silver = gold_silver
+        self.ships = ships if rules.spaceships else None
         self.layout = _Layout(rules, gold_silver)
         self.weights: dict[tuple, float] = weights if weights is not None else {}
         self.games = games
@@ -123,7 +141,7 @@ class LineValues:
         for t in range(len(self.rules.tiles)):
             self._count(supply, t, 1)
         return _Board([0] * n, [0] * n, [-1] * n, [-1] * n, supply,
-                      set(range(len(lay.cell_index))))
+                      set(range(len(lay.cell_index))), list(range(len(lay.buttons))), [0] * n)
 
     def _count(self, supply: dict[tuple[int, ...], int], t: int, k: int) -> None:
         lay = self.layout
@@ -133,8 +151,10 @@ class LineValues:
                 key = (d, c, lay.stud[t])
                 supply[key] = supply.get(key, 0) + k
 
-    def board_of(self, board: dict[str, Tile], unseen: list[Tile]) -> _Board:
-        """The board of a position: its tiles placed, `unseen` the tiles that may come."""
+    def board_of(self, board: dict[str, Tile], unseen: list[Tile],
+                 ships_on: dict[str, tuple[str, ...]] | None = None) -> _Board:
+        """The board of a position: its tiles placed (and ships launched), `unseen` the
+        tiles that may come."""
         lay = self.layout
         b = self._new_board()
         b.supply = {}
@@ -142,7 +162,52 @@ class LineValues:
             self._count(b.supply, lay.tile_index[t.id], 1)
         for cell, tile in board.items():
             self._place(b, lay.tile_index[tile.id], lay.cell_index[cell])
+        ship = {name: i for i, name in enumerate(self.rules.spaceships)}
+        for cell, ships in (ships_on or {}).items():
+            if ships:
+                self._launch(b, lay.cell_index[cell], tuple(ship[s] for s in ships))
         return b
+
+    def _launch(self, b: _Board, x: int, launch: tuple[int, ...]) -> int:
+        """Launch the ships onto cell x; the points the ring climbs."""
+        before = _ring(self.layout, b)
+        launched = [r < 0 for r in b.rank]
+        for s in launch:
+            launched[s] = True
+        below = 0
+        for s, gone in enumerate(launched):
+            b.rank[s] = -1 if gone else below
+            below += not gone
+        for li, _ in self.layout.through[x]:
+            b.shipped[li] += 1
+        return _ring(self.layout, b) - before
+
+    def _launches(self, b: _Board, t: int, x: int) -> list[tuple[int, ...]]:
+        """The launch sets tile t on cell x allows (none launched excluded)."""
+        lay = self.layout
+        rows: list[set[int]] = []
+        for li, pos in lay.through[x]:
+            _, filled, colour, stud, _ = self._line_after(b, li, pos, t)
+            if filled != lay.length[li] or colour == DEAD or \
+                    self.ships == "advanced" and b.shipped[li]:
+                continue
+            allowed = {lay.colour_ship[lay.direction[li]][colour]}
+            if stud >= 0:
+                allowed.add(lay.stud_ship[stud])
+            allowed = {s for s in allowed if s >= 0 and b.rank[s] >= 0}
+            if allowed:
+                rows.append(allowed)
+        if not rows:
+            return []
+        if self.ships == "advanced":  # one ship, any order
+            return [(s,) for s in sorted(set().union(*rows))]
+        on_pad = [s for s, r in enumerate(b.rank) if r >= 0]
+        out = []
+        for k in range(1, min(len(on_pad), len(rows)) + 1):
+            if not matchable(on_pad[:k], rows):
+                break
+            out.append(tuple(on_pad[:k]))
+        return out
 
     def _place(self, b: _Board, t: int, x: int) -> int:
         """Put tile t on cell x; the row points it completes."""
@@ -178,9 +243,10 @@ class LineValues:
     # ------------------------------------------------------------------ features
 
     def _line_keys(self, li: int, pattern: int, filled: int, colour: int, stud: int,
-                   supply: dict[tuple[int, ...], int], left: int) -> list[tuple]:
+                   b: _Board, left: int) -> list[tuple]:
         """The table entries of one line (none when it can no longer score)."""
         lay = self.layout
+        supply = b.supply
         n = lay.length[li]
         if colour == DEAD or filled == n:
             return []
@@ -197,13 +263,33 @@ class LineValues:
         if self.gold_silver and stud >= 0:
             keys.append(("s", n, d, colour, stud, empties,
                          min(supply.get((d, colour, stud), 0), CAP), phase))
+        if self.ships:
+            keys.append(("L", n, d, colour, empties,
+                         self._ship_rank(b, li, lay.colour_ship[d][colour]),
+                         min(supply.get((d, colour), 0), SHIP_CAP), phase))
+            if stud >= 0:
+                keys.append(("S", n, d, stud, empties,
+                             self._ship_rank(b, li, lay.stud_ship[stud]), phase))
         return keys
+
+    def _ship_rank(self, b: _Board, li: int, ship: int) -> int:
+        """The ships on the pad below the line's ship, at most SHIP_RANKS; -1 when the
+        line cannot launch it (none, launched, or a ship on the line: advanced)."""
+        if ship < 0 or b.rank[ship] < 0 or self.ships == "advanced" and b.shipped[li]:
+            return -1
+        return min(b.rank[ship], SHIP_RANKS)
 
     def _keys(self, b: _Board, left: int) -> list[tuple]:
         out: list[tuple] = []
         for li in range(len(self.layout.lines)):
             out += self._line_keys(li, b.pattern[li], b.filled[li], b.colour[li],
-                                   b.stud[li], b.supply, left)
+                                   b.stud[li], b, left)
+        if self.ships:
+            # the ring, and which of the next ships above it are launched already
+            level = _level(b)
+            above = tuple(b.rank[s] < 0 for s in range(level + 1, level + 4)
+                          if s < len(b.rank))
+            out.append(("R", level, above, left // PHASE))
         return out
 
     def _sum(self, keys: list[tuple]) -> float:
@@ -222,62 +308,90 @@ class LineValues:
             gain = 0.0
             for li, pos in lay.through[x]:
                 for k in self._line_keys(li, b.pattern[li], b.filled[li], b.colour[li],
-                                         b.stud[li], b.supply, left):
+                                         b.stud[li], b, left):
                     gain -= w.get(k, 0.0)
                 pattern, filled, colour, stud, row = self._line_after(b, li, pos, t)
                 gain += row
-                for k in self._line_keys(li, pattern, filled, colour, stud, b.supply, left):
+                for k in self._line_keys(li, pattern, filled, colour, stud, b, left):
                     gain += w.get(k, 0.0)
             yield gain, x
 
+    def _moves(self, b: _Board, t: int) -> Iterator[tuple[float, int, tuple[int, ...]]]:
+        """`_gains` with the launches: each (gain, cell, ships launched); a launch's gain
+        counts the ring's climb and the new value of every line (their ships moved)."""
+        base = None
+        left = len(b.empty) - 1
+        for gain, x in self._gains(b, t):
+            yield gain, x, ()
+            if self.ships is None:
+                continue
+            for launch in self._launches(b, t, x):
+                if base is None:
+                    base = self._sum(self._keys(b, left))
+                after = _copy(b)
+                points = self._place(after, t, x) + self._launch(after, x, launch)
+                yield points + self._sum(self._keys(after, left)) - base, x, launch
+
     def cell_values(self, board: dict[str, Tile], unseen: list[Tile], tile: Tile,
-                    lookahead: int = 0) -> list[CellValue]:
-        """Each empty cell for `tile` with the expected final row points (the board's
-        points so far, what the tile completes, and the learned value of the board after
-        it), best first; the called tile is not among `unseen`, each of them equally
-        likely to come next. With `lookahead` > 0 the best `lookahead` cells are valued
-        one call deeper (the mean over every tile the next call may bring of its best
-        cell's value) and ranked first, by that value."""
+                    lookahead: int = 0, ships_on: dict[str, tuple[str, ...]] | None = None
+                    ) -> list[CellValue]:
+        """Each empty cell for `tile` with the expected final points (the board's points
+        so far, what the tile completes, and the learned value of the board after it),
+        best first; the called tile is not among `unseen`, each of them equally likely
+        to come next. Rows only, unless the values are the ships' (`ships`): then the
+        ring too, and each cell with its best launch. With `lookahead` > 0 the best
+        `lookahead` moves are valued one call deeper (the mean over every tile the next
+        call may bring of its best move's value) and ranked first, by that value."""
         from models.take_it_higher.rows import board_score
 
         lay = self.layout
-        b = self.board_of(board, unseen)
-        now = board_score(self.rules, board, self.gold_silver)
+        b = self.board_of(board, unseen, ships_on)
+        now = board_score(self.rules, board, self.gold_silver) + \
+            (_ring(lay, b) if self.ships else 0)
         t = lay.tile_index[tile.id]
         base = self._sum(self._keys(b, len(b.empty) - 1))
-        gains = sorted(self._gains(b, t), reverse=True)
+        moves = sorted(self._moves(b, t), reverse=True)
         cells = self.rules.cell_ids
-        shallow = [CellValue(cells[x], now + base + g) for g, x in gains]
-        if lookahead <= 0 or len(b.empty) <= 1:
-            return shallow
-        coming = [lay.tile_index[u.id] for u in unseen]
-        deep = []
-        for _, x in gains[:lookahead]:
-            after = _copy(b)
-            points = self._place(after, t, x)
-            total = 0.0
-            for u in coming:
-                self._count(after.supply, u, -1)
-                here = self._sum(self._keys(after, len(after.empty) - 1))
-                total += here + max(self._gains(after, u))[0]
-                self._count(after.supply, u, 1)
-            deep.append(CellValue(cells[x], now + points + total / len(coming), True))
-        deep.sort(key=lambda c: -c.value)
-        return deep + shallow[len(deep):]
+        ships = self.rules.spaceships
+        values = [CellValue(cells[x], now + base + g, False, tuple(ships[s] for s in launch))
+                  for g, x, launch in moves]
+        if lookahead > 0 and len(b.empty) > 1:
+            coming = [lay.tile_index[u.id] for u in unseen]
+            deep = []
+            for _, x, launch in moves[:lookahead]:
+                after = _copy(b)
+                points = self._place(after, t, x) + self._launch(after, x, launch) \
+                    if launch else self._place(after, t, x)
+                total = 0.0
+                for u in coming:
+                    self._count(after.supply, u, -1)
+                    here = self._sum(self._keys(after, len(after.empty) - 1))
+                    total += here + max(self._moves(after, u))[0]
+                    self._count(after.supply, u, 1)
+                deep.append(CellValue(cells[x], now + points + total / len(coming), True,
+                                      tuple(ships[s] for s in launch)))
+            deep.sort(key=lambda c: -c.value)
+            values = deep + values[len(deep):]
+        # each cell once, with its best launch
+        seen: set[str] = set()
+        return [c for c in values if not (c.cell in seen or seen.add(c.cell))]
 
     # ------------------------------------------------------------------ learning
 
     def play(self, draw: list[int], alpha: float = 0.0) -> int:
         """One game of `draw` (tile indices in call order), each tile on the cell of best
-        gain (no look-ahead); with alpha > 0, learning as it goes. Its row points."""
+        gain (no look-ahead); with alpha > 0, learning as it goes. Its points (rows, and
+        the ring with `ships`)."""
         b = self._new_board()
         score = 0
         previous: list[tuple] | None = None
         before = 0.0
         for t in draw:
             self._count(b.supply, t, -1)
-            x = max(self._gains(b, t))[1]
+            _, x, launch = max(self._moves(b, t))
             points = self._place(b, t, x)
+            if launch:
+                points += self._launch(b, x, launch)
             score += points
             if alpha:
                 keys = self._keys(b, len(b.empty))
@@ -302,7 +416,8 @@ class LineValues:
 
         return {"kind": "take-it-higher-line-values", "version": VERSION,
                 "rules_digest": data_digest(self.rules),
-                "gold_silver": self.gold_silver, "games": self.games, "seed": self.seed,
+                "gold_silver": self.gold_silver, "ships": self.ships, "games": self.games,
+                "seed": self.seed,
                 "weights": [[list(k), round(v, 4)] for k, v in sorted(
                     self.weights.items(), key=lambda kv: repr(kv[0])) if abs(v) >= 1e-4]}
 
@@ -319,8 +434,11 @@ def train(rules: Rules, variant: Variant, games: int, seed: int = 0, alpha: floa
           values: LineValues | None = None,
           progress: Callable[[int, float], None] | None = None) -> LineValues:
     """Learn (or go on learning) by `games` seeded games of self-play, each a random
-    draw of the board's size; the step size falls to a third for the second half."""
-    values = values or LineValues(rules, variant.gold_silver, seed=seed)
+    draw of the board's size; the step size falls to a third for the second half.
+    Values of the rows alone go on learning with the variant's ships, if it has any."""
+    values = values or LineValues(rules, variant.gold_silver, seed=seed, ships=variant.ships)
+    if values.ships is None and variant.ships and rules.spaceships:
+        values.ships = variant.ships  # the rows' values go on learning with the ships
     rng = random.Random(seed * 1_000_003 + values.games)
     n = len(rules.tiles)
     window: list[int] = []
@@ -337,7 +455,20 @@ def train(rules: Rules, variant: Variant, games: int, seed: int = 0, alpha: floa
 
 def _copy(b: _Board) -> _Board:
     return _Board(list(b.pattern), list(b.filled), list(b.colour), list(b.stud),
-                  dict(b.supply), set(b.empty))
+                  dict(b.supply), set(b.empty), list(b.rank), list(b.shipped))
+
+
+def _level(b: _Board) -> int:
+    """The ships launched from the bottom of the pad up to the first still on it."""
+    level = 0
+    while level < len(b.rank) and b.rank[level] < 0:
+        level += 1
+    return level
+
+
+def _ring(lay: _Layout, b: _Board) -> int:
+    level = _level(b)
+    return lay.buttons[level - 1] if level else 0
 
 
 def load_values(path: Path, rules: Rules, variant: Variant) -> LineValues:
@@ -359,9 +490,13 @@ def load_values(path: Path, rules: Rules, variant: Variant) -> LineValues:
     if bool(data.get("gold_silver")) != variant.gold_silver:
         raise BadInput(f"{path}: values learned {'with' if data.get('gold_silver') else 'without'}"
                        " the gold/silver rows")
+    ships = data.get("ships")
+    if ships is not None and ships != variant.ships:
+        raise BadInput(f"{path}: values learned for the {ships} spaceship rules, not for "
+                       f"{variant.ships or 'a game without spaceships'}")
     weights = {_key(k): float(v) for k, v in data["weights"]}
     return LineValues(rules, variant.gold_silver, weights, int(data["games"]),
-                      int(data["seed"]))
+                      int(data["seed"]), ships)
 
 
 @dataclass
@@ -376,22 +511,44 @@ class LearnedResult:
     games: int
     values: str
     exact: bool = False  # the endgame: every cell valued exactly (best play), no table
+    ships: bool = False  # values with the ring: each cell's launch is part of it
 
 
 def builtin_values_path(variant: Variant) -> Path:
-    scoring = "gold-silver" if variant.gold_silver else "basic"
-    return Path(__file__).parent / "data" / f"learned-{scoring}.json.gz"
+    """The built-in board's values for the variant: its own when learned with its
+    spaceship rules, else those of its rows."""
+    data = Path(__file__).parent / "data"
+    own = data / f"learned-{variant.name}.json.gz"
+    if own.exists():
+        return own
+    return data / f"learned-{'gold-silver' if variant.gold_silver else 'basic'}.json.gz"
+
+
+def values_digest(path: str | Path | None) -> str:
+    """A digest of the values a learned player plays from: the file's, or all the
+    built-in board's files (simulate keeps it with its games)."""
+    import hashlib
+
+    files = [Path(path)] if path is not None else \
+        sorted((Path(__file__).parent / "data").glob("learned-*.json.gz"))
+    h = hashlib.sha256()
+    for f in files:
+        try:
+            h.update(f.read_bytes())
+        except OSError as exc:
+            raise BadInput(f"{f}: cannot read the values ({exc.strerror})") from None
+    return h.hexdigest()[:16]
 
 
 # values by (file, rules object, rows): a decision neither reads a file nor digests
 # the rules again (the rules object is kept, so its id stays its own)
-_LOADED: dict[tuple[str | None, int, bool], tuple[Rules, LineValues]] = {}
+_LOADED: dict[tuple[str | None, int, str], tuple[Rules, LineValues]] = {}
 
 
 def values_for(rules: Rules, variant: Variant, path: str | Path | None = None) -> LineValues:
     """The learned values to play `rules` with: those of `path`, else the built-in
     board's (BadInput for another rules file without a values file)."""
-    key = (None if path is None else str(path), id(rules), variant.gold_silver)
+    key = (None if path is None else str(path), id(rules), variant.name)
     if key in _LOADED:
         return _LOADED[key][1]
     if path is None:
@@ -410,9 +567,10 @@ def values_for(rules: Rules, variant: Variant, path: str | Path | None = None) -
 def learned_cells(state: GameState, tile: Tile, lookahead: int = LOOKAHEAD,
                   path: str | Path | None = None, endgame: int = ENDGAME_POSITIONS
                   ) -> LearnedResult:
-    """The cells for the called tile ranked by the learned value (rows only: the ships'
-    launches are the caller's); once the rest of the game is at most `endgame`
-    positions, by their exact values instead (the best play, `exact.py`)."""
+    """The cells for the called tile ranked by the learned value: with values learned
+    for the game's spaceship rules each cell with its launch and the ring counted, else
+    rows only (the launches are the caller's); once the rest of the game is at most
+    `endgame` positions, by their exact values instead (the best play, `exact.py`)."""
     values = values_for(state.rules, state.variant, path)
     if state.called is None:
         state = state.apply_action(tile)  # BadInput if it was placed already
@@ -425,9 +583,11 @@ def learned_cells(state: GameState, tile: Tile, lookahead: int = LOOKAHEAD,
     if exact is not None:
         return LearnedResult(tile.id, [CellValue(c.cell, c.value, True) for c in exact],
                              0, values.games, source, True)
-    cells = values.cell_values(state.board, state.unseen_tiles(), tile, lookahead)
+    cells = values.cell_values(state.board, state.unseen_tiles(), tile, lookahead,
+                               state.ships_on if values.ships else None)
     deep = sum(c.deep for c in cells)
-    return LearnedResult(tile.id, cells, deep, values.games, source)
+    return LearnedResult(tile.id, cells, deep, values.games, source,
+                         ships=values.ships is not None)
 
 
 _EXACT: list = []  # the endgame values of the last game, kept while it goes on

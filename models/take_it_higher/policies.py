@@ -52,8 +52,9 @@ def hint_choice(samples: int = 0, time_limit: float = 2.0) -> Choose:
 
 def learned_choice(lookahead: int = 6, path: str | None = None,
                    endgame: int | None = None) -> Choose:
-    """The cell of best learned value (`learned.learned_cells`: rows only), with
-    `greedy_launch`; with spaceships the ring bonus that launch adds counts too. The
+    """The cell of best learned value (`learned.learned_cells`), with its launch when
+    the values are the ships' too; else rows only, with `greedy_launch` (and the ring
+    bonus that launch adds counted). The
     endgame (at most `endgame` positions left) by exact values. Deterministic."""
     from models.take_it_higher.learned import ENDGAME_POSITIONS, learned_cells
 
@@ -62,7 +63,10 @@ def learned_choice(lookahead: int = 6, path: str | None = None,
     def choose(observation: GameState, legal: list[Placement], rng: random.Random
                ) -> Placement:
         tile = _called(observation)
-        cells = learned_cells(observation, tile, lookahead, path, limit).cells
+        result = learned_cells(observation, tile, lookahead, path, limit)
+        cells = result.cells
+        if result.ships:
+            return Placement(tile.id, cells[0].cell, cells[0].launch)
         if observation.variant.ships is None:
             cell = cells[0].cell
             return Placement(tile.id, cell, ())

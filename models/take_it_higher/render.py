@@ -159,15 +159,19 @@ def learned_table(result: LearnedResult) -> Table:
     else:
         title = (f"Where to put {result.tile} (learned value of boards, {result.games:,} "
                  f"games of self-play; {result.values} values)")
-        caption = ("expected final row points of an honest player after the move; the "
+        what = "points (rows and the ring's bonus)" if result.ships else "row points"
+        caption = (f"expected final {what} of an honest player after the move; the "
                    f"best {result.looked_ahead} valued one call ahead")
     table = Table(title=title, caption=caption)
     table.add_column("rank", justify="right")
     table.add_column("cell")
-    table.add_column("expected rows", justify="right")
+    if result.ships:
+        table.add_column("launch")
+    table.add_column("expected points" if result.ships else "expected rows", justify="right")
     table.add_column("one call ahead")
     for i, c in enumerate(result.cells, 1):
-        table.add_row(str(i), c.cell, f"{c.value:.1f}",
+        launch = [", ".join(c.launch) or "-"] if result.ships else []
+        table.add_row(str(i), c.cell, *launch, f"{c.value:.1f}",
                       "exact" if result.exact else "yes" if c.deep else "")
     return table
 

@@ -23,14 +23,14 @@ def simple_launches(rows: list[tuple[int, ScoringRow]], on_pad: list[str]
     out: list[tuple[str, ...]] = [()]
     for k in range(1, min(len(on_pad), len(rows)) + 1):
         want = on_pad[:k]
-        if _matchable(want, [row_ships(r) for _, r in rows]):
+        if matchable(want, [row_ships(r) for _, r in rows]):
             out.append(tuple(want))
         else:
             break
     return out
 
 
-def _matchable(ships: list[str], rows: list[tuple[str, ...]]) -> bool:
+def matchable(ships: Sequence, rows: Sequence[Collection]) -> bool:
     """Can each ship be given a distinct row that allows it? (tiny bipartite matching)"""
     for chosen in itertools.permutations(range(len(rows)), len(ships)):
         if all(s in rows[r] for s, r in zip(ships, chosen, strict=True)):
