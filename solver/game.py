@@ -69,7 +69,6 @@ class Policy(Generic[A]):
     name: str
     choose: Callable[[Any, list[A], random.Random], A]
     open_hands: bool = False
-    data: str | None = None  # a digest of the data it plays from (learned values)
 
 
 class Game(Generic[R, S, A]):
@@ -239,6 +238,13 @@ class Game(Generic[R, S, A]):
     def policy(self, rules: R, name: str, options: dict[str, Any]) -> Policy[A]:
         """The policy called `name`, with the values of `play_options`."""
         raise NotImplementedError
+
+    def policy_data(self, rules: R, name: str, setup: dict[str, Any],
+                    options: dict[str, Any]) -> str | None:
+        """A digest of the data the policy `name` plays `setup` from (learned values),
+        if any: simulate keeps it with the games, so games of other data are another
+        run."""
+        return None
 
     def measure(self, rules: R, setup: dict[str, Any], end: S, options: dict[str, Any]
                 ) -> dict[str, Any]:

@@ -149,15 +149,12 @@ def simulate(game: Game, rules: Any, games: int, setups: Sequence[dict[str, Any]
         raise BadInput("nothing to simulate: no setup or no policy")
     cells = []
     knows: dict[str, str] = {}
-    data: dict[str, str] = {}  # what a policy plays from (its Policy.data)
     for setup in setups:  # bad names or setups fail here, not in a worker
         players = game.players(game.new_game(rules, setup, game.streams(seed)[0]))
         for names in policies:
             seats = seat_policies(names, players)
             for p in _policies(game, rules, seats, options, open_hands):
                 knows[p.name] = "everything" if p.open_hands else "own"
-                if p.data is not None:
-                    data[p.name] = p.data
             cells.append((setup, seats))
     batch = batch or Batch(1, progress=False)
     start = time.perf_counter()
@@ -167,8 +164,10 @@ def simulate(game: Game, rules: Any, games: int, setups: Sequence[dict[str, Any]
         parameters = {"game": game.id, "rules_digest": digest, "setup": setup,
                       "seats": seats, "rotate": rotate, "options": options,
                       "open_hands": open_hands}
+        data = {n: d for n in sorted(set(seats))
+                if (d := game.policy_data(rules, n, setup, options)) is not None}
         if data:  # games played from other data are another run
-            parameters["policy_data"] = {n: data[n] for n in sorted(set(seats)) if n in data}
+            parameters["policy_data"] = data
         for g in range(games):
             s = task_seed(seed, g)
             tasks.append(SeededTask(parameters, s, (

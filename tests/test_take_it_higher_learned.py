@@ -25,7 +25,7 @@ from models.take_it_higher.policies import learned_choice
 from models.take_it_higher.rows import board_score
 from models.take_it_higher.rules import load_rules
 from models.take_it_higher.state import GameState, dealt_game, game_draw
-from models.take_it_higher.variants import Variant
+from models.take_it_higher.variants import Variant, variant_from_name
 from solver.errors import BadInput
 from tests.cli_helpers import assert_one_line_error, game_runner, run_json
 from tests.tih_small import (
@@ -206,12 +206,18 @@ def test_values_of_other_rules_or_rows_are_refused(tmp_path):
         values_for(rules, Variant())
 
 
-@pytest.mark.parametrize("gold_silver", [False, True])
-def test_the_builtin_values_are_for_the_builtin_board(gold_silver):
+@pytest.mark.parametrize("name", ["basic", "gold-silver", "simple", "advanced",
+                                  "advanced+gold-silver", "simple+gold-silver"])
+def test_the_builtin_values_are_for_the_builtin_board(name):
+    """Each variant has the built-in board's values; those of the spaceship variants in
+    the goal's five learned with their own spaceship rules."""
     rules = load_rules()
-    variant = Variant(gold_silver)
-    values = load_values(builtin_values_path(variant), rules, variant)
-    assert values.games >= 100_000 and values.gold_silver == gold_silver
+    variant = variant_from_name(name)
+    values = values_for(rules, variant)
+    assert values.games >= 100_000 and values.gold_silver == variant.gold_silver
+    own = builtin_values_path(variant).name == f"learned-{name}.json.gz"
+    assert values.ships == (variant.ships if own else None)
+    assert own or name in ("simple+gold-silver", "advanced+gold-silver")
 
 
 def test_learned_policy_beats_greedy_on_the_builtin_board():
@@ -322,7 +328,9 @@ def test_ship_commands(tmp_path):
     with sqlite3.connect(store) as db:
         data = [json.loads(p)["policy_data"]["learned"]
                 for (p,) in db.execute("SELECT parameters FROM games")]
-    assert sorted(data) == sorted([values_digest(out)] * 2 + [values_digest(other)] * 2)
+    variant = Variant(False, "advanced")
+    assert sorted(data) == sorted([values_digest(rules, variant, out)] * 2
+                                  + [values_digest(rules, variant, other)] * 2)
     assert_one_line_error(run("hint", str(pos), "--learned", "--values", str(out), "--rules",
                               str(rules_file), "--variant", "simple"),
                           "values learned for the advanced spaceship rules")

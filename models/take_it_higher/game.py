@@ -294,12 +294,19 @@ class TakeItHigherGame(Game[Rules, GameState, Action]):
             return Policy("hint", policies.hint_choice(options.get("samples", 0),
                                                        options.get("hint_time", 2.0)))
         if name == "learned":
-            from models.take_it_higher.learned import values_digest
-
-            path = options.get("values")
             return Policy("learned", policies.learned_choice(
-                options.get("lookahead", LOOKAHEAD), path), data=values_digest(path))
+                options.get("lookahead", LOOKAHEAD), options.get("values")))
         raise BadInput(f"unknown policy '{name}' ({', '.join(self.policy_names)})")
+
+    def policy_data(self, rules: Rules, name: str, setup: dict[str, Any],
+                    options: dict[str, Any]) -> str | None:
+        """The learned policy: a digest of the values file it plays the variant from."""
+        if name != "learned":
+            return None
+        from models.take_it_higher.learned import values_digest
+
+        return values_digest(rules, variant_from_name(setup.get("variant", "basic")),
+                             options.get("values"))
 
     def measure(self, rules: Rules, setup: dict[str, Any], end: GameState,
                 options: dict[str, Any]) -> dict[str, Any]:

@@ -524,20 +524,14 @@ def builtin_values_path(variant: Variant) -> Path:
     return data / f"learned-{'gold-silver' if variant.gold_silver else 'basic'}.json.gz"
 
 
-def values_digest(path: str | Path | None) -> str:
-    """A digest of the values a learned player plays from: the file's, or all the
-    built-in board's files (simulate keeps it with its games)."""
+def values_digest(rules: Rules, variant: Variant, path: str | Path | None = None) -> str:
+    """A digest of the values file a learned player plays `variant` from (simulate
+    keeps it with its games)."""
     import hashlib
 
-    files = [Path(path)] if path is not None else \
-        sorted((Path(__file__).parent / "data").glob("learned-*.json.gz"))
-    h = hashlib.sha256()
-    for f in files:
-        try:
-            h.update(f.read_bytes())
-        except OSError as exc:
-            raise BadInput(f"{f}: cannot read the values ({exc.strerror})") from None
-    return h.hexdigest()[:16]
+    values_for(rules, variant, path)  # BadInput for a bad file or other rules
+    file = builtin_values_path(variant) if path is None else Path(path)
+    return hashlib.sha256(file.read_bytes()).hexdigest()[:16]
 
 
 # values by (file, rules object, rows): a decision neither reads a file nor digests
