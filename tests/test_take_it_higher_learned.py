@@ -135,6 +135,8 @@ def test_ship_values_are_points_plus_ring_plus_the_whole_value_after_the_move(se
         best = values.cell_values(state.board, unseen, tile, 3, state.ships_on)
         assert len({c.cell for c in best}) == len(best) == len(state.empty_cells())
         assert all((c.cell, c.launch) in got for c in best)
+        if len(best) > 1:  # three cells looked ahead, whatever their launches
+            assert [c.deep for c in best] == [i < 3 for i in range(len(best))]
     assert launched >= 2  # the launches were checked too
 
 

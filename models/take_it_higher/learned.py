@@ -340,8 +340,9 @@ class LineValues:
         best first; the called tile is not among `unseen`, each of them equally likely
         to come next. Rows only, unless the values are the ships' (`ships`): then the
         ring too, and each cell with its best launch. With `lookahead` > 0 the best
-        `lookahead` moves are valued one call deeper (the mean over every tile the next
-        call may bring of its best move's value) and ranked first, by that value."""
+        `lookahead` cells (each with every launch it allows) are valued one call deeper
+        (the mean over every tile the next call may bring of its best move's value) and
+        ranked first, by that value."""
         from models.take_it_higher.rows import board_score
 
         lay = self.layout
@@ -357,8 +358,14 @@ class LineValues:
                   for g, x, launch in moves]
         if lookahead > 0 and len(b.empty) > 1:
             coming = [lay.tile_index[u.id] for u in unseen]
+            # the best `lookahead` cells, each with its launches among the best moves
+            top: list[int] = []
+            for _, x, _ in moves:
+                if x not in top and len(top) < lookahead:
+                    top.append(x)
+            chosen = [m for m in moves if m[1] in top]
             deep = []
-            for _, x, launch in moves[:lookahead]:
+            for _, x, launch in chosen:
                 after = _copy(b)
                 points = self._place(after, t, x) + self._launch(after, x, launch) \
                     if launch else self._place(after, t, x)
@@ -371,7 +378,7 @@ class LineValues:
                 deep.append(CellValue(cells[x], now + points + total / len(coming), True,
                                       tuple(ships[s] for s in launch)))
             deep.sort(key=lambda c: -c.value)
-            values = deep + values[len(deep):]
+            values = deep + [v for v, m in zip(values, moves, strict=True) if m[1] not in top]
         # each cell once, with its best launch
         seen: set[str] = set()
         return [c for c in values if not (c.cell in seen or seen.add(c.cell))]
