@@ -219,7 +219,7 @@ def test_the_builtin_values_are_for_the_builtin_board(name):
     assert values.games >= 100_000 and values.gold_silver == variant.gold_silver
     own = builtin_values_path(variant).name == f"learned-{name}.json.gz"
     assert values.ships == (variant.ships if own else None)
-    assert own or name in ("simple+gold-silver", "advanced+gold-silver")
+    assert own or name == "simple+gold-silver"
 
 
 def test_learned_policy_beats_greedy_on_the_builtin_board():
