@@ -12,9 +12,10 @@ value of the new board. Any rules file of the family can be learned (`toppi
 take-it-higher learn`); the built-in board's tables ship in `data/`. A move is valued
 one call ahead for the best few cells, and the endgame by the exact values (`exact.py`).
 
-The value reads only what a player sees: the board and which tiles are not yet placed
-(never the order of the tiles to come). Spaceships are left to the caller (the value
-is that of the rows).
+The value reads only what a player sees: the board, the ships, and which tiles are not
+yet placed (never the order of the tiles to come). Values learned with a spaceship rule
+set (`ships`) count the ring too and choose the launches; values of the rows alone leave
+the launches to the caller.
 """
 
 from __future__ import annotations
