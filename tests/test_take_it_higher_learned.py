@@ -157,12 +157,14 @@ def test_looking_one_call_ahead_with_two_cells_left_is_exact(seed, gold_silver):
         {c.cell: c.value for c in exact.cells}
 
 
-def test_the_features_use_no_more_than_the_player_sees():
-    """A dealt game knows its order; the values read the board and the unseen tiles
-    only, so the position with the order forgotten gets the same answer."""
+@pytest.mark.parametrize("name", ["basic", "advanced"])
+def test_the_features_use_no_more_than_the_player_sees(name):
+    """A dealt game knows its order; the values read the board, the ships and the
+    unseen tiles only, so the position with the order forgotten gets the same answer."""
     rules = load_rules()
-    values = values_for(rules, Variant())
-    state = dealt_game(rules, Variant(), game_draw(rules, 5))
+    variant = variant_from_name(name)
+    values = values_for(rules, variant)
+    state = dealt_game(rules, variant, game_draw(rules, 5))
     for _ in range(7):
         state = state.apply_action(learned_choice()(state, state.legal_placements(),
                                                       random.Random(0)))
