@@ -245,13 +245,19 @@ def test_learned_policy_beats_greedy_on_the_builtin_board():
     assert means["learned"] > means["greedy"] + 15
 
 
-def test_commands(tmp_path):
+def _learn(tmp_path, rules_data: dict, out: str, *options: str):
+    """A rules file and values learned on it by `learn OPTIONS` (checked to succeed):
+    (rules file, values file, the command's result)."""
     rules_file = tmp_path / "rules.json"
-    rules_file.write_text(json.dumps(small_rules_dict(3, n_cells=6, n_tiles=10)))
-    out = tmp_path / "v.json.gz"
-    res = run("learn", "--rules", str(rules_file), "--games", "300", "--seed", "4",
-              "--out", str(out))
+    rules_file.write_text(json.dumps(rules_data))
+    res = run("learn", "--rules", str(rules_file), *options, "--out", str(tmp_path / out))
     assert res.exit_code == 0, res.output
+    return rules_file, tmp_path / out, res
+
+
+def test_commands(tmp_path):
+    rules_file, out, res = _learn(tmp_path, small_rules_dict(3, n_cells=6, n_tiles=10),
+                                  "v.json.gz", "--games", "300", "--seed", "4")
     assert "300 games learned" in res.stderr
     rules = small_rules(3, n_cells=6, n_tiles=10)
     values = load_values(out, rules, Variant())
@@ -293,12 +299,8 @@ def test_commands(tmp_path):
 def test_ship_commands(tmp_path):
     """Values learned with spaceship rules: a hint names each cell's launch, and the
     values serve only their own rules."""
-    rules_file = tmp_path / "rules.json"
-    rules_file.write_text(json.dumps(small_ship_rules_dict(5, n_cells=7, n_tiles=10)))
-    out = tmp_path / "adv.json"
-    res = run("learn", "--rules", str(rules_file), "--variant", "advanced", "--games", "200",
-              "--out", str(out))
-    assert res.exit_code == 0, res.output
+    rules_file, out, _ = _learn(tmp_path, small_ship_rules_dict(5, n_cells=7, n_tiles=10),
+                                "adv.json", "--variant", "advanced", "--games", "200")
     assert json.loads(out.read_text())["ships"] == "advanced"
     rules = small_ship_rules(5, n_cells=7, n_tiles=10)
     rng = random.Random(2)

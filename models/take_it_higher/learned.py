@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from models.take_it_higher.rules import Rules, Tile
-from models.take_it_higher.spaceships import matchable
+from models.take_it_higher.spaceships import ordered_launches, single_launches
 from models.take_it_higher.state import GameState
 from models.take_it_higher.variants import Variant
 from solver.errors import BadInput
@@ -74,8 +74,10 @@ class _Layout:
                      for t in rules.tiles]
         self.points = [[rules.colour_values[c] for c in d.colours] for d in rules.directions]
         self.bonus = [rules.stud_bonus[s] for s in self.studs] + [0]
-        # spaceships: each colour's and stud's ship (-1: none), the ring's buttons
-        ship = {name: i for i, name in enumerate(rules.spaceships)}
+        # spaceships: their indices, each colour's and stud's ship (-1: none), the
+        # ring's buttons
+        self.ship_index = {name: i for i, name in enumerate(rules.spaceships)}
+        ship = self.ship_index
         self.colour_ship = [[ship.get(c, -1) for c in d.colours] for d in rules.directions]
         self.stud_ship = [ship.get(s, -1) for s in self.studs] + [-1]
         self.buttons = list(rules.buttons)
@@ -163,10 +165,9 @@ class LineValues:
             self._count(b.supply, lay.tile_index[t.id], 1)
         for cell, tile in board.items():
             self._place(b, lay.tile_index[tile.id], lay.cell_index[cell])
-        ship = {name: i for i, name in enumerate(self.rules.spaceships)}
         for cell, ships in (ships_on or {}).items():
             if ships:
-                self._launch(b, lay.cell_index[cell], tuple(ship[s] for s in ships))
+                self._launch(b, lay.cell_index[cell], tuple(lay.ship_index[s] for s in ships))
         return b
 
     def _launch(self, b: _Board, x: int, launch: tuple[int, ...]) -> int:
@@ -195,20 +196,12 @@ class LineValues:
             allowed = {lay.colour_ship[lay.direction[li]][colour]}
             if stud >= 0:
                 allowed.add(lay.stud_ship[stud])
-            allowed = {s for s in allowed if s >= 0 and b.rank[s] >= 0}
-            if allowed:
-                rows.append(allowed)
+            rows.append(allowed)
         if not rows:
             return []
-        if self.ships == "advanced":  # one ship, any order
-            return [(s,) for s in sorted(set().union(*rows))]
         on_pad = [s for s, r in enumerate(b.rank) if r >= 0]
-        out = []
-        for k in range(1, min(len(on_pad), len(rows)) + 1):
-            if not matchable(on_pad[:k], rows):
-                break
-            out.append(tuple(on_pad[:k]))
-        return out
+        launches = single_launches if self.ships == "advanced" else ordered_launches
+        return launches(rows, on_pad)[1:]
 
     def _place(self, b: _Board, t: int, x: int) -> int:
         """Put tile t on cell x; the row points it completes."""

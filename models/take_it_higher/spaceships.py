@@ -6,7 +6,7 @@ from __future__ import annotations
 import itertools
 import time
 from collections.abc import Collection, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from models.take_it_higher.positions import Placement
 from models.take_it_higher.rows import ScoringRow, completed_rows, row_ships
@@ -15,18 +15,26 @@ from models.take_it_higher.rules import Rules
 if TYPE_CHECKING:
     from models.take_it_higher.state import GameState
 
+S = TypeVar("S")  # a ship: its name, or its index on the pad
+
 
 def simple_launches(rows: list[tuple[int, ScoringRow]], on_pad: list[str]
                     ) -> list[tuple[str, ...]]:
     """Simple rules: launch the next k ships on the pad, each matched to its own
     completed row (one ship per row)."""
-    out: list[tuple[str, ...]] = [()]
-    for k in range(1, min(len(on_pad), len(rows)) + 1):
+    return ordered_launches([row_ships(r) for _, r in rows], on_pad)
+
+
+def ordered_launches(allowed: Sequence[Collection[S]], on_pad: Sequence[S]
+                     ) -> list[tuple[S, ...]]:
+    """The simple rules over the ships each completed row allows (`allowed`): the next
+    k ships on the pad, each matched to a row of its own; () first."""
+    out: list[tuple[S, ...]] = [()]
+    for k in range(1, min(len(on_pad), len(allowed)) + 1):
         want = on_pad[:k]
-        if matchable(want, [row_ships(r) for _, r in rows]):
-            out.append(tuple(want))
-        else:
+        if not matchable(want, allowed):
             break
+        out.append(tuple(want))
     return out
 
 
@@ -42,12 +50,16 @@ def advanced_launches(rows: list[tuple[int, ScoringRow]], on_pad: list[str],
                       ships_on: dict[str, tuple[str, ...]]) -> list[tuple[str, ...]]:
     """Advanced rules: at most one ship, any order, and the row that allows it must
     carry no spaceship on its other tiles."""
-    allowed: set[str] = set()
-    for _, row in rows:
-        if any(ships_on.get(c) for c in row.cells):
-            continue
-        allowed.update(s for s in row_ships(row) if s in on_pad)
-    return [()] + [(s,) for s in on_pad if s in allowed]
+    return single_launches([row_ships(row) for _, row in rows
+                            if not any(ships_on.get(c) for c in row.cells)], on_pad)
+
+
+def single_launches(allowed: Sequence[Collection[S]], on_pad: Sequence[S]
+                    ) -> list[tuple[S, ...]]:
+    """The advanced rules over the ships each completed row free of ships allows
+    (`allowed`): one ship on the pad that some row allows, in pad order; () first."""
+    ships = set().union(*allowed)
+    return [()] + [(s,) for s in on_pad if s in ships]
 
 
 def ring_bonus(rules: Rules, launched: Collection[str]) -> tuple[int, str | None]:
