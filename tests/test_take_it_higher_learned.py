@@ -17,14 +17,16 @@ from models.take_it_higher.learned import (
     builtin_values_path,
     learned_cells,
     load_values,
+    sample_futures,
     train,
     values_digest,
     values_for,
 )
 from models.take_it_higher.policies import learned_choice
+from models.take_it_higher.positions import Placement, load_position
 from models.take_it_higher.rows import board_score
 from models.take_it_higher.rules import load_rules
-from models.take_it_higher.state import GameState, dealt_game, game_draw
+from models.take_it_higher.state import GameState, dealt_game, game_draw, replay
 from models.take_it_higher.variants import Variant, variant_from_name
 from solver.errors import BadInput
 from tests.cli_helpers import assert_one_line_error, game_runner, run_json
@@ -157,6 +159,87 @@ def test_looking_one_call_ahead_with_two_cells_left_is_exact(seed, gold_silver):
         {c.cell: c.value for c in exact.cells}
 
 
+def _values_alone(values: LineValues, state: GameState) -> GameState:
+    """The called tile on its cell of best value, no look-ahead (with its launch)."""
+    best = values.cell_values(state.board, state.unseen_tiles(), state.called, 0,
+                              state.ships_on if values.ships else None)[0]
+    return state.apply_action(Placement(state.called.id, best.cell, best.launch))
+
+
+def _points(values: LineValues, state: GameState) -> float:
+    """The rules engine's points of the state (rows and ring) plus the learned value of
+    its board if tiles are still to come."""
+    points = board_score(values.rules, state.board, values.gold_silver) + \
+        (state.bonus()[0] if values.ships else 0)
+    if state.empty_cells():
+        b = values.board_of(state.board, state.unseen_tiles(),
+                            state.ships_on if values.ships else None)
+        points += values._sum(values._keys(b, len(b.empty)))
+    return points
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_sampled_futures_are_games_of_the_rules_engine(seed):
+    """Each move looked ahead on sampled futures is worth the mean over those futures
+    of the rules engine's game: the move, then each future's tiles called and placed by
+    the values alone (launches and ring too with ship values), then the learned value
+    of the board; its standard error is that of those games."""
+    ships = [None, "simple", "advanced"][seed % 3]
+    gold_silver = seed % 2 == 1
+    rng = random.Random(seed)
+    if ships:
+        rules = small_ship_rules(seed, n_cells=8, n_tiles=11)
+        variant = Variant(gold_silver, ships)
+        state = _ship_game(rules, variant, rng.randrange(3), rng)
+    else:
+        rules = small_rules(seed, n_cells=8, n_tiles=11)
+        variant = Variant(gold_silver)
+        start, tile = random_position(rules, variant, rng.randrange(3), seed)
+        state = start.apply_action(tile)
+    values = LineValues(rules, gold_silver, ships=ships)
+    _random_weights(values, rng)
+    unseen = state.unseen_tiles()
+    calls = 1 + seed % 3
+    got = values.cell_values(state.board, unseen, state.called, 3,
+                             state.ships_on if ships else None, 5, calls, seed)
+    idx = values.layout.tile_index
+    futures = sample_futures([idx[t.id] for t in unseen],
+                             min(calls, len(state.empty_cells()) - 1), 5, seed)
+    tiles = {idx[t.id]: t for t in unseen}
+    sampled = [c for c in got if c.futures]
+    assert len(sampled) == 3 and got[:3] == sampled
+    for c in sampled:
+        after = state.apply_action(Placement(state.called.id, c.cell, c.launch))
+        games = []
+        for future in futures:
+            end = after
+            for u in future:
+                end = _values_alone(values, end.apply_action(tiles[u]))
+            games.append(_points(values, end))
+        mean = sum(games) / len(games)
+        assert c.value == pytest.approx(mean)
+        error = (sum((g - mean) ** 2 for g in games) / (len(games) - 1) / len(games)) ** .5
+        assert c.error == pytest.approx(error) and c.futures == 5
+
+
+def test_sampled_futures_replay_from_their_seed_and_ignore_the_dealt_order():
+    """The same seed gives the same futures; the pool is sorted first, so the order of
+    the unseen tiles given (a dealt game knows its order) changes nothing."""
+    coming = list(range(30))
+    a = sample_futures(coming, 4, 10, 7)
+    assert a == sample_futures(list(reversed(coming)), 4, 10, 7)
+    assert a != sample_futures(coming, 4, 10, 8)
+    assert all(len(set(f)) == 4 and set(f) <= set(coming) for f in a)
+    rules = load_rules()
+    state = dealt_game(rules, Variant(), game_draw(rules, 3))
+    state = state.apply_action(learned_choice(futures=0)(state, state.legal_placements(),
+                                                         random.Random(0)))
+    x = learned_cells(state, state.called, futures=8, seed=5)
+    y = learned_cells(replace(state, to_call=None), state.called, futures=8, seed=5)
+    assert x == y and x.futures == 8 and x.calls == 2
+    assert x.cells[0].error > 0
+
+
 @pytest.mark.parametrize("name", ["basic", "advanced"])
 def test_the_features_use_no_more_than_the_player_sees(name):
     """A dealt game knows its order; the values read the board, the ships and the
@@ -166,8 +249,8 @@ def test_the_features_use_no_more_than_the_player_sees(name):
     values = values_for(rules, variant)
     state = dealt_game(rules, variant, game_draw(rules, 5))
     for _ in range(7):
-        state = state.apply_action(learned_choice()(state, state.legal_placements(),
-                                                      random.Random(0)))
+        state = state.apply_action(learned_choice(futures=0)(
+            state, state.legal_placements(), random.Random(0)))
     forgotten = replace(state, to_call=None)
     a = learned_cells(state, state.called)
     b = learned_cells(forgotten, state.called)
@@ -283,6 +366,14 @@ def test_commands(tmp_path):
     text = run("hint", str(early), "--learned")
     assert text.exit_code == 0 and "learned value" in text.stdout, text.output
     assert "built-in values" in text.stdout
+    assert "sampled futures" in text.stdout and "32 futures" in text.stdout
+    data = run_json(run, "hint", str(early), "--learned", "--futures", "4", "--calls", "1",
+                    "--seed", "3", "--json")
+    state = replay(load_position(load_rules(), str(early)), Variant())
+    want = learned_cells(state, state.called, futures=4, calls=1, seed=3)
+    assert (data["futures"], data["calls"]) == (4, 1) and want.futures == 4
+    assert [(c["cell"], c["value"], c["error"]) for c in data["cells"]] == \
+        [(c.cell, pytest.approx(c.value), pytest.approx(c.error)) for c in want.cells]
     sim = run_json(run, "simulate", "--rules", str(rules_file), "--policy", "learned",
                    "--values", str(out), "--games", "2", "--no-optimum", "--jobs", "1",
                    "--json")
@@ -290,6 +381,8 @@ def test_commands(tmp_path):
     # bad input: one line, exit 2
     assert_one_line_error(run("hint", str(pos), "--learned", "--rules", str(rules_file)),
                           "no learned values")
+    assert_one_line_error(run("hint", str(pos), "--futures", "3", "--rules", str(rules_file)),
+                          "options of --learned")
     assert_one_line_error(run("hint", str(pos), "--learned", "--exact", "--values",
                               str(out), "--rules", str(rules_file)), "choose one")
     assert_one_line_error(run("learn", "--games", "1", "--out", str(tmp_path / "x.json"),

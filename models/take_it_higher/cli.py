@@ -13,7 +13,7 @@ import click
 
 from models.take_it_higher.encode import BACKENDS
 from models.take_it_higher.game import GAME
-from models.take_it_higher.learned import ALPHA, LOOKAHEAD
+from models.take_it_higher.learned import ALPHA, CALLS, FUTURES, LOOKAHEAD
 from models.take_it_higher.positions import Position, load_position, parse_draw
 from models.take_it_higher.rules import load_rules
 from models.take_it_higher.state import GameState, dealt_game, game_draw, replay
@@ -257,13 +257,20 @@ def _backend_text(result: object) -> str:
 @click.option("--lookahead", type=click.IntRange(0, 1000), default=None,
               help=f"With --learned: the best cells valued one call deeper [default: "
                    f"{LOOKAHEAD}].")
+@click.option("--futures", type=click.IntRange(0, 100_000), default=None,
+              help=f"With --learned: those cells valued on this many sampled futures, the "
+                   f"same for each, from --seed (0: one call ahead, exactly) [default: "
+                   f"{FUTURES}].")
+@click.option("--calls", type=click.IntRange(1, 1000), default=None,
+              help=f"With --learned: the calls each sampled future plays on before the "
+                   f"learned value of its board [default: {CALLS}].")
 @quiet_option
 @rules_option
 @json_option
 def hint(file: str, tile_text: str | None, variant: str | None, gold_silver: bool,
          samples: int, seed: int, time_limit: float, exact: bool, learned: bool,
-         values_path: str | None, lookahead: int | None, rules_path: str | None,
-         as_json: bool) -> None:
+         values_path: str | None, lookahead: int | None, futures: int | None,
+         calls: int | None, rules_path: str | None, as_json: bool) -> None:
     """Where to put the called tile on the board in FILE: cells ranked by estimated final
     score over sampled futures (the tiles still to come are unknown)."""
     from models.take_it_higher.hint import hint as run_hint
@@ -282,14 +289,16 @@ def hint(file: str, tile_text: str | None, variant: str | None, gold_silver: boo
         raise BadInput("--tile: give the called tile (the file calls none)")
     if exact and learned:
         raise BadInput("--exact and --learned: choose one")
-    if not learned and (values_path is not None or lookahead is not None):
-        raise BadInput("--values and --lookahead are options of --learned")
+    if not learned and any(o is not None for o in (values_path, lookahead, futures, calls)):
+        raise BadInput("--values, --lookahead, --futures and --calls are options of "
+                       "--learned")
     if learned:
         from models.take_it_higher.learned import learned_cells
         from models.take_it_higher.render import learned_table
 
         result = learned_cells(state, tile, LOOKAHEAD if lookahead is None else lookahead,
-                               values_path)
+                               values_path, futures=FUTURES if futures is None else futures,
+                               calls=CALLS if calls is None else calls, seed=seed)
         table = learned_table
     elif exact:
         from models.take_it_higher.exact import exact_cells

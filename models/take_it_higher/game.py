@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from models.take_it_higher.learned import LOOKAHEAD
+from models.take_it_higher.learned import CALLS, FUTURES, LOOKAHEAD
 from models.take_it_higher.positions import (
     Placement,
     Position,
@@ -79,6 +79,13 @@ class TakeItHigherGame(Game[Rules, GameState, Action]):
         click.Option(["--lookahead"], type=click.IntRange(min=0), default=LOOKAHEAD,
                      show_default=True,
                      help="Learned policy: the best cells valued one call deeper."),
+        click.Option(["--futures"], type=click.IntRange(min=0), default=FUTURES,
+                     show_default=True,
+                     help="Learned policy: those cells valued on this many sampled futures "
+                          "(0: one call ahead, exactly)."),
+        click.Option(["--calls"], type=click.IntRange(min=1), default=CALLS,
+                     show_default=True,
+                     help="Learned policy: calls each sampled future plays on."),
         click.Option(["--optimum-time"], type=seconds(0.01), default=None,
                      help="Seconds for the hindsight optimum of a game's draw (default: "
                           f"{SIMULATED_OPTIMUM_TIME:g} per simulated game, "
@@ -295,7 +302,8 @@ class TakeItHigherGame(Game[Rules, GameState, Action]):
                                                        options.get("hint_time", 2.0)))
         if name == "learned":
             return Policy("learned", policies.learned_choice(
-                options.get("lookahead", LOOKAHEAD), options.get("values")))
+                options.get("lookahead", LOOKAHEAD), options.get("values"),
+                futures=options.get("futures", FUTURES), calls=options.get("calls", CALLS)))
         raise BadInput(f"unknown policy '{name}' ({', '.join(self.policy_names)})")
 
     def policy_data(self, rules: Rules, name: str, setup: dict[str, Any],

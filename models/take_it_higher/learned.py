@@ -40,6 +40,10 @@ CAP = 99  # supplies above this count as this
 SHIP_CAP = 9  # ... in the entries of a line's ship
 SHIP_RANKS = 4  # ships on the pad below a line's ship: more count as this
 LOOKAHEAD = 6  # cells valued one call deeper by default
+# by default those cells are valued on 32 sampled futures of 2 calls each, played by the
+# values, then the value of the board (the same futures for every cell)
+FUTURES = 32
+CALLS = 2
 # from this size of the rest of the game on, the exact values: about the last 5 calls,
 # 1-5 s of CPU (30,000 let in 6 calls at times: 17 s)
 ENDGAME_POSITIONS = 10_000
@@ -98,6 +102,8 @@ class CellValue:
     value: float
     deep: bool = False
     launch: tuple[str, ...] = ()  # the ships to launch with it (learned ship values)
+    futures: int = 0  # valued on this many sampled futures (0: exactly, one call ahead)
+    error: float = 0.0  # the standard error of a value on sampled futures
 
 
 @dataclass
@@ -327,7 +333,8 @@ class LineValues:
                 yield points + self._sum(self._keys(after, left)) - base, x, launch
 
     def cell_values(self, board: dict[str, Tile], unseen: list[Tile], tile: Tile,
-                    lookahead: int = 0, ships_on: dict[str, tuple[str, ...]] | None = None
+                    lookahead: int = 0, ships_on: dict[str, tuple[str, ...]] | None = None,
+                    futures: int = 0, calls: int = CALLS, seed: int = 0
                     ) -> list[CellValue]:
         """Each empty cell for `tile` with the expected final points (the board's points
         so far, what the tile completes, and the learned value of the board after it),
@@ -336,7 +343,9 @@ class LineValues:
         ring too, and each cell with its best launch. With `lookahead` > 0 the best
         `lookahead` cells (each with every launch it allows) are valued one call deeper
         (the mean over every tile the next call may bring of its best move's value) and
-        ranked first, by that value."""
+        ranked first, by that value; with `futures` > 0 instead on that many sampled
+        futures (seeded by `seed`, the same for every move): `calls` calls played by the
+        values, then the value of the board."""
         from models.take_it_higher.rows import board_score
 
         lay = self.layout
@@ -358,24 +367,50 @@ class LineValues:
                 if x not in top and len(top) < lookahead:
                     top.append(x)
             chosen = [m for m in moves if m[1] in top]
+            samples = sample_futures(coming, min(calls, len(b.empty) - 1), futures, seed)
             deep = []
             for _, x, launch in chosen:
                 after = _copy(b)
                 points = self._place(after, t, x) + self._launch(after, x, launch) \
                     if launch else self._place(after, t, x)
-                total = 0.0
-                for u in coming:
-                    self._count(after.supply, u, -1)
-                    here = self._sum(self._keys(after, len(after.empty) - 1))
-                    total += here + max(self._moves(after, u))[0]
-                    self._count(after.supply, u, 1)
-                deep.append(CellValue(cells[x], now + points + total / len(coming), True,
-                                      tuple(ships[s] for s in launch)))
+                if samples:
+                    mean, error = _mean([self._rest(_copy(after), f) for f in samples])
+                else:
+                    mean, error = self._next_call(after, coming), 0.0
+                deep.append(CellValue(cells[x], now + points + mean, True,
+                                      tuple(ships[s] for s in launch), len(samples), error))
             deep.sort(key=lambda c: -c.value)
             values = deep + [v for v, m in zip(values, moves, strict=True) if m[1] not in top]
         # each cell once, with its best launch
         seen: set[str] = set()
         return [c for c in values if not (c.cell in seen or seen.add(c.cell))]
+
+    def _next_call(self, b: _Board, coming: list[int]) -> float:
+        """The points still to come after board b (a move was just made), one call
+        deeper: the mean over every tile in `coming` of its best move and the value
+        after it."""
+        total = 0.0
+        for u in coming:
+            self._count(b.supply, u, -1)
+            here = self._sum(self._keys(b, len(b.empty) - 1))
+            total += here + max(self._moves(b, u))[0]
+            self._count(b.supply, u, 1)
+        return total / len(coming)
+
+    def _rest(self, b: _Board, draw: list[int]) -> float:
+        """The points still to come after board b in one future: the tiles of `draw`
+        played by the values (board b changes), then the value of the board if tiles
+        are left to come."""
+        points = 0.0
+        for t in draw:
+            self._count(b.supply, t, -1)
+            _, x, launch = max(self._moves(b, t))
+            points += self._place(b, t, x)
+            if launch:
+                points += self._launch(b, x, launch)
+        if b.empty:
+            points += self._sum(self._keys(b, len(b.empty)))
+        return points
 
     # ------------------------------------------------------------------ learning
 
@@ -454,6 +489,24 @@ def train(rules: Rules, variant: Variant, games: int, seed: int = 0, alpha: floa
     return values
 
 
+def sample_futures(coming: list[int], calls: int, futures: int, seed: int
+                   ) -> list[list[int]]:
+    """`futures` seeded futures of `calls` calls each from the tiles `coming` (tile
+    indices); the pool is sorted first, so the order a dealt game knows is never read."""
+    rng = random.Random(seed)
+    pool = sorted(coming)
+    return [rng.sample(pool, calls) for _ in range(futures)]
+
+
+def _mean(xs: list[float]) -> tuple[float, float]:
+    """The mean of xs and its standard error."""
+    n = len(xs)
+    mean = sum(xs) / n
+    if n < 2:
+        return mean, 0.0
+    return mean, (sum((x - mean) ** 2 for x in xs) / (n - 1) / n) ** 0.5
+
+
 def _copy(b: _Board) -> _Board:
     return _Board(list(b.pattern), list(b.filled), list(b.colour), list(b.stud),
                   dict(b.supply), set(b.empty), list(b.rank), list(b.shipped))
@@ -513,6 +566,8 @@ class LearnedResult:
     values: str
     exact: bool = False  # the endgame: every cell valued exactly (best play), no table
     ships: bool = False  # values with the ring: each cell's launch is part of it
+    futures: int = 0  # the cells looked ahead: on this many sampled futures (0: exactly)
+    calls: int = 0  # ... each played this many calls on
 
 
 def builtin_values_path(variant: Variant) -> Path:
@@ -560,12 +615,16 @@ def values_for(rules: Rules, variant: Variant, path: str | Path | None = None) -
 
 
 def learned_cells(state: GameState, tile: Tile, lookahead: int = LOOKAHEAD,
-                  path: str | Path | None = None, endgame: int = ENDGAME_POSITIONS
+                  path: str | Path | None = None, endgame: int = ENDGAME_POSITIONS,
+                  futures: int = FUTURES, calls: int = CALLS, seed: int = 0
                   ) -> LearnedResult:
     """The cells for the called tile ranked by the learned value: with values learned
     for the game's spaceship rules each cell with its launch and the ring counted, else
-    rows only (the launches are the caller's); once the rest of the game is at most
-    `endgame` positions, by their exact values instead (the best play, `exact.py`)."""
+    rows only (the launches are the caller's); the best `lookahead` on `futures`
+    sampled futures of `calls` calls (seeded by `seed`; 0 futures: one call ahead,
+    exactly; values of the rows alone in a spaceship game: always so); once the rest of
+    the game is at most `endgame` positions, by their exact values instead (the best
+    play, `exact.py`)."""
     values = values_for(state.rules, state.variant, path)
     if state.called is None:
         state = state.apply_action(tile)  # BadInput if it was placed already
@@ -578,11 +637,16 @@ def learned_cells(state: GameState, tile: Tile, lookahead: int = LOOKAHEAD,
     if exact is not None:
         return LearnedResult(tile.id, [CellValue(c.cell, c.value, True) for c in exact],
                              0, values.games, source, True)
+    if values.ships is None and state.variant.ships is not None:
+        futures = 0  # a future played by the rows' values alone would miss the ring
     cells = values.cell_values(state.board, state.unseen_tiles(), tile, lookahead,
-                               state.ships_on if values.ships else None)
+                               state.ships_on if values.ships else None, futures, calls,
+                               seed)
     deep = sum(c.deep for c in cells)
+    sampled = max((c.futures for c in cells), default=0)
     return LearnedResult(tile.id, cells, deep, values.games, source,
-                         ships=values.ships is not None)
+                         ships=values.ships is not None, futures=sampled,
+                         calls=calls if sampled else 0)
 
 
 _EXACT: list = []  # the endgame values of the last game, kept while it goes on

@@ -51,19 +51,23 @@ def hint_choice(samples: int = 0, time_limit: float = 2.0) -> Choose:
 
 
 def learned_choice(lookahead: int = 6, path: str | None = None,
-                   endgame: int | None = None) -> Choose:
+                   endgame: int | None = None, futures: int | None = None,
+                   calls: int | None = None) -> Choose:
     """The cell of best learned value (`learned.learned_cells`), with its launch when
     the values are the ships' too; else rows only, with `greedy_launch` (and the ring
-    bonus that launch adds counted). The
-    endgame (at most `endgame` positions left) by exact values. Deterministic."""
-    from models.take_it_higher.learned import ENDGAME_POSITIONS, learned_cells
+    bonus that launch adds counted). The endgame (at most `endgame` positions left) by
+    exact values. The sampled futures' seed comes from `rng`, so games replay exactly."""
+    from models.take_it_higher.learned import CALLS, ENDGAME_POSITIONS, FUTURES, learned_cells
 
     limit = ENDGAME_POSITIONS if endgame is None else endgame
+    n = FUTURES if futures is None else futures
+    depth = CALLS if calls is None else calls
 
     def choose(observation: GameState, legal: list[Placement], rng: random.Random
                ) -> Placement:
         tile = _called(observation)
-        result = learned_cells(observation, tile, lookahead, path, limit)
+        result = learned_cells(observation, tile, lookahead, path, limit, n, depth,
+                               rng.randrange(2 ** 31))
         cells = result.cells
         if result.ships:
             return Placement(tile.id, cells[0].cell, cells[0].launch)

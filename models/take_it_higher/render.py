@@ -160,19 +160,24 @@ def learned_table(result: LearnedResult) -> Table:
         title = (f"Where to put {result.tile} (learned value of boards, {result.games:,} "
                  f"games of self-play; {result.values} values)")
         what = "points (rows and the ring's bonus)" if result.ships else "row points"
+        deeper = (f"on {result.futures} sampled futures of {result.calls} call"
+                  f"{'s' * (result.calls != 1)} (± standard error)" if result.futures
+                  else "one call ahead")
         caption = (f"expected final {what} of an honest player after the move; the "
-                   f"best {result.looked_ahead} valued one call ahead")
+                   f"best {result.looked_ahead} valued {deeper}")
     table = Table(title=title, caption=caption)
     table.add_column("rank", justify="right")
     table.add_column("cell")
     if result.ships:
         table.add_column("launch")
     table.add_column("expected points" if result.ships else "expected rows", justify="right")
-    table.add_column("one call ahead")
+    table.add_column("looked ahead")
     for i, c in enumerate(result.cells, 1):
         launch = [", ".join(c.launch) or "-"] if result.ships else []
-        table.add_row(str(i), c.cell, *launch, f"{c.value:.1f}",
-                      "exact" if result.exact else "yes" if c.deep else "")
+        error = f" ± {c.error:.1f}" if c.futures else ""
+        ahead = "exact" if result.exact else f"{c.futures} futures" if c.futures \
+            else "one call" if c.deep else ""
+        table.add_row(str(i), c.cell, *launch, f"{c.value:.1f}{error}", ahead)
     return table
 
 
