@@ -29,8 +29,8 @@ def test_the_damage_is_real():
     import tempfile
 
     with tempfile.TemporaryDirectory() as tmp:
-        counts = FUZZ.run(120, 5, limit=2.0, slack=3.0, workdir=Path(tmp)).count()
-    assert counts["clean error"] >= 80 and counts["answer"] >= 1
+        counts = FUZZ.run(60, 5, limit=2.0, slack=3.0, workdir=Path(tmp)).count()
+    assert counts["clean error"] >= 40 and counts["answer"] >= 1  # two thirds, and some
 
 
 def test_a_list_as_a_direction_colour_is_one_line():

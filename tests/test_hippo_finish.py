@@ -403,7 +403,7 @@ def own_state(seed: int, stock: int, rules=RULES) -> GameState:
                      tuple(tuple(r) for r in rows), me, False)
 
 
-@settings(max_examples=10, deadline=None, derandomize=True,
+@settings(max_examples=6, deadline=None, derandomize=True,
           suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 10**6), stock=st.integers(1, 4), turns=st.integers(2, 3),
        reading=st.sampled_from(FOREIGN_FIRST), bonus=st.booleans())

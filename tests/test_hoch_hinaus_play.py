@@ -97,8 +97,10 @@ def test_exact_reachable_proves_a_loss():
 def test_sampled_reachable_is_reproducible_with_an_interval():
     g = game("corner-gap.json")
     assert not g.everything_known
-    a = reachable(g, samples=2, policy="greedy", seed=4, draws=4)
-    b = reachable(g, samples=2, policy="greedy", seed=4, draws=4)
+    # one draw of the hidden pieces per greedy decision (the games still draw the
+    # unknowns, and the decisions the hidden pieces, from the seeded streams)
+    a = reachable(g, samples=2, policy="greedy", seed=4, draws=1)
+    b = reachable(g, samples=2, policy="greedy", seed=4, draws=1)
     assert a.method == "sampled" and a.rate.trials == 2 and not a.proven
     assert a.rate == b.rate and a.rate.low <= a.rate.rate <= a.rate.high
     assert not a.stopped

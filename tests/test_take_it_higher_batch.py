@@ -106,8 +106,9 @@ def test_sigint_to_a_real_run_keeps_its_rows(tmp_path):
     stay, the exit code is 130, and --resume finishes the same table."""
     store = tmp_path / "runs.sqlite"
     # random games without optimum (no CP-SAT, which would catch the SIGINT itself),
-    # milliseconds each: enough of them that the signal comes mid-run
-    games = 1500
+    # milliseconds each: enough of them that the signal comes mid-run (it comes after
+    # 20-150 rows; a busy machine writes about 250 a second)
+    games = 600
     args = [str(BIN / "toppi"), "take-it-higher", "simulate", "--games", str(games),
             "--seed", "2", "--policy", "random", "--no-optimum", "--jobs", "1", "--json",
             "--store", str(store)]

@@ -73,7 +73,7 @@ def test_ship_hints_are_legal_moves(ships):
     rules = load_rules()
     for seed in range(2):
         state, tile = random_position(rules, Variant(True, ships), 8 + 6 * seed, seed)
-        result = hint(state, tile, seed=seed, time_limit=1.0)
+        result = hint(state, tile, seed=seed, time_limit=0.5)
         for o in result.options:
             assert o.cell in state.empty_cells()
             assert o.launch in state.legal_launches(tile, o.cell)

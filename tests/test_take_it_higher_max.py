@@ -23,7 +23,7 @@ from tests.tih_small import brute_force_max, small_rules
 OPTS = SolverOptions(time_limit=30, seed=1, workers=1)
 
 
-@settings(max_examples=8, deadline=None)
+@settings(max_examples=5, deadline=None)
 @given(seed=st.integers(0, 10_000), gold_silver=st.booleans())
 def test_small_max_equals_brute_force(seed, gold_silver):
     rules = small_rules(seed)
@@ -81,7 +81,9 @@ def test_builtin_basic_maximum_is_proven():
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("seed", [0, 2])
+# draws whose MaxSAT proof takes about a second (draws 0 and 2: 3-4 s each; the CP-SAT
+# proofs are quick for all but a few draws)
+@pytest.mark.parametrize("seed", [5, 9])
 def test_builtin_draw_maximum_both_backends(seed):
     rules = load_rules()
     draw = random.Random(seed).sample(list(rules.tiles), 24)
@@ -161,11 +163,15 @@ def test_models_are_the_same_in_every_process():
     """Seeded runs must replay exactly (simulations, puzzles, batch runs on other
     workers): the CP-SAT model may not depend on set order, which changes per process
     (string hashing, and hash(None) is an address in Python 3.11)."""
+    import hashlib
     import os
     import subprocess
     import sys
     from pathlib import Path
 
+    from models.take_it_higher.state import game_draw
+
+    rules = load_rules()
     code = ("import hashlib; from models.take_it_higher import encode_cpsat; "
             "from models.take_it_higher.encode import MaxProblem; "
             "from models.take_it_higher.state import game_draw; "
@@ -174,15 +180,19 @@ def test_models_are_the_same_in_every_process():
             "p = MaxProblem(r, Variant(gold_silver=True), tuple(game_draw(r, 3)[:20])); "
             "print(hashlib.md5(str(encode_cpsat.build(p, pair_cuts=True).model.proto)"
             ".encode()).hexdigest())")
-    digests = set()
-    for hash_seed in ("1", "2", "random"):
+    # this process (its own hash seed, random unless PYTHONHASHSEED is set) and two
+    # fresh ones with fixed seeds
+    digests = {hashlib.md5(str(encode_cpsat.build(MaxProblem(
+        rules, Variant(gold_silver=True), tuple(game_draw(rules, 3)[:20])),
+        pair_cuts=True).model.proto).encode()).hexdigest()}
+    for hash_seed in ("1", "2"):
         env = {**os.environ, "PYTHONHASHSEED": hash_seed}
         # from the repository root, so `models` is this package whatever the cwd
         out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
                              text=True, cwd=Path(__file__).resolve().parent.parent)
         assert out.returncode == 0, out.stderr[-2000:]
         digests.add(out.stdout.strip())
-    assert len(digests) == 1
+    assert len(digests) == 1, digests
 
 
 def test_max_draws_deals_draw_i_like_simulates_game_i():
@@ -228,7 +238,7 @@ def test_a_time_limited_gold_silver_max_reports_the_engine_score():
     lies within the bound."""
     rules = load_rules(None)
     got = maximise(rules, Variant(True), None, "cpsat",
-                   SolverOptions(time_limit=3.0, seed=3, workers=2))
+                   SolverOptions(time_limit=1.0, seed=3, workers=2))
     board = {c: rules.tile_by_id[t] for c, t in got.board.items()}
     assert got.score == board_score(rules, board, True)
     assert got.score <= got.bound

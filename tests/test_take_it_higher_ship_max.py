@@ -24,7 +24,7 @@ from tests.tih_small import brute_force_ship_max_free, small_rules, small_ship_r
 OPTS = SolverOptions(time_limit=30, seed=1, workers=1)
 
 
-@settings(max_examples=6, deadline=None)
+@settings(max_examples=4, deadline=None)
 @given(seed=st.integers(0, 10_000), ships=st.sampled_from(["simple", "advanced"]),
        gold_silver=st.booleans(), stud_ships=st.booleans())
 def test_cases_equal_the_time_indexed_model(seed, ships, gold_silver, stud_ships):
@@ -44,7 +44,7 @@ def test_cases_equal_the_time_indexed_model(seed, ships, gold_silver, stud_ships
 
 
 @pytest.mark.slow
-@settings(max_examples=4, deadline=None)
+@settings(max_examples=3, deadline=None)
 @given(seed=st.integers(0, 10_000), ships=st.sampled_from(["simple", "advanced"]),
        gold_silver=st.booleans())
 def test_cases_equal_brute_force_with_stud_ships(seed, ships, gold_silver):

@@ -213,7 +213,7 @@ def ship_rules(seed: int, stud_ships: bool, pad_size: int, **kw: int) -> Rules:
 
 
 @pytest.mark.slow
-@settings(max_examples=5, deadline=None)
+@settings(max_examples=3, deadline=None)
 @given(seed=st.integers(0, 10_000), ships=st.sampled_from(SHIPS), gold_silver=st.booleans(),
        n_tiles=st.integers(6, 7), stud_ships=st.booleans())
 def test_ship_draw_max_equals_brute_force(seed, ships, gold_silver, n_tiles, stud_ships):
@@ -225,7 +225,7 @@ def test_ship_draw_max_equals_brute_force(seed, ships, gold_silver, n_tiles, stu
 
 
 @pytest.mark.slow
-@settings(max_examples=5, deadline=None)
+@settings(max_examples=3, deadline=None)
 @given(seed=st.integers(0, 10_000), ships=st.sampled_from(SHIPS), gold_silver=st.booleans(),
        stud_ships=st.booleans())
 def test_ship_free_max_equals_brute_force(seed, ships, gold_silver, stud_ships):

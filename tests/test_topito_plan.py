@@ -98,13 +98,13 @@ def random_card(rules, rng: random.Random) -> Card:
 
 
 @pytest.mark.slow
-def test_plan_lengths_sat_equal_bfs_on_150_small_cases():
-    """Six characters, three podiums: 150 random positions (random last move in force)
-    and random cards of every kind (24 to 47 of each), horizon up to 5 (every length
+def test_plan_lengths_sat_equal_bfs_on_60_small_cases():
+    """Six characters, three podiums: 60 random positions (random last move in force)
+    and random cards of every kind (10 to 19 of each), horizon up to 5 (every length
     0-5 turns up)."""
     rng = random.Random(7)
     lengths = []
-    for _ in range(150):
+    for _ in range(60):
         st = random_state(SMALL, rng)
         goal = Goal((random_card(SMALL, rng),))
         status, length, moves, _ = sat_plan(st, goal, 5)
@@ -115,7 +115,7 @@ def test_plan_lengths_sat_equal_bfs_on_150_small_cases():
             assert len(moves) == length and replay_meets(st, moves, goal)
             assert len(out.moves) == length and replay_meets(st, out.moves, goal)
         lengths.append(length)
-    assert len(set(lengths)) >= 5  # the cases are not all trivial
+    assert len(set(lengths)) >= 5  # the cases are not all trivial (0-5: all six)
 
 
 @pytest.mark.parametrize("reading", ORDER_READINGS)
@@ -166,7 +166,7 @@ def test_sat_card_literals_equal_the_engine_for_every_deck_card(reading):
 
 def test_any_and_all_goals_sat_equal_bfs():
     rng = random.Random(8)
-    for _ in range(40):
+    for _ in range(20):
         st = random_state(SMALL, rng)
         cards = (random_card(SMALL, rng), random_card(SMALL, rng))
         for mode in ("any", "all"):
@@ -202,7 +202,7 @@ def test_the_ban_can_lengthen_the_plan():
 
 def test_without_the_reversal_rule_sat_equals_engine_and_bfs():
     rng = random.Random(12)
-    for _ in range(40):
+    for _ in range(20):
         st = random_state(SMALL, rng)
         st = State(SMALL, st.stacks, st.last, reversal_rule=False)
         assert st.ban is None

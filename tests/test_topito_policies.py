@@ -162,7 +162,8 @@ def test_the_hint_policy_meets_a_card_and_avoids_gifts():
 
 
 def test_hint_beats_greedy_head_to_head():
-    res = simulate(GAME, BUILT_IN, 80, GAME.setups(BUILT_IN), [["hint", "greedy"]],
+    # 40 games (27 wins to 13; 52 to 29 in 80)
+    res = simulate(GAME, BUILT_IN, 40, GAME.setups(BUILT_IN), [["hint", "greedy"]],
                    seed=0, rotate=True)
     rates = res.cells[0].win_rate_by_policy
     assert rates["hint"].rate > rates["greedy"].rate + 0.1
