@@ -71,6 +71,16 @@ class Ratio:
     level: float
 
 
+def mean_error(values: Sequence[float]) -> tuple[float, float]:
+    """The mean of at least one value and its standard error (0 with one value)."""
+    import statistics
+
+    mean = statistics.fmean(values)
+    if len(values) < 2:
+        return mean, 0.0
+    return mean, statistics.stdev(values) / len(values) ** 0.5
+
+
 def ratio_of_means(values: Sequence[float], references: Sequence[float],
                    level: float = 0.95) -> Ratio:
     """The ratio of the means of paired values, its interval by the delta method:

@@ -52,3 +52,11 @@ def test_store_ratio_reads_simulate_runs(tmp_path):
         assert g["ratio"] == ratio_of_means(scores, optima).ratio
         assert g["low"] <= g["ratio"] <= g["high"]
     assert found["greedy"]["ratio"] == greedy["cells"][0]["measures"]["ratio"]
+
+
+def test_mean_error_is_the_mean_and_its_standard_error():
+    """1, 2, 3, 4: mean 2.5, sample variance 5/3, standard error sqrt(5/3) / 2."""
+    from solver.stats import mean_error
+
+    assert mean_error([1, 2, 3, 4]) == (2.5, pytest.approx((5 / 3) ** 0.5 / 2))
+    assert mean_error([7.0]) == (7.0, 0.0)

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import math
 import random
-import statistics
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -25,6 +24,7 @@ from models.hoch_hinaus.tasks import Task
 from solver.backends.sat import IncrementalSat
 from solver.errors import TimeLimitReached
 from solver.progress import live_status
+from solver.stats import mean_error
 
 
 def distance(rules: Any, task: Task, visible: Sequence) -> int:
@@ -181,8 +181,7 @@ def _sampled(opt: HintOption, g: GameState, draws: list[GameState], a: Action,
         opt.dead_end_chance = dead_count / len(draws)
     k = opt.samples = len(draws)
     opt.dead_end, opt.wins = opt.dead_end_chance == 1, opt.win_chance == 1
-    opt.score = sum(scores) / k
-    opt.spread = statistics.stdev(scores) / math.sqrt(k) if k > 1 else 0.0
+    opt.score, opt.spread = mean_error(scores)
 
 
 #: Successive halving over the draws: every placement is judged on the first draws, the

@@ -35,6 +35,7 @@ from models.take_it_higher.state import GameState
 from solver.backends import SolverOptions
 from solver.errors import BadInput
 from solver.progress import live_status
+from solver.stats import mean_error
 
 
 @dataclass
@@ -260,8 +261,7 @@ def hint(state: GameState, tile: Tile, samples: int = 0, seed: int = 0,
     if len(options) > 1 and len(common) > 1:
         a, b = (valued[o.cell, o.launch] for o in options[:2])
         diffs = [x - y for x, y in zip(a, b, strict=True)]
-        lead = statistics.fmean(diffs)
-        lead_se = statistics.stdev(diffs) / math.sqrt(len(diffs))
+        lead, lead_se = mean_error(diffs)
     return HintResult(tile.id, options, len(common), round(time.perf_counter() - start, 3),
                       exact, True, len(unseen), _round(lead), _round(lead_se))
 

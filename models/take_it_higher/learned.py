@@ -32,6 +32,7 @@ from models.take_it_higher.spaceships import ordered_launches, single_launches
 from models.take_it_higher.state import GameState
 from models.take_it_higher.variants import Variant
 from solver.errors import BadInput
+from solver.stats import mean_error
 
 VERSION = 1
 ALPHA = 0.2  # the step size of the learning, shared among a board's table entries
@@ -374,7 +375,7 @@ class LineValues:
                 points = self._place(after, t, x) + self._launch(after, x, launch) \
                     if launch else self._place(after, t, x)
                 if samples:
-                    mean, error = _mean([self._rest(_copy(after), f) for f in samples])
+                    mean, error = mean_error([self._rest(_copy(after), f) for f in samples])
                 else:
                     mean, error = self._next_call(after, coming), 0.0
                 deep.append(CellValue(cells[x], now + points + mean, True,
@@ -403,13 +404,19 @@ class LineValues:
         are left to come."""
         points = 0.0
         for t in draw:
-            self._count(b.supply, t, -1)
-            _, x, launch = max(self._moves(b, t))
-            points += self._place(b, t, x)
-            if launch:
-                points += self._launch(b, x, launch)
+            points += self._step(b, t)
         if b.empty:
             points += self._sum(self._keys(b, len(b.empty)))
+        return points
+
+    def _step(self, b: _Board, t: int) -> int:
+        """Tile t called and put on its move of best gain (no look-ahead), board b
+        changed; the points it scored (rows, and the ring's climb)."""
+        self._count(b.supply, t, -1)
+        _, x, launch = max(self._moves(b, t))
+        points = self._place(b, t, x)
+        if launch:
+            points += self._launch(b, x, launch)
         return points
 
     # ------------------------------------------------------------------ learning
@@ -423,11 +430,7 @@ class LineValues:
         previous: list[tuple] | None = None
         before = 0.0
         for t in draw:
-            self._count(b.supply, t, -1)
-            _, x, launch = max(self._moves(b, t))
-            points = self._place(b, t, x)
-            if launch:
-                points += self._launch(b, x, launch)
+            points = self._step(b, t)
             score += points
             if alpha:
                 keys = self._keys(b, len(b.empty))
@@ -496,15 +499,6 @@ def sample_futures(coming: list[int], calls: int, futures: int, seed: int
     rng = random.Random(seed)
     pool = sorted(coming)
     return [rng.sample(pool, calls) for _ in range(futures)]
-
-
-def _mean(xs: list[float]) -> tuple[float, float]:
-    """The mean of xs and its standard error."""
-    n = len(xs)
-    mean = sum(xs) / n
-    if n < 2:
-        return mean, 0.0
-    return mean, (sum((x - mean) ** 2 for x in xs) / (n - 1) / n) ** 0.5
 
 
 def _copy(b: _Board) -> _Board:
