@@ -246,8 +246,14 @@ def test_dask_workers_get_the_shared_arguments_once(cluster):
         list.__iadd__, [(shared, [n]) for n in range(300)]))
     assert sorted(got) == list(range(300))
     assert all(n in seen for n, seen in got.items())  # (the list as fetched, later)
-    # two workers: one of them ran at least half the tasks on its one copy
-    assert max(len(seen) for seen in got.values()) >= 150
+    # Each copy's lists are prefixes of the last one fetched from it, so the lists
+    # that are no other's prefix count the copies: two workers hold one each (a third
+    # only if the cluster re-sent it to a restarted worker), where a fresh copy per
+    # chunk would make one per chunk (about 64 chunks here).
+    lists = {tuple(seen) for seen in got.values()}
+    copies = [a for a in lists if not any(len(b) > len(a) and b[:len(a)] == a for b in lists)]
+    assert 1 <= len(copies) <= 3, [len(c) for c in copies]
+    assert sum(len(c) for c in copies) >= 300
     assert shared == []
 
 
