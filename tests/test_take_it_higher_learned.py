@@ -96,12 +96,13 @@ def test_ship_values_are_points_plus_ring_plus_the_whole_value_after_the_move(se
     """With the ship rules in the tables: the moves valued (each cell with each launch
     set) are exactly the rules engine's legal moves, and each one's value, found from
     the lines through the cell (the whole board after a launch), equals the engine's
-    score with the ring's bonus after the move plus the value summed over every line."""
+    score with the ring's bonus after the move plus the value summed over every line
+    (and, with the ships' chances in the tables, over every ship on the pad)."""
     gold_silver = seed % 2 == 1
     rules = small_ship_rules(seed, n_cells=7, n_tiles=10) if seed % 4 else load_rules()
     variant = Variant(gold_silver, ships)
     rng = random.Random(seed)
-    values = LineValues(rules, gold_silver, ships=ships)
+    values = LineValues(rules, gold_silver, ships=ships, chances=seed % 4 != 3)
     for _ in range(30):
         state = _ship_game(rules, variant, rng.randrange(rules.board_size), rng)
         b = values.board_of(state.board, state.unseen_tiles(), state.ships_on)
@@ -140,6 +141,44 @@ def test_ship_values_are_points_plus_ring_plus_the_whole_value_after_the_move(se
         if len(best) > 1:  # three cells looked ahead, whatever their launches
             assert [c.deep for c in best] == [i < 3 for i in range(len(best))]
     assert launched >= 2  # the launches were checked too
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("ships", ["simple", "advanced"])
+def test_ship_chances_count_the_lines_that_may_still_launch_each_ship(seed, ships):
+    """The ships' chances the values read, held to the rules: per ship on the pad, the
+    lines with an empty cell whose tiles share the stripe of the ship's colour (any tile
+    for an empty line of that direction) or, for a stud ship, one stripe and the ship's
+    stud on every tile; under the advanced rules no ship may be on the line."""
+    gold_silver = seed % 2 == 1
+    rules = small_ship_rules(seed, n_cells=7, n_tiles=10) if seed % 3 else load_rules()
+    variant = Variant(gold_silver, ships)
+    rng = random.Random(seed)
+    values = LineValues(rules, gold_silver, ships=ships)
+    studs = set(rules.stud_bonus)
+    seen = set()
+    for _ in range(25):
+        state = _ship_game(rules, variant, rng.randrange(rules.board_size), rng)
+        b = values.board_of(state.board, state.unseen_tiles(), state.ships_on)
+        want = {}
+        for ship in rules.spaceships:
+            if ship in state.launched:
+                continue
+            n = 0
+            for d, cells in rules.lines:
+                tiles = [state.board[c] for c in cells if c in state.board]
+                if len(tiles) == len(cells) or len({t.stripes[d] for t in tiles}) > 1 or \
+                        ships == "advanced" and any(state.ships_on.get(c) for c in cells):
+                    continue
+                if ship in studs:
+                    n += all(t.stud == ship for t in tiles)
+                elif ship in rules.directions[d].colours:
+                    n += all(t.stripes[d] == ship for t in tiles)
+            want[ship] = n
+        got = dict(zip(rules.spaceships, values._chances(b), strict=True))
+        assert {s: got[s] for s in want} == want
+        seen.add(tuple(sorted(want.values())))
+    assert len(seen) > 5  # positions of many kinds
 
 
 @pytest.mark.parametrize("seed", range(4))
@@ -395,7 +434,21 @@ def test_ship_commands(tmp_path):
     rules_file, out, _ = _learn(tmp_path, small_ship_rules_dict(5, n_cells=7, n_tiles=10),
                                 "adv.json", "--variant", "advanced", "--games", "200")
     assert json.loads(out.read_text())["ships"] == "advanced"
+    assert json.loads(out.read_text())["chances"] is True  # new ship tables read them
     rules = small_ship_rules(5, n_cells=7, n_tiles=10)
+    # tables without the chances go on without them, unless asked; their entries then
+    # start, and only then
+    old = tmp_path / "old.json"
+    assert run("learn", "--rules", str(rules_file), "--variant", "advanced", "--games", "30",
+               "--no-ship-chances", "--out", str(old)).exit_code == 0
+    for flag, chances in (((), False), (("--ship-chances",), True)):
+        more = tmp_path / "more.json"
+        assert run("learn", "--rules", str(rules_file), "--variant", "advanced", "--games",
+                   "30", "--resume", str(old), *flag, "--out", str(more)).exit_code == 0
+        data = json.loads(more.read_text())
+        assert data.get("chances", False) is chances
+        assert any(k[0] == "A" for k, _ in data["weights"]) is chances
+    assert not any(k[0] == "A" for k, _ in json.loads(old.read_text())["weights"])
     rng = random.Random(2)
     for _ in range(200):  # a position where the called tile can launch a ship
         state = _ship_game(rules, Variant(False, "advanced"), rng.randrange(5), rng)

@@ -334,10 +334,14 @@ def hint(file: str, tile_text: str | None, variant: str | None, gold_silver: boo
 @click.option("--step", type=click.FloatRange(0, 1, min_open=True), default=ALPHA,
               show_default=True,
               help="The step size of the first half of the games (a third of it after).")
+@click.option("--ship-chances/--no-ship-chances", "chances", default=None,
+              help="Ship tables read the ships' chances (the lines that may still launch "
+                   "each ship). Default: new ship tables do, resumed ones as learned.")
 @quiet_option
 @rules_option
 def learn(variant: str, gold_silver: bool, games: int, seed: int, out: str,
-          resume: str | None, step: float, rules_path: str | None) -> None:
+          resume: str | None, step: float, chances: bool | None,
+          rules_path: str | None) -> None:
     """Learn a value of boards by self-play (temporal differences), for the learned
     policy and `hint --learned`; the same seed and games give the same file. With
     spaceship rules the values count the ring's bonus and the launches too (the rows'
@@ -349,7 +353,7 @@ def learn(variant: str, gold_silver: bool, games: int, seed: int, out: str,
     start = load_values(Path(resume), rules, scoring) if resume else None
     with live_status("learn", None, unit="games") as status:
         values = train(rules, scoring, games, seed, alpha=step, values=start,
-                       progress=lambda n, mean: status.step(n, None))
+                       progress=lambda n, mean: status.step(n, None), chances=chances)
     values.save(Path(out))
     stderr.print(f"{values.games:,} games learned; {len(values.weights):,} table entries "
                  f"written to {out}")

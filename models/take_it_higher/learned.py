@@ -133,10 +133,13 @@ class LineValues:
 
     def __init__(self, rules: Rules, gold_silver: bool,
                  weights: dict[tuple, float] | None = None, games: int = 0,
-                 seed: int = 0, ships: str | None = None) -> None:
+                 seed: int = 0, ships: str | None = None, chances: bool = False) -> None:
         self.rules = rules
         self.gold_silver = gold_silver
         self.ships = ships if rules.spaceships else None
+        # the ships' chances (`_chances`) among the entries: tables learned since
+        # 4 Dec 2026; earlier files read without them, as they were learned
+        self.chances = chances
         self.layout = _Layout(rules, gold_silver)
         self.weights: dict[tuple, float] = weights if weights is not None else {}
         self.games = games
@@ -291,7 +294,42 @@ class LineValues:
             above = tuple(b.rank[s] < 0 for s in range(level + 1, level + 4)
                           if s < len(b.rank))
             out.append(("R", level, above, left // PHASE))
+            if self.chances:
+                out += self._chance_keys(b, self._chances(b), left)
         return out
+
+    def _line_ships(self, b: _Board, li: int, filled: int, colour: int, stud: int
+                    ) -> list[int]:
+        """The ships line li (with these tiles, colour and stud) may still launch once
+        completed: its colour's ship (either colour of its direction while it is
+        empty), and its stud's while the studs agree."""
+        lay = self.layout
+        if filled == lay.length[li] or colour == DEAD or \
+                self.ships == "advanced" and b.shipped[li]:
+            return []
+        d = lay.direction[li]
+        out = [lay.colour_ship[d][colour]] if colour >= 0 else list(lay.colour_ship[d])
+        if stud >= 0:
+            out.append(lay.stud_ship[stud])
+        elif stud == -1:
+            out += lay.stud_ship[:-1]
+        return [s for s in out if s >= 0]
+
+    def _chances(self, b: _Board) -> list[int]:
+        """Per ship, the lines that may still launch it."""
+        count = [0] * len(b.rank)
+        for li in range(len(self.layout.lines)):
+            for s in self._line_ships(b, li, b.filled[li], b.colour[li], b.stud[li]):
+                count[s] += 1
+        return count
+
+    def _chance_keys(self, b: _Board, count: list[int], left: int) -> list[tuple]:
+        """Per ship on the pad: how many lines may still launch it (up to 3) and how
+        many ships on the pad are below it; a ring stops below the first that cannot
+        go up."""
+        phase = left // PHASE
+        return [("A", s, min(n, 3), min(b.rank[s], SHIP_RANKS), phase)
+                for s, n in enumerate(count) if b.rank[s] >= 0]
 
     def _sum(self, keys: list[tuple]) -> float:
         w = self.weights
@@ -305,8 +343,14 @@ class LineValues:
         lay = self.layout
         left = len(b.empty) - 1
         w = self.weights
+        track = bool(self.ships and self.chances)
+        if track:
+            chances = self._chances(b)
+            base = self._sum(self._chance_keys(b, chances, left))
         for x in sorted(b.empty):
             gain = 0.0
+            if track:
+                count = list(chances)
             for li, pos in lay.through[x]:
                 for k in self._line_keys(li, b.pattern[li], b.filled[li], b.colour[li],
                                          b.stud[li], b, left):
@@ -315,6 +359,13 @@ class LineValues:
                 gain += row
                 for k in self._line_keys(li, pattern, filled, colour, stud, b, left):
                     gain += w.get(k, 0.0)
+                if track:
+                    for s in self._line_ships(b, li, b.filled[li], b.colour[li], b.stud[li]):
+                        count[s] -= 1
+                    for s in self._line_ships(b, li, filled, colour, stud):
+                        count[s] += 1
+            if track:
+                gain += self._sum(self._chance_keys(b, count, left)) - base
             yield gain, x
 
     def _moves(self, b: _Board, t: int) -> Iterator[tuple[float, int, tuple[int, ...]]]:
@@ -455,7 +506,8 @@ class LineValues:
 
         return {"kind": "take-it-higher-line-values", "version": VERSION,
                 "rules_digest": data_digest(self.rules),
-                "gold_silver": self.gold_silver, "ships": self.ships, "games": self.games,
+                "gold_silver": self.gold_silver, "ships": self.ships,
+                **({"chances": True} if self.chances else {}), "games": self.games,
                 "seed": self.seed,
                 "weights": [[list(k), round(v, 4)] for k, v in sorted(
                     self.weights.items(), key=lambda kv: repr(kv[0])) if abs(v) >= 1e-4]}
@@ -471,13 +523,19 @@ class LineValues:
 
 def train(rules: Rules, variant: Variant, games: int, seed: int = 0, alpha: float = ALPHA,
           values: LineValues | None = None,
-          progress: Callable[[int, float], None] | None = None) -> LineValues:
+          progress: Callable[[int, float], None] | None = None,
+          chances: bool | None = None) -> LineValues:
     """Learn (or go on learning) by `games` seeded games of self-play, each a random
     draw of the board's size; the step size falls to a third for the second half.
-    Values of the rows alone go on learning with the variant's ships, if it has any."""
+    Values of the rows alone go on learning with the variant's ships, if it has any.
+    `chances`: whether ship tables read the ships' chances (default: new ship tables
+    do, resumed ones as they were learned)."""
+    fresh = values is None or values.ships is None
     values = values or LineValues(rules, variant.gold_silver, seed=seed, ships=variant.ships)
     if values.ships is None and variant.ships and rules.spaceships:
         values.ships = variant.ships  # the rows' values go on learning with the ships
+    if values.ships and (fresh or chances is not None):
+        values.chances = fresh if chances is None else chances
     rng = random.Random(seed * 1_000_003 + values.games)
     n = len(rules.tiles)
     window: list[int] = []
@@ -544,7 +602,7 @@ def load_values(path: Path, rules: Rules, variant: Variant) -> LineValues:
                        f"{variant.ships or 'a game without spaceships'}")
     weights = {_key(k): float(v) for k, v in data["weights"]}
     return LineValues(rules, variant.gold_silver, weights, int(data["games"]),
-                      int(data["seed"]), ships)
+                      int(data["seed"]), ships, bool(data.get("chances", False)))
 
 
 @dataclass

@@ -1,0 +1,68 @@
+"""The learned values alone (no look-ahead, `LineValues.play`) on the draws of the store,
+as a share of their hindsight optima: a quick check of a values file before a store run.
+
+    python scripts/learned_ratio.py [--values FILE] [--variant V] [--games N]
+        [--store scripts/stores/take-it-higher-hint.sqlite]
+
+The draws are those of `simulate --seed 0` (game g: `game_draw(rules, g)`), the optima
+those the store holds for them (the built-in rules); without `--values` the built-in
+values of the variant. Prints the games, the mean score and optimum and the ratio of
+means with its 95 % interval (`solver.stats.ratio_of_means`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from models.take_it_higher.learned import values_for  # noqa: E402
+from models.take_it_higher.rules import load_rules  # noqa: E402
+from models.take_it_higher.state import game_draw  # noqa: E402
+from models.take_it_higher.variants import variant_from_name  # noqa: E402
+from solver.stats import ratio_of_means  # noqa: E402
+from solver.store import Store  # noqa: E402
+
+STORE = Path(__file__).resolve().parent / "stores" / "take-it-higher-hint.sqlite"
+
+
+def optima(store: Path, variant: str) -> dict[int, float]:
+    """Seed -> the hindsight optimum the store holds for that draw of the variant."""
+    out: dict[int, float] = {}
+    with Store(str(store), create=False) as s:
+        for row in s.rows("games", {"game": "take-it-higher"}):
+            p, m = row["parameters"], row["result"].get("measures", {})
+            if p.get("setup", {}).get("variant") == variant and m.get("optimum") is not None:
+                out[row["seed"]] = m["optimum"]
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--values", help="values file (default: the built-in ones)")
+    ap.add_argument("--variant", default="basic", help="a variant name, e.g. advanced+gold-silver")
+    ap.add_argument("--games", type=int, default=200)
+    ap.add_argument("--store", default=str(STORE))
+    args = ap.parse_args()
+    rules = load_rules()
+    variant = variant_from_name(args.variant)
+    values = values_for(rules, variant, args.values)
+    best = optima(Path(args.store), variant.name)
+    seeds = sorted(best)[:args.games]
+    scores = []
+    for seed in seeds:
+        draw = [values.layout.tile_index[t.id] for t in game_draw(rules, seed)]
+        scores.append(values.play(draw))
+    optimum = [best[s] for s in seeds]
+    r = ratio_of_means(scores, optimum)
+    print(f"{variant.name}: {len(seeds)} games, {statistics.fmean(scores):.1f} of "
+          f"{statistics.fmean(optimum):.1f}, {100 * r.ratio:.1f} % "
+          f"({100 * r.low:.1f}-{100 * r.high:.1f} %), values {args.values or 'built-in'} "
+          f"({values.games} games)")
+
+
+if __name__ == "__main__":
+    main()
