@@ -23,6 +23,7 @@ from models.take_it_higher.learned import values_for  # noqa: E402
 from models.take_it_higher.rules import load_rules  # noqa: E402
 from models.take_it_higher.state import game_draw  # noqa: E402
 from models.take_it_higher.variants import variant_from_name  # noqa: E402
+from solver.errors import BadInput  # noqa: E402
 from solver.stats import ratio_of_means  # noqa: E402
 from solver.store import Store  # noqa: E402
 
@@ -48,9 +49,16 @@ def main() -> None:
     ap.add_argument("--store", default=str(STORE))
     args = ap.parse_args()
     rules = load_rules()
-    variant = variant_from_name(args.variant)
-    values = values_for(rules, variant, args.values)
+    try:
+        variant = variant_from_name(args.variant)
+        values = values_for(rules, variant, args.values)
+    except BadInput as exc:
+        ap.error(str(exc))  # one line, exit code 2
+    if not Path(args.store).is_file():
+        ap.error(f"no store file {args.store}")
     best = optima(Path(args.store), variant.name)
+    if not best:
+        ap.error(f"{args.store}: no hindsight optima of {variant.name} games")
     seeds = sorted(best)[:args.games]
     scores = []
     for seed in seeds:

@@ -1,6 +1,6 @@
 """A policy's share of the hindsight optimum, from the games `simulate --store` kept.
 
-    python scripts/store_ratio.py STORE [--policy hint] [--json]
+    python scripts/store_ratio.py STORE [STORE ...] [--policy hint] [--paired] [--json]
 
 Take it Higher! `simulate` records each game's score and, unless `--no-optimum`, the
 hindsight optimum of its draw. Games are grouped by what was run (rules data, variant,
@@ -9,6 +9,11 @@ the same draw (the same rules data, variant and seed). Per group: the games, the
 score and optimum, how many optima are proven, and mean score / mean optimum with a 95 %
 interval (`solver.stats.ratio_of_means`, paired by game). Long runs spread over sittings
 go through `--store ... --resume`; this reads them at any point.
+
+Several stores are read as one (runs made in copies of one store, say). With `--paired`,
+each two runs of the same rules data and variant are compared game by game on the draws
+both played: the mean difference of their scores (second minus first) and its standard
+error, without the spread of the draws that the two ratios' intervals carry.
 """
 
 from __future__ import annotations
@@ -17,20 +22,24 @@ import argparse
 import json
 import statistics
 import sys
+from contextlib import ExitStack
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from solver.stats import ratio_of_means  # noqa: E402
+from solver.stats import mean_error, ratio_of_means  # noqa: E402
 from solver.store import Store  # noqa: E402
 
 
-def groups(store: Store, policy: str | None = None) -> list[dict[str, Any]]:
-    """Per run (rules data, setup, seats, options): the ratio of mean score to mean
-    hindsight optimum over its finished games that have an optimum."""
-    rows = store.rows("games", {"game": "take-it-higher"})
+def run_games(stores: Store | list[Store], policy: str | None = None
+              ) -> dict[str, dict[int, tuple[float, float, bool]]]:
+    """Per run (its rules data, setup, seats, options and values as JSON): seed ->
+    (score, hindsight optimum, proven) of its finished games that have an optimum, its
+    own or another record's of the same draw."""
+    rows = [row for s in (stores if isinstance(stores, list) else [stores])
+            for row in s.rows("games", {"game": "take-it-higher"})]
     optimum: dict[tuple, tuple[float, bool]] = {}
     for row in rows:
         p, r = row["parameters"], row["result"]
@@ -39,7 +48,7 @@ def groups(store: Store, policy: str | None = None) -> list[dict[str, Any]]:
             key = (p.get("rules_digest"), json.dumps(p.get("setup"), sort_keys=True),
                    row["seed"])
             optimum[key] = (m["optimum"], bool(m.get("optimum_proven")))
-    runs: dict[str, list[tuple[float, float, bool]]] = {}
+    runs: dict[str, dict[int, tuple[float, float, bool]]] = {}
     for row in rows:
         p, r = row["parameters"], row["result"]
         seats = p.get("seats", [])
@@ -51,9 +60,16 @@ def groups(store: Store, policy: str | None = None) -> list[dict[str, Any]]:
         run = json.dumps({k: p.get(k) for k in ("rules_digest", "setup", "seats", "options",
                                                  "open_hands", "policy_data")},
                          sort_keys=True)
-        runs.setdefault(run, []).append((r["returns"][0], *optimum[key]))
+        runs.setdefault(run, {})[row["seed"]] = (r["returns"][0], *optimum[key])
+    return runs
+
+
+def groups(stores: Store | list[Store], policy: str | None = None) -> list[dict[str, Any]]:
+    """Per run (rules data, setup, seats, options): the ratio of mean score to mean
+    hindsight optimum over its finished games that have an optimum."""
     out = []
-    for run, games in runs.items():
+    for run, by_seed in run_games(stores, policy).items():
+        games = list(by_seed.values())
         scores = [s for s, _, _ in games]
         optima = [o for _, o, _ in games]
         out.append({"run": json.loads(run), "games": len(games),
@@ -65,26 +81,55 @@ def groups(store: Store, policy: str | None = None) -> list[dict[str, Any]]:
     return out
 
 
+def paired(stores: Store | list[Store], policy: str | None = None) -> list[dict[str, Any]]:
+    """Each two runs (numbered as `groups` lists them) of the same rules data and setup
+    with draws in common: those games' mean score difference, second minus first, and
+    its standard error."""
+    runs = list(run_games(stores, policy).items())
+    out = []
+    for i, (a, games_a) in enumerate(runs):
+        for j in range(i + 1, len(runs)):
+            b, games_b = runs[j]
+            ra, rb = json.loads(a), json.loads(b)
+            same = all(ra[k] == rb[k] for k in ("rules_digest", "setup"))
+            common = sorted(games_a.keys() & games_b.keys())
+            if not same or not common:
+                continue
+            mean, error = mean_error([games_b[g][0] - games_a[g][0] for g in common])
+            out.append({"first": i, "second": j, "games": len(common),
+                        "difference": round(mean, 2), "error": round(error, 2)})
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("store")
+    ap.add_argument("store", nargs="+", help="one or more stores, read as one")
     ap.add_argument("--policy", help="only runs with this policy in a seat")
+    ap.add_argument("--paired", action="store_true",
+                    help="also each two runs of the same draws, game by game")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
-    if not Path(args.store).is_file():
-        sys.exit(f"store_ratio: error: no store file {args.store}")
-    with Store(args.store, create=False) as store:
-        found = groups(store, args.policy)
+    for path in args.store:
+        if not Path(path).is_file():
+            ap.error(f"no store file {path}")  # one line, exit code 2
+    with ExitStack() as stack:
+        stores = [stack.enter_context(Store(path, create=False)) for path in args.store]
+        found = groups(stores, args.policy)
+        pairs = paired(stores, args.policy) if args.paired else []
     if args.json:
-        print(json.dumps(found, indent=2))
+        print(json.dumps({"runs": found, "paired": pairs} if args.paired else found,
+                         indent=2))
         return
-    for g in found:
+    for i, g in enumerate(found):
         run = g["run"]
         data = f" data {run['policy_data']}" if run.get("policy_data") else ""
-        print(f"{','.join(run['seats'])} {run['setup']} options {run['options']}{data} "
+        print(f"[{i}] {','.join(run['seats'])} {run['setup']} options {run['options']}{data} "
               f"rules {run['rules_digest']}: {g['games']} games, mean {g['mean']}, "
               f"optimum {g['optimum_mean']} ({g['optima_proven']} proven), ratio "
               f"{g['ratio']:.4f} (95 % {g['low']:.4f}-{g['high']:.4f})")
+    for p in pairs:
+        print(f"[{p['second']}] - [{p['first']}]: {p['games']} games in common, "
+              f"{p['difference']:+.2f} a game (s.e. {p['error']:.2f})")
 
 
 if __name__ == "__main__":

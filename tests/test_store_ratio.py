@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 import pytest
 
@@ -52,6 +53,17 @@ def test_store_ratio_reads_simulate_runs(tmp_path):
         assert g["ratio"] == ratio_of_means(scores, optima).ratio
         assert g["low"] <= g["ratio"] <= g["high"]
     assert found["greedy"]["ratio"] == greedy["cells"][0]["measures"]["ratio"]
+    # game by game: the second run's scores minus the first's, as groups numbers them
+    with Store(store, create=False) as s:
+        script = load_script("store_ratio")
+        order = [g["run"]["seats"][0] for g in script.groups(s)]
+        (pair,) = script.paired([s])
+    first, second = (doc for name in order for doc in (greedy, rand)
+                     if doc["records"][0]["seats"] == [name])
+    diffs = [b["returns"][0] - a["returns"][0]
+             for a, b in zip(first["records"], second["records"], strict=True)]
+    assert (pair["first"], pair["second"], pair["games"]) == (0, 1, 3)
+    assert pair["difference"] == pytest.approx(sum(diffs) / 3, abs=0.01)
 
 
 def test_mean_error_is_the_mean_and_its_standard_error():
@@ -60,3 +72,35 @@ def test_mean_error_is_the_mean_and_its_standard_error():
 
     assert mean_error([1, 2, 3, 4]) == (2.5, pytest.approx((5 / 3) ** 0.5 / 2))
     assert mean_error([7.0]) == (7.0, 0.0)
+
+
+def test_learned_ratio_plays_the_store_draws(tmp_path, capsys, monkeypatch):
+    """scripts/learned_ratio.py: the values alone on the draws of a store's games, against
+    those games' optima: its figures are the values' own games of `game_draw`."""
+    from models.take_it_higher.learned import values_for
+    from models.take_it_higher.rules import load_rules
+    from models.take_it_higher.state import game_draw
+    from models.take_it_higher.variants import variant_from_name
+
+    store = str(tmp_path / "runs.sqlite")
+    greedy = run_json(game_runner("take-it-higher"), "simulate", "--games", "2", "--policy",
+                      "greedy", "--jobs", "1", "--store", store)
+    script = load_script("store_ratio")
+    with Store(store, create=False) as s:
+        (g,) = script.groups(s)
+    ratio = load_script("learned_ratio")
+    optima = ratio.optima(Path(store), "basic")
+    assert optima == {r["seed"]: r["measures"]["optimum"] for r in greedy["records"]}
+    rules = load_rules()
+    values = values_for(rules, variant_from_name("basic"))
+    scores = [values.play([values.layout.tile_index[t.id] for t in game_draw(rules, seed)])
+              for seed in sorted(optima)]
+    r = ratio_of_means(scores, [optima[s] for s in sorted(optima)])
+    monkeypatch.setattr("sys.argv", ["learned_ratio.py", "--store", store])
+    ratio.main()
+    assert f"basic: 2 games, {sum(scores) / 2:.1f} of {g['optimum_mean']:.1f}, " \
+           f"{100 * r.ratio:.1f} %" in capsys.readouterr().out
+    monkeypatch.setattr("sys.argv", ["learned_ratio.py", "--store", str(tmp_path / "x")])
+    with pytest.raises(SystemExit) as exc:
+        ratio.main()
+    assert exc.value.code == 2
