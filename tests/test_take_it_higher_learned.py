@@ -57,11 +57,12 @@ def _random_weights(values: LineValues, rng: random.Random) -> None:
 @pytest.mark.parametrize("gold_silver", [False, True])
 def test_cell_values_are_row_points_plus_the_whole_value_after_the_move(seed, gold_silver):
     """Each cell's value, found from the lines through the cell alone, equals the rules
-    engine's score of the board after the move plus the value summed over every line."""
+    engine's score of the board after the move plus the value summed over every line
+    (and, with the cells' fits in the tables, over every empty cell)."""
     rules = small_rules(seed, n_cells=6, n_tiles=9, n_dirs=3 + seed % 2) if seed % 3 else \
         load_rules()
     rng = random.Random(seed)
-    values = LineValues(rules, gold_silver)
+    values = LineValues(rules, gold_silver, fits=seed % 2 == 0)
     _random_weights(values, rng)
     k = rng.randrange(rules.board_size - 1)
     state, tile = random_position(rules, Variant(gold_silver), k, seed)
@@ -102,7 +103,8 @@ def test_ship_values_are_points_plus_ring_plus_the_whole_value_after_the_move(se
     rules = small_ship_rules(seed, n_cells=7, n_tiles=10) if seed % 4 else load_rules()
     variant = Variant(gold_silver, ships)
     rng = random.Random(seed)
-    values = LineValues(rules, gold_silver, ships=ships, chances=seed % 4 != 3)
+    values = LineValues(rules, gold_silver, ships=ships, chances=seed % 4 != 3,
+                        fits=seed % 3 == 0)
     for _ in range(30):
         state = _ship_game(rules, variant, rng.randrange(rules.board_size), rng)
         b = values.board_of(state.board, state.unseen_tiles(), state.ships_on)
@@ -179,6 +181,43 @@ def test_ship_chances_count_the_lines_that_may_still_launch_each_ship(seed, ship
         assert {s: got[s] for s in want} == want
         seen.add(tuple(sorted(want.values())))
     assert len(seen) > 5  # positions of many kinds
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("gold_silver", [False, True])
+def test_cell_fits_count_the_unseen_tiles_that_fit_every_line(seed, gold_silver):
+    """The cells' fits the values read, held to the rules: per empty cell crossed by at
+    least two lines whose tiles share a stripe, the unseen tiles with those stripes (and,
+    under the gold/silver rules, the stud of each such line whose tiles all carry one)."""
+    rules = small_rules(seed, n_cells=7, n_tiles=10, n_dirs=3 + seed % 2) if seed % 3 \
+        else load_rules()
+    values = LineValues(rules, gold_silver, fits=True)
+    rng = random.Random(seed)
+    seen = set()
+    for _ in range(25):
+        state, _ = random_position(rules, Variant(gold_silver),
+                                   rng.randrange(rules.board_size), rng.randrange(10 ** 6))
+        unseen = state.unseen_tiles()
+        b = values.board_of(state.board, unseen)
+        left = len(b.empty)
+        for cell in state.empty_cells():
+            need = []  # (direction, stripe, stud or None) of each line that needs something
+            for d, cells in rules.lines:
+                tiles = [state.board[c] for c in cells if c in state.board]
+                if cell not in cells or not tiles or len({t.stripes[d] for t in tiles}) > 1:
+                    continue
+                studs = {t.stud for t in tiles}
+                stud = studs.pop() if gold_silver and len(studs) == 1 else None
+                need.append((d, tiles[0].stripes[d], stud))
+            fit = sum(all(t.stripes[d] == c and (s is None or t.stud == s)
+                          for d, c, s in need) for t in unseen)
+            key = values._fit_key(b, rules.cell_ids.index(cell), left, {}, {})
+            if len(need) < 2:
+                assert key is None
+            else:
+                assert key is not None and key[3] == min(fit, 3)
+                seen.add((len(need), key[3]))
+    assert len(seen) >= 4  # cells of many kinds
 
 
 @pytest.mark.parametrize("seed", range(4))
@@ -426,6 +465,30 @@ def test_commands(tmp_path):
                               str(out), "--rules", str(rules_file)), "choose one")
     assert_one_line_error(run("learn", "--games", "1", "--out", str(tmp_path / "x.json"),
                               "--resume", str(rules_file)), "not a values file")
+
+
+def test_cell_fits_command(tmp_path):
+    """`learn --cell-fits` writes tables with the cells' fits, the same bytes as
+    `train(fits=True)`; resumed tables keep them unless told otherwise, and a file
+    without them plays as before."""
+    rules_file, out, _ = _learn(tmp_path, small_rules_dict(2, n_cells=7, n_tiles=10),
+                                "f.json", "--games", "60", "--gold-silver", "--cell-fits")
+    rules = small_rules(2, n_cells=7, n_tiles=10)
+    data = json.loads(out.read_text())
+    assert data["fits"] is True and any(k[0] == "F" for k, _ in data["weights"])
+    train(rules, Variant(True), 60, fits=True).save(tmp_path / "same.json")
+    assert out.read_bytes() == (tmp_path / "same.json").read_bytes()
+    assert load_values(out, rules, Variant(True)).fits
+    for flag, fits in (((), True), (("--no-cell-fits",), False)):
+        more = tmp_path / "more.json"
+        assert run("learn", "--rules", str(rules_file), "--gold-silver", "--games", "20",
+                   "--resume", str(out), *flag, "--out", str(more)).exit_code == 0
+        assert json.loads(more.read_text()).get("fits", False) is fits
+    plain = tmp_path / "plain.json"
+    assert run("learn", "--rules", str(rules_file), "--games", "20", "--out",
+               str(plain)).exit_code == 0
+    assert "fits" not in json.loads(plain.read_text())
+    assert not any(k[0] == "F" for k, _ in json.loads(plain.read_text())["weights"])
 
 
 def test_ship_commands(tmp_path):

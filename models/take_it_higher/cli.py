@@ -337,10 +337,13 @@ def hint(file: str, tile_text: str | None, variant: str | None, gold_silver: boo
 @click.option("--ship-chances/--no-ship-chances", "chances", default=None,
               help="Ship tables read the ships' chances (the lines that may still launch "
                    "each ship). Default: new ship tables do, resumed ones as learned.")
+@click.option("--cell-fits/--no-cell-fits", "fits", default=None,
+              help="The tables read each empty cell's fits (how many unseen tiles suit "
+                   "every line through it). Default: as the resumed tables, else off.")
 @quiet_option
 @rules_option
 def learn(variant: str, gold_silver: bool, games: int, seed: int, out: str,
-          resume: str | None, step: float, chances: bool | None,
+          resume: str | None, step: float, chances: bool | None, fits: bool | None,
           rules_path: str | None) -> None:
     """Learn a value of boards by self-play (temporal differences), for the learned
     policy and `hint --learned`; the same seed and games give the same file. With
@@ -353,7 +356,8 @@ def learn(variant: str, gold_silver: bool, games: int, seed: int, out: str,
     start = load_values(Path(resume), rules, scoring) if resume else None
     with live_status("learn", None, unit="games") as status:
         values = train(rules, scoring, games, seed, alpha=step, values=start,
-                       progress=lambda n, mean: status.step(n, None), chances=chances)
+                       progress=lambda n, mean: status.step(n, None), chances=chances,
+                       fits=fits)
     values.save(Path(out))
     stderr.print(f"{values.games:,} games learned; {len(values.weights):,} table entries "
                  f"written to {out}")

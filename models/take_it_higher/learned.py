@@ -40,6 +40,8 @@ PHASE = 3  # calls left, in steps of
 CAP = 99  # supplies above this count as this
 SHIP_CAP = 9  # ... in the entries of a line's ship
 SHIP_RANKS = 4  # ships on the pad below a line's ship: more count as this
+FITS = 3  # unseen tiles that fit an empty cell: more count as this
+KIND = -1  # supply[KIND, kind]: the unseen tiles of a kind
 LOOKAHEAD = 6  # cells valued one call deeper by default
 # by default those cells are valued on 32 sampled futures of 2 calls each, played by the
 # values, then the value of the board (the same futures for every cell)
@@ -77,6 +79,20 @@ class _Layout:
                              for d in range(len(rules.directions))) for t in rules.tiles]
         self.stud = [self.studs.index(t.stud) if t.stud is not None else len(self.studs)
                      for t in rules.tiles]
+        # a tile's kind: its stripes (and stud, when the bonus rows score); the cells'
+        # fits count the unseen tiles by kind
+        kinds: dict[tuple, int] = {}
+        self.kind = [kinds.setdefault(self.colour[t] + ((self.stud[t],) if gold_silver else ()),
+                                      len(kinds)) for t in range(len(rules.tiles))]
+        self.kinds = list(kinds)
+        # the kinds (bits) with each stripe of each direction, and with each stud
+        self.stripe_kinds = [[sum(1 << i for i, k in enumerate(self.kinds) if k[d] == c)
+                              for c in range(len(dr.colours))]
+                             for d, dr in enumerate(rules.directions)]
+        self.stud_kinds = [sum(1 << i for i, k in enumerate(self.kinds) if k[-1] == s)
+                           for s in range(len(self.studs) + 1)] if gold_silver else []
+        self.all_kinds = (1 << len(self.kinds)) - 1
+        self.bits: dict[int, tuple[int, ...]] = {}  # kinds of a bit set, as met
         self.points = [[rules.colour_values[c] for c in d.colours] for d in rules.directions]
         self.bonus = [rules.stud_bonus[s] for s in self.studs] + [0]
         # spaceships: their indices, each colour's and stud's ship (-1: none), the
@@ -133,13 +149,16 @@ class LineValues:
 
     def __init__(self, rules: Rules, gold_silver: bool,
                  weights: dict[tuple, float] | None = None, games: int = 0,
-                 seed: int = 0, ships: str | None = None, chances: bool = False) -> None:
+                 seed: int = 0, ships: str | None = None, chances: bool = False,
+                 fits: bool = False) -> None:
         self.rules = rules
         self.gold_silver = gold_silver
         self.ships = ships if rules.spaceships else None
         # the ships' chances (`_chances`) among the entries: tables learned since
         # 4 Dec 2026; earlier files read without them, as they were learned
         self.chances = chances
+        # the cells' fits (`_fit_keys`) among the entries: tables learned with them
+        self.fits = fits
         self.layout = _Layout(rules, gold_silver)
         self.weights: dict[tuple, float] = weights if weights is not None else {}
         self.games = games
@@ -163,6 +182,9 @@ class LineValues:
             if self.gold_silver:
                 key = (d, c, lay.stud[t])
                 supply[key] = supply.get(key, 0) + k
+        if self.fits:
+            key = (KIND, lay.kind[t])
+            supply[key] = supply.get(key, 0) + k
 
     def board_of(self, board: dict[str, Tile], unseen: list[Tile],
                  ships_on: dict[str, tuple[str, ...]] | None = None) -> _Board:
@@ -296,7 +318,46 @@ class LineValues:
             out.append(("R", level, above, left // PHASE))
             if self.chances:
                 out += self._chance_keys(b, self._chances(b), left)
+        if self.fits:
+            memo: dict[int, int] = {}
+            out += [k for y in sorted(b.empty)
+                    if (k := self._fit_key(b, y, left, {}, memo)) is not None]
         return out
+
+    def _fit_key(self, b: _Board, y: int, left: int,
+                 lines: dict[int, tuple[int, int]], memo: dict[int, int]) -> tuple | None:
+        """Empty cell y's entry: what its lines with tiles need of it (each line's colour,
+        and stud under the gold/silver rules; `lines` overrides some lines' colour and
+        stud) and how many unseen tiles fit all of it (up to FITS): two lines that need
+        the same rare tile will not both score. None when fewer than two lines need
+        something (a line alone is its own entries)."""
+        lay = self.layout
+        need: list[int] = []
+        wanted = 0
+        fitting = lay.all_kinds
+        for li, _ in lay.through[y]:
+            colour, stud = lines.get(li, (b.colour[li], b.stud[li]))
+            if colour < 0:  # no tile yet, or a line that cannot score: anything fits
+                colour = stud = -1
+            else:
+                wanted += 1
+                fitting &= lay.stripe_kinds[lay.direction[li]][colour]
+                if not self.gold_silver or stud < 0:
+                    stud = -1
+                else:
+                    fitting &= lay.stud_kinds[stud]
+            need += (colour, stud)
+        if wanted < 2:
+            return None
+        count = memo.get(fitting)
+        if count is None:
+            kinds = lay.bits.get(fitting)
+            if kinds is None:
+                kinds = lay.bits[fitting] = tuple(
+                    k for k in range(len(lay.kinds)) if fitting >> k & 1)
+            supply = b.supply
+            count = memo[fitting] = sum(supply.get((KIND, k), 0) for k in kinds)
+        return ("F", y, tuple(need), min(count, FITS), left // PHASE)
 
     def _line_ships(self, b: _Board, li: int, filled: int, colour: int, stud: int
                     ) -> list[int]:
@@ -347,15 +408,21 @@ class LineValues:
         if track:
             chances = self._chances(b)
             base = self._sum(self._chance_keys(b, chances, left))
+        if self.fits:
+            memo: dict[int, int] = {}
+            fit = {y: w.get(k, 0.0) if (k := self._fit_key(b, y, left, {}, memo)) else 0.0
+                   for y in b.empty}
         for x in sorted(b.empty):
             gain = 0.0
             if track:
                 count = list(chances)
+            after: dict[int, tuple[int, int]] = {}
             for li, pos in lay.through[x]:
                 for k in self._line_keys(li, b.pattern[li], b.filled[li], b.colour[li],
                                          b.stud[li], b, left):
                     gain -= w.get(k, 0.0)
                 pattern, filled, colour, stud, row = self._line_after(b, li, pos, t)
+                after[li] = (colour, stud)
                 gain += row
                 for k in self._line_keys(li, pattern, filled, colour, stud, b, left):
                     gain += w.get(k, 0.0)
@@ -366,6 +433,13 @@ class LineValues:
                         count[s] += 1
             if track:
                 gain += self._sum(self._chance_keys(b, count, left)) - base
+            if self.fits:
+                # the empty cells on the lines through x: their needs change
+                near = {y for li in after for y in lay.lines[li][1] if y in b.empty}
+                for y in near:
+                    gain -= fit[y]
+                    if y != x and (k := self._fit_key(b, y, left, after, memo)) is not None:
+                        gain += w.get(k, 0.0)
             yield gain, x
 
     def _moves(self, b: _Board, t: int) -> Iterator[tuple[float, int, tuple[int, ...]]]:
@@ -507,7 +581,8 @@ class LineValues:
         return {"kind": "take-it-higher-line-values", "version": VERSION,
                 "rules_digest": data_digest(self.rules),
                 "gold_silver": self.gold_silver, "ships": self.ships,
-                **({"chances": True} if self.chances else {}), "games": self.games,
+                **({"chances": True} if self.chances else {}),
+                **({"fits": True} if self.fits else {}), "games": self.games,
                 "seed": self.seed,
                 "weights": [[list(k), round(v, 4)] for k, v in sorted(
                     self.weights.items(), key=lambda kv: repr(kv[0])) if abs(v) >= 1e-4]}
@@ -524,18 +599,21 @@ class LineValues:
 def train(rules: Rules, variant: Variant, games: int, seed: int = 0, alpha: float = ALPHA,
           values: LineValues | None = None,
           progress: Callable[[int, float], None] | None = None,
-          chances: bool | None = None) -> LineValues:
+          chances: bool | None = None, fits: bool | None = None) -> LineValues:
     """Learn (or go on learning) by `games` seeded games of self-play, each a random
     draw of the board's size; the step size falls to a third for the second half.
     Values of the rows alone go on learning with the variant's ships, if it has any.
     `chances`: whether ship tables read the ships' chances (default: new ship tables
-    do, resumed ones as they were learned)."""
+    do, resumed ones as they were learned); `fits`: whether the tables read the cells'
+    fits (default: as learned, off for new tables)."""
     fresh = values is None or values.ships is None
     values = values or LineValues(rules, variant.gold_silver, seed=seed, ships=variant.ships)
     if values.ships is None and variant.ships and rules.spaceships:
         values.ships = variant.ships  # the rows' values go on learning with the ships
     if values.ships and (fresh or chances is not None):
         values.chances = fresh if chances is None else chances
+    if fits is not None:
+        values.fits = fits
     rng = random.Random(seed * 1_000_003 + values.games)
     n = len(rules.tiles)
     window: list[int] = []
@@ -602,7 +680,8 @@ def load_values(path: Path, rules: Rules, variant: Variant) -> LineValues:
                        f"{variant.ships or 'a game without spaceships'}")
     weights = {_key(k): float(v) for k, v in data["weights"]}
     return LineValues(rules, variant.gold_silver, weights, int(data["games"]),
-                      int(data["seed"]), ships, bool(data.get("chances", False)))
+                      int(data["seed"]), ships, bool(data.get("chances", False)),
+                      bool(data.get("fits", False)))
 
 
 @dataclass
