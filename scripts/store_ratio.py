@@ -32,9 +32,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from solver.stats import mean_error, ratio_of_means  # noqa: E402
 from solver.store import Store  # noqa: E402
 
+# per run (as JSON): seed -> (score, hindsight optimum, proven)
+Runs = dict[str, dict[int, tuple[float, float, bool]]]
+
 
 def run_games(stores: Store | list[Store], policy: str | None = None
-              ) -> dict[str, dict[int, tuple[float, float, bool]]]:
+              ) -> Runs:
     """Per run (its rules data, setup, seats, options and values as JSON): seed ->
     (score, hindsight optimum, proven) of its finished games that have an optimum, its
     own or another record's of the same draw."""
@@ -48,7 +51,7 @@ def run_games(stores: Store | list[Store], policy: str | None = None
             key = (p.get("rules_digest"), json.dumps(p.get("setup"), sort_keys=True),
                    row["seed"])
             optimum[key] = (m["optimum"], bool(m.get("optimum_proven")))
-    runs: dict[str, dict[int, tuple[float, float, bool]]] = {}
+    runs: Runs = {}
     for row in rows:
         p, r = row["parameters"], row["result"]
         seats = p.get("seats", [])
@@ -64,11 +67,13 @@ def run_games(stores: Store | list[Store], policy: str | None = None
     return runs
 
 
-def groups(stores: Store | list[Store], policy: str | None = None) -> list[dict[str, Any]]:
+def groups(stores: Store | list[Store], policy: str | None = None,
+           runs: Runs | None = None) -> list[dict[str, Any]]:
     """Per run (rules data, setup, seats, options): the ratio of mean score to mean
-    hindsight optimum over its finished games that have an optimum."""
+    hindsight optimum over its finished games that have an optimum (`runs`: those of
+    `run_games`, when read already)."""
     out = []
-    for run, by_seed in run_games(stores, policy).items():
+    for run, by_seed in (runs if runs is not None else run_games(stores, policy)).items():
         games = list(by_seed.values())
         scores = [s for s, _, _ in games]
         optima = [o for _, o, _ in games]
@@ -81,15 +86,16 @@ def groups(stores: Store | list[Store], policy: str | None = None) -> list[dict[
     return out
 
 
-def paired(stores: Store | list[Store], policy: str | None = None) -> list[dict[str, Any]]:
+def paired(stores: Store | list[Store], policy: str | None = None,
+           runs: Runs | None = None) -> list[dict[str, Any]]:
     """Each two runs (numbered as `groups` lists them) of the same rules data and setup
     with draws in common: those games' mean score difference, second minus first, and
-    its standard error."""
-    runs = list(run_games(stores, policy).items())
+    its standard error (`runs` as for `groups`)."""
+    listed = list((runs if runs is not None else run_games(stores, policy)).items())
     out = []
-    for i, (a, games_a) in enumerate(runs):
-        for j in range(i + 1, len(runs)):
-            b, games_b = runs[j]
+    for i, (a, games_a) in enumerate(listed):
+        for j in range(i + 1, len(listed)):
+            b, games_b = listed[j]
             ra, rb = json.loads(a), json.loads(b)
             same = all(ra[k] == rb[k] for k in ("rules_digest", "setup"))
             common = sorted(games_a.keys() & games_b.keys())
@@ -114,8 +120,9 @@ def main() -> None:
             ap.error(f"no store file {path}")  # one line, exit code 2
     with ExitStack() as stack:
         stores = [stack.enter_context(Store(path, create=False)) for path in args.store]
-        found = groups(stores, args.policy)
-        pairs = paired(stores, args.policy) if args.paired else []
+        runs = run_games(stores, args.policy)  # read once for both
+    found = groups(stores, runs=runs)
+    pairs = paired(stores, runs=runs) if args.paired else []
     if args.json:
         print(json.dumps({"runs": found, "paired": pairs} if args.paired else found,
                          indent=2))

@@ -157,7 +157,7 @@ class LineValues:
         # the ships' chances (`_chances`) among the entries: tables learned since
         # 4 Dec 2026; earlier files read without them, as they were learned
         self.chances = chances
-        # the cells' fits (`_fit_keys`) among the entries: tables learned with them
+        # the cells' fits (`_fit_key`) among the entries: tables learned with them
         self.fits = fits
         self.layout = _Layout(rules, gold_silver)
         self.weights: dict[tuple, float] = weights if weights is not None else {}
