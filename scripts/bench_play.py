@@ -4,13 +4,15 @@
                                  [--gold-silver] [--optimum-time 10] [--log FILE.jsonl]
     python scripts/bench_play.py --latency 60 [--hint-time 2] [--hint-samples K]
     python scripts/bench_play.py --learned-latency 10 [--variant V] [--gold-silver]
+                                 [--futures F] [--calls C]
 
 --latency N: only the hint's decision time, on N positions (what the player sees) from
 seeded greedy games (turns 2, 8, 14 and 20 of games 0, 1, ...): median, p90 and max, and
 the futures each hint used.
 
 --learned-latency N: the learned policy's decision time at every move of its own games
-0..N-1 (the exact endgame included): median, p90 and max.
+0..N-1 (the exact endgame included): median, p90 and max; --futures and --calls as in
+`simulate --policy learned` (default: the policy's own defaults).
 
 Game g is the game simulate plays from --seed (dealt from seed*1000003+g), the same
 draws for every policy. Prints per policy the mean, median and quartiles over its
@@ -56,13 +58,19 @@ def main() -> None:
     ap.add_argument("--log", help="JSON-lines file of finished games (resumable)")
     ap.add_argument("--latency", type=int, default=0,
                     help="only time the hint on this many positions (see the docstring)")
+    ap.add_argument("--futures", type=int, default=None,
+                    help="with --learned-latency: sampled futures a decision")
+    ap.add_argument("--calls", type=int, default=None,
+                    help="with --learned-latency: calls each future plays on")
     ap.add_argument("--learned-latency", type=int, default=0,
                     help="only time the learned policy in this many games")
     args = ap.parse_args()
     rules = load_rules()
     variant = parse_variant(args.variant, args.gold_silver)
     if args.learned_latency:
-        learned_latency(rules, variant, args.learned_latency, args.seed)
+        options = {k: v for k, v in (("futures", args.futures), ("calls", args.calls))
+                   if v is not None}
+        learned_latency(rules, variant, args.learned_latency, args.seed, options)
         return
     if args.latency:
         latency(rules, variant, args.latency, args.seed, args.hint_samples, args.hint_time)
@@ -169,9 +177,9 @@ def latency(rules, variant, n: int, seed: int, samples: int, hint_time: float) -
           f"(min {min(futures)}, max {max(futures)})")
 
 
-def learned_latency(rules, variant, n: int, seed: int) -> None:
+def learned_latency(rules, variant, n: int, seed: int, options: dict) -> None:
     """The learned policy's decision time at every move of its games 0..n-1."""
-    learned = GAME.policy(rules, "learned", {})
+    learned = GAME.policy(rules, "learned", options)
     times = []
     for g in range(n):
         deal, play = GAME.streams(task_seed(seed, g))
@@ -185,7 +193,8 @@ def learned_latency(rules, variant, n: int, seed: int) -> None:
         print(f"\rlearned: {g + 1}/{n}", end="", file=sys.stderr, flush=True)
     print(file=sys.stderr)
     times.sort()
-    print(f"learned decision time ({variant.name}): {len(times)} decisions in {n} games, "
+    print(f"learned decision time ({variant.name}, {options or 'defaults'}): "
+          f"{len(times)} decisions in {n} games, "
           f"median {statistics.median(times):.3f} s, p90 {times[int(0.9 * len(times))]:.3f} s, "
           f"max {times[-1]:.2f} s")
 
