@@ -12,8 +12,9 @@ go through `--store ... --resume`; this reads them at any point.
 
 Several stores are read as one (runs made in copies of one store, say). With `--paired`,
 each two runs of the same rules data and variant are compared game by game on the draws
-both played: the mean difference of their scores (second minus first) and its standard
-error, without the spread of the draws that the two ratios' intervals carry.
+both played, with or without an optimum: the mean difference of their scores (second
+minus first) and its standard error, without the spread of the draws that the two
+ratios' intervals carry.
 """
 
 from __future__ import annotations
@@ -32,15 +33,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from solver.stats import mean_error, ratio_of_means  # noqa: E402
 from solver.store import Store  # noqa: E402
 
-# per run (as JSON): seed -> (score, hindsight optimum, proven)
-Runs = dict[str, dict[int, tuple[float, float, bool]]]
+# per run (as JSON): seed -> (score, hindsight optimum or None, proven)
+Runs = dict[str, dict[int, tuple[float, float | None, bool]]]
 
 
 def run_games(stores: Store | list[Store], policy: str | None = None
               ) -> Runs:
     """Per run (its rules data, setup, seats, options and values as JSON): seed ->
-    (score, hindsight optimum, proven) of its finished games that have an optimum, its
-    own or another record's of the same draw."""
+    (score, hindsight optimum, proven) of its finished games; the optimum its own or
+    another record's of the same draw, None if no record has one."""
     rows = [row for s in (stores if isinstance(stores, list) else [stores])
             for row in s.rows("games", {"game": "take-it-higher"})]
     optimum: dict[tuple, tuple[float, bool]] = {}
@@ -58,12 +59,11 @@ def run_games(stores: Store | list[Store], policy: str | None = None
         if policy is not None and policy not in seats or not r.get("finished", True):
             continue
         key = (p.get("rules_digest"), json.dumps(p.get("setup"), sort_keys=True), row["seed"])
-        if key not in optimum:
-            continue
         run = json.dumps({k: p.get(k) for k in ("rules_digest", "setup", "seats", "options",
                                                  "open_hands", "policy_data")},
                          sort_keys=True)
-        runs.setdefault(run, {})[row["seed"]] = (r["returns"][0], *optimum[key])
+        runs.setdefault(run, {})[row["seed"]] = (r["returns"][0],
+                                                 *optimum.get(key, (None, False)))
     return runs
 
 
@@ -71,13 +71,19 @@ def groups(stores: Store | list[Store], policy: str | None = None,
            runs: Runs | None = None) -> list[dict[str, Any]]:
     """Per run (rules data, setup, seats, options): the ratio of mean score to mean
     hindsight optimum over its finished games that have an optimum (`runs`: those of
-    `run_games`, when read already)."""
+    `run_games`, when read already); a run without any: its mean score, no ratio."""
     out = []
     for run, by_seed in (runs if runs is not None else run_games(stores, policy)).items():
-        games = list(by_seed.values())
+        games = [g for g in by_seed.values() if g[1] is not None]
+        if not games:
+            out.append({"run": json.loads(run), "games": 0, "played": len(by_seed),
+                        "mean": round(statistics.fmean(s for s, _, _ in by_seed.values()), 2),
+                        "optimum_mean": None, "optima_proven": 0, "ratio": None,
+                        "low": None, "high": None})
+            continue
         scores = [s for s, _, _ in games]
         optima = [o for _, o, _ in games]
-        out.append({"run": json.loads(run), "games": len(games),
+        out.append({"run": json.loads(run), "games": len(games), "played": len(by_seed),
                     "mean": round(statistics.fmean(scores), 2),
                     "optimum_mean": round(statistics.fmean(optima), 2),
                     "optima_proven": sum(p for _, _, p in games),
@@ -130,8 +136,13 @@ def main() -> None:
     for i, g in enumerate(found):
         run = g["run"]
         data = f" data {run['policy_data']}" if run.get("policy_data") else ""
-        print(f"[{i}] {','.join(run['seats'])} {run['setup']} options {run['options']}{data} "
-              f"rules {run['rules_digest']}: {g['games']} games, mean {g['mean']}, "
+        head = f"[{i}] {','.join(run['seats'])} {run['setup']} options {run['options']}{data} " \
+               f"rules {run['rules_digest']}: "
+        if g["ratio"] is None:
+            print(f"{head}{g['played']} games, mean {g['mean']}, no optimum")
+            continue
+        played = f" of {g['played']} played" if g["played"] != g["games"] else ""
+        print(f"{head}{g['games']} games{played}, mean {g['mean']}, "
               f"optimum {g['optimum_mean']} ({g['optima_proven']} proven), ratio "
               f"{g['ratio']:.4f} (95 % {g['low']:.4f}-{g['high']:.4f})")
     for p in pairs:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 from pathlib import Path
 
@@ -104,3 +105,38 @@ def test_learned_ratio_plays_the_store_draws(tmp_path, capsys, monkeypatch):
     with pytest.raises(SystemExit) as exc:
         ratio.main()
     assert exc.value.code == 2
+
+
+def test_store_ratio_pairs_games_without_an_optimum(tmp_path):
+    """Two runs of 3 games without --optimum, and the optimum of only the first 2 draws
+    (a third run): the ratios count 2 games, the paired difference all 3, and a run
+    whose draws have no optimum at all is still listed and paired."""
+    store = str(tmp_path / "runs.sqlite")
+    run = game_runner("take-it-higher")
+    docs = {}
+    for name, extra in (("greedy", ("--games", "3", "--no-optimum")),
+                        ("random", ("--games", "3", "--no-optimum"))):
+        docs[name] = run_json(run, "simulate", "--policy", name, "--jobs", "1", *extra,
+                              "--store", store)
+    script = load_script("store_ratio")
+    with Store(store, create=False) as s:
+        found = script.groups(s)
+        pairs = script.paired([s])
+    assert [g["ratio"] for g in found] == [None, None]
+    assert [g["played"] for g in found] == [3, 3]
+    scores = {g["run"]["seats"][0]: [r["returns"][0] for r in docs[g["run"]["seats"][0]]
+                                     ["records"]] for g in found}
+    first, second = (g["run"]["seats"][0] for g in found)
+    (pair,) = pairs
+    diffs = [b - a for a, b in zip(scores[first], scores[second], strict=True)]
+    assert pair["games"] == 3 and pair["difference"] == pytest.approx(sum(diffs) / 3,
+                                                                      abs=0.01)
+    run_json(run, "simulate", "--policy", "greedy", "--games", "2", "--jobs", "1",
+             "--store", store)  # the optima of draws 0 and 1
+    with Store(store, create=False) as s:
+        found = {json.dumps(g["run"]["options"], sort_keys=True) + g["run"]["seats"][0]: g
+                 for g in script.groups(s)}
+        again = script.paired([s])
+    borrowed = [g for g in found.values() if g["played"] == 3]
+    assert len(borrowed) == 2 and all(g["games"] == 2 and g["ratio"] > 0 for g in borrowed)
+    assert any(p["games"] == 3 and p["difference"] == pair["difference"] for p in again)
