@@ -4,14 +4,14 @@
                                  [--gold-silver] [--optimum-time 10] [--log FILE.jsonl]
     python scripts/bench_play.py --latency 60 [--hint-time 2] [--hint-samples K]
     python scripts/bench_play.py --learned-latency 10 [--variant V] [--gold-silver]
-                                 [--futures F] [--calls C]
+                                 [--futures F] [--calls C] [--lookahead L]
 
 --latency N: only the hint's decision time, on N positions (what the player sees) from
 seeded greedy games (turns 2, 8, 14 and 20 of games 0, 1, ...): median, p90 and max, and
 the futures each hint used.
 
 --learned-latency N: the learned policy's decision time at every move of its own games
-0..N-1 (the exact endgame included): median, p90 and max; --futures and --calls as in
+0..N-1 (the exact endgame included): median, p90 and max; --futures, --calls and --lookahead as in
 `simulate --policy learned` (default: the policy's own defaults).
 
 Game g is the game simulate plays from --seed (dealt from seed*1000003+g), the same
@@ -62,13 +62,16 @@ def main() -> None:
                     help="with --learned-latency: sampled futures a decision")
     ap.add_argument("--calls", type=int, default=None,
                     help="with --learned-latency: calls each future plays on")
+    ap.add_argument("--lookahead", type=int, default=None,
+                    help="with --learned-latency: cells valued on the futures")
     ap.add_argument("--learned-latency", type=int, default=0,
                     help="only time the learned policy in this many games")
     args = ap.parse_args()
     rules = load_rules()
     variant = parse_variant(args.variant, args.gold_silver)
     if args.learned_latency:
-        options = {k: v for k, v in (("futures", args.futures), ("calls", args.calls))
+        options = {k: v for k, v in (("futures", args.futures), ("calls", args.calls),
+                                                  ("lookahead", args.lookahead))
                    if v is not None}
         learned_latency(rules, variant, args.learned_latency, args.seed, options)
         return
