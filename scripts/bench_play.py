@@ -70,9 +70,8 @@ def main() -> None:
     rules = load_rules()
     variant = parse_variant(args.variant, args.gold_silver)
     if args.learned_latency:
-        options = {k: v for k, v in (("futures", args.futures), ("calls", args.calls),
-                                                  ("lookahead", args.lookahead))
-                   if v is not None}
+        options = {k: getattr(args, k) for k in ("futures", "calls", "lookahead")
+                   if getattr(args, k) is not None}
         learned_latency(rules, variant, args.learned_latency, args.seed, options)
         return
     if args.latency:

@@ -75,20 +75,14 @@ def groups(stores: Store | list[Store], policy: str | None = None,
     out = []
     for run, by_seed in (runs if runs is not None else run_games(stores, policy)).items():
         games = [g for g in by_seed.values() if g[1] is not None]
-        if not games:
-            out.append({"run": json.loads(run), "games": 0, "played": len(by_seed),
-                        "mean": round(statistics.fmean(s for s, _, _ in by_seed.values()), 2),
-                        "optimum_mean": None, "optima_proven": 0, "ratio": None,
-                        "low": None, "high": None})
-            continue
-        scores = [s for s, _, _ in games]
+        scores = [s for s, _, _ in games or by_seed.values()]  # no optimum: all games
         optima = [o for _, o, _ in games]
+        ratio = {k: v for k, v in asdict(ratio_of_means(scores, optima)).items()
+                 if k != "n"} if games else {"ratio": None, "low": None, "high": None}
         out.append({"run": json.loads(run), "games": len(games), "played": len(by_seed),
                     "mean": round(statistics.fmean(scores), 2),
-                    "optimum_mean": round(statistics.fmean(optima), 2),
-                    "optima_proven": sum(p for _, _, p in games),
-                    **{k: v for k, v in asdict(ratio_of_means(scores, optima)).items()
-                       if k != "n"}})
+                    "optimum_mean": round(statistics.fmean(optima), 2) if games else None,
+                    "optima_proven": sum(p for _, _, p in games), **ratio})
     return out
 
 
