@@ -357,6 +357,37 @@ def test_learning_raises_the_score_and_replays_from_its_seed(tmp_path):
         assert sum(back.play(d) for d in draws) == after
 
 
+def test_td_lambda_moves_each_board_toward_its_discounted_points_to_come():
+    """From empty tables every board is worth 0 during the game, so TD(lambda) moves
+    the board after the t-th call by alpha * sum_k lambda^k r_(t+1+k) (the points of
+    the later calls, the k-th weighed lambda^k), shared among its table entries; the
+    boards and points are those of the same game played without learning."""
+    rules = small_rules(3, n_cells=6, n_tiles=10)
+    draw = random.Random(5).sample(range(len(rules.tiles)), rules.board_size)
+    plain = LineValues(rules, False)
+    b = plain._new_board()
+    boards, points = [], []
+    for t in draw:
+        points.append(plain._step(b, t))
+        boards.append(plain._keys(b, len(b.empty)))
+    assert sum(points) > 0
+    lam, alpha = 0.5, 0.3
+    expected: dict[tuple, float] = {}
+    for i, keys in enumerate(boards):
+        target = sum(lam ** k * r for k, r in enumerate(points[i + 1:]))
+        for key in keys:
+            expected[key] = expected.get(key, 0.0) + alpha * target / len(keys)
+    learned = LineValues(rules, False)
+    assert learned.play(draw, alpha, lam) == sum(points)
+    assert set(learned.weights) == set(expected)
+    for key, w in expected.items():
+        assert learned.weights[key] == pytest.approx(w)
+    # TD(0) learns during the game instead: other tables
+    td0 = LineValues(rules, False)
+    td0.play(draw, alpha)
+    assert td0.weights != learned.weights
+
+
 def test_values_of_other_rules_or_rows_are_refused(tmp_path):
     rules = small_rules(3, n_cells=6, n_tiles=10)
     path = tmp_path / "v.json"
@@ -466,6 +497,21 @@ def test_commands(tmp_path):
                               str(out), "--rules", str(rules_file)), "choose one")
     assert_one_line_error(run("learn", "--games", "1", "--out", str(tmp_path / "x.json"),
                               "--resume", str(rules_file)), "not a values file")
+
+
+def test_lambda_command(tmp_path):
+    """`learn --lambda L` writes the bytes of `train(lam=L)`, other tables than TD(0);
+    a lambda of 1 or more is refused in one line."""
+    rules_file, out, _ = _learn(tmp_path, small_rules_dict(3, n_cells=6, n_tiles=10),
+                                "l.json", "--games", "200", "--lambda", "0.7")
+    rules = small_rules(3, n_cells=6, n_tiles=10)
+    train(rules, Variant(), 200, lam=0.7).save(tmp_path / "same.json")
+    assert out.read_bytes() == (tmp_path / "same.json").read_bytes()
+    train(rules, Variant(), 200).save(tmp_path / "td0.json")
+    assert out.read_bytes() != (tmp_path / "td0.json").read_bytes()
+    assert_one_line_error(run("learn", "--rules", str(rules_file), "--games", "1",
+                              "--lambda", "1", "--out", str(tmp_path / "x.json")),
+                          "--lambda")
 
 
 def test_cell_fits_command(tmp_path):

@@ -340,11 +340,15 @@ def hint(file: str, tile_text: str | None, variant: str | None, gold_silver: boo
 @click.option("--cell-fits/--no-cell-fits", "fits", default=None,
               help="The tables read each empty cell's fits (how many unseen tiles suit "
                    "every line through it). Default: as the resumed tables, else off.")
+@click.option("--lambda", "lam", type=click.FloatRange(0, 1, max_open=True), default=0.0,
+              show_default=True,
+              help="TD(lambda): each game's boards move toward their lambda-returns after "
+                   "the game (0: TD(0), learning during the game).")
 @quiet_option
 @rules_option
 def learn(variant: str, gold_silver: bool, games: int, seed: int, out: str,
           resume: str | None, step: float, chances: bool | None, fits: bool | None,
-          rules_path: str | None) -> None:
+          lam: float, rules_path: str | None) -> None:
     """Learn a value of boards by self-play (temporal differences), for the learned
     policy and `hint --learned`; the same seed and games give the same file. With
     spaceship rules the values count the ring's bonus and the launches too (the rows'
@@ -357,7 +361,7 @@ def learn(variant: str, gold_silver: bool, games: int, seed: int, out: str,
     with live_status("learn", None, unit="games") as status:
         values = train(rules, scoring, games, seed, alpha=step, values=start,
                        progress=lambda n, mean: status.step(n, None), chances=chances,
-                       fits=fits)
+                       fits=fits, lam=lam)
     values.save(Path(out))
     stderr.print(f"{values.games:,} games learned; {len(values.weights):,} table entries "
                  f"written to {out}")

@@ -547,24 +547,40 @@ class LineValues:
 
     # ------------------------------------------------------------------ learning
 
-    def play(self, draw: list[int], alpha: float = 0.0) -> int:
+    def play(self, draw: list[int], alpha: float = 0.0, lam: float = 0.0) -> int:
         """One game of `draw` (tile indices in call order), each tile on the cell of best
-        gain (no look-ahead); with alpha > 0, learning as it goes. Its points (rows, and
-        the ring with `ships`)."""
+        gain (no look-ahead); with alpha > 0, learning as it goes (TD(0)), or with lam > 0
+        after the game, each board toward its lambda-return (TD(lambda), forward view).
+        Its points (rows, and the ring with `ships`)."""
         b = self._new_board()
         score = 0
         previous: list[tuple] | None = None
         before = 0.0
+        trail: list[tuple[list[tuple], float, int]] = []  # keys, value, points after
         for t in draw:
             points = self._step(b, t)
             score += points
             if alpha:
                 keys = self._keys(b, len(b.empty))
                 value = self._sum(keys)
+                if lam:
+                    if trail:
+                        k, v, _ = trail[-1]
+                        trail[-1] = (k, v, points)
+                    trail.append((keys, value, 0))
+                    continue
                 if previous is not None:
                     self._update(previous, alpha * (points + value - before))
                 previous, before = keys, value
-        if alpha and previous is not None:
+        if alpha and lam:
+            # G_t = r_{t+1} + (1 - lam) V(s_{t+1}) + lam G_{t+1}; the last board's G is 0
+            ret = 0.0
+            following = 0.0
+            for keys, value, points in reversed(trail):
+                ret = points + (1 - lam) * following + lam * ret
+                self._update(keys, alpha * (ret - value))
+                following = value
+        elif alpha and previous is not None:
             self._update(previous, alpha * (0.0 - before))
         return score
 
@@ -600,13 +616,15 @@ class LineValues:
 def train(rules: Rules, variant: Variant, games: int, seed: int = 0, alpha: float = ALPHA,
           values: LineValues | None = None,
           progress: Callable[[int, float], None] | None = None,
-          chances: bool | None = None, fits: bool | None = None) -> LineValues:
+          chances: bool | None = None, fits: bool | None = None,
+          lam: float = 0.0) -> LineValues:
     """Learn (or go on learning) by `games` seeded games of self-play, each a random
     draw of the board's size; the step size falls to a third for the second half.
     Values of the rows alone go on learning with the variant's ships, if it has any.
     `chances`: whether ship tables read the ships' chances (default: new ship tables
     do, resumed ones as they were learned); `fits`: whether the tables read the cells'
-    fits (default: as learned, off for new tables)."""
+    fits (default: as learned, off for new tables). `lam` > 0: TD(lambda) instead of
+    TD(0), each game's boards moved toward their lambda-returns after the game."""
     fresh = values is None or values.ships is None
     values = values or LineValues(rules, variant.gold_silver, seed=seed, ships=variant.ships)
     if values.ships is None and variant.ships and rules.spaceships:
@@ -621,7 +639,7 @@ def train(rules: Rules, variant: Variant, games: int, seed: int = 0, alpha: floa
     for g in range(games):
         draw = rng.sample(range(n), rules.board_size)
         a = alpha if g < games // 2 else alpha / 3
-        window.append(values.play(draw, a))
+        window.append(values.play(draw, a, lam))
         values.games += 1
         if progress is not None and len(window) == 1000:
             progress(values.games, sum(window) / len(window))
