@@ -556,7 +556,7 @@ class LineValues:
         score = 0
         previous: list[tuple] | None = None
         before = 0.0
-        trail: list[tuple[list[tuple], float, int]] = []  # keys, value, points after
+        trail: list[tuple[list[tuple], float, int]] = []  # each board, its value, its points
         for t in draw:
             points = self._step(b, t)
             score += points
@@ -564,22 +564,18 @@ class LineValues:
                 keys = self._keys(b, len(b.empty))
                 value = self._sum(keys)
                 if lam:
-                    if trail:
-                        k, v, _ = trail[-1]
-                        trail[-1] = (k, v, points)
-                    trail.append((keys, value, 0))
+                    trail.append((keys, value, points))
                     continue
                 if previous is not None:
                     self._update(previous, alpha * (points + value - before))
                 previous, before = keys, value
         if alpha and lam:
             # G_t = r_{t+1} + (1 - lam) V(s_{t+1}) + lam G_{t+1}; the last board's G is 0
-            ret = 0.0
-            following = 0.0
+            ret = following = reward = 0.0  # the next board's return, value, points
             for keys, value, points in reversed(trail):
-                ret = points + (1 - lam) * following + lam * ret
+                ret = reward + (1 - lam) * following + lam * ret
                 self._update(keys, alpha * (ret - value))
-                following = value
+                following, reward = value, points
         elif alpha and previous is not None:
             self._update(previous, alpha * (0.0 - before))
         return score
