@@ -12,26 +12,9 @@ import click
 from solver import __version__
 from solver.errors import ToppiError
 
-# game id -> (title, package under models/, what its commands answer). A game's
-# commands are the click group `group` of `models.<package>.cli`; the root lists the
-# games from this table, so `toppi --help` imports no game (nor its solvers).
-GAMES = {
-    "take-it-higher": ("Take it Higher!", "take_it_higher",
-                       "score sheets, boards, proven maximal scores."),
-    "hoch-hinaus": ("Tippi Toppi – Hoch Hinaus!", "hoch_hinaus",
-                    "legal placements, tasks, achievability, hints."),
-    "tippi-toppi": ("Tippi Toppi (card game)", "tippi_toppi",
-                    "tasks, achievability, hints, can we still win."),
-    "topito": ("Topito", "topito",
-               "shortest plans to a card, hints, reachability, unique puzzles."),
-    "hippo": ("Hippo", "hippo", "options of a roll, the best placement, plans for known "
-              "rolls, finishing chances, simulated games."),
-}
-
-# command -> (module whose click group `group` it is, short help)
+# command -> (module whose click command `group` it is, short help): the commands that
+# are not a game's; the games come from the registry (solver/registry.py)
 COMMANDS = {
-    **{game: (f"models.{package}.cli", f"{title}: {summary}")
-       for game, (title, package, summary) in GAMES.items()},
     "puzzles": ("solver.store_cli",
                 "Puzzles saved by `toppi <game> generate --store FILE`: list them, export "
                 "them as puzzle files."),
@@ -39,6 +22,15 @@ COMMANDS = {
               "A local web app: the games on a page, build positions by clicking, ask, "
               "play, solve the puzzle library."),
 }
+
+
+def _commands() -> dict[str, str]:
+    """Every command of the root and its short help (no game imported)."""
+    from solver.registry import games
+
+    return {**{g.id: f"{g.title}: {g.summary}" for g in games().values()},
+            **{name: text for name, (_, text) in COMMANDS.items()}}
+
 
 _NO_ARGS = getattr(click.exceptions, "NoArgsIsHelpError", ())
 
@@ -97,17 +89,29 @@ class LazyToppiGroup(ToppiGroup):
     (a game's module pulls in its solvers: OR-Tools alone takes about half a second)."""
 
     def list_commands(self, ctx: click.Context) -> list[str]:
-        return sorted({*COMMANDS, *self.commands})
+        return sorted({*_commands(), *self.commands})
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
-        if cmd_name in self.commands or cmd_name not in COMMANDS:
-            return self.commands.get(cmd_name)
-        if COMMANDS[cmd_name][0].startswith("models."):
-            _unshadow_models()
-        group = importlib.import_module(COMMANDS[cmd_name][0]).group
-        group.name = cmd_name  # its usage lines say `toppi <game> ...`
-        self.commands[cmd_name] = group
-        return group
+        if cmd_name in self.commands:
+            return self.commands[cmd_name]
+        if cmd_name in COMMANDS:
+            found = importlib.import_module(COMMANDS[cmd_name][0]).group
+        else:
+            from solver.registry import games
+            from solver.verb_cli import game_group
+
+            entry = games().get(cmd_name)
+            if entry is None:
+                return None
+            from importlib.util import find_spec
+
+            if find_spec(f"{entry.package}.verbs") is None:
+                found = importlib.import_module(f"{entry.package}.cli").group  # not yet
+            else:
+                found = game_group(entry)
+        found.name = cmd_name  # its usage lines say `toppi <game> ...`
+        self.commands[cmd_name] = found
+        return found
 
     def resolve_command(self, ctx: click.Context, args: list[str]
                         ) -> tuple[str | None, click.Command | None, list[str]]:
@@ -123,11 +127,12 @@ class LazyToppiGroup(ToppiGroup):
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         """The table of commands from their short help in COMMANDS (no import)."""
         names = self.list_commands(ctx)
+        helps = _commands()
         limit = formatter.width - 6 - max(len(n) for n in names)
         rows = []
         for name in names:
-            if name in COMMANDS:
-                short = click.Command(name, help=COMMANDS[name][1]).get_short_help_str(limit)
+            if name in helps:
+                short = click.Command(name, help=helps[name]).get_short_help_str(limit)
             else:
                 short = self.commands[name].get_short_help_str(limit)
             rows.append((name, short))

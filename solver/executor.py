@@ -448,7 +448,13 @@ def interrupted_note(interrupted: bool, done: int, total: int, store_path: str |
     what was kept and exit 130; nothing when the run was complete."""
     if not interrupted:
         return
+    stderr.print(f"[yellow]{interruption(done, total, store_path, noun)}[/yellow]")
+    raise SystemExit(130)
+
+
+def interruption(done: int, total: int, store_path: str | None, noun: str = "tasks"
+                 ) -> str:
+    """What an interrupted batch run says it kept."""
     where = (f"saved in {store_path}; run again with --resume to finish" if store_path
              else "not saved (use --store FILE to keep and --resume runs)")
-    stderr.print(f"[yellow]Interrupted: {done} of {total} {noun} finished, {where}.[/yellow]")
-    raise SystemExit(130)
+    return f"Interrupted: {done} of {total} {noun} finished, {where}."

@@ -31,10 +31,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, Literal, TypeVar
 
-import click
-
 from solver.errors import BadInput
 from solver.io import load_json
+from solver.params import Param
 
 R = TypeVar("R")  # the rules data a game is played with
 S = TypeVar("S")  # a state
@@ -79,25 +78,35 @@ class Game(Generic[R, S, A]):
     """
 
     id: ClassVar[str]  # the game's name on the command line, e.g. "hippo"
-    title: ClassVar[str]
     kind: ClassVar[Kind]  # what `returns` measures, and so how simulate sums games up
     policy_names: ClassVar[tuple[str, ...]]  # the first is the default of simulate/play
     # Options of the commands that read rules data, passed to `load_rules` by name.
-    data_options: ClassVar[tuple[click.Option, ...]] = ()
+    data_options: ClassVar[tuple[Param, ...]] = ()
     # Options that choose a new game's setup (players, difficulty, variant...), passed
     # to `setups` by name; simulate and play offer them.
-    setup_options: ClassVar[tuple[click.Option, ...]] = ()
+    setup_options: ClassVar[tuple[Param, ...]] = ()
     # Options of the policies and of the per-game measures (hint budget, optimum...),
     # passed to `policy` and `measure` as one dict; simulate and play offer them.
-    play_options: ClassVar[tuple[click.Option, ...]] = ()
+    play_options: ClassVar[tuple[Param, ...]] = ()
     # The option that names a chance outcome on the command line (e.g. --roll) for
     # `moves` at a chance node; None when the game has no such outcome to give.
-    chance_option: ClassVar[click.Option | None] = None
+    chance_option: ClassVar[Param | None] = None
     # Options of `moves` that ask about another position than the file's (other tiles in
     # hand, no gap fillers...), passed to `what_if` by name.
-    what_if_options: ClassVar[tuple[click.Option, ...]] = ()
+    what_if_options: ClassVar[tuple[Param, ...]] = ()
+    # "module:Type" of what `show` returns: the game's part of the `show` document
+    show_answer: ClassVar[str | None] = None
+    # "module:Type" of what `moves_notes` returns (the notes of `moves`), if any
+    moves_notes_answer: ClassVar[str | None] = None
     # Games played longer than this many actions are stopped and counted unfinished.
     max_actions: ClassVar[int] = 10_000
+
+    @property
+    def title(self) -> str:
+        """The game's title, as the registry gives it."""
+        from solver.registry import entry
+
+        return entry(self.id).title
 
     # ------------------------------------------------------------------ data, positions
 
@@ -225,14 +234,6 @@ class Game(Generic[R, S, A]):
         """The game-specific part of `show --json` (a dataclass or dict)."""
         return {}
 
-    def terminal(self, state: S) -> Any:
-        """The state drawn for the terminal (a rich renderable)."""
-        raise NotImplementedError
-
-    def picture(self, state: S, title: str) -> Any:
-        """The state drawn as an SVG (solver.render.Svg)."""
-        raise NotImplementedError
-
     # ------------------------------------------------------------------ policies
 
     def policy(self, rules: R, name: str, options: dict[str, Any]) -> Policy[A]:
@@ -255,16 +256,6 @@ class Game(Generic[R, S, A]):
         """Game-specific summary of the `measure` dicts of a cell's games (JSON)."""
         return {}
 
-    def final_report(self, rules: R, end: S, options: dict[str, Any]) -> Any:
-        """What `play` shows at the end of a game, or when the player stops it early
-        (a rich renderable, or None)."""
-        return None
-
-    def hint(self, rules: R, observation: S, options: dict[str, Any]) -> Any:
-        """What `play` shows when the player asks for a hint (a rich renderable), or
-        None when the game has no hint."""
-        return None
-
     # ------------------------------------------------------------------ helpers
 
     def load_position(self, rules: R, path: str) -> S:
@@ -284,6 +275,29 @@ class Game(Generic[R, S, A]):
             return self.action_text(state, action)
         except Exception:  # an action so wrong it has no text
             return repr(action)
+
+
+class GameView(Generic[R, S]):
+    """How a game's states look, for the terminal and as pictures: each game implements
+    it in its `render.py` as `VIEW` (the game description itself draws nothing)."""
+
+    def terminal(self, state: S) -> Any:
+        """The state drawn for the terminal (a rich renderable)."""
+        raise NotImplementedError
+
+    def picture(self, state: S, title: str) -> Any:
+        """The state drawn as an SVG (solver.render.Svg)."""
+        raise NotImplementedError
+
+    def hint(self, rules: R, observation: S, options: dict[str, Any]) -> Any:
+        """What `play` shows when the player asks for a hint (a rich renderable), or
+        None when the game has no hint."""
+        return None
+
+    def final_report(self, rules: R, end: S, options: dict[str, Any]) -> Any:
+        """What `play` shows at the end of a game, or when the player stops it early
+        (a rich renderable, or None)."""
+        return None
 
 
 def play_out(game: Game[R, S, A], state: S, seats: Sequence[Policy[A]],

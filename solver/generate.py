@@ -17,6 +17,7 @@ from typing import Any, Generic, Literal, Protocol, TypeVar
 from solver.errors import BadInput
 from solver.executor import Batch, SharedTasks
 from solver.options import DIFFICULTIES
+from solver.puzzles import Verdict
 
 P = TypeVar("P")  # a puzzle (position + what is asked)
 S = TypeVar("S")  # a solution
@@ -24,7 +25,6 @@ S = TypeVar("S")  # a solution
 
 #: The verdict of check-unique: "several" shows two solutions; "unknown" when the search
 #: ran out of time before deciding.
-Verdict = Literal["unique", "several", "none", "unknown"]
 
 #: What one generator attempt gave (only "found" keeps a puzzle).
 Outcome = Literal["found", "not_unique", "undecided", "no_solution", "wrong_difficulty"]

@@ -25,6 +25,8 @@ if TYPE_CHECKING:
 _quiet = False
 # What owns the stderr line now: a live Status, "bar" (a progress bar), or None.
 _owner: Status | str | None = None
+# Who else hears the solvers' reports (the web app's worker), or None.
+_listener: Listener | None = None
 
 #: A line appears only when the work lasts longer than this (seconds): quick solves,
 #: such as the many small ones of a hint, leave no trace.
@@ -76,6 +78,34 @@ class Status:
 
 
 NO_STATUS = Status()
+
+
+class Listener:
+    """Hears every solve's live status, whatever the terminal: the web app's worker
+    passes the values on to the page. `opened` and `closed` bracket each
+    `live_status` block (nested blocks nest); progress bars report to the innermost."""
+
+    def opened(self, status: LiveStatus) -> None:
+        """A solve began; `status` holds its values as they are reported."""
+
+    def closed(self, status: LiveStatus) -> None:
+        """That solve ended."""
+
+
+@contextmanager
+def reporting_to(listener: Listener) -> Iterator[None]:
+    """Every live status opened in the block reports to `listener` (and draws
+    nothing): the way a process that is not a terminal shows its solvers' progress."""
+    global _listener, _owner
+    outer, outer_owner = _listener, _owner
+    root = LiveStatus("", None)
+    _listener, _owner = listener, root
+    listener.opened(root)
+    try:
+        yield
+    finally:
+        listener.closed(root)
+        _listener, _owner = outer, outer_owner
 
 
 def current_status() -> Status:
@@ -202,6 +232,10 @@ def live_status(label: str, time_limit: float | None = None, *, unit: str = "",
     if not show:
         yield NO_STATUS
         return
+    if _listener is not None:
+        with _heard(label, time_limit, unit, solves, since) as status:
+            yield status
+        return
     if not _can_draw(console):
         outer = _owner
         if isinstance(outer, LiveStatus) and outer.solves:
@@ -239,6 +273,25 @@ def live_status(label: str, time_limit: float | None = None, *, unit: str = "",
         if _shower.cancel(job):
             live.stop()
         _owner = None
+
+
+@contextmanager
+def _heard(label: str, time_limit: float | None, unit: str, solves: bool,
+           since: float | None) -> Iterator[Status]:
+    """A live status told to the listener (no line drawn): the innermost status the
+    progress bars report to while the block runs."""
+    global _owner
+    assert _listener is not None
+    listener = _listener
+    status = LiveStatus(label, time_limit, unit, solves, since)
+    outer = _owner
+    _owner = status
+    listener.opened(status)
+    try:
+        yield status
+    finally:
+        listener.closed(status)
+        _owner = outer
 
 
 class _Job:

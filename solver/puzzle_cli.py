@@ -12,13 +12,10 @@ the store and rich's tables are imported by the commands that use them.
 
 from __future__ import annotations
 
-import functools
-import importlib
 import json
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -40,211 +37,16 @@ from solver.render import print_json, stderr, stdout
 from solver.results import dumps, to_jsonable
 
 if TYPE_CHECKING:
-    from rich.console import RenderableType
 
     from solver.executor import Batch
-    from solver.generate import Attempt, GenerationReport, PuzzleKind, Verdict
-    from solver.render import Svg
-    from solver.store import Store
 
-P = TypeVar("P")
-S = TypeVar("S")
-
-
-def __getattr__(name: str) -> Any:
-    # PUZZLES_KIND, the store's table of puzzles, is offered here too; the store itself
-    # is imported when a command runs
-    if name == "PUZZLES_KIND":
-        from solver.store import PUZZLES_KIND
-
-        return PUZZLES_KIND
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-@dataclass
-class PuzzleGame(Generic[P, S]):
-    """What the shared puzzle commands need to know about one game.
-
-    make_kind(rules_path, backend, time_limit, **extra): the game's PuzzleKind; `extra`
-        holds the values of the game's own `generate_options` (for `generate` only).
-    read(kind, data, where): a puzzle from a parsed file, and its stated solution (or None).
-    write(kind, puzzle, solution, rating): the puzzle file's JSON object.
-    solution_text(kind, puzzle, solution): the solution in one readable line.
-    picture(kind, puzzle, solution, reveal): an SVG of the puzzle as posed (reveal False;
-        the solution is passed so the picture can state e.g. the score to reach) or solved.
-    terminal(kind, puzzle, solution, reveal): the same for the terminal.
-    """
-
-    game: str
-    backends: tuple[str, ...]
-    make_kind: Callable[..., PuzzleKind[P, S]]
-    read: Callable[[Any, Any, str], tuple[P, S | None]]
-    write: Callable[[Any, P, S | None, dict[str, Any] | None], dict[str, Any]]
-    solution_text: Callable[[Any, P, S], str]
-    picture: Callable[[Any, P, S, bool], Svg]
-    terminal: Callable[[Any, P, S, bool], RenderableType]
-    generate_options: tuple[click.Option, ...] = ()  # e.g. Topito's --moves K
-    # The puzzle's canonical form for de-duplication in --store (equal for puzzles that
-    # are the same up to the game's symmetries); default: the puzzle file's JSON with
-    # sorted keys (no symmetry folded).
-    canonical: Callable[[Any, P], str] | None = None
-    # What solving a puzzle knows, for the JSON of solve / check-unique: the game's
-    # {"knows", "unknown", "all_seeing", ...} of the position posed (None: not said).
-    knowledge: Callable[[Any, P], dict[str, Any] | None] | None = None
-
-    @classmethod
-    def from_module(cls, module: str, game: str, backends: tuple[str, ...],
-                    generate_options: tuple[click.Option, ...] = ()) -> PuzzleGame:
-        """The description of a game's puzzles whose functions are those of
-        `module.puzzle_game()`, that module imported when a command first calls one:
-        registering the commands (and `--help`) needs only the game's id, its back-ends
-        and its own `generate` options."""
-        return cls(game, backends,
-                   *(_FromModule(module, name) for name in (
-                       "make_kind", "read", "write", "solution_text", "picture",
-                       "terminal")),
-                   generate_options=generate_options,
-                   canonical=_FromModule(module, "canonical_form"),
-                   knowledge=_FromModule(module, "knowledge"))
-
-    def canonical_form(self, kind: Any, puzzle: P) -> str:
-        """The puzzle's canonical form: `canonical`, or the puzzle file's JSON with
-        sorted keys."""
-        if self.canonical is not None:
-            return self.canonical(kind, puzzle)
-        from solver.store import canonical_json
-
-        return canonical_json(self.write(kind, puzzle, None, None))
-
-
-@functools.cache
-def _described(module: str) -> PuzzleGame:
-    return importlib.import_module(module).puzzle_game()
-
-
-@dataclass(frozen=True)
-class _FromModule:
-    """The function `name` of the PuzzleGame that `module.puzzle_game()` describes,
-    imported on the first call; it pickles as the two names, so a batch's workers
-    import the module themselves."""
-
-    module: str
-    name: str
-
-    def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        function = getattr(_described(self.module), self.name)
-        # an optional part the game does not describe (e.g. knowledge) answers None
-        return None if function is None else function(*args, **kwargs)
-
-
-@dataclass
-class GeneratedFile:
-    """One generated puzzle as reported by `generate`."""
-
-    file: str | None
-    difficulty: str
-    score: float
-    features: dict[str, float]
-    attempt: int
-    puzzle: dict[str, Any]
-
-
-@dataclass
-class GenerateResult:
-    game: str
-    difficulty: str
-    seed: int
-    wanted: int
-    puzzles: list[GeneratedFile]
-    attempts: int
-    not_unique: int
-    no_solution: int
-    undecided: int
-    wrong_difficulty: int
-    seconds: float
-    duplicates: int = 0  # with --store: puzzles found that the store held already
-    executor: str = "in-process"
-    interrupted: bool = False
-
-
-@dataclass
-class SolveResult:
-    """`solve` / `check-unique`: the verdict and the solutions found (two at most)."""
-
-    file: str
-    status: Verdict
-    solutions: list[str] = field(default_factory=list)
-    stated_solution_confirmed: bool | None = None
-    seconds: float = 0.0
-
-
-_KINDS: dict[Any, Any] = {}  # per worker process: a kind is built once per run
-
-
-def attempt_task(make_kind: Callable[..., Any], kind_args: tuple, extra: tuple,
-                 difficulty: str, seed: int, attempt: int) -> Attempt:
-    """Attempt number `attempt` of `generate` (solver/generate.py), alone: the proposal
-    comes from random.Random(attempt_seed(seed, attempt)), so any process or machine
-    gives the same answer (a batch task; `make_kind` is the game's top-level factory,
-    or a PuzzleGame.from_module one)."""
-    from solver.generate import try_attempt
-
-    key = (make_kind, kind_args, extra)
-    kind = _KINDS.get(key)
-    if kind is None:
-        kind = _KINDS[key] = make_kind(*kind_args, **dict(extra))
-    return try_attempt(kind, difficulty, seed, attempt)
-
-
-def generate_stored(game: PuzzleGame, kind: Any, kind_args: tuple, extra: dict[str, Any],
-                    difficulty: str, count: int, seed: int, max_attempts: int | None,
-                    batch: Batch, progress: Callable[[int, int], None] | None = None,
-                    deadline: float | None = None, store: Store | None = None,
-                    resume: bool = False) -> GenerationReport:
-    """`solver.generate.generate` for a command: every attempt a task of `batch` that
-    builds the kind in its worker from `kind_args` (rules path, back-end, time limit)
-    and the game's own options `extra`. With a store, every puzzle found is saved at
-    once (a puzzle whose canonical form is stored already is skipped as a duplicate);
-    `resume` reuses the stored puzzles of this run and goes on after the last one."""
-    from solver.generate import Generated, generate
-    from solver.store import PUZZLES_KIND
-
-    parameters = {"game": game.game, "difficulty": difficulty, "seed": seed,
-                  "rules": kind_args[0], "backend": kind_args[1], "time_limit": kind_args[2],
-                  **extra}
-    resumed = []
-    if store is not None and resume:
-        for attempt, data in sorted(store.done(PUZZLES_KIND, parameters).items()):
-            if not isinstance(data, dict) or not isinstance(data.get("puzzle"), dict):
-                store.skipped.append(f"--store {store.path}: puzzles row of attempt "
-                                     f"{attempt} skipped: not a puzzle")
-                continue
-            puzzle, solution = game.read(kind, data["puzzle"], "the store")
-            rating = data["puzzle"].get("rating", {})
-            resumed.append(Generated(puzzle, solution, difficulty, rating.get("score", 0.0),
-                                     rating.get("features", {}), seed, attempt, 0))
-        note = store.skipped_note()
-        if note is not None:
-            from rich.markup import escape
-
-            from solver.render import stderr
-
-            stderr.print(f"[yellow]{escape(note)}; generated again.[/yellow]", soft_wrap=True)
-
-    def keep(got: Attempt) -> bool:
-        """Store the puzzle: False when its canonical form is there already."""
-        if store is None:
-            return True
-        rating = {"difficulty": difficulty, "score": got.score, "features": got.features,
-                  "seed": seed, "attempt": got.attempt}
-        data = game.write(kind, got.puzzle, got.solution, rating)
-        form = f"{game.game} {game.canonical_form(kind, got.puzzle)}"
-        return store.put(PUZZLES_KIND, parameters, got.attempt, {"puzzle": data}, rating, form)
-
-    task = (attempt_task, (game.make_kind, kind_args, tuple(sorted(extra.items()))))
-    return generate(kind, difficulty, count, seed, max_attempts, progress, deadline,
-                    batch=batch, task=task, keep=keep, resumed=resumed)
-
+from solver.puzzles import (  # noqa: E402
+    GeneratedFile,
+    GenerateResult,
+    PuzzleGame,
+    SolveResult,
+    generate_stored,
+)
 
 _VERDICT_WORDS = {"unique": "[green]unique[/green]: exactly one solution",
                   "several": "[red]not unique[/red]: at least two solutions",

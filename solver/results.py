@@ -9,7 +9,12 @@ from typing import Any
 
 
 def to_jsonable(obj: Any) -> Any:
-    """Convert dataclasses, enums, tuples and dicts recursively into JSON values."""
+    """Convert dataclasses, enums, tuples and dicts recursively into JSON values. A
+    dataclass with a `json_document()` method is what that method returns (an answer
+    whose document lifts some fields to the top, such as `moves`' notes)."""
+    document = getattr(obj, "json_document", None)
+    if callable(document) and not isinstance(obj, type):
+        return to_jsonable(document())
     if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
         return {f.name: to_jsonable(getattr(obj, f.name)) for f in dataclasses.fields(obj)
                 if not f.metadata.get("json_skip")}

@@ -74,6 +74,13 @@ class SimulationResult:
     executor: str = "in-process"
     interrupted: bool = False  # Ctrl-C: only the games that finished are summarised
 
+    def interrupted_note(self, store_path: str | None) -> str | None:
+        """What the command says after an interrupted run (None: it was complete)."""
+        from solver.executor import interruption
+
+        return (interruption(self.played, self.asked, store_path, "games")
+                if self.interrupted else None)
+
 
 def seats_for(policies: Sequence[str], game: int, rotate: bool) -> list[str]:
     """The policy of each seat in game `game` (moved on by one seat per game when

@@ -15,9 +15,9 @@ from typing import Any
 
 import click
 
-from solver.cli import GAMES
 from solver.errors import BadInput
 from solver.options import DIFFICULTIES, json_option
+from solver.registry import games
 from solver.render import print_json, stderr, stdout
 from solver.results import dumps
 
@@ -56,8 +56,8 @@ def stored_puzzles(path: str, game: str | None = None, difficulty: str | None = 
     """The stored puzzles, ordered by game, difficulty (easy first), rating, row id."""
     from solver.store import PUZZLES_KIND, Store
 
-    if game is not None and game not in GAMES:
-        raise BadInput(f"--game {game}: unknown game (one of {', '.join(GAMES)})")
+    if game is not None and game not in games():
+        raise BadInput(f"--game {game}: unknown game (one of {', '.join(games())})")
     where: dict[str, Any] = {}
     if game is not None:
         where["game"] = game

@@ -10,8 +10,9 @@ import sys
 
 import pytest
 
-from solver.cli import COMMANDS, GAMES
+from solver.cli import COMMANDS, cli
 from solver.generate import DIFFICULTIES
+from solver.registry import games
 from tests.cli_helpers import assert_one_line_error, game_runner
 from tests.tih_small import small_rules_dict
 
@@ -25,16 +26,16 @@ def test_help_lists_the_five_games():
 
 
 def test_help_imports_no_game_nor_solver():
-    """`toppi --help` lists the games from solver.cli.GAMES alone: no game package, no
-    solver library is imported (they cost about a second)."""
+    """`toppi --help` lists the games from the registry's table alone: no game package,
+    no solver library is imported (they cost about a second)."""
     code = ("import sys\n"
             "from solver.cli import cli\n"
             "try:\n"
             "    cli(['--help'])\n"
             "except SystemExit:\n"
             "    pass\n"
-            "heavy = [m for m in sys.modules if m.split('.')[0] in "
-            "('models', 'ortools', 'pysat', 'dask', 'distributed', 'numpy', 'pandas')]\n"
+            "heavy = [m for m in sys.modules if m.startswith('models.') or m.split('.')[0] "
+            "in ('ortools', 'pysat', 'dask', 'distributed', 'numpy', 'pandas')]\n"
             "print('IMPORTED', sorted(heavy))\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout
@@ -48,10 +49,10 @@ def test_help_imports_no_game_nor_solver():
 # store and the games' puzzle modules (with their encodings).
 HELP_NEVER_IMPORTS = ("rich", "ortools", "pysat", "numpy", "pandas", "distributed",
                       "solver.generate", "solver.simulate", "solver.executor", "solver.store",
-                      *(f"models.{package}.puzzles" for _, package, _ in GAMES.values()))
+                      *(f"{g.package}.puzzles" for g in games().values()))
 
 
-@pytest.mark.parametrize("command", [*GAMES, "puzzles"])
+@pytest.mark.parametrize("command", [*games(), "puzzles"])
 def test_a_games_help_imports_no_solver(command):
     """`toppi <game> --help` declares the commands and their options only: what a
     command needs to run is imported when it runs (counted in a fresh process)."""
@@ -65,28 +66,31 @@ def test_a_games_help_imports_no_solver(command):
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout
     modules = json.loads(out.splitlines()[-1])
-    assert COMMANDS[command][0] in modules
+    assert (COMMANDS[command][0] if command in COMMANDS else
+            f"{games()[command].package}.game") in modules
     assert [m for m in modules if any(m == heavy or m.startswith(heavy + ".")
                                       for heavy in HELP_NEVER_IMPORTS)] == []
 
 
-@pytest.mark.parametrize("game", list(GAMES))
+@pytest.mark.parametrize("game", list(games()))
 def test_the_puzzle_commands_are_those_of_the_puzzle_module(game):
     """The command line describes each game's puzzles without importing its puzzle
     module: the back-ends it offers are the module's own."""
-    package = GAMES[game][1]
-    group = importlib.import_module(f"models.{package}.cli").group
-    described = importlib.import_module(f"models.{package}.puzzles").puzzle_game()
+    package = games()[game].package
+    group = cli.get_command(None, game)
+    described = importlib.import_module(f"{package}.puzzles").puzzle_game()
     assert described.game == game
     for name in ("generate", "solve", "check-unique", "sheet"):
-        backend = next(p for p in group.commands[name].params if p.name == "backend")
+        command = group.get_command(None, name)
+        backend = next(p for p in command.params if p.name == "backend")
         assert tuple(backend.type.choices) == described.backends, name
-    difficulty = next(p for p in group.commands["generate"].params if p.name == "difficulty")
+    difficulty = next(p for p in group.get_command(None, "generate").params
+                      if p.name == "difficulty")
     assert tuple(difficulty.type.choices) == DIFFICULTIES
 
 
 def test_puzzle_functions_named_by_their_module_pickle_and_import_when_called():
-    from solver.puzzle_cli import PuzzleGame
+    from solver.puzzles import PuzzleGame
 
     game = PuzzleGame.from_module("models.hippo.puzzles", "hippo", ("cpsat", "brute"))
     make_kind = pickle.loads(pickle.dumps(game.make_kind))  # as a batch sends it

@@ -98,7 +98,8 @@ def test_generate_store_resume_and_duplicates(tmp_path):
     import dataclasses
 
     from models.hippo.puzzles import puzzle_game
-    from solver.puzzle_cli import PUZZLES_KIND, generate_stored
+    from solver.puzzles import generate_stored
+    from solver.store import PUZZLES_KIND
 
     store_path = tmp_path / "puzzles.sqlite"
     args = ["generate", "--difficulty", "easy", "--seed", "1", "--jobs", "1", "--json"]

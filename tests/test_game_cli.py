@@ -1,5 +1,6 @@
-"""The shared play commands (solver/game_cli.py) on the toy game: a game gets `show`,
-`moves`, `simulate` and `play` from its description alone."""
+"""The shared play verbs (solver/shared_verbs.py) on the toy game: a game gets `show`,
+`moves`, `simulate` and `play` from its description alone, and its own verbs from
+their declarations."""
 
 from __future__ import annotations
 
@@ -9,13 +10,23 @@ import pytest
 from click.testing import CliRunner
 
 from solver.cli import ToppiGroup
+from solver.registry import register, unregister
+from solver.verb_cli import game_group
 from tests.cli_helpers import assert_one_line_error
-from tests.toy_game import TOY, toy_group
+from tests.toy import ENTRY
+from tests.toy.game import TOY
+
+
+@pytest.fixture(autouse=True)
+def toy_registered():
+    register(ENTRY)
+    yield
+    unregister(ENTRY.id)
 
 
 def run(*args: str, input: str | None = None):
     root = ToppiGroup("toppi")
-    root.add_command(toy_group(), "toy")
+    root.add_command(game_group(ENTRY), "toy")
     return CliRunner().invoke(root, ["toy", *args], input=input)
 
 

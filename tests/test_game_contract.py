@@ -12,29 +12,21 @@ sixth game are checked the same way.
 
 from __future__ import annotations
 
-import importlib
 import json
 import random
 
 import pytest
 
-from solver.cli import GAMES as CLI_GAMES
 from solver.errors import BadInput
 from solver.executor import Batch
 from solver.game import CHANCE, TERMINAL, Game
+from solver.registry import games
 from solver.simulate import simulate
-from tests.toy_game import TOY
+from tests.toy.game import TOY
 
 
 def _described() -> list[Game]:
-    out: list[Game] = []
-    for _, package, _ in CLI_GAMES.values():
-        try:
-            module = importlib.import_module(f"models.{package}.game")
-        except ModuleNotFoundError:
-            continue
-        out.append(module.GAME)
-    return out
+    return [entry.game() for entry in games().values() if entry.id != TOY.id]
 
 
 GAMES = [*_described(), TOY]
@@ -43,7 +35,8 @@ PLAYOUTS = 4
 
 
 def test_every_game_is_described():
-    assert sorted(g.id for g in _described()) == sorted(CLI_GAMES)
+    assert sorted(g.id for g in _described()) == sorted(
+        g for g in games() if g != TOY.id)
 
 
 def frozen(game: Game, state) -> str:

@@ -15,6 +15,7 @@ from fractions import Fraction
 import pytest
 
 from models.hippo.game import GAME
+from models.hippo.render import VIEW
 from models.hippo.rules import load_rules, new_game, state_from_dict, state_to_dict
 from solver.errors import BadInput
 from solver.game import CHANCE, TERMINAL
@@ -188,6 +189,6 @@ def test_the_policies_pick_among_the_legal_moves():
     # best: 4+3 into Mr. Hippo's lane and 1 (a bonus roll) beats three singles
     best = GAME.policy(RULES, "best", {}).choose(state, legal, rng)
     assert sorted(lane for lane, _ in best) == [1, 7]
-    assert "best: 1 red, 7 red" in GAME.hint(RULES, state, {})
+    assert "best: 1 red, 7 red" in VIEW.hint(RULES, state, {})
     with pytest.raises(BadInput, match="unknown policy 'clever'"):
         GAME.policy(RULES, "clever", {})

@@ -19,8 +19,6 @@ from dataclasses import asdict
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
-import click
-
 from models.hippo.rules import (
     FOREIGN_FIRST,
     GameState,
@@ -40,20 +38,19 @@ from models.hippo.rules import (
 )
 from solver.errors import BadInput
 from solver.game import CHANCE, TERMINAL, Game, Policy
+from solver.params import Param, choice_param, int_param
 
 if TYPE_CHECKING:
     from models.hippo.queries import ShowResult
-    from solver.render import Svg
 
 Action = Roll | Move  # a roll at a chance node, a placement sequence after it
 
-# every command that reads rules takes it (cli.py adds it to best, plan, finish and
-# generate; the shared commands get it as a data option)
-foreign_first_option = click.Option(
-    ["--foreign-first"], type=click.Choice(FOREIGN_FIRST), default=None,
-    help="When foreign chips taken by a penalty must be placed first: from the player's "
-         "next turn on (the rulebook; the default of the rules data) or at once, also on "
-         "the rest of the roll and the bonus roll.")
+# every verb that reads rules takes it (as a data option), and so does `generate`
+FOREIGN_FIRST_PARAM = choice_param(
+    "foreign_first", FOREIGN_FIRST, None,
+    "When foreign chips taken by a penalty must be placed first: from the player's next "
+    "turn on (the rulebook; the default of the rules data) or at once, also on the rest "
+    "of the roll and the bonus roll.")
 
 
 def _roll_text(roll: Roll) -> str:
@@ -62,17 +59,16 @@ def _roll_text(roll: Roll) -> str:
 
 class HippoGame(Game[Rules, GameState, Action]):
     id = "hippo"
-    title = "Hippo"
     kind = "competitive"
     policy_names = ("best", "greedy", "random")
     setup_options = (
-        click.Option(["--players"], type=click.IntRange(min=1), default=4, show_default=True,
-                     help="Players; seat 1 begins, the seats take the rules' colours in "
-                          "order (red, green, violet, yellow)."),)
-    chance_option = click.Option(["--roll"], default=None, metavar="A,B,C",
-                                 help="The dice, e.g. 6,4,2: the moves after this roll "
-                                      "(without it, the rolls and their chances).")
-    data_options = (foreign_first_option,)
+        int_param("players", 4, 1, None, "Players; seat 1 begins, the seats take the "
+                  "rules' colours in order (red, green, violet, yellow)."),)
+    chance_option = Param("roll", "text", None, "The dice, e.g. 6,4,2: the moves after "
+                          "this roll (without it, the rolls and their chances).",
+                          metavar="A,B,C")
+    data_options = (FOREIGN_FIRST_PARAM,)
+    show_answer = "models.hippo.queries:ShowResult"
     # a game still running after 2000 turns (two rolls at most each) counts unfinished
     max_actions = 4000
 
@@ -211,16 +207,6 @@ class HippoGame(Game[Rules, GameState, Action]):
 
         return show(state)
 
-    def terminal(self, state: GameState) -> Any:
-        from models.hippo.render import pool_text
-
-        return pool_text(state)
-
-    def picture(self, state: GameState, title: str) -> Svg:
-        from models.hippo.render import pool_svg
-
-        return pool_svg(state, title)
-
     # ------------------------------------------------------------------ policies
 
     def policy(self, rules: Rules, name: str, options: dict[str, Any]) -> Policy[Action]:
@@ -244,19 +230,6 @@ class HippoGame(Game[Rules, GameState, Action]):
         # a plain dict (not the Summary) so the terminal table shows it readably
         return {"turns": asdict(summarise(turns)),
                 "rounds_mean": round(sum(turns) / len(turns) / records[0]["players"], 3)}
-
-    def hint(self, rules: Rules, observation: GameState, options: dict[str, Any]) -> Any:
-        from models.hippo.best import best_options
-
-        if observation.roll is None:
-            return None
-        top = best_options(observation, observation.roll)[0]
-        rules = observation.rules
-        how = (f"; the bonus roll averaged exactly over all {rules.faces ** rules.dice} "
-               "throws, no sampling" if top.bonus else "")
-        return (f"best: {format_move(observation, top.move)} (expected "
-                f"{float(top.value):.3f} chips shed this turn, exposure "
-                f"{float(top.exposure):.3f}{how})")
 
 
 # --------------------------------------------------------------------------- chance

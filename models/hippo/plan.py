@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from models.hippo.rules import GameState, Move, colour_choices, outcomes, place_chip
+from models.hippo.verbs import PUZZLE_BACKENDS
 from solver.backends import SolverOptions
 from solver.errors import BadInput, TimeLimitReached
 
@@ -21,7 +22,7 @@ if TYPE_CHECKING:
 
     from models.hippo.encode_cpsat import PlanModel
 
-BACKENDS = ("cpsat", "brute")  # the solo puzzle's solvers: CP-SAT and brute force
+BACKENDS = PUZZLE_BACKENDS  # the solo puzzle's solvers: CP-SAT and brute force
 
 
 def solo_step(state: GameState, move: Move) -> GameState:

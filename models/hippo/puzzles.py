@@ -420,7 +420,7 @@ def _terminal(kind: HippoPuzzles, puzzle: Puzzle, solution: Solution, reveal: bo
 
 def puzzle_game() -> Any:
     """The shared puzzle commands' description of Hippo puzzles."""
-    from solver.puzzle_cli import PuzzleGame
+    from solver.puzzles import PuzzleGame
     return PuzzleGame("hippo", BACKENDS, _make_kind, _read, _write,
                       _solution_text, _picture, _terminal, knowledge=_knowledge)
 

@@ -1,11 +1,19 @@
-"""Pictures of the pool: coloured chips in the lanes (terminal) and an SVG."""
+"""Pictures of the pool: coloured chips in the lanes (terminal) and an SVG; the game's
+view (`VIEW`) and the terminal drawings of its verbs' answers."""
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 
 from models.hippo.rules import GameState
+from solver.game import GameView
 from solver.render import Svg
+
+if TYPE_CHECKING:
+    from models.hippo.answers import BestAnswer, FinishAnswer, PlanAnswer
+    from solver.verbs import Call
 
 CHIP = "●"
 
@@ -119,3 +127,118 @@ def _turn_label(state: GameState) -> str:
     if state.roll is not None:
         return f"  ← placing {'+'.join(map(str, state.roll))}{bonus}"
     return f"  ← to roll{bonus}"
+
+
+# --------------------------------------------------------------------------- the view
+
+class HippoView(GameView):
+    """The pool for the terminal and as SVG, and `play`'s hint: `best`'s first move."""
+
+    def terminal(self, state: GameState) -> Text:
+        return pool_text(state)
+
+    def picture(self, state: GameState, title: str) -> Svg:
+        return pool_svg(state, title)
+
+    def hint(self, rules: Any, observation: GameState, options: dict[str, Any]) -> Any:
+        from models.hippo.best import best_options
+        from models.hippo.rules import format_move
+
+        if observation.roll is None:
+            return None
+        top = best_options(observation, observation.roll)[0]
+        rules = observation.rules
+        how = (f"; the bonus roll averaged exactly over all {rules.faces ** rules.dice} "
+               "throws, no sampling" if top.bonus else "")
+        return (f"best: {format_move(observation, top.move)} (expected "
+                f"{float(top.value):.3f} chips shed this turn, exposure "
+                f"{float(top.exposure):.3f}{how})")
+
+
+VIEW = HippoView()
+
+
+# --------------------------------------------------------------------------- answers
+
+def _who(state: GameState) -> Text:
+    colour = state.colours[state.to_move]
+    t = Text()
+    t.append(colour, style=f"bold {state.rules.rgb(colour)}")
+    return t
+
+
+def show_best(result: BestAnswer, call: Call) -> None:
+    """`best`: the pool, the best placement and the ranked alternatives."""
+    from rich.table import Table
+
+    from solver.render import stdout
+
+    state = call.state()
+    top = call.values.get("top", 10)
+    stdout.print(pool_text(state))
+    line = Text("Roll " + "+".join(map(str, result.roll)) + " for ")
+    line.append_text(_who(state))
+    line.append(": best ")
+    line.append(", ".join(result.best), style="bold green")
+    line.append(f"  (expected {result.expected_shed:.3f} chips shed this turn, exposure "
+                f"{result.exposure:.3f}; proven over all results, {result.seconds*1000:.1f} ms)")
+    stdout.print(line)
+    table = Table(caption="exposure: own chips the other players can kick out next, "
+                          "weighed by the chance of their rolls")
+    for h in ("rank", "placements (in order)", "shed now", "bonus roll", "expected shed",
+              "exposure"):
+        table.add_column(h, justify="left" if h.startswith("placements") else "right")
+    for o in result.options[:top]:
+        table.add_row(str(o.rank), ", ".join(o.placements), str(o.shed_now),
+                      "won" if o.won else ("yes" if o.bonus_roll else ""),
+                      f"{o.expected_shed:.4f}", f"{o.exposure:.4f}")
+    stdout.print(table)
+    if len(result.options) > top:
+        stdout.print(f"... {len(result.options) - top} more (--top, --json)")
+
+
+def show_plan(result: PlanAnswer, call: Call) -> None:
+    """`plan`: the pool and the plan, roll by roll."""
+    from rich.table import Table
+
+    from solver.render import stdout
+
+    stdout.print(pool_text(call.state()))
+    table = Table(title=f"Plan for {result.player}: {result.rolls} rolls")
+    for h in ("roll", "turn", "dice", "placements (in order)", "stock after", "events"):
+        table.add_column(h, justify="right" if h in ("roll", "turn", "stock after") else "left")
+    for i, st in enumerate(result.steps, 1):
+        table.add_row(str(i), str(st.turn) + (" (bonus)" if st.bonus_roll else ""),
+                      "+".join(map(str, st.roll)), ", ".join(st.placements),
+                      str(st.stock_after), "; ".join(st.events))
+    stdout.print(table)
+    how = ("[bold green]proven optimal[/bold green]" if result.proven else
+           f"[bold yellow]best found, not proven[/bold yellow] (bound {result.bound})")
+    if result.emptied:
+        stdout.print(f"Stock emptied in {result.turns} turn(s): {how} "
+                     f"(CP-SAT, {result.seconds:.2f} s)")
+    else:
+        stdout.print(f"The stock cannot be emptied with these rolls; at most "
+                     f"{result.chips_shed} chips shed, {result.chips_left} left: {how} "
+                     f"(CP-SAT, {result.seconds:.2f} s)")
+    if result.brute_force_objective is not None:
+        stdout.print(f"Brute force agrees: objective {result.brute_force_objective}.")
+
+
+def show_finish(result: FinishAnswer, call: Call) -> None:
+    """`finish`: the chance within each number of turns, and the best case."""
+    from rich.table import Table
+
+    from solver.render import stdout
+
+    stdout.print(pool_text(call.state()))
+    table = Table(title=f"{result.player}: {result.stock} chips to shed, nobody else moving")
+    for h in ("within turns", "chance", "exact"):
+        table.add_column(h, justify="right")
+    for row in result.by_turns:
+        table.add_row(str(row.turns), f"{100 * row.chance:.4f}%", row.exact)
+    stdout.print(table)
+    best = (f"{result.best_case_turns} turn(s)" if result.best_case_turns is not None
+            else "more than 12 turns")
+    stdout.print(f"Best case (kindest dice): {best}. Exact DP over {result.states} "
+                 f"positions, {result.seconds:.2f} s.")

@@ -246,11 +246,9 @@ def _plain(value: Any) -> Any:
 
 
 def _describe(game_id: str) -> Any:
-    import importlib
+    from solver.registry import entry
 
-    from solver.cli import GAMES
-
-    return importlib.import_module(f"models.{GAMES[game_id][1]}.game").GAME
+    return entry(game_id).game()
 
 
 def apply_move(game_id: str, text: str, move: str) -> dict[str, Any]:
@@ -282,7 +280,10 @@ def apply_move(game_id: str, text: str, move: str) -> dict[str, Any]:
 
 def picture(game_id: str, text: str) -> str:
     game, _, state = _load(game_id, text)
-    svg = game.picture(state, "").render()
+    from solver.registry import entry
+
+    svg = entry(game_id).view().picture(state, "").render() \
+        if hasattr(entry(game_id).module("render"), "VIEW") else game.picture(state, "").render()
     return games.with_regions(svg, games.regions(game_id, state))
 
 

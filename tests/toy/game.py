@@ -1,6 +1,5 @@
-"""A toy sixth game, described to solver/ only through `solver.game.Game`: the contract
-test plays it like the five real games, and it gets every shared command from its
-description alone.
+"""The toy sixth game's description (solver.game.Game): rules, state and engine in one
+small module; the contract test plays it like the five real games.
 
 Over the top: cards 1-4, two of each; two players hold two cards each, hidden from each
 other; the rest is a face-down deck. On your turn play a card onto the common total and
@@ -15,14 +14,11 @@ from collections import Counter
 from dataclasses import dataclass, replace
 from typing import Any
 
-import click
-from rich.text import Text
-
 from solver.errors import BadInput
 from solver.game import CHANCE, TERMINAL, Game, Policy
 from solver.io import expect
 from solver.io import field as json_field
-from solver.render import Svg
+from solver.params import int_param
 
 
 @dataclass(frozen=True)
@@ -65,11 +61,10 @@ class ToyState:
 
 class OverTheTop(Game[ToyRules, ToyState, int]):
     id = "over-the-top"
-    title = "Over the top (toy)"
     kind = "competitive"
     policy_names = ("low", "random")
-    setup_options = (click.Option(["--start"], type=click.IntRange(1, 2), default=1,
-                                  show_default=True, help="Who begins."),)
+    setup_options = (int_param("start", 1, 1, 2, "Who begins."),)
+    show_answer = "tests.toy.answers:ToyShow"
 
     def load_rules(self, path: str | None, **data: Any) -> ToyRules:
         if path is not None:
@@ -232,17 +227,6 @@ class OverTheTop(Game[ToyRules, ToyState, int]):
     def show(self, state: ToyState) -> dict[str, Any]:
         return {"total": state.total, "deck": state.deck_count}
 
-    def terminal(self, state: ToyState) -> Text:
-        hands = " | ".join(" ".join("?" if c is None else str(c) for c in h)
-                           for h in state.hands)
-        return Text(f"total {state.total}/{state.rules.limit}; hands {hands}; "
-                    f"deck {state.deck_count}")
-
-    def picture(self, state: ToyState, title: str) -> Svg:
-        svg = Svg(200, 60)
-        svg.text(100, 30, f"{title}: total {state.total}")
-        return svg
-
     def policy(self, rules: ToyRules, name: str, options: dict[str, Any]) -> Policy[int]:
         if name == "low":
             return Policy("low", lambda obs, legal, rng: min(legal))
@@ -251,16 +235,5 @@ class OverTheTop(Game[ToyRules, ToyState, int]):
         raise BadInput(f"unknown policy '{name}'")
 
 
-TOY = OverTheTop()
+TOY = GAME = OverTheTop()
 
-
-def toy_group() -> click.Group:
-    """A click group with the toy game's shared commands, as a real game has."""
-    from solver.game_cli import add_game_commands
-
-    @click.group()
-    def group() -> None:
-        """The toy game."""
-
-    add_game_commands(group, TOY)
-    return group

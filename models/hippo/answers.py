@@ -1,0 +1,106 @@
+"""The answers of Hippo's own verbs (declared in verbs.py): each verb's function, from
+what the layer read (a `Call`) to a plain dataclass, the `--json` document."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
+
+from models.hippo.finish import FinishResult
+from models.hippo.plan import PlanResult
+from models.hippo.queries import BestResult
+from solver.answers import Seen, extend, seen
+from solver.errors import BadInput
+
+if TYPE_CHECKING:
+    from solver.verbs import Call
+
+
+@dataclass
+class BestAnswer(Seen, BestResult):
+    """`best --json`: the ranking, and how chance was taken: dice not yet thrown (a
+    bonus roll) averaged exactly, never sampled."""
+
+    samples: int | None = None
+    chance: str | None = None
+
+
+@dataclass
+class PlanAnswer(Seen, PlanResult):
+    """`plan --json`: all-seeing by nature (the rolls to come are given, in order)."""
+
+    brute_force_objective: int | None = None
+
+
+@dataclass
+class FinishAnswer(Seen, FinishResult):
+    """`finish --json`, from before the dice of the file's turn, every roll averaged
+    exactly (`dice` says so; `chance` is the answer)."""
+
+    dice: str | None = None
+
+
+def best(call: Call, roll_text: str | None, top: int) -> BestAnswer:
+    """The best placement for the roll (the file's, or --roll)."""
+    from models.hippo import queries
+    from models.hippo.rules import parse_move, parse_roll
+
+    state = call.state()
+    rules = state.rules
+    if roll_text is not None:
+        roll = parse_roll(rules, roll_text)
+    elif state.roll is not None:
+        roll = state.roll
+    else:
+        raise BadInput("--roll: give the dice (e.g. --roll 6,4,2); the position file has "
+                       "no roll")
+    result = queries.best(state, roll)
+    if call.svg_path:
+        from models.hippo.render import pool_svg
+
+        after = state.apply_action(parse_move(state, result.best))
+        call.save_svg(pool_svg(after, title=f"after {', '.join(result.best)}"))
+    # the state answered on: the file's, with the roll placed
+    used = state if state.roll == roll else state.rolled(roll)
+    return extend(result, BestAnswer, **seen(call.game, used, False), samples=None,
+                  chance="exact: every bonus roll averaged over all "
+                         f"{rules.faces ** rules.dice} throws of the dice")
+
+
+def plan(call: Call, rolls_text: str, check: bool) -> PlanAnswer:
+    """The solo puzzle's plan for a known sequence of rolls."""
+    from models.hippo.plan import brute_force, solve_plan
+    from models.hippo.rules import parse_rolls
+
+    state = call.state()
+    rules = state.rules
+    rolls = parse_rolls(rules, rolls_text)
+    assert call.solver is not None
+    result = solve_plan(state, rolls, call.solver)
+    checked = None
+    if check:
+        if len(rolls) > 8:
+            raise BadInput("--check: brute force is for at most 8 rolls")
+        value, _ = brute_force(state, rolls)
+        checked = value[0] * (rules.chips * state.players + 1) + value[1]
+        if result.proven and checked != result.objective:
+            raise RuntimeError(f"CP-SAT {result.objective} != brute force {checked}")
+    return extend(result, PlanAnswer,
+                  **seen(call.game, replace(state, roll=None), True,
+                         ["the rolls to come, in order (--rolls)"]),
+                  brute_force_objective=checked)
+
+
+def finish(call: Call, turns: int, time_limit: float) -> FinishAnswer:
+    """The exact chance to empty the stock within N own turns."""
+    import time
+
+    from models.hippo.finish import finish as run_finish
+    from solver.options import deadline_in
+
+    state = call.state()
+    # the limit counts from the command's start (imports and reading the file included)
+    result = run_finish(state, turns, deadline=deadline_in(time_limit, time.perf_counter))
+    faces = state.rules.faces ** state.rules.dice
+    return extend(result, FinishAnswer, **seen(call.game, replace(state, roll=None), False),
+                  dice=f"exact: every roll of every turn averaged over all {faces} throws")
