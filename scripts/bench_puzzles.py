@@ -17,8 +17,8 @@ import statistics
 import time
 from pathlib import Path
 
-from solver.cli import GAMES
 from solver.generate import check_unique, generate
+from solver.registry import games
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -29,10 +29,10 @@ def main() -> None:
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--difficulty", default="medium")
     args = ap.parse_args()
-    for game_id in args.game or list(GAMES):
-        package = GAMES[game_id][1]
+    for game_id in args.game or list(games()):
+        package = games()[game_id].package
         try:
-            module = importlib.import_module(f"models.{package}.puzzles")
+            module = importlib.import_module(f"{package}.puzzles")
         except ModuleNotFoundError:
             print(f"{game_id:16s} no puzzles yet")
             continue

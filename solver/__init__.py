@@ -4,4 +4,4 @@
 command line); `models` holds one package per game.
 """
 
-__version__ = "0.1.0"
+__version__ = "0.1.0"  # the one place: pyproject.toml reads it

@@ -143,8 +143,7 @@ class LazyToppiGroup(ToppiGroup):
 @click.group(cls=LazyToppiGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="toppi")
 def cli() -> None:
-    """toppi: solver and puzzle analysis for Take it Higher!, Tippi Toppi – Hoch Hinaus!,
-    Tippi Toppi, Topito and Hippo.
+    """toppi: solvers and puzzle analysis for tabletop games (one command per game).
 
     Exit codes: 0 answered, 2 bad input or usage, 3 time limit without an answer.
     """
@@ -153,7 +152,7 @@ def cli() -> None:
     start_clock()
 
 
-def _unshadow_models() -> None:
+def unshadow_models() -> None:
     """python-sat installs a script `models.py` into bin/, and a console script puts
     bin/ first on sys.path, which would hide our `models` package: drop such entries."""
     for entry in list(sys.path):
@@ -164,7 +163,7 @@ def _unshadow_models() -> None:
         del sys.modules["models"]
 
 
-_unshadow_models()
+unshadow_models()
 
 
 def main() -> None:

@@ -262,7 +262,7 @@ def add_game_commands(group: click.Group, game: Game) -> None:
                 action = _ask(game, rules, view, state, options)
                 if action is None:
                     stdout.print("Game stopped.")
-                    report = game.final_report(rules, state, options)
+                    report = _final_report(game, rules, state, options)
                     if report is not None:
                         stdout.print(report)
                     return
@@ -274,7 +274,7 @@ def add_game_commands(group: click.Group, game: Game) -> None:
         returns = game.returns(state)
         stdout.print("Game over: " + ", ".join(
             f"seat {s + 1} {_return_text(game, r)}" for s, r in enumerate(returns)))
-        report = game.final_report(rules, state, options)
+        report = _final_report(game, rules, state, options)
         if report is not None:
             stdout.print(report)
 
@@ -494,3 +494,9 @@ def _print_simulation(game: Game, result: SimulationResult) -> None:
 
 def _round(value: Any) -> Any:
     return round(value, 3) if isinstance(value, float) else value
+
+
+def _final_report(game: Game, rules: Any, state: Any, options: dict[str, Any]) -> Any:
+    """A game still on its own command-line module may draw no report."""
+    report = getattr(game, "final_report", None)
+    return None if report is None else report(rules, state, options)

@@ -124,6 +124,14 @@ def package_data(package: str, name: str) -> Path:
     return Path(str(resources.files(package) / "data" / name))
 
 
+def puzzles_folder() -> Path:
+    """The folder of the shipped position and puzzle files (`puzzles/<game>/...`):
+    package data, in a checkout and in an installed toppi alike."""
+    from importlib import resources
+
+    return Path(str(resources.files("puzzles")))
+
+
 def load_data(path: str | Path | None, package: str, default: str,
               build: Callable[[Any, str], T], what: str = "rules file") -> T:
     """Read a JSON data file (the package's `data/<default>` when path is None) and

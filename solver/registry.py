@@ -36,6 +36,12 @@ class GameEntry:
         """The game's module for `role` (game, verbs, web, puzzles, render...)."""
         return importlib.import_module(f"{self.package}.{role}")
 
+    def has(self, role: str) -> bool:
+        """Whether the game's package has a module for `role` (e.g. `web`)."""
+        from importlib.util import find_spec
+
+        return find_spec(f"{self.package}.{role}") is not None
+
     def game(self) -> Game:
         return _game(self)
 
@@ -71,11 +77,21 @@ def unregister(game_id: str) -> None:
     _extra.pop(game_id, None)
 
 
+def registered() -> tuple[GameEntry, ...]:
+    """The games added with `register` (a worker process registers them again)."""
+    return tuple(_extra.values())
+
+
 def games() -> dict[str, GameEntry]:
     """Every game by id: the models package's, then the registered ones."""
     from models import GAMES
 
     return {**{g.id: g for g in GAMES}, **_extra}
+
+
+def web_games() -> dict[str, GameEntry]:
+    """The games with a web companion (`web.py`), by id: those `toppi serve` shows."""
+    return {g: e for g, e in games().items() if e.has("web")}
 
 
 def entry(game_id: str) -> GameEntry:

@@ -66,6 +66,18 @@ class Svg:
         self.width, self.height = width, height
         self.items: list[str] = [
             f'<rect x="0" y="0" width="{width:.1f}" height="{height:.1f}" fill="{background}"/>']
+        self.hits: list[str] = []
+
+    def hit(self, kind: str, name: str, x: float, y: float, w: float, h: float) -> None:
+        """Mark a clickable thing of the picture: a transparent rectangle (class `hit`,
+        its kind and the word that names it in the game's notation) drawn over
+        everything when the picture is rendered for the web page."""
+        import html
+
+        self.hits.append(
+            f'<rect class="hit" data-kind="{html.escape(kind)}" data-id="{html.escape(name)}" '
+            f'x="{x:.1f}" y="{y:.1f}" width="{w:.1f}" height="{h:.1f}" fill="transparent">'
+            f'<title>{html.escape(name)}</title></rect>')
 
     def polygon(self, points: list[tuple[float, float]], fill: str, stroke: str = "#333",
                 width: float = 1.0) -> None:
@@ -92,8 +104,9 @@ class Svg:
                           f'font-size="{size:.1f}" fill="{fill}" text-anchor="{anchor}" '
                           f'dominant-baseline="central"{weight}>{html.escape(s)}</text>')
 
-    def render(self) -> str:
-        body = "\n  ".join(self.items)
+    def render(self, interactive: bool = False) -> str:
+        """The SVG document; `interactive` adds the clickable marks (`hit`) on top."""
+        body = "\n  ".join(self.items + (self.hits if interactive else []))
         return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{self.width:.0f}" '
                 f'height="{self.height:.0f}" viewBox="0 0 {self.width:.1f} {self.height:.1f}">'
                 f"\n  {body}\n</svg>\n")

@@ -136,12 +136,16 @@ def test_shared_puzzle_commands_with_a_game_option(tmp_path):
     """The generate / solve / check-unique commands over a toy game, with one option of
     the game's own passed to its kind."""
     import json
+    from types import SimpleNamespace
 
     import click
     from click.testing import CliRunner
 
-    from solver.puzzle_cli import PuzzleGame, add_puzzle_commands
+    from solver.params import int_param
+    from solver.puzzles import PuzzleGame
     from solver.render import Svg
+    from solver.shared_verbs import puzzle_verbs
+    from solver.verb_cli import command
 
     seen = {}
 
@@ -157,9 +161,12 @@ def test_shared_puzzle_commands_with_a_game_option(tmp_path):
         solution_text=lambda kind, p, s: "+".join(str(p[0][i]) for i in s),
         picture=lambda kind, p, s, reveal: Svg(10, 10),
         terminal=lambda kind, p, s, reveal: str(p),
-        generate_options=(click.Option(["--size"], type=int, default=3),))
+        generate_options=(int_param("size", 3, None),))
+    # a game known to solver/ by its puzzles alone (its verbs module's PUZZLES)
+    entry = SimpleNamespace(id="toy", module=lambda role: SimpleNamespace(PUZZLES=game))
     group = click.Group("toy")
-    add_puzzle_commands(group, game)
+    for verb in puzzle_verbs(game):
+        group.add_command(command(entry, verb))
     out = CliRunner().invoke(group, ["generate", "--size", "5", "--difficulty", "easy",
                                      "--out", str(tmp_path), "--json"])
     assert out.exit_code == 0, out.output

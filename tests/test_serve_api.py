@@ -341,11 +341,11 @@ EDITED = [("take-it-higher", "take-it-higher/library/take-it-higher-easy-2026-1.
 def test_editor_pieces_are_the_games_own(client):
     """The editor's pickers hold the rules data's pieces (every tile, card, task, die
     face once) and can write every value of the example files' fields."""
-    from solver.serve.api import _describe, _plain
+    from solver.registry import entry
+    from solver.web import default_rules
 
     def rules(game):
-        g = _describe(game)
-        return g.load_rules(None, **{o.name: _plain(o.default) for o in g.data_options})
+        return default_rules(entry(game).game())
 
     editors = {g: client.get(f"/api/{g}/editor").json() for g, _ in EDITED}
     hh, tt, topito = rules("hoch-hinaus"), rules("tippi-toppi"), rules("topito")
@@ -446,25 +446,34 @@ ANSWERS = [
 ]
 
 
-def valid(client, name: str, doc) -> None:
-    from solver.serve import schemas
+def problems(doc, schema) -> list[str]:
+    """Where `doc` breaks `schema` (JSON Schema 2020-12, checked by jsonschema)."""
+    import jsonschema
 
+    validator = jsonschema.Draft202012Validator(schema)
+    return sorted(f"{'.'.join(map(str, e.absolute_path)) or '$'}: {e.message}"
+                  for e in validator.iter_errors(doc))
+
+
+def valid(client, name: str, doc) -> None:
     r = client.get(f"/api/schema/{name}")
     assert r.status_code == 200, name
     schema = r.json()
     assert schema["$id"] == f"/api/schema/{name}"
-    assert schemas.validate(doc, schema) == [], name
+    assert problems(doc, schema) == [], name
 
 
 @pytest.mark.slow  # 33 answers, some solves: 9-12 s at a load average of 6-9 on 2 cores
 def test_every_verb_answer_has_its_schema(client):
-    from solver.serve import games
+    from solver.registry import web_games
+    from solver.serve.api import offered
 
+    verbs = {g: list(offered(e)) for g, e in web_games().items()}
     listed = client.get("/api/schema").json()["schemas"]
-    assert {f"{g}.{v}" for g, verbs in games.VERBS.items() for v in verbs} <= set(listed)
-    assert {g for g, v, *_ in ANSWERS} == set(games.VERBS)
-    assert {(g, v) for g, v, *_ in ANSWERS} == {(g, v) for g, verbs in games.VERBS.items()
-                                                for v in verbs}
+    assert {f"{g}.{v}" for g, vs in verbs.items() for v in vs} <= set(listed)
+    assert {g for g, v, *_ in ANSWERS} == set(verbs)
+    assert {(g, v) for g, v, *_ in ANSWERS} == {(g, v) for g, vs in verbs.items()
+                                                for v in vs}
     example = client.get("/take-it-higher").text  # the page's first position
     bodies = {"EXAMPLE": json.loads(html.unescape(
         example.split('id="position" spellcheck="false">')[1].split("</textarea>")[0]))}
@@ -524,21 +533,27 @@ def test_api_answers_have_their_schemas(client, store):
     assert r.status_code == 404 and r.json()["error"].startswith("toppi: error: no schema")
 
 
-def test_schema_validation_finds_breaks():
-    """The validator the schema tests rely on says where a document breaks its schema."""
+def test_schemas_are_strict():
+    """An answer's schema is its whole document: a missing field, a field of the wrong
+    type, a field no type declares, or a wrong value in a nested answer is a break."""
     from solver.serve import schemas
 
     check = schemas.schema("check")
-    assert schemas.validate({"solved": True, "steps": 1, "needed": 1, "message": "ok"},
-                            check) == []
-    assert schemas.validate({"solved": "yes", "steps": 1, "needed": 1, "message": "ok"},
-                            check) == ["$.solved: str is not boolean"]
-    assert schemas.validate({"steps": 1.5, "needed": 1, "message": "ok", "x": 0}, check) == [
-        "$: no 'solved'", "$.steps: float is not integer", "$: unexpected 'x'"]
-    job = schemas.schema("job")
-    assert schemas.validate({"job": "j1", "status": "lost", "command": "", "elapsed": -1,
-                             "time_limit": 1, "progress": None, "solver": {"best": "x"}},
-                            job) == ["$.status: 'lost' not one of ['queued', 'running', "
-                                     "'done', 'error', 'timeout', 'cancelled']",
-                                     "$.elapsed: -1 below 0",
-                                     "$.solver: matches none of anyOf"]
+    assert problems({"solved": True, "steps": 1, "needed": 1, "message": "ok"}, check) == []
+    assert problems({"solved": "yes", "steps": 1, "needed": 1, "message": "ok"},
+                    check) == ["solved: 'yes' is not of type 'boolean'"]
+    assert len(problems({"steps": 1.5, "needed": 1, "message": "ok", "x": 0}, check)) == 3
+    best = schemas.schema("hippo.best")
+    doc = {"player": "red", "roll": [6, 4, 2], "bonus_roll": False, "best": ["2 red"],
+           "expected_shed": 1, "exposure": 0.5, "proven": True, "method": "m",
+           "options": [{"rank": 1, "placements": ["2 red"], "shed_now": 1,
+                        "bonus_roll": False, "won": False, "expected_shed": 1,
+                        "expected_shed_exact": "1", "exposure": 0.5,
+                        "exposure_exact": "1/2"}],
+           "seconds": 0.1, "knows": [], "unknown": [], "all_seeing": False,
+           "samples": None, "chance": "exact"}
+    assert problems(doc, best) == []
+    assert problems({**doc, "extra": 1}, best) != []
+    broken = {**doc, "options": [{**doc["options"][0], "rank": "first"}]}
+    assert problems(broken, best) == ["options.0.rank: 'first' is not of type 'integer'"]
+    assert problems({k: v for k, v in doc.items() if k != "knows"}, best) != []

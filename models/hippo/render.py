@@ -99,6 +99,7 @@ def pool_svg(state: GameState, title: str = "") -> Svg:
         svg.polygon([(x + 2, top), (x + w - 2, top), (x + w - 2, top + rules.capacity * h),
                      (x + 2, top + rules.capacity * h)], fill, "#4a7d9c")
         svg.text(x + w / 2, top + rules.capacity * h + 14, str(lane), 13, "#123", bold=True)
+        svg.hit("lane", str(lane), x, top, w, rules.capacity * h + 24)
         if lane == rules.hippo:
             svg.text(x + w / 2, top + h / 2, "hippo", 10, "#fff", bold=True)
             svg.text(x + w / 2, top + 1.5 * h, str(sum(state.hippo)), 18, "#fff", bold=True)

@@ -1,11 +1,14 @@
-"""The JSON API under /api: the CLI's answers over HTTP (docs/serve.md).
+"""The JSON API under /api: the verbs' answers over HTTP (docs/serve.md), built from the
+games' declarations (solver/verbs.py, solver/web.py).
 
-`POST /api/<game>/<verb>?option=value...` with a position file's JSON as the body runs
-`toppi <game> <verb> position.json --option value --json` and answers with exactly the
-document the CLI prints (HTTP 200; `X-Toppi-Exit` has the CLI's exit code), or with
-`{"error": LINE}` and HTTP 400 where the CLI exits 2 with that line. Solver verbs run in
-the process pool with a time limit; `?async=1` returns a job to poll
-(`GET /api/jobs/<id>`) or cancel (`DELETE /api/jobs/<id>`).
+`POST /api/<game>/<verb>?option=value...` with a position file's JSON as the body
+answers the verb with exactly the document `toppi <game> <verb> position.json --option
+value --json` prints (HTTP 200; `X-Toppi-Exit` has the CLI's exit code), or with
+`{"error": LINE}` and HTTP 400 where the CLI exits 2 with that line. The options are the
+verb's typed parameters that a request may give (`Param.web`: no files, outputs, batch
+runs or threads), converted by `Param.convert`. Solver verbs run in the process pool
+with a time limit; `?async=1` returns a job to poll (`GET /api/jobs/<id>`) or cancel
+(`DELETE /api/jobs/<id>`).
 """
 
 from __future__ import annotations
@@ -17,24 +20,21 @@ import random
 from pathlib import Path
 from typing import Any
 
-import click
 from anyio import to_thread
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
-from solver.errors import BadInput
-from solver.serve import games
-from solver.serve.worker import CliOutcome, run_cli
+from solver.errors import BadInput, ToppiError
+from solver.params import TRUE, Param
+from solver.registry import GameEntry, web_games
+from solver.serve.worker import POSITION, Outcome, VerbRequest, answer_request
+from solver.verbs import Verb, layer_params
 
 MAX_BODY = 1024 * 1024  # bytes of a request body
-DEFAULT_TIME = 10.0  # seconds, when the command's own default is longer or none
+DEFAULT_TIME = 10.0  # seconds, when the verb's own default is longer or none
 MAX_TIME = 60.0
-POSITION = "position.json"
-# options a request may not give: files, output, batch runs, threads
-DENIED = {"json", "svg", "rules", "store", "resume", "scheduler", "jobs", "quiet",
-          "solver-log", "out", "help", "workers", "tasks", "deck", "catalogue"}
-TRUE, FALSE = {"", "1", "true", "yes", "on"}, {"0", "false", "no", "off"}
+NOT_OPTIONS = ("async", "wait")  # query keys of the API itself
 
 
 class HttpError(Exception):
@@ -47,94 +47,110 @@ def error(status: int, message: str, **more: Any) -> JSONResponse:
     return JSONResponse({"error": message, **more}, status_code=status)
 
 
-def _game(request: Request) -> str:
+def _game(request: Request) -> GameEntry:
     game = request.path_params["game"]
-    if game not in games.VERBS:
+    found = web_games().get(game)
+    if found is None:
         raise HttpError(404, f"toppi: error: no game '{game}' (games: "
-                             f"{', '.join(games.VERBS)})")
-    return game
-
-
-def command(game: str, verb: str) -> click.Command:
-    from solver.cli import cli
-
-    group = cli.get_command(None, game)  # type: ignore[arg-type]
-    assert isinstance(group, click.Group)
-    found = group.get_command(None, verb)  # type: ignore[arg-type]
-    assert found is not None
+                             f"{', '.join(web_games())})")
     return found
 
 
-def _long(option: click.Option) -> str:
-    return max(option.opts, key=len).lstrip("-")
+def offered(entry: GameEntry) -> dict[str, Verb]:
+    """The verbs the web app runs, by name."""
+    return {n: v for n, v in entry.verbs().items() if v.web != "none"}
 
 
-def verb_options(game: str, verb: str) -> list[dict[str, Any]]:
-    """The options a request may give to a verb, from its click command."""
+def request_params(entry: GameEntry, verb: Verb) -> list[Param]:
+    """The parameters a request may give to a verb (its own and the layer's)."""
+    return [p for p in (*verb.params, *layer_params(entry, verb))
+            if p.web and p.exposed and p.kind not in ("file", "out", "folder")]
+
+
+def verb_options(entry: GameEntry, verb: Verb) -> list[dict[str, Any]]:
+    """The options a request may give to a verb, as the index lists them."""
     out = []
-    for p in command(game, verb).params:
-        if not isinstance(p, click.Option) or isinstance(p.type, (click.Path, click.File)):
-            continue
-        name = _long(p)
-        if name in DENIED or p.hidden:
-            continue
-        default = _plain(p.default)
-        default = None if isinstance(default, (list, tuple)) else default
-        item = {"name": name, "flag": bool(p.is_flag), "multiple": bool(p.multiple),
-                "default": default, "help": p.help or ""}
-        if isinstance(p.type, click.Choice):
-            item["choices"] = list(p.type.choices)
+    for p in request_params(entry, verb):
+        default = None if isinstance(p.default, (list, tuple)) else p.default
+        if p.flag_value is not None:
+            default = bool(default)
+        item = {"name": p.option, "flag": p.kind in ("flag", "switch"),
+                "multiple": p.multiple, "default": default, "help": p.help}
+        if p.kind == "choice":
+            item["choices"] = list(p.choices)
         out.append(item)
     return out
 
 
-def takes_file(game: str, verb: str) -> bool:
-    return any(isinstance(p, click.Argument) for p in command(game, verb).params)
+def takes_file(verb: Verb) -> bool:
+    return verb.reads not in ("nothing",)
 
 
-def build_argv(game: str, verb: str, query: list[tuple[str, str]]
-               ) -> tuple[list[str], float, bool]:
-    """The command line of a request: its options from the query string (only those
-    `verb_options` lists), and the time limit: (argv, seconds, the command keeps it)."""
-    allowed = {o["name"]: o for o in verb_options(game, verb)}
-    argv = [game, verb]
-    if takes_file(game, verb):
-        argv.append(POSITION)
-    own_limit = "time-limit" in allowed
+def _time_param(entry: GameEntry, verb: Verb) -> Param | None:
+    for p in (*verb.params, *layer_params(entry, verb)):
+        if p.name == "time_limit":
+            return p
+    return None
+
+
+def typed_values(entry: GameEntry, verb: Verb, query: list[tuple[str, str]]
+                 ) -> tuple[dict[str, Any], float, bool, list[str]]:
+    """A request's options as the verb's typed values, and its time limit: (values,
+    seconds, whether the verb keeps the limit itself, the options as the CLI spells
+    them)."""
+    by_option = {p.option: p for p in request_params(entry, verb)}
+    values: dict[str, Any] = {}
+    words: list[str] = []
     limit: float | None = None
-    for key, value in query:
+    for key, text in query:
         name = key.replace("_", "-")
-        if name in ("async", "wait"):
+        if name in NOT_OPTIONS:
             continue
         if name == "time-limit":
-            try:
-                limit = float(value)
-            except ValueError:
-                raise HttpError(400, f"toppi: error: time-limit: '{value}' is not a "
-                                     "number of seconds") from None
-            if not 0 < limit <= MAX_TIME:
-                raise HttpError(400, f"toppi: error: time-limit: {value} s is not in "
-                                     f"(0, {MAX_TIME:g}] seconds")
+            limit = _limit(text)
             continue
-        option = allowed.get(name)
-        if option is None:
-            raise HttpError(400, f"toppi: error: {game} {verb}: no option '{key}' here "
-                                 f"(options: {', '.join(allowed) or 'none'})")
-        if option["flag"]:
-            if value.lower() in TRUE:
-                argv.append(f"--{name}")
-            elif value.lower() not in FALSE:
-                raise HttpError(400, f"toppi: error: {name}: a flag is true or false, "
-                                     f"not '{value}'")
+        param = by_option.get(name)
+        if param is None:
+            raise HttpError(400, f"toppi: error: {entry.id} {verb.name}: no option '{key}' "
+                                 f"here (options: {', '.join(by_option) or 'none'})")
+        try:
+            value = param.convert(text)
+        except ToppiError as exc:
+            raise HttpError(400, f"toppi: error: {exc}") from None
+        if param.kind in ("flag", "switch"):
+            if value in (None, False) and param.flag_value is not None:
+                continue
+            values[param.name] = value
+            words.append(f"--{name}" if value not in (False, None) else
+                         (f"--{param.spellings[1].lstrip('-')}" if param.kind == "switch"
+                          else ""))
             continue
-        argv += [f"--{name}", value]
+        if param.multiple:
+            values.setdefault(param.name, []).append(value)
+        else:
+            values[param.name] = value
+        words += [f"--{name}", text]
+    time_param = _time_param(entry, verb)
     if limit is None:
-        default = allowed.get("time-limit", {}).get("default")
+        default = time_param.default if time_param is not None else None
         limit = default if isinstance(default, (int, float)) and 0 < default <= MAX_TIME \
             else DEFAULT_TIME
-    if own_limit:
-        argv += ["--time-limit", f"{limit:g}"]
-    return [*argv, "--json"], float(limit), own_limit
+    if time_param is not None:
+        values["time_limit"] = float(limit)
+        words += ["--time-limit", f"{limit:g}"]
+    return values, float(limit), time_param is not None, [w for w in words if w]
+
+
+def _limit(text: str) -> float:
+    try:
+        limit = float(text)
+    except ValueError:
+        raise HttpError(400, f"toppi: error: time-limit: '{text}' is not a number of "
+                             "seconds") from None
+    if not 0 < limit <= MAX_TIME:
+        raise HttpError(400, f"toppi: error: time-limit: {text} s is not in "
+                             f"(0, {MAX_TIME:g}] seconds")
+    return limit
 
 
 async def read_body(request: Request) -> str:
@@ -157,31 +173,33 @@ async def read_body(request: Request) -> str:
                         ) from None
 
 
-def outcome_response(outcome: CliOutcome, job: str | None = None) -> Response:
-    """The CLI's answer as HTTP: the document verbatim, or the error line."""
+def outcome_response(outcome: Outcome, job: str | None = None) -> Response:
+    """A verb's answer as HTTP: the document, or the error line."""
     headers = {"X-Toppi-Exit": str(outcome.exit_code)}
     if job:
         headers["X-Toppi-Job"] = job
-    if outcome.error is None and outcome.stdout.strip():
-        return Response(outcome.stdout, media_type="application/json", headers=headers)
+    if outcome.error is None:
+        return JSONResponse(outcome.document, headers=headers)
     status = {2: 400, 3: 504}.get(outcome.exit_code, 500)
-    return JSONResponse({"error": outcome.error or "toppi: error: no answer"},
-                        status_code=status, headers=headers)
+    return JSONResponse({"error": outcome.error}, status_code=status, headers=headers)
 
 
 async def run_verb(request: Request) -> Response:
-    game, verb = _game(request), request.path_params["verb"]
-    if verb not in games.VERBS[game]:
-        raise HttpError(404, f"toppi: error: {game}: no verb '{verb}' here (verbs: "
-                             f"{', '.join(games.VERBS[game])})")
+    entry, name = _game(request), request.path_params["verb"]
+    verb = offered(entry).get(name)
+    if verb is None:
+        raise HttpError(404, f"toppi: error: {entry.id}: no verb '{name}' here (verbs: "
+                             f"{', '.join(offered(entry))})")
     body = await read_body(request)
-    argv, limit, own = build_argv(game, verb, list(request.query_params.multi_items()))
-    files = {POSITION: body} if POSITION in argv else {}
-    if verb in games.QUICK:
-        outcome = await to_thread.run_sync(run_cli, argv, files)
-        return outcome_response(outcome)
+    values, limit, own, words = typed_values(entry, verb,
+                                             list(request.query_params.multi_items()))
+    question = VerbRequest(entry.id, verb.name, body if takes_file(verb) else None, values)
+    if verb.web == "thread":
+        return outcome_response(await to_thread.run_sync(answer_request, question))
+    command = " ".join(["toppi", entry.id, verb.name,
+                        *([POSITION] if takes_file(verb) else []), *words, "--json"])
     pool = request.app.state.pool
-    job = pool.submit(argv, files, limit, own)
+    job = pool.submit(question, command, limit, own)
     if request.query_params.get("async", "").lower() in TRUE - {""}:
         return JSONResponse(job.view(), status_code=202)
     await asyncio.shield(job.task)
@@ -227,36 +245,24 @@ async def job_cancel(request: Request) -> Response:
 
 # ---------------------------------------------------------------- the engine: apply, picture
 
-def _load(game_id: str, text: str) -> tuple[Any, Any, Any]:
-    """(game, rules, state) of a position text, checked as the CLI reads a file."""
+def load(entry: GameEntry, text: str) -> tuple[Any, Any]:
+    """(rules, state) of a position text, checked as the CLI reads a file."""
     from solver.io import parse_json
-    from solver.serve.worker import warm
 
-    warm()
-    game = _describe(game_id)
-    rules = game.load_rules(None, **{o.name: _plain(o.default) for o in game.data_options})
+    game = entry.game()
+    rules = game.load_rules(None, **{p.name: p.default for p in game.data_options})
     state = game.read(rules, parse_json(text, f"position file {POSITION}"),
                       f"position file {POSITION}")
-    return game, rules, state
+    return rules, state
 
 
-def _plain(value: Any) -> Any:
-    """A click default as the command receives it (click's 'unset' marker: None)."""
-    return value if isinstance(value, (str, int, float, bool, list, tuple)) else None
-
-
-def _describe(game_id: str) -> Any:
-    from solver.registry import entry
-
-    return entry(game_id).game()
-
-
-def apply_move(game_id: str, text: str, move: str) -> dict[str, Any]:
+def apply_move(entry: GameEntry, text: str, move: str) -> dict[str, Any]:
     """The position after `move` (the game's notation or its shorthand)."""
     from solver.game import CHANCE
-    from solver.game_cli import who
+    from solver.play import who
 
-    game, _, state = _load(game_id, text)
+    game = entry.game()
+    _, state = load(entry, text)
     if game.is_terminal(state):
         raise BadInput("the game is over: no move can be applied")
     if move == "random" and game.current_player(state) == CHANCE:
@@ -273,40 +279,72 @@ def apply_move(game_id: str, text: str, move: str) -> dict[str, Any]:
                                                        for a in actions])
     action = actions[0]
     after = game.apply_action(state, action)
-    return {"game": game_id, "move": game.action_json(state, action),
+    return {"game": entry.id, "move": game.action_json(state, action),
             "position": game.write(after), "to_move": who(game, after),
             "status": game.status(after)}
 
 
-def picture(game_id: str, text: str) -> str:
-    game, _, state = _load(game_id, text)
-    from solver.registry import entry
-
-    svg = entry(game_id).view().picture(state, "").render() \
-        if hasattr(entry(game_id).module("render"), "VIEW") else game.picture(state, "").render()
-    return games.with_regions(svg, games.regions(game_id, state))
+def picture(entry: GameEntry, text: str) -> str:
+    """The position drawn, with its clickable things marked (`Svg.hit`)."""
+    _, state = load(entry, text)
+    return entry.view().picture(state, "").render(interactive=True)
 
 
 async def apply_endpoint(request: Request) -> Response:
-    game = _game(request)
+    entry = _game(request)
     body = await read_body(request)
     move = request.query_params.get("move", "").strip()
     if not move:
         raise HttpError(400, "toppi: error: apply: give ?move=MOVE")
-    return JSONResponse(await to_thread.run_sync(_engine, apply_move, game, body, move))
+    return JSONResponse(await to_thread.run_sync(_engine, apply_move, entry, body, move))
 
 
 async def picture_endpoint(request: Request) -> Response:
-    game = _game(request)
+    entry = _game(request)
     body = await read_body(request)
-    svg = await to_thread.run_sync(_engine, picture, game, body)
+    svg = await to_thread.run_sync(_engine, picture, entry, body)
     return Response(svg, media_type="image/svg+xml")
+
+
+def _json_body(text: str, what: str) -> Any:
+    from solver.io import parse_json
+
+    try:
+        return parse_json(text, what)
+    except BadInput as exc:
+        raise HttpError(400, f"toppi: error: {exc}") from None
+
+
+async def palette_endpoint(request: Request) -> Response:
+    """The editor's tools for the position in the body (the game's `web.palette`)."""
+    entry = _game(request)
+    data = _json_body(await read_body(request), f"position file {POSITION}")
+    if not isinstance(data, dict):
+        raise HttpError(400, f"toppi: error: position file {POSITION}: expected an object")
+    return JSONResponse({"game": entry.id, "palette": entry.web().palette(data)})
+
+
+async def edit_endpoint(request: Request) -> Response:
+    """A click on the picture in the editor: `{"position", "tool", "clicks"}` in, the
+    game's `web.edit` answer out (a new position, a new tool, or a note)."""
+    from dataclasses import asdict
+
+    entry = _game(request)
+    body = _json_body(await read_body(request), "edit")
+    clicks = body.get("clicks") if isinstance(body, dict) else None
+    if (not isinstance(body, dict) or not isinstance(body.get("position"), dict)
+            or not isinstance(clicks, list) or not clicks
+            or not all(isinstance(c, list) and len(c) == 2
+                       and all(isinstance(x, str) for x in c) for c in clicks)
+            or not isinstance(body.get("tool"), (str, type(None)))):
+        raise HttpError(400, 'toppi: error: edit: expected {"position": {...}, "tool": '
+                             'TOOL or null, "clicks": [[KIND, ID], ...]}')
+    edited = entry.web().edit(body["position"], body["tool"], [tuple(c) for c in clicks])
+    return JSONResponse({"game": entry.id, **asdict(edited)})
 
 
 def _engine(function: Any, *args: Any) -> Any:
     """Run an engine call; its BadInput becomes HTTP 400 with the CLI's line."""
-    from solver.errors import ToppiError
-
     try:
         return function(*args)
     except ToppiError as exc:
@@ -405,21 +443,16 @@ def puzzle_file(request: Request, game: str, source: str = "library"
 
 
 async def library_endpoint(request: Request) -> Response:
-    game, source = _game(request), _source(request)
-    puzzles = await to_thread.run_sync(_engine, listing, request, game, source)
-    return JSONResponse({"game": game, "source": source, "puzzles": puzzles})
+    entry, source = _game(request), _source(request)
+    puzzles = await to_thread.run_sync(_engine, listing, request, entry.id, source)
+    return JSONResponse({"game": entry.id, "source": source, "puzzles": puzzles})
 
 
-def puzzle_picture(game_id: str, text: str, reveal: bool) -> str:
+def puzzle_picture(entry: GameEntry, data: dict[str, Any], reveal: bool) -> str:
     """The puzzle drawn as posed, or solved (`reveal`), as on its sheet."""
-    import importlib
-
-    from solver.io import parse_json
-
-    described = importlib.import_module(
-        f"models.{game_id.replace('-', '_')}.puzzles").puzzle_game()
+    described = entry.module("verbs").PUZZLES
     kind = described.make_kind(None, described.backends[0], 20.0)
-    pz, stated = described.read(kind, parse_json(text, "puzzle file"), "puzzle file")
+    pz, stated = described.read(kind, data, "puzzle file")
     if stated is None:
         raise BadInput("the puzzle file states no solution")
     return described.picture(kind, pz, stated, reveal).render()
@@ -428,22 +461,22 @@ def puzzle_picture(game_id: str, text: str, reveal: bool) -> str:
 async def puzzle_endpoint(request: Request) -> Response:
     """A puzzle: the file (without its solution), the steps' vocabulary and the picture
     as posed."""
-    game, source = _game(request), _source(request)
-    name, data = await to_thread.run_sync(_engine, puzzle_file, request, game, source)
-    svg = await to_thread.run_sync(_engine, puzzle_picture, game, json.dumps(data), False)
-    shown = {k: v for k, v in data.items() if k not in ("solution",)}
-    if game == "topito":
-        shown["puzzle"] = {k: v for k, v in data["puzzle"].items() if k != "solution"}
-    return JSONResponse({"game": game, "source": source, "name": name, "puzzle": shown,
-                         "svg": svg, "vocabulary": games.puzzle_vocabulary(game, data),
-                         "steps": len(games.puzzle_steps(game, data))})
+    entry, source = _game(request), _source(request)
+    web = entry.web()
+    name, data = await to_thread.run_sync(_engine, puzzle_file, request, entry.id, source)
+    svg = await to_thread.run_sync(_engine, puzzle_picture, entry, data, False)
+    return JSONResponse({"game": entry.id, "source": source, "name": name,
+                         "puzzle": web.posed(data), "svg": svg,
+                         "vocabulary": {**web.vocabulary(data),
+                                        "picture": web.picture_words},
+                         "steps": len(web.steps(data))})
 
 
 async def check_endpoint(request: Request) -> Response:
-    game, source = _game(request), _source(request)
-    _, data = await to_thread.run_sync(_engine, puzzle_file, request, game, source)
     from solver.io import parse_json
 
+    entry, source = _game(request), _source(request)
+    _, data = await to_thread.run_sync(_engine, puzzle_file, request, entry.id, source)
     try:
         answer = parse_json(await read_body(request), "answer")
     except BadInput as exc:
@@ -451,42 +484,57 @@ async def check_endpoint(request: Request) -> Response:
     steps = answer.get("steps") if isinstance(answer, dict) else None
     if not isinstance(steps, list):
         raise HttpError(400, 'toppi: error: answer: expected {"steps": [...]}')
-    return JSONResponse(games.check_steps(game, data, steps))
+    return JSONResponse(entry.web().check(data, steps))
 
 
 async def reveal_endpoint(request: Request) -> Response:
-    game, source = _game(request), _source(request)
-    name, data = await to_thread.run_sync(_engine, puzzle_file, request, game, source)
-    svg = await to_thread.run_sync(_engine, puzzle_picture, game, json.dumps(data), True)
-    return JSONResponse({"game": game, "source": source, "name": name,
-                         "solution": games.puzzle_steps(game, data), "svg": svg})
+    entry, source = _game(request), _source(request)
+    name, data = await to_thread.run_sync(_engine, puzzle_file, request, entry.id, source)
+    svg = await to_thread.run_sync(_engine, puzzle_picture, entry, data, True)
+    return JSONResponse({"game": entry.id, "source": source, "name": name,
+                         "solution": entry.web().steps(data), "svg": svg})
+
+
+def sheet_html(entry: GameEntry, file: str, data: dict[str, Any]) -> str:
+    """The printable sheet of one puzzle (`toppi <game> sheet FILE --svg sheet.html`),
+    made from a copy of the file."""
+    import tempfile
+
+    from solver.puzzles import sheet
+    from solver.verbs import make_call
+
+    verb = entry.verb("sheet")
+    with tempfile.TemporaryDirectory(prefix="toppi-sheet-") as tmp:
+        path = Path(tmp, file)
+        path.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+        out = Path(tmp, "sheet.html")
+        call = make_call(entry, verb, {"puzzles": [str(path)], "rules_path": None})
+        backend = verb.param("backend").default
+        sheet(call, str(out), None, 2, backend, 20.0)
+        return out.read_text(encoding="utf-8")
 
 
 async def sheet_endpoint(request: Request) -> Response:
-    """The printable sheet of one puzzle: `toppi <game> sheet FILE --svg sheet.html`,
-    run on a copy of the file."""
-    game, source = _game(request), _source(request)
-    name, data = await to_thread.run_sync(_engine, puzzle_file, request, game, source)
-    file = f"{name}.json" if source == "library" else f"{game}-store-{name}.json"
-    files = {file: json.dumps(data, indent=1) + "\n"}
-    argv = [game, "sheet", file, "--svg", "sheet.html"]
-    outcome = await to_thread.run_sync(run_cli, argv, files, ("sheet.html",))
-    if outcome.error is not None or "sheet.html" not in outcome.files:
-        return error(400, outcome.error or "toppi: error: no sheet written")
-    return HTMLResponse(outcome.files["sheet.html"])
+    entry, source = _game(request), _source(request)
+    name, data = await to_thread.run_sync(_engine, puzzle_file, request, entry.id, source)
+    file = f"{name}.json" if source == "library" else f"{entry.id}-store-{name}.json"
+    return HTMLResponse(await to_thread.run_sync(_engine, sheet_html, entry, file, data))
 
 
 # ---------------------------------------------------------------- index
 
+def describe_game(entry: GameEntry) -> dict[str, Any]:
+    """A game's verbs with their options, and the verb of its Hint button."""
+    return {"verbs": {name: {"options": verb_options(entry, verb),
+                             "takes_file": takes_file(verb), "runs": verb.web}
+                      for name, verb in offered(entry).items()},
+            "hint": entry.web().hint}
+
+
 async def api_index(request: Request) -> Response:
     """Every game with its verbs and their options."""
     def describe() -> dict[str, Any]:
-        return {"games": {g: {"verbs": {v: {"options": verb_options(g, v),
-                                            "takes_file": takes_file(g, v),
-                                            "runs": "thread" if v in games.QUICK else
-                                            "pool"} for v in verbs},
-                              "hint": games.HINT_VERB[g]}
-                          for g, verbs in games.VERBS.items()},
+        return {"games": {g: describe_game(e) for g, e in web_games().items()},
                 "limits": {"body_bytes": MAX_BODY, "default_time_limit": DEFAULT_TIME,
                            "max_time_limit": MAX_TIME,
                            "pool_size": request.app.state.pool.size},
@@ -497,7 +545,7 @@ async def api_index(request: Request) -> Response:
 async def schema_index(request: Request) -> Response:
     from solver.serve import schemas
 
-    return JSONResponse(schemas.listing())
+    return JSONResponse(await to_thread.run_sync(schemas.listing))
 
 
 async def schema_endpoint(request: Request) -> Response:
@@ -505,7 +553,7 @@ async def schema_endpoint(request: Request) -> Response:
     from solver.serve import schemas
 
     name = request.path_params["name"]
-    found = schemas.schema(name)
+    found = await to_thread.run_sync(schemas.schema, name)
     if found is None:
         raise HttpError(404, f"toppi: error: no schema '{name}' (GET /api/schema lists "
                              "them)")
@@ -513,20 +561,18 @@ async def schema_endpoint(request: Request) -> Response:
 
 
 async def editor_endpoint(request: Request) -> Response:
-    """The editor's fields and pieces (games.editor)."""
-    game = _game(request)
-    return JSONResponse(await to_thread.run_sync(games.editor, game))
+    """The editor's fields and pieces (the game's `web.editor`)."""
+    entry = _game(request)
+
+    def describe() -> dict[str, Any]:
+        return {"game": entry.id, **entry.web().editor()}
+    return JSONResponse(await to_thread.run_sync(describe))
 
 
 async def game_index(request: Request) -> Response:
-    game = _game(request)
-
-    def describe() -> dict[str, Any]:
-        return {"game": game, "hint": games.HINT_VERB[game],
-                "verbs": {v: {"options": verb_options(game, v),
-                              "takes_file": takes_file(game, v)}
-                          for v in games.VERBS[game]}}
-    return JSONResponse(await to_thread.run_sync(describe))
+    entry = _game(request)
+    return JSONResponse(await to_thread.run_sync(
+        lambda: {"game": entry.id, **describe_game(entry)}))
 
 
 routes = [
@@ -540,6 +586,8 @@ routes = [
     Route("/api/{game}/apply", apply_endpoint, methods=["POST"]),
     Route("/api/{game}/picture", picture_endpoint, methods=["POST"]),
     Route("/api/{game}/editor", editor_endpoint, methods=["GET"]),
+    Route("/api/{game}/palette", palette_endpoint, methods=["POST"]),
+    Route("/api/{game}/edit", edit_endpoint, methods=["POST"]),
     Route("/api/{game}/{source}", library_endpoint, methods=["GET"]),
     Route("/api/{game}/{source}/{name}", puzzle_endpoint),
     Route("/api/{game}/{source}/{name}/check", check_endpoint, methods=["POST"]),

@@ -27,30 +27,43 @@ from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from solver.serve import api, games
+from solver.io import puzzles_folder
+from solver.registry import GameEntry
+from solver.serve import api
 from solver.serve.jobs import Pool
 
 HERE = Path(__file__).parent
-TITLES = {"take-it-higher": "Take it Higher!", "hoch-hinaus": "Tippi Toppi – Hoch Hinaus!",
-          "tippi-toppi": "Tippi Toppi (card game)", "topito": "Topito", "hippo": "Hippo"}
 LOOPBACK = ("127.0.0.1", "localhost", "::1", "[::1]")
 
 
-def default_puzzles() -> Path:
-    """The repository's puzzles/ beside the package (a checkout or editable install)."""
-    return HERE.parent.parent / "puzzles"
+def titles() -> dict[str, str]:
+    """The web app's games and their titles (the registry's)."""
+    return {g: e.title for g, e in api.web_games().items()}
+
+
+def example_position(entry: GameEntry, puzzles: Path) -> str:
+    """The text of a game page's first position: the game's example (its web
+    companion's), or `{}` when the puzzles folder lacks it."""
+    web = entry.web()
+    if callable(web.example):
+        return web.example()
+    try:
+        text = (puzzles / entry.id / web.example).read_text(encoding="utf-8")
+    except OSError:
+        return "{}"
+    return web.first_position(text) if web.first_position is not None else text
 
 
 templates = Jinja2Templates(directory=str(HERE / "templates"))
 
 
 def _page(name: str, request: Request, status_code: int = 200, **context: Any) -> Response:
-    return templates.TemplateResponse(request, name, {"titles": TITLES, **context},
+    return templates.TemplateResponse(request, name, {"titles": titles(), **context},
                                       status_code=status_code)
 
 
 async def index(request: Request) -> Response:
-    return _page("index.html", request, games=list(games.VERBS), store=_store_counts(request))
+    return _page("index.html", request, games=list(titles()), store=_store_counts(request))
 
 
 def _store_counts(request: Request) -> dict[str, Any] | None:
@@ -68,22 +81,23 @@ def _store_counts(request: Request) -> dict[str, Any] | None:
 
 async def game_page(request: Request) -> Response:
     game = request.path_params["game"]
-    if game not in games.VERBS:
-        return _page("index.html", request, games=list(games.VERBS), status_code=404)
-    position = games.example_position(game, Path(request.app.state.puzzles))
-    return _page("game.html", request, game=game, title=TITLES[game], position=position,
-                 hint=games.HINT_VERB[game])
+    entry = api.web_games().get(game)
+    if entry is None:
+        return _page("index.html", request, games=list(titles()), status_code=404)
+    position = example_position(entry, Path(request.app.state.puzzles))
+    return _page("game.html", request, game=game, title=entry.title, position=position,
+                 hint=entry.web().hint)
 
 
 async def library_page(request: Request) -> Response:
     """A game's puzzles: the library, or (/<game>/store) the --store file's."""
     game = request.path_params["game"]
     source = "store" if request.url.path.endswith("/store") else "library"
-    if game not in games.VERBS or (source == "store" and not request.app.state.store):
-        return _page("index.html", request, games=list(games.VERBS), status_code=404,
+    if game not in titles() or (source == "store" and not request.app.state.store):
+        return _page("index.html", request, games=list(titles()), status_code=404,
                      store=None)
     store = request.app.state.store
-    return _page("library.html", request, game=game, title=TITLES[game], source=source,
+    return _page("library.html", request, game=game, title=titles()[game], source=source,
                  store=Path(store).name if store else None,
                  puzzles=api.listing(request, game, source))
 
@@ -126,7 +140,7 @@ def create_app(host: str = "127.0.0.1", pool_size: int = 2,
     read once here, so a file that is not a store fails at the start (BadInput)."""
     if store is not None:
         api.store_puzzles(str(store))
-    pool = Pool(pool_size, tuple(games.VERBS))
+    pool = Pool(pool_size)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -149,7 +163,7 @@ def create_app(host: str = "127.0.0.1", pool_size: int = 2,
         middleware=middleware, lifespan=lifespan,
         exception_handlers={api.HttpError: http_error, Exception: server_error})
     app.state.pool = pool
-    app.state.puzzles = str(puzzles or default_puzzles())
+    app.state.puzzles = str(puzzles or puzzles_folder())
     app.state.store = str(store) if store is not None else None
     return app
 
@@ -163,7 +177,8 @@ def create_app(host: str = "127.0.0.1", pool_size: int = 2,
 @click.option("--workers", "pool_size", type=click.IntRange(1, 8), default=2,
               show_default=True, help="Solver processes (jobs beyond them wait).")
 @click.option("--puzzles", "puzzles", type=click.Path(file_okay=False, exists=True),
-              default=None, help="The puzzles directory (default: the repository's).")
+              default=None, help="The puzzles directory (default: the puzzles that ship "
+                                 "with toppi).")
 @click.option("--store", "store", type=click.Path(dir_okay=False, exists=True),
               default=None, help="Browse the puzzles of this results store (the SQLite "
                                  "file of `toppi <game> generate --store FILE`) on the "

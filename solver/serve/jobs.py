@@ -4,7 +4,8 @@ limit, progress by polling, and cancellation.
 The pool is `size` slots, each a `ProcessPoolExecutor` of one process, so that a job
 cut off at its time limit or cancelled kills only its own process (a process pool
 cannot stop a running task otherwise); the slot starts a fresh process for the next
-job. Workers import the command line and the games once (`worker.warm`).
+job. Workers import the games' verbs once (`worker.warm`) and run a job's verb with
+its typed values (`worker.run_job`).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import Any
 
+from solver.registry import registered
 from solver.serve import worker
 
 #: Seconds a command may take past its own --time-limit before its process is killed
@@ -29,8 +31,7 @@ MAX_JOBS_KEPT = 200
 class Slot:
     """One worker process (a one-process ProcessPoolExecutor) that can be killed."""
 
-    def __init__(self, games: tuple[str, ...]) -> None:
-        self.games = games
+    def __init__(self) -> None:
         self.executor: ProcessPoolExecutor | None = None
         # the running job's solver progress, written by the worker (worker._Reporter);
         # no lock: a killed worker could hold it forever, a torn read is just skipped
@@ -42,7 +43,7 @@ class Slot:
         self.progress.value = b""
         self.executor = ProcessPoolExecutor(
             max_workers=1, mp_context=multiprocessing.get_context("spawn"),
-            initializer=worker.warm, initargs=(self.games, self.progress))
+            initializer=worker.warm, initargs=(self.progress, registered()))
         # start the process (and warm it) now; a job's clock starts once it is warm
         self.ready = self.executor.submit(int, 0)
 
@@ -69,15 +70,15 @@ class Job:
     cancelled."""
 
     id: str
-    argv: list[str]
-    files: dict[str, str]
+    request: worker.VerbRequest
+    command: str  # the question as the command line asks it (what the page shows)
     limit: float  # seconds before the process is killed
     time_limit: float  # the command's own limit (what the page shows)
     status: str = "queued"
     created: float = field(default_factory=time.monotonic)
     started: float | None = None
     ended: float | None = None
-    outcome: worker.CliOutcome | None = None
+    outcome: worker.Outcome | None = None
     message: str | None = None
     task: asyncio.Task | None = None
     slot: Slot | None = None  # while running
@@ -90,7 +91,7 @@ class Job:
         if self.slot is not None and self.status == "running":
             self.live = worker.read_progress(self.slot.progress) or self.live
         out: dict[str, Any] = {
-            "job": self.id, "status": self.status, "command": " ".join(["toppi", *self.argv]),
+            "job": self.id, "status": self.status, "command": self.command,
             "elapsed": round(elapsed, 3), "time_limit": self.time_limit,
             "progress": round(min(1.0, elapsed / self.time_limit), 3)
             if self.time_limit else None,
@@ -105,9 +106,8 @@ class Job:
 class Pool:
     """`size` slots; jobs wait for a free slot in the order they came."""
 
-    def __init__(self, size: int = 2, games: tuple[str, ...] = ()) -> None:
+    def __init__(self, size: int = 2) -> None:
         self.size = size
-        self.games = games
         self.slots: list[Slot] = []
         self.free: asyncio.Queue[Slot] | None = None
         self.jobs: dict[str, Job] = {}
@@ -116,7 +116,7 @@ class Pool:
     def start(self) -> None:
         self.free = asyncio.Queue()
         for _ in range(self.size):
-            slot = Slot(self.games)
+            slot = Slot()
             self.slots.append(slot)
             self.free.put_nowait(slot)
 
@@ -128,12 +128,12 @@ class Pool:
             slot.shutdown()
         self.slots.clear()
 
-    def submit(self, argv: list[str], files: dict[str, str], time_limit: float,
+    def submit(self, request: worker.VerbRequest, command: str, time_limit: float,
                has_own_limit: bool) -> Job:
-        """Queue a command; its process is killed after `time_limit` (plus GRACE when
-        the command keeps the limit itself)."""
+        """Queue a question; its process is killed after `time_limit` (plus GRACE when
+        the verb keeps the limit itself)."""
         limit = time_limit + (GRACE if has_own_limit else 0.0)
-        job = Job(f"j{next(self._ids)}", argv, files, limit, time_limit)
+        job = Job(f"j{next(self._ids)}", request, command, limit, time_limit)
         self.jobs[job.id] = job
         job.task = asyncio.get_running_loop().create_task(self._run(job))
         self._forget_old()
@@ -155,7 +155,7 @@ class Pool:
             job.status, job.started, job.slot = "running", time.monotonic(), slot
             assert slot.executor is not None
             slot.progress.value = b""
-            future = slot.executor.submit(worker.run_job, job.argv, job.files)
+            future = slot.executor.submit(worker.run_job, job.request)
             try:
                 job.outcome = await asyncio.wait_for(asyncio.wrap_future(future), job.limit)
                 job.status = "done" if job.outcome.error is None else "error"

@@ -1,14 +1,9 @@
 """One JSON Schema per answer of `toppi serve`'s JSON API, served at /api/schema/NAME.
 
-The API's own answers (the index, a job, apply, the editor, the puzzles) are described
-in full. A question's answer is the CLI's `--json` document (`<game>.<verb>`): its
-schema lists the document's fields with their JSON types, all required, and lets the
-CLI add fields (`additionalProperties` is true there: a new field in a command's
-document is not a break of the API); what a field means is in the game's docs.
-
-`validate` checks a document against the subset of JSON Schema (2020-12) these schemas
-use: type (one or a list), properties, required, additionalProperties (false or a
-schema), items, enum, minimum. The tests hold every schema against real answers.
+A verb's answer (`<game>.<verb>`) is the CLI's `--json` document: its schema is made
+from the verb's answer types (solver/schema.py), the whole document. The API's own
+answers (the index, a job, apply, the editor, the puzzles) are written here. The tests
+hold every schema against real answers (with the `jsonschema` library).
 """
 
 from __future__ import annotations
@@ -30,101 +25,6 @@ def _obj(properties: dict[str, Any], required: list[str] | None = None,
 def _t(*types: str) -> dict[str, Any]:
     names = [_TYPES.get(t, t) for t in types]
     return {"type": names[0] if len(names) == 1 else names}
-
-
-def _fields(spec: str) -> dict[str, Any]:
-    """`name:type name:type|type ...` (types: s i f b a o n) as a schema's properties."""
-    out = {}
-    for item in spec.split():
-        name, _, types = item.partition(":")
-        out[name] = _t(*types.split("|"))
-    return out
-
-
-# ---------------------------------------------------------------- the CLI's documents
-
-# the fields every `moves` and `show` document has (solver/game_cli.py)
-_MOVES = ("game:s to_move:i|s|n chance:s|n count:i distinct_results:i moves:a "
-          "chance_outcomes:a unknown:a knows:a")
-_SHOW = "game:s to_move:i|s|n status:s unknown:a knows:a"
-_SOLVE = ("file:s status:s solutions:a stated_solution_confirmed:b|n seconds:f knows:a "
-          "unknown:a all_seeing:b")
-_SEEN = "knows:a unknown:a"  # what the answer may know (solver/game_cli.py knowledge)
-
-VERB_DOCS = {
-    "take-it-higher": {
-        "show": f"{_SHOW} placements:a board:o ships_on:o empty_cells:a called:s|n "
-                "variant:s",
-        "moves": _MOVES,
-        "score": f"variant:s complete:b take_it_higher_bonus:i|n ring_over:i|n studs:a "
-                 f"colours:a total:i rows:a launches:a {_SEEN} all_seeing:b",
-        "hint": f"tile:s options:a samples:i|n seconds:f exact:b sampled:b unseen:i "
-                f"lead:f|n lead_stderr:f|n {_SEEN} all_seeing:b",
-        "max": f"variant:s backend:s status:s score:i|n bound:i|n seconds:f draw:a|n "
-               f"placements:a|n board:o|n sheet:o|n cases:a|n {_SEEN} all_seeing:b "
-               "reading:s",
-        "solve": _SOLVE,
-    },
-    "hoch-hinaus": {
-        "show": f"{_SHOW} side:s variant:s spaces:a pieces:a open_tasks:a draw_pile:i "
-                "bonus_fillers:a hands:a on_turn:i reserve:i reserve_known:b completed:i "
-                "spare_fillers:i",
-        "moves": _MOVES,
-        "achievable": f"{_SEEN} answer:s proven:b within:i tiles:s backend:s tasks:a "
-                      "witness:a|n core:a|n note:s|n seconds:f",
-        "reachable": f"open_hands:b {_SEEN} method:s answer:s proven:b line:a|n nodes:i|n "
-                     "rate:o|n policy:s|n seconds:f note:s|n stopped:b",
-        "hint": f"open_hands:b {_SEEN} player:i options:a legal:i checked:i horizon:i "
-                "seconds:f note:s|n samples:i|n seed:i|n",
-        "solve": _SOLVE,
-    },
-    "tippi-toppi": {
-        "show": f"{_SHOW} state:o tops:a draw_pile_cards:i draw_pile_known:b tasks_left:i "
-                "legal_plays:i",
-        "moves": _MOVES,
-        "achievable": f"answer:s proven:b targets:a within:i cards:s backend:s plays:a|n "
-                      f"fulfilled_after:a|n core:a|n seconds:f {_SEEN}",
-        "reachable": f"method:s answer:s proven:b line:a|n nodes:i|n rate:o|n samples:i|n "
-                     f"seconds:f stopped:b open_hands:b {_SEEN}",
-        "hint": f"player:i options:a seconds:f open_hands:b method:s samples:i|n {_SEEN}",
-        "solve": _SOLVE,
-    },
-    "topito": {
-        "show": f"{_SHOW} podiums:o out_of_play:a last_move:s|n forbidden:s|n hands:a "
-                "turn:i met_now:a played:a deck:i deck_in_order:b unseen:i moves_made:i "
-                "winners:a end:s|o|n deck_cards:a|n",
-        "moves": f"{_MOVES} forbidden:s|n",
-        "plan": f"cards:a mode:s backend:s status:s moves:i|n plan:a|n met_at_end:a|n "
-                f"max_moves:i proof:s|n seconds:f start:o proved_by:s|n {_SEEN}",
-        "race": "seat:i|n cards_to_win:i status:s fewest:i|n line:a|n winners:a can_win:a "
-                "played:a to_move:i max_moves:i proof:s|n lower_bound:i|n backend:s "
-                f"nodes:i|n seconds:f within:i|n reachable:b|n start:o {_SEEN} "
-                "all_seeing:b reading:s",
-        "reachable": f"cards:a mode:s within:i reachable:b|n status:s moves:i|n plan:a|n "
-                     f"proof:s|n backend:s seconds:f {_SEEN}",
-        "hint": f"hand:a met_now:a considered:a distances_now:o best:o|n moves:a "
-                f"max_moves:i backend:s seconds:f view:s chances:o|n race:a|n {_SEEN}",
-        "solve": _SOLVE,
-    },
-    "hippo": {
-        "show": f"{_SHOW} state:o stock_sizes:o bonus_roll:b roll:a|n",
-        "moves": _MOVES,
-        "best": f"player:s roll:a bonus_roll:b best:a expected_shed:f exposure:f proven:b "
-                f"method:s options:a seconds:f samples:i|n chance:s|n {_SEEN} all_seeing:b",
-        "plan": f"player:s rolls:i emptied:b turns:i|n chips_left:i chips_shed:i status:s "
-                f"proven:b objective:f|n bound:f|n seconds:f steps:a {_SEEN} all_seeing:b",
-        "finish": f"player:s stock:i bonus_roll:b turns:i chance:f|n exact:s|n "
-                  f"best_case_turns:i|n by_turns:a proven:b method:s states:i|n seconds:f "
-                  f"dice:s|n {_SEEN} all_seeing:b",
-        "solve": _SOLVE,
-    },
-}
-
-
-def _verb_schema(game: str, verb: str) -> dict[str, Any]:
-    return _obj(_fields(VERB_DOCS[game][verb]), extra=True,
-                description=f"`toppi {game} {verb} FILE --json`: the CLI's document "
-                            f"(POST /api/{game}/{verb}); see the game's docs.")
 
 
 # ---------------------------------------------------------------- the API's own answers
@@ -205,69 +105,33 @@ API = {
 }
 
 
+def _verbs() -> dict[str, tuple[Any, Any]]:
+    """`<game>.<verb>` -> (game, verb) of every verb the web app runs."""
+    from solver.registry import web_games
+    from solver.serve.api import offered
+
+    return {f"{g}.{name}": (entry, verb) for g, entry in web_games().items()
+            for name, verb in offered(entry).items() if verb.json}
+
+
 def names() -> list[str]:
-    return [*API, *(f"{g}.{v}" for g, verbs in VERB_DOCS.items() for v in verbs)]
+    return [*API, *_verbs()]
 
 
 def schema(name: str) -> dict[str, Any] | None:
     """The schema called `name` (an API answer, or `<game>.<verb>`), or None."""
+    from solver.schema import answer_schema
+
     if name in API:
-        body = API[name]
-    else:
-        game, _, verb = name.partition(".")
-        if verb not in VERB_DOCS.get(game, {}):
-            return None
-        body = _verb_schema(game, verb)
-    return {"$schema": DIALECT, "$id": f"/api/schema/{name}", "title": name, **body}
+        return {"$schema": DIALECT, "$id": f"/api/schema/{name}", "title": name,
+                **API[name]}
+    found = _verbs().get(name)
+    if found is None:
+        return None
+    entry, verb = found
+    return answer_schema(entry.id, verb)
 
 
 def listing() -> dict[str, Any]:
     """GET /api/schema: name -> description."""
     return {"schemas": {n: (schema(n) or {}).get("description", "") for n in names()}}
-
-
-# ---------------------------------------------------------------- validation
-
-_PY = {"string": str, "boolean": bool, "array": list, "object": dict, "null": type(None)}
-
-
-def _is(value: Any, kind: str) -> bool:
-    if kind == "integer":
-        return isinstance(value, int) and not isinstance(value, bool)
-    if kind == "number":
-        return isinstance(value, (int, float)) and not isinstance(value, bool)
-    return isinstance(value, _PY[kind])
-
-
-def validate(doc: Any, node: dict[str, Any], where: str = "$") -> list[str]:
-    """The places where `doc` breaks the schema `node` (empty: it is valid)."""
-    problems: list[str] = []
-    if "anyOf" in node:
-        if all(validate(doc, n, where) for n in node["anyOf"]):
-            problems.append(f"{where}: matches none of anyOf")
-        return problems
-    if "enum" in node and doc not in node["enum"]:
-        return [f"{where}: {doc!r} not one of {node['enum']}"]
-    if "type" in node:
-        kinds = node["type"] if isinstance(node["type"], list) else [node["type"]]
-        if not any(_is(doc, k) for k in kinds):
-            return [f"{where}: {type(doc).__name__} is not {'/'.join(kinds)}"]
-    if "minimum" in node and _is(doc, "number") and doc < node["minimum"]:
-        problems.append(f"{where}: {doc} below {node['minimum']}")
-    if isinstance(doc, dict):
-        props = node.get("properties", {})
-        for key in node.get("required", []):
-            if key not in doc:
-                problems.append(f"{where}: no '{key}'")
-        extra = node.get("additionalProperties", True)
-        for key, value in doc.items():
-            if key in props:
-                problems += validate(value, props[key], f"{where}.{key}")
-            elif extra is False:
-                problems.append(f"{where}: unexpected '{key}'")
-            elif isinstance(extra, dict):
-                problems += validate(value, extra, f"{where}.{key}")
-    if isinstance(doc, list) and "items" in node:
-        for i, value in enumerate(doc):
-            problems += validate(value, node["items"], f"{where}[{i}]")
-    return problems

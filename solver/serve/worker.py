@@ -1,90 +1,106 @@
-"""Running a `toppi` command in process, as the CLI would, for the web app.
+"""A verb run for the web app: a request's typed values in, the answer's JSON document
+(or the one error line the command line would print) out.
 
-`run_cli(argv, files)` writes the request's JSON documents to files in a new temporary
-directory, runs the click command line on them (`solver.cli.cli`) and returns what the
-CLI prints: the `--json` document on stdout, or the one error line and the exit code.
-Messages name the files by their bare names (`position.json`), as the CLI does when run
-in the directory of the file. It runs in a pool worker (solver/serve/jobs.py) or, for
-the quick commands (show, moves), on a thread of the server: stdout is captured per
-thread, so several threads can run commands at once.
+`answer_request` runs the verb's function, as the command line does, on the position
+text of the request (named `position.json` in messages, as the CLI names a file in its
+own directory). It runs on a thread of the server for the quick verbs (no solver) and
+in a worker process of the pool for the others (solver/serve/jobs.py), where the
+solvers' progress reaches the page through `solver.progress.reporting_to` and a shared
+buffer (`ProgressBuffer`).
 """
 
 from __future__ import annotations
 
-import io
 import json
 import os
 import sys
-import tempfile
 import threading
 import time
 import traceback
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
-_LOCAL = threading.local()
+from solver.progress import Listener, LiveStatus
+
+POSITION = "position.json"
 
 
-class _ThreadStdout(io.TextIOBase):
-    """sys.stdout for every thread: a thread running a command writes to its own
-    buffer, the others to the real stream."""
+@dataclass(frozen=True)
+class VerbRequest:
+    """One question: the game, the verb, the position's text (None for a verb that
+    reads no file) and the verb's parameters by name, already typed."""
 
-    def __init__(self, real: Any) -> None:
-        self.real = real
-
-    def write(self, text: str) -> int:
-        buffer = getattr(_LOCAL, "buffer", None)
-        return (buffer or self.real).write(text)
-
-    def flush(self) -> None:
-        buffer = getattr(_LOCAL, "buffer", None)
-        (buffer or self.real).flush()
-
-    def isatty(self) -> bool:
-        return False
-
-    @property
-    def encoding(self) -> str:  # type: ignore[override]
-        return "utf-8"
-
-    def fileno(self) -> int:
-        return self.real.fileno()
-
-
-_INSTALL = threading.Lock()
-
-
-def _capture_stdout() -> None:
-    with _INSTALL:
-        if not isinstance(sys.stdout, _ThreadStdout):
-            sys.stdout = _ThreadStdout(sys.stdout)
+    game: str
+    verb: str
+    text: str | None
+    values: dict[str, Any] = field(default_factory=dict)
+    file: str = POSITION
 
 
 @dataclass
-class CliOutcome:
-    """What a command printed: its exit code, stdout and the error line (if any)."""
+class Outcome:
+    """What a verb answered: the exit code the CLI would give, the JSON document (exit
+    0) or the CLI's error line."""
 
     exit_code: int
-    stdout: str
+    document: Any = None
     error: str | None = None
-    files: dict[str, str] = field(default_factory=dict)  # files read back
 
 
-def warm(games: tuple[str, ...] = (), progress: Any = None) -> None:
-    """Import the command line and the games' modules (a pool worker's initializer);
-    with `progress` (the slot's shared byte buffer) a job's solver progress is
-    written there (see `run_job`)."""
+def answer_request(request: VerbRequest) -> Outcome:
+    """Run the verb; every error becomes the CLI's one line with its exit code."""
+    from solver.errors import ToppiError
+    from solver.options import start_clock
+    from solver.registry import entry
+    from solver.results import to_jsonable
+    from solver.verbs import answer, make_call
+
+    start_clock()  # time limits count from here, as from a command's start
+    try:
+        game = entry(request.game)
+        verb = game.verb(request.verb)
+        values = {**{p.name: p.default for p in verb.params}, **request.values}
+        if verb.reads not in ("nothing", "puzzles"):
+            values[verb.file_name] = request.file
+        call = make_call(game, verb, values)
+        call.text = request.text
+        return Outcome(0, to_jsonable(answer(call, values)))
+    except ToppiError as exc:
+        return Outcome(exc.exit_code, error=f"toppi: error: {_one_line(str(exc))}")
+    except Exception as exc:  # a bug: one line for the page, the trace in the log
+        traceback.print_exc(file=sys.stderr)
+        return Outcome(1, error=f"toppi: error: internal error: {type(exc).__name__}: {exc}")
+
+
+def _one_line(message: str) -> str:
+    return "; ".join(part.strip() for part in message.splitlines() if part.strip())
+
+
+def warm(progress: Any = None, extra: tuple[Any, ...] = ()) -> None:
+    """A pool worker's start: quiet, the games registered in the server registered here
+    too (`extra`), every game's verbs declared (their modules imported once, before any
+    job's clock runs), and the progress buffer installed."""
     os.environ["TOPPI_QUIET"] = "1"
-    if progress is not None:
-        _REPORT.install(progress)
     from solver import cli
+    from solver.registry import register, web_games
 
-    cli._unshadow_models()
-    for game in games:
-        cli.cli.get_command(None, game)  # type: ignore[arg-type]
+    cli.unshadow_models()
+    for entry in extra:
+        register(entry)
+    for game in web_games().values():
+        game.verbs()
+    if progress is not None:
+        REPORT.buffer = progress
+        threading.Thread(target=REPORT.loop, name="toppi-progress", daemon=True).start()
+
+
+def run_job(request: VerbRequest) -> Outcome:
+    """`answer_request` in a pool worker, its solvers' progress written to the slot's
+    buffer while it runs."""
+    from solver.progress import reporting_to
+
+    with REPORT.running(), reporting_to(REPORT):
+        return answer_request(request)
 
 
 # ---------------------------------------------------------------- live progress
@@ -94,75 +110,42 @@ PROGRESS_BYTES = 4096
 PROGRESS_EVERY = 0.2  # seconds between two writes of the buffer
 
 
-class _Reporter:
-    """The solvers' live status (solver/progress.py) of the job running in this worker,
-    written as JSON to the slot's shared buffer for the server to read.
-
-    The CLI draws a status line only on a terminal, and a pool worker never draws. In a
-    worker with a buffer, `live_status` is replaced by `reported`: every solve opens a
-    `LiveStatus` (the CLI's own: best, bound, counts, stage, time left) that is put on
-    a stack and made the current one (so that progress bars report their counts to it),
-    and a thread copies the stack's values to the buffer a few times a second. The
-    solvers themselves are unchanged: they report to whatever `live_status` yields.
-    """
+class ProgressBuffer(Listener):
+    """The solvers' live statuses (solver/progress.py) of the job running in this
+    worker, written as JSON to the slot's shared buffer a few times a second for the
+    server to read: the innermost values reported and one line per open solve, as the
+    CLI's status line says them."""
 
     def __init__(self) -> None:
         self.buffer: Any = None
-        self.stack: list[Any] = []
-        self.running = False
-        self.started = 0.0
+        self.stack: list[LiveStatus] = []
+        self.active = False
 
-    def install(self, buffer: Any) -> None:
-        from solver import progress
-
-        self.buffer = buffer
-        original = progress.live_status
-        progress.live_status = self.reported  # type: ignore[assignment]
-        # modules imported before this one hold the original by name (none should:
-        # this runs first in a fresh worker); those imported later get `reported`
-        for module in list(sys.modules.values()):
-            if getattr(module, "live_status", None) is original:
-                module.live_status = self.reported
-        threading.Thread(target=self._loop, name="toppi-progress", daemon=True).start()
-
-    @contextmanager
-    def reported(self, label: str, time_limit: float | None = None, *, unit: str = "",
-                 solves: bool = False, since: float | None = None, show: bool = True,
-                 console: Any = None) -> Iterator[Any]:
-        from solver import progress
-
-        status = progress.LiveStatus(label, time_limit, unit, solves, since)
-        outer = progress._owner
+    def opened(self, status: LiveStatus) -> None:
         self.stack.append(status)
-        progress._owner = status  # progress bars and current_status() report here
-        try:
-            yield status
-        finally:
-            if status in self.stack:
-                self.stack.remove(status)
-            progress._owner = outer
 
-    @contextmanager
-    def job(self) -> Iterator[None]:
-        """A job runs: a root status for its progress bars, the buffer cleared."""
-        from solver import progress
+    def closed(self, status: LiveStatus) -> None:
+        if status in self.stack:
+            self.stack.remove(status)
 
-        root = progress.LiveStatus("", None)
-        self.stack[:] = [root]
-        progress._owner = root
-        self.started, self.running = time.perf_counter(), True
-        self.write()
-        try:
-            yield
-        finally:
-            self.write()  # the last values, read by the server once the job ended
-            self.running = False
+    def running(self) -> Any:
+        from contextlib import contextmanager
+
+        @contextmanager
+        def block() -> Any:
             self.stack.clear()
-            progress._owner = None
+            self.active = True
+            self.write()
+            try:
+                yield
+            finally:
+                self.write()  # the last values, read by the server once the job ended
+                self.active = False
+                self.stack.clear()
+        return block()
 
     def snapshot(self) -> dict[str, Any] | None:
-        """The solver's progress now: the innermost values reported and a line per
-        open solve (as the CLI's status line says it), or None before any report."""
+        """The solver's progress now, or None before any report."""
         stack = list(self.stack)
         lines, out = [], {}
         for status in stack:
@@ -177,10 +160,8 @@ class _Reporter:
                     out[key] = value
                     if key == "done" and status.unit:
                         out["unit"] = status.unit
-            if status.stage and "stage" not in out:
-                out["stage"] = status.stage
-            elif status.label and "stage" not in out:
-                out["stage"] = status.label
+            if "stage" not in out and (status.stage or status.label):
+                out["stage"] = status.stage or status.label
         if not lines and not out:
             return None
         return {"text": " › ".join(lines), **out}
@@ -188,30 +169,24 @@ class _Reporter:
     def write(self) -> None:
         if self.buffer is None:
             return
-        data = self.snapshot() if self.running else None
+        data = self.snapshot() if self.active else None
         text = json.dumps(data, separators=(",", ":")).encode()
         if len(text) >= PROGRESS_BYTES:  # never a torn document: drop the lines
             short = {k: v for k, v in (data or {}).items() if k != "text"}
             text = json.dumps(short, separators=(",", ":")).encode()[:PROGRESS_BYTES - 1]
         self.buffer.value = text
 
-    def _loop(self) -> None:
+    def loop(self) -> None:
         while True:
             time.sleep(PROGRESS_EVERY)
-            if self.running:
+            if self.active:
                 try:
                     self.write()
                 except Exception:  # a report must never end the worker
                     pass
 
 
-_REPORT = _Reporter()
-
-
-def run_job(argv: list[str], files: dict[str, str]) -> CliOutcome:
-    """`run_cli` in a pool worker, its solvers' progress written to the slot's buffer."""
-    with _REPORT.job():
-        return run_cli(argv, files)
+REPORT = ProgressBuffer()
 
 
 def read_progress(buffer: Any) -> dict[str, Any] | None:
@@ -222,52 +197,3 @@ def read_progress(buffer: Any) -> dict[str, Any] | None:
     except (ValueError, UnicodeDecodeError):
         return None
     return data if isinstance(data, dict) else None
-
-
-def run_cli(argv: list[str], files: dict[str, str], read_back: tuple[str, ...] = ()
-            ) -> CliOutcome:
-    """Run `toppi ARGV` with `files` (name -> text) written to a temporary directory;
-    an argument equal to a file's name (or to one of `read_back`, the files the command
-    writes and that are returned) stands for that file."""
-    import click
-
-    from solver import cli
-    from solver.errors import ToppiError
-
-    os.environ["TOPPI_QUIET"] = "1"
-    _capture_stdout()
-    with tempfile.TemporaryDirectory(prefix="toppi-serve-") as tmp:
-        for name, text in files.items():
-            Path(tmp, name).write_text(text, encoding="utf-8")
-        args = [os.path.join(tmp, a) if a in files or a in read_back else a for a in argv]
-        buffer = io.StringIO()
-        _LOCAL.buffer = buffer
-        code, error = 0, None
-        try:
-            result = cli.cli.main(args=args, prog_name="toppi", standalone_mode=False)
-            code = result if isinstance(result, int) else 0
-        except click.exceptions.Exit as exc:
-            code = exc.exit_code
-        except SystemExit as exc:
-            code = exc.code if isinstance(exc.code, int) else 1
-        except click.UsageError as exc:  # cli.OneLineUsage: the CLI's usage line
-            where = (f"'{exc.ctx.command_path} --help'" if exc.ctx is not None
-                     else "--help")
-            code, error = exc.exit_code, f"toppi: error: {exc.format_message()} (see {where})"
-        except click.ClickException as exc:  # cli.ToppiFailure
-            code, error = exc.exit_code, f"toppi: error: {exc.format_message()}"
-        except ToppiError as exc:
-            code, error = exc.exit_code, f"toppi: error: {exc}"
-        except click.Abort:
-            code, error = 1, "toppi: error: aborted"
-        except Exception as exc:  # a bug: one line for the page, the trace in the log
-            traceback.print_exc(file=sys.stderr)
-            code, error = 1, f"toppi: error: internal error: {type(exc).__name__}: {exc}"
-        finally:
-            _LOCAL.buffer = None
-        out = buffer.getvalue().replace(tmp + os.sep, "")
-        if error is not None:
-            error = error.replace(tmp + os.sep, "").replace(tmp, ".")
-        back = {name: Path(tmp, name).read_text(encoding="utf-8") for name in read_back
-                if Path(tmp, name).is_file()}
-        return CliOutcome(code, out, error, back)

@@ -9,7 +9,6 @@ const history = [];        // positions before each applied move (undo)
 let moves = [];            // legal moves of the current position (the moves document)
 let clicked = [];          // words clicked in play mode
 let tool = null;           // edit mode: the selected piece
-let pendingSpaces = [];    // edit mode: spaces clicked for a two-space tile
 let verbs = {};            // GET /api/<game>
 let currentJob = null;
 
@@ -37,7 +36,7 @@ function problem(text) { $("problem").textContent = text || ""; fieldProblem(tex
 
 // ---------------------------------------------------------------- drawing
 async function refresh() {
-  clicked = []; pendingSpaces = [];
+  clicked = []; editClicks = [];
   drawFields();
   $("candidates").textContent = ""; $("clicked").textContent = "";
   const text = positionText();
@@ -134,49 +133,43 @@ function playClick(id, rect) {
 }
 
 // ---------------------------------------------------------------- edit
-const COLOURS = ["G", "P", "O", "V"];
-function palette() {
-  if (GAME === "take-it-higher") {
-    const out = [];
-    for (const stud of ["G", "S"]) for (const l of "ABCDEFGHIJKLMNOP") out.push(stud + l);
-    return out;
-  }
-  if (GAME === "hoch-hinaus") {
-    const out = ["filler"];
-    for (let i = 1; i <= 32; i++) out.push("T" + String(i).padStart(2, "0"));
-    return out;
-  }
-  if (GAME === "tippi-toppi") {
-    const out = ["take"];
-    for (const c of COLOURS) for (let n = 1; n <= 7; n++) out.push(c + n);
-    return out;
-  }
-  if (GAME === "hippo") {
-    let players = [];
-    try { players = positionData().players || []; } catch (e) { players = []; }
-    return [...players, "remove"];
-  }
-  return ["out of play"];  // topito: click a block, then a podium (or this)
+// The game's editor tools and what a click on its picture does come from the game
+// (POST /api/<game>/palette and /api/<game>/edit): the page only sends the clicks.
+let palette = [];
+let editClicks = [];       // edit mode: clicks made with the tool, until they place it
+
+async function loadPalette() {
+  let r;
+  try { r = await post("palette", positionText()); } catch (e) { return; }
+  palette = r.ok ? r.data.palette : [];
 }
 
 function drawTools() {
   const box = $("tools");
   box.textContent = "";
-  for (const p of palette()) {
+  for (const p of palette) {
     const b = document.createElement("button");
-    b.textContent = p; b.dataset.piece = p;
-    if (p === tool) b.classList.add("on");
+    b.textContent = p.label; b.dataset.piece = p.id;
+    if (!p.action && p.id === tool) b.classList.add("on");
     b.addEventListener("click", () => {
-      if (GAME === "topito" && p === "out of play") { topitoOut(); return; }
-      tool = p; drawTools();
+      if (p.action) { sendEdit([["action", p.id]]); return; }
+      tool = p.id; editClicks = []; drawTools();
     });
     box.appendChild(b);
   }
-  if (GAME === "take-it-higher") {
-    const b = document.createElement("button");
-    b.textContent = "call selected tile"; b.id = "call-tile";
-    b.addEventListener("click", () => editWith((d) => { d.called = tool; }));
-    box.appendChild(b);
+}
+
+async function sendEdit(clicks) {
+  let data;
+  try { data = positionData(); } catch (e) { problem("position: " + e.message); return; }
+  const r = await post("edit", JSON.stringify({position: data, tool: tool, clicks: clicks}));
+  if (!r.ok) { problem(r.data.error); editClicks = []; return; }
+  $("clicked").textContent = r.data.note || "";
+  if (r.data.tool !== null) { tool = r.data.tool; editClicks = []; drawTools(); }
+  if (r.data.position !== null) {
+    editClicks = [];
+    setPosition(r.data.position);
+    await refresh();
   }
 }
 
@@ -189,62 +182,8 @@ async function editWith(change) {
 }
 
 function editClick(kind, id) {
-  if (GAME === "take-it-higher") {
-    editWith((d) => {
-      d.placements = d.placements || [];
-      const at = d.placements.findIndex((p) => String(p.cell || p).split("+")[0].split("@")[1] === id);
-      if (at >= 0) d.placements.splice(at, 1);
-      else if (tool) d.placements.push(`${tool}@${id}`);
-    });
-  } else if (GAME === "hoch-hinaus") {
-    if (tool === "filler") { editWith((d) => { d.pieces.push({filler: id}); }); return; }
-    if (!tool) return;
-    pendingSpaces.push(id);
-    if (pendingSpaces.length === 2) {
-      const on = pendingSpaces.slice();
-      editWith((d) => { d.pieces.push({tile: tool, on: on}); });
-    }
-  } else if (GAME === "tippi-toppi") {
-    if (kind !== "pile" || !tool) return;
-    editWith((d) => {
-      const pile = d.piles[Number(id) - 1];
-      if (tool === "take") { if (pile.length > 1) pile.pop(); } else pile.push(tool);
-    });
-  } else if (GAME === "topito") {
-    if (kind === "block") { tool = id; drawTools(); $("clicked").textContent = `block ${id}`; return; }
-    if (kind === "podium" && tool && tool !== "out of play") {
-      const block = tool;
-      editWith((d) => {
-        for (const k of Object.keys(d.podiums)) d.podiums[k] = d.podiums[k].filter((b) => b !== block);
-        d.podiums[id].push(block);
-        d.last_move = null;
-      });
-    }
-  } else if (GAME === "hippo") {
-    if (!tool) return;
-    editWith((d) => {
-      d.lanes = d.lanes || {};
-      if (id === "7") {
-        const lane = d.lanes["7"] || {};
-        if (tool === "remove") { const k = Object.keys(lane).pop(); if (k && --lane[k] <= 0) delete lane[k]; }
-        else lane[tool] = (lane[tool] || 0) + 1;
-        d.lanes["7"] = lane;
-      } else {
-        const lane = d.lanes[id] || [];
-        if (tool === "remove") lane.pop(); else lane.push(tool);
-        if (lane.length) d.lanes[id] = lane; else delete d.lanes[id];
-      }
-    });
-  }
-}
-
-function topitoOut() {
-  if (!tool || tool === "out of play") return;
-  const block = tool;
-  editWith((d) => {
-    for (const k of Object.keys(d.podiums)) d.podiums[k] = d.podiums[k].filter((b) => b !== block);
-    d.last_move = null;
-  });
+  editClicks.push([kind, id]);
+  sendEdit(editClicks.slice());
 }
 
 function onRegion(kind, id, rect) {
@@ -548,7 +487,7 @@ for (const id of ["mode-play", "mode-edit"]) {
   $(id).addEventListener("change", () => {
     const edit = $("mode-edit").checked;
     $("tools").hidden = !edit; $("play").hidden = edit;
-    tool = null; drawTools(); refresh();
+    tool = null; loadPalette().then(drawTools); refresh();
   });
 }
 

@@ -1,0 +1,122 @@
+"""What the web page needs of a game beyond its verbs: each game declares it once in its
+package's `web.py` as `WEB`, a `GameWeb`, and `toppi serve` (solver/serve/) builds the
+game's page from it and the verbs' declarations. solver/ names no game.
+
+The clickable things of a picture come from the game's renderer: it marks them on the
+SVG it draws (`Svg.hit(kind, id, ...)`: a cell `c3`, a space `A2`, a pile `2`, a card
+`G6`, a block `Bear`, a podium `red`, a lane `7`), so a click is matched against the
+words of the legal moves.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+
+def piece(ident: str, label: str | None = None, colour: str | None = None,
+          colour2: str | None = None) -> dict[str, Any]:
+    """A piece of an editor's picker: its word in the position file, its label, its
+    colours."""
+    out: dict[str, Any] = {"id": ident, "label": label or ident}
+    if colour:
+        out["colour"] = colour
+    if colour2:
+        out["colour2"] = colour2
+    return out
+
+
+def solution_steps(data: dict[str, Any]) -> list[Any]:
+    """A puzzle file's stated solution, step by step (most games: `solution`)."""
+    return list(data.get("solution") or [])
+
+
+def step_word(step: Any) -> Any:
+    """A step reduced to what the player chooses (most games: its text)."""
+    return str(step).strip().lower()
+
+
+def without_solution(data: dict[str, Any]) -> dict[str, Any]:
+    """The puzzle file as posed: without its solution."""
+    return {k: v for k, v in data.items() if k != "solution"}
+
+
+@dataclass
+class Edited:
+    """What a click on the picture did to the position in the editor: a new position,
+    or a new tool chosen (a block picked up), or nothing yet (one more click needed);
+    `note` is what the page says."""
+
+    position: dict[str, Any] | None = None
+    tool: str | None = None
+    note: str = ""
+
+
+def tool(ident: str, label: str | None = None, action: bool = False) -> dict[str, Any]:
+    """An item of the editor's palette: a piece to place (the tool), or an action done
+    at once with the tool in hand (`action`)."""
+    return {"id": ident, "label": label or ident, "action": action}
+
+
+def no_palette(data: dict[str, Any]) -> list[dict[str, Any]]:
+    return []
+
+
+def no_edit(data: dict[str, Any], chosen: str | None, clicks: list[tuple[str, str]]
+            ) -> Edited:
+    return Edited(note="nothing is placed on this picture by clicking")
+
+
+@dataclass(frozen=True)
+class GameWeb:
+    """A game's web companion.
+
+    hint: the verb of the play mode's Hint button.
+    example: the page's first position: a file under the game's folder of shipped
+        positions (`puzzles/<game>/`), or a function giving the position's text.
+    first_position: turns that file's text into the first position (default: as is).
+    editor(): the fields of the position file edited with pickers beside the picture
+        and their pieces (see docs/serve.md): {"fields": [...], "pieces": {...}}.
+    vocabulary(data): what the page offers to write a step of the puzzle `data`.
+    picture_words: per group of words, the pattern of the picture's texts naming them.
+    steps(data) / step_key(step) / posed(data): a puzzle file's solution step by step,
+        a step reduced to what the player chooses, the puzzle without its solution.
+    palette(data): the editor's tools for the position `data` (`tool(...)` items).
+    edit(data, tool, clicks): the position after the clicks on the picture (each
+        (kind, id) of a marked thing, or ("action", id) of a palette action) made with
+        `tool` in hand: an `Edited`.
+    """
+
+    hint: str
+    example: str | Callable[[], str]
+    editor: Callable[[], dict[str, Any]]
+    vocabulary: Callable[[dict[str, Any]], dict[str, Any]]
+    picture_words: dict[str, str] = field(default_factory=dict)
+    first_position: Callable[[str], str] | None = None
+    steps: Callable[[dict[str, Any]], list[Any]] = solution_steps
+    step_key: Callable[[Any], Any] = step_word
+    posed: Callable[[dict[str, Any]], dict[str, Any]] = without_solution
+    palette: Callable[[dict[str, Any]], list[dict[str, Any]]] = no_palette
+    edit: Callable[[dict[str, Any], str | None, list[tuple[str, str]]], Edited] = no_edit
+
+    def check(self, data: dict[str, Any], steps: list[Any]) -> dict[str, Any]:
+        """Is `steps` the puzzle's solution? (A puzzle has exactly one.)"""
+        want = [self.step_key(s) for s in self.steps(data)]
+        got = [self.step_key(s) for s in steps]
+        right = 0
+        for a, b in zip(got, want, strict=False):
+            if a != b:
+                break
+            right += 1
+        solved = bool(want) and got == want
+        return {"solved": solved, "steps": len(got), "needed": len(want),
+                "message": "Solved: that is the one solution." if solved else
+                (f"Not yet: {len(got)} of {len(want)} steps given." if got == want[:len(got)]
+                 else "Not the solution: try again (or reveal it).")}
+
+
+def default_rules(game: Any) -> Any:
+    """A game's built-in rules data, with its data options at their defaults (what the
+    page's editor offers pieces from)."""
+    return game.load_rules(None, **{p.name: p.default for p in game.data_options})
