@@ -19,20 +19,13 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from models.hippo.dice import all_rolls, roll_sequences
 from models.hippo.finish import Finisher, finish, view_of
-from models.hippo.rules import (
-    AT_ONCE,
-    FOREIGN_FIRST,
-    NEXT_TURN,
-    GameState,
-    all_rolls,
-    load_rules,
-    outcomes,
-    random_state,
-    roll_sequences,
-    state_from_dict,
-)
+from models.hippo.positions import state_from_dict
+from models.hippo.rules import AT_ONCE, FOREIGN_FIRST, NEXT_TURN, load_rules
+from models.hippo.state import GameState, outcomes
 from solver.cli import cli
+from tests.hippo_helpers import random_state
 
 RULES = load_rules()
 AT_ONCE_RULES = load_rules(None, AT_ONCE)

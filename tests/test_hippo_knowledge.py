@@ -23,10 +23,12 @@ from hypothesis import strategies as st
 
 from models.hippo.best import best_options, brute_force
 from models.hippo.game import GAME, _choose_best
-from models.hippo.rules import FOREIGN_FIRST, load_rules, new_game, random_state
+from models.hippo.rules import FOREIGN_FIRST, load_rules
+from models.hippo.state import new_game
 from solver.game import CHANCE
 from solver.simulate import simulate
 from tests.cli_helpers import assert_one_line_error, game_runner, run_json
+from tests.hippo_helpers import random_state
 
 RULES = {reading: load_rules(None, reading) for reading in FOREIGN_FIRST}
 PROPERTY = settings(max_examples=15, deadline=None, derandomize=True,

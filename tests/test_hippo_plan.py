@@ -15,20 +15,13 @@ from ortools.sat.python import cp_model
 
 from models.hippo.encode_cpsat import build
 from models.hippo.plan import _colour_move, brute_force, plan_value, solo_step, solve_plan
-from models.hippo.rules import (
-    AT_ONCE,
-    FOREIGN_FIRST,
-    NEXT_TURN,
-    GameState,
-    load_rules,
-    new_game,
-    outcomes,
-    random_state,
-    state_from_dict,
-)
+from models.hippo.positions import state_from_dict
+from models.hippo.rules import AT_ONCE, FOREIGN_FIRST, NEXT_TURN, load_rules
+from models.hippo.state import GameState, new_game, outcomes
 from solver.backends import SolverOptions
 from solver.backends.cpsat import make_solver
 from solver.cli import cli
+from tests.hippo_helpers import random_state
 
 RULES = load_rules()
 RED, GREEN = 0, 1

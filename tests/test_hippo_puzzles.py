@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from models.hippo.puzzles import HippoPuzzles, Puzzle, _read, parse_solution, puzzle_to_dict
-from models.hippo.rules import AT_ONCE, FOREIGN_FIRST, NEXT_TURN, GameState, load_rules
+from models.hippo.rules import AT_ONCE, FOREIGN_FIRST, NEXT_TURN, load_rules
+from models.hippo.state import GameState
 from solver.generate import check_unique, generate
 from tests.cli_helpers import game_runner
 from tests.puzzle_helpers import verdict_and_search

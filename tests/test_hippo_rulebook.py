@@ -9,19 +9,11 @@ from __future__ import annotations
 
 import pytest
 
+from models.hippo.dice import all_rolls, roll_sequences
 from models.hippo.finish import Finisher, view_of
-from models.hippo.rules import (
-    AT_ONCE,
-    FOREIGN_FIRST,
-    NEXT_TURN,
-    GameState,
-    all_rolls,
-    load_rules,
-    new_game,
-    outcomes,
-    roll_sequences,
-    state_from_dict,
-)
+from models.hippo.positions import state_from_dict
+from models.hippo.rules import AT_ONCE, FOREIGN_FIRST, NEXT_TURN, load_rules
+from models.hippo.state import GameState, new_game, outcomes
 from tests.test_hippo_plan import cpsat_results, engine_results
 
 RULES = load_rules()

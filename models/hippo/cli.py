@@ -13,16 +13,11 @@ from typing import TYPE_CHECKING
 import click
 
 from models.hippo.game import GAME, foreign_first_option
+from models.hippo.notation import parse_move, parse_roll, parse_rolls
 from models.hippo.plan import BACKENDS as PUZZLE_BACKENDS
-from models.hippo.rules import (
-    GameState,
-    Rules,
-    load_rules,
-    load_state,
-    parse_move,
-    parse_roll,
-    parse_rolls,
-)
+from models.hippo.positions import load_state
+from models.hippo.rules import Rules, load_rules
+from models.hippo.state import GameState
 from solver.backends import SolverOptions
 from solver.errors import BadInput
 from solver.game import knowledge

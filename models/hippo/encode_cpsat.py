@@ -32,7 +32,8 @@ from dataclasses import dataclass
 
 from ortools.sat.python import cp_model
 
-from models.hippo.rules import GameState, roll_sequences
+from models.hippo.dice import roll_sequences
+from models.hippo.state import GameState
 
 
 @dataclass

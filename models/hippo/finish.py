@@ -60,7 +60,9 @@ from collections import Counter
 from dataclasses import dataclass
 from fractions import Fraction
 
-from models.hippo.rules import GameState, Rules, all_rolls, roll_splits
+from models.hippo.dice import all_rolls, roll_splits
+from models.hippo.rules import Rules
+from models.hippo.state import GameState
 from solver.errors import BadInput, TimeLimitReached
 from solver.progress import live_status
 

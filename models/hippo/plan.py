@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from models.hippo.rules import GameState, Move, colour_choices, outcomes, place_chip
+from models.hippo.state import GameState, Move, colour_choices, outcomes, place_chip
 from solver.backends import SolverOptions
 from solver.errors import BadInput, TimeLimitReached
 

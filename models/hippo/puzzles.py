@@ -30,19 +30,11 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
+from models.hippo.notation import format_move, parse_move, parse_roll
 from models.hippo.plan import BACKENDS, _colour_move, coloured_moves, picks_of, solo_step
-from models.hippo.rules import (
-    GameState,
-    Move,
-    Rules,
-    format_move,
-    outcomes,
-    parse_move,
-    parse_roll,
-    state_from_dict,
-    state_to_dict,
-    with_reading,
-)
+from models.hippo.positions import state_from_dict, state_to_dict
+from models.hippo.rules import Rules, with_reading
+from models.hippo.state import GameState, Move, outcomes
 from solver.backends import SolverOptions
 from solver.errors import BadInput, TimeLimitReached
 from solver.generate import Rating, Search, as_features

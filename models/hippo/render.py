@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from models.hippo.rules import GameState
+from models.hippo.state import GameState
 from solver.render import Svg
 
 CHIP = "●"
