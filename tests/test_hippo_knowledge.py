@@ -22,7 +22,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from models.hippo.best import best_options, brute_force
-from models.hippo.game import GAME, _choose_best
+from models.hippo.game import GAME
 from models.hippo.rules import FOREIGN_FIRST, load_rules
 from models.hippo.state import new_game
 from solver.game import CHANCE
@@ -109,7 +109,7 @@ def test_the_hint_does_not_depend_on_dice_not_yet_thrown(seed, streams):
         rng.random()  # a stream at another point: other dice to come
         assert [(o.move, o.value, o.exposure) for o in best_options(rolled, rolled.roll)] \
             == [(o.move, o.value, o.exposure) for o in top]
-        assert _choose_best(rolled, legal, rng) in tied
+        assert GAME.policy(RULES["next-turn"], "best", {}).choose(rolled, legal, rng) in tied
         assert GAME.hint(RULES["next-turn"], rolled, {}) == GAME.hint(
             RULES["next-turn"], rolled, {})
     # nothing of a future roll is in a state or its file: the chance node comes after
