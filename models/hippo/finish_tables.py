@@ -255,7 +255,7 @@ class Tables:
         return rooms
 
     def room_at(self, view: int) -> list[int] | None:
-        """Each lane's room by its bit offset (see `Finisher.best`), when the last-roll
+        """Each lane's room by its bit offset (see `Finisher._best`), when the last-roll
         shortcut holds."""
         if not self.fast_last:
             return None
