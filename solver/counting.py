@@ -19,7 +19,7 @@ if TYPE_CHECKING:  # the task languages are parsed without loading any solver
 NUMBER_WORDS = {
     "no": 0, "zero": 0, "none": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5,
     "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12,
-    # German (Tippi Toppi's cards are German)
+    # German (a game's cards may be German)
     "kein": 0, "keine": 0, "null": 0, "ein": 1, "eine": 1, "eins": 1, "zwei": 2, "drei": 3,
     "vier": 4, "fünf": 5, "sechs": 6, "sieben": 7, "acht": 8, "neun": 9, "zehn": 10,
     "elf": 11, "zwölf": 12,

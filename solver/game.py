@@ -77,7 +77,7 @@ class Game(Generic[R, S, A]):
     NotImplementedError; the others have defaults that fit most games.
     """
 
-    id: ClassVar[str]  # the game's name on the command line, e.g. "hippo"
+    id: ClassVar[str]  # the game's name on the command line, e.g. "my-game"
     kind: ClassVar[Kind]  # what `returns` measures, and so how simulate sums games up
     policy_names: ClassVar[tuple[str, ...]]  # the first is the default of simulate/play
     # Options of the commands that read rules data, passed to `load_rules` by name.

@@ -60,7 +60,7 @@ class PuzzleKind(Protocol[P, S]):
         first moves, solver effort, ...), from which `rating` rates it.
     rating: the feature weights and the thresholds between easy, medium and hard.
     any_difficulty (optional, default False): True when the proposals are shaped by the
-        author (e.g. Topito's `--moves K`) rather than by the difficulty: a unique puzzle
+        author (e.g. a plan's length, `--moves K`) rather than by the difficulty: a unique puzzle
         is then kept whatever its rating and labelled with the difficulty asked (its
         score is still measured and written).
     """

@@ -3,8 +3,8 @@
 `CnfLogic` and `CpLogic` offer the same small interface (fresh variables, negation,
 clauses, at-most-one / exactly-one / at-most-k, reified counts, counters whose outputs
 say "at least j", AND / OR gates), so a game's model is one function of a `logic`
-argument and both back-ends are held equal by its tests (Hoch Hinaus' placement steps,
-Tippi Toppi's plays and tasks).
+argument and both back-ends are held equal by its tests (the games' placement steps,
+plays and tasks).
 """
 
 from __future__ import annotations

@@ -198,7 +198,7 @@ class _Nested(Status):
 
 
 def _command_label() -> str:
-    """The running command without the program name ("take-it-higher max"), or ""."""
+    """The running command without the program name ("<game> max"), or ""."""
     import click
 
     ctx = click.get_current_context(silent=True)

@@ -64,7 +64,7 @@ class PuzzleGame(Generic[P, S]):
     solution_text: Callable[[Any, P, S], str]
     picture: Callable[[Any, P, S, bool], Svg]
     terminal: Callable[[Any, P, S, bool], RenderableType]
-    generate_options: tuple[Param, ...] = ()  # e.g. Topito's --moves K
+    generate_options: tuple[Param, ...] = ()  # e.g. a plan's length
     # The puzzle's canonical form for de-duplication in --store (equal for puzzles that
     # are the same up to the game's symmetries); default: the puzzle file's JSON with
     # sorted keys (no symmetry folded).

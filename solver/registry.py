@@ -27,9 +27,9 @@ if TYPE_CHECKING:
 class GameEntry:
     """A game as the registry knows it before importing it."""
 
-    id: str  # its name on the command line and in URLs: "take-it-higher"
-    title: str  # "Take it Higher!"
-    package: str  # "models.take_it_higher"
+    id: str  # its name on the command line and in URLs: "my-game"
+    title: str  # "My Game"
+    package: str  # "models.my_game"
     summary: str  # what its commands answer, for `toppi --help`
 
     def module(self, role: str) -> ModuleType:

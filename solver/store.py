@@ -1,7 +1,7 @@
 """The results store: one SQLite file (`--store FILE`, stdlib sqlite3, no server).
 
 One table per kind of result (`games` for every game's simulate, `puzzles` for every
-game's generate, a game's own such as `take_it_higher_draws`), each row a finished task:
+game's generate, a game's own such as `<game>_draws`), each row a finished task:
 its seed, the run's parameters (JSON, sorted keys), the result (JSON) and a rating (JSON
 or NULL). Every row is committed as soon as its task finishes, so an interrupted run
 loses nothing that finished, and `--resume` skips tasks whose (kind, parameters, seed)

@@ -95,7 +95,7 @@ def _filters(f: Any) -> Any:
     for option in (
         click.option("--difficulty", type=click.Choice(DIFFICULTIES),
                      help="Only puzzles of this difficulty."),
-        click.option("--game", help="Only this game's puzzles (e.g. hippo)."),
+        click.option("--game", help="Only this game's puzzles (its id)."),
         click.option("--store", "store_path", envvar="TOPPI_STORE", required=True,
                      type=click.Path(dir_okay=False),
                      help="The SQLite file `generate --store` wrote (or $TOPPI_STORE)."),

@@ -9,7 +9,8 @@ import json
 import random
 import re
 
-from models.hippo.rules import Rules, load_rules, new_game
+from models.hippo.rules import Rules, load_rules
+from models.hippo.state import new_game
 from solver import simulate
 from solver.store import Store, data_digest
 from tests.cli_helpers import (

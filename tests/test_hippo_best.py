@@ -18,19 +18,13 @@ from models.hippo.best import (
     reference_exposure,
 )
 from models.hippo.game import GAME
-from models.hippo.rules import (
-    AT_ONCE,
-    FOREIGN_FIRST,
-    NEXT_TURN,
-    GameState,
-    format_move,
-    load_rules,
-    new_game,
-    random_state,
-    state_from_dict,
-)
+from models.hippo.notation import format_move
+from models.hippo.positions import state_from_dict
+from models.hippo.rules import AT_ONCE, FOREIGN_FIRST, NEXT_TURN, load_rules
+from models.hippo.state import GameState, new_game
 from solver.executor import Batch
 from solver.simulate import play_one, simulate
+from tests.hippo_helpers import random_state
 
 RULES = load_rules()
 AT_ONCE_RULES = load_rules(None, AT_ONCE)

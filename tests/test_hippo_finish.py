@@ -19,20 +19,15 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from models.hippo.finish import Finisher, finish, view_of
-from models.hippo.rules import (
-    AT_ONCE,
-    FOREIGN_FIRST,
-    NEXT_TURN,
-    GameState,
-    all_rolls,
-    load_rules,
-    outcomes,
-    random_state,
-    roll_sequences,
-    state_from_dict,
-)
+from models.hippo.dice import all_rolls, roll_sequences
+from models.hippo.finish import finish
+from models.hippo.finish_search import Finisher
+from models.hippo.finish_tables import view_of
+from models.hippo.positions import state_from_dict
+from models.hippo.rules import AT_ONCE, FOREIGN_FIRST, NEXT_TURN, load_rules
+from models.hippo.state import GameState, outcomes
 from solver.cli import cli
+from tests.hippo_helpers import random_state
 
 RULES = load_rules()
 AT_ONCE_RULES = load_rules(None, AT_ONCE)
@@ -72,16 +67,16 @@ def test_view_moves_like_the_rules_engine(seed, reading):
                       fresh=fresh if rules.next_turn and any(fresh) else ())
     f = Finisher(rules)
     me = state.to_move
-    view = f.pack(view_of(state))
-    assert f.unpack(view) == view_of(state)
+    view = f.tables.pack(view_of(state))
+    assert f.tables.unpack(view) == view_of(state)
     for dice, _ in all_rolls(rules)[::3]:
         # the engine's state after a roll that earns no further roll has begun the next
         # turn (chips taken are due); the DP makes them due when that turn starts
-        engine = {(f.pack(view_of(o.state, me)),
+        engine = {(f.tables.pack(view_of(o.state, me)),
                    any(lane == 7 for lane, _ in o.move) and not o.won, o.won)
                   for o in outcomes(state, dice)}
-        mine = {(v if used and not bonus else f.new_turn(v), used, won)
-                for v, used, won in f.outcomes(view, dice, roll_sequences(rules, dice))}
+        mine = {(v if used and not bonus else f.tables.new_turn(v), used, won)
+                for v, used, won in f.moves.outcomes(view, dice, roll_sequences(rules, dice))}
         assert mine == engine
 
 
@@ -124,7 +119,7 @@ def test_chance_plus_miss_is_one(reading, stock):
     rules = load_rules(None, reading)
     state = small_state(11, stock, rules)
     f = Finisher(rules)
-    view = f.pack(view_of(state))
+    view = f.tables.pack(view_of(state))
 
     d = 216
 
@@ -133,17 +128,17 @@ def test_chance_plus_miss_is_one(reading, stock):
         """The least chance of NOT emptying the stock within n turns (own recursion),
         times 216^(2n), or 216^(2n-1) when the turn goes on with its bonus roll."""
         scale = d ** (2 * n - (1 if bonus else 0))
-        if f.size(v) == 0:
+        if f.tables.size(v) == 0:
             return 0
         if n == 0:
             return scale
         total = 0
         for dice, count in all_rolls(rules):
-            # a turn that ends makes the chips taken in it due (f.new_turn)
+            # a turn that ends makes the chips taken in it due (f.tables.new_turn)
             worst = min((0 if won else
                          miss(n, after, True) if used and not bonus else
-                         miss(n - 1, f.new_turn(after), False) * (1 if bonus else d))
-                        for after, used, won in f.outcomes(v, dice,
+                         miss(n - 1, f.tables.new_turn(after), False) * (1 if bonus else d))
+                        for after, used, won in f.moves.outcomes(v, dice,
                                                            roll_sequences(rules, dice)))
             total += count * worst
         return total
@@ -174,21 +169,22 @@ def test_finish_cli():
 
 def plain_chance(rules, state: GameState, turns: int) -> Fraction:
     """The straightforward DP (the earlier `finish`): every order of every roll placed
-    chip by chip (`Finisher._runs`, held to the engine above), every result valued until
+    chip by chip (`Moves.runs`, held to the engine above), every result valued until
     one is a certain finish; no bound, no canonical key, no shortcut for the last roll
     or turn."""
     f = Finisher(rules)
-    d = f.d
+    d = f.tables.d
     memo: dict = {}
 
     def value(n: int, v: int, bonus: bool) -> int:  # times d^(2n), d^(2n-1) on a bonus
         if not bonus:
-            v = f.new_turn(v)
+            v = f.tables.new_turn(v)
         scale = d ** (2 * n - (1 if bonus else 0))
-        if f.size(v) == 0:
+        if f.tables.size(v) == 0:
             return scale
         # the one cut the earlier DP made too: a turn sheds at most 2 * dice - 1 chips
-        if n == 0 or f.size(v) > (rules.dice if bonus else 0) + f.per_turn * (n - bonus):
+        if n == 0 or f.tables.size(v) > ((rules.dice if bonus else 0)
+                                         + f.tables.per_turn * (n - bonus)):
             return 0
         key = (n, v, bonus)
         if key not in memo:
@@ -197,10 +193,10 @@ def plain_chance(rules, state: GameState, turns: int) -> Fraction:
             for dice, count in all_rolls(rules):
                 best = 0
                 for seq in roll_sequences(rules, dice):
-                    for after, used, _ in f._runs(v, seq):
+                    for after, used, _ in f.moves.runs(v, seq):
                         if best == top:
                             break
-                        if f.size(after) == 0:
+                        if f.tables.size(after) == 0:
                             best = top
                         elif used and not bonus:
                             best = max(best, value(n, after, True))
@@ -210,7 +206,7 @@ def plain_chance(rules, state: GameState, turns: int) -> Fraction:
             memo[key] = total
         return memo[key]
 
-    view = f.pack(view_of(state))
+    view = f.tables.pack(view_of(state))
     return Fraction(value(turns, view, state.bonus), d ** (2 * turns - (1 if state.bonus else 0)))
 
 
@@ -267,9 +263,9 @@ def test_random_small_positions_equal_the_plain_dp(seed, stock, turns, reading, 
 
 def test_dice_multisets_and_their_chances():
     f = Finisher(RULES)
-    assert len(f.rolls) == 56
-    assert sum(Fraction(count, 216) for _, count, _ in f.rolls) == 1
-    assert sorted(dice for dice, _, _ in f.rolls) == sorted(
+    assert len(f.tables.rolls) == 56
+    assert sum(Fraction(count, 216) for _, count, _ in f.tables.rolls) == 1
+    assert sorted(dice for dice, _, _ in f.tables.rolls) == sorted(
         {tuple(sorted(r)) for r in ROLLS})
 
 
@@ -277,9 +273,10 @@ def test_dice_multisets_and_their_chances():
 def test_the_bound_is_above_the_chance(seed, stock):
     state = small_state(seed, stock)
     f = Finisher(RULES)
-    view = f.pack(view_of(state))
+    view = f.tables.pack(view_of(state))
     for n in (1, 2):
-        assert f.chance(n, view, False) <= f.upper(n, state.stock_size(state.to_move), False)
+        assert f.chance(n, view, False) <= f.bounds.upper(n, state.stock_size(state.to_move),
+                                                          False)
 
 
 def test_time_limit_is_one_line_with_bounds():
@@ -313,7 +310,7 @@ def test_the_json_chance_is_the_answer():
 @pytest.mark.parametrize("seed", range(6))
 def test_last_turn_on_rooms_equals_the_last_turn_on_the_view(seed, reading):
     """The last turn valued from the stock's size, the due other chips and the lanes'
-    rooms (`_last_turn_rooms`, behind value_main(1)) equals the view-based last turn
+    rooms (`Endgame.last_turn_rooms`, behind value_main(1)) equals the view-based last turn
     (every result of every split making 7 placed), also for stocks of 4 and 5 with
     other chips (where an other chip placed into an empty lane takes no room) and
     for the views a roll leaves (penalties taken back, chips taken this turn due)."""
@@ -322,16 +319,17 @@ def test_last_turn_on_rooms_equals_the_last_turn_on_the_view(seed, reading):
     views = set()
     for stock in (2, 3, 4, 5):
         state = small_state(seed * 7 + stock, stock, rules)
-        view = f.pack(view_of(state))
+        view = f.tables.pack(view_of(state))
         views.add(view)
         for dice, _ in all_rolls(rules)[seed::9]:
-            views.update(after for after, _, won in f.outcomes(view, dice) if not won)
+            views.update(after for after, _, won in f.moves.outcomes(view, dice) if not won)
     checked = 0
     for view in sorted(views):
-        view = f.new_turn(view)
-        size = f.size(view)
+        view = f.tables.new_turn(view)
+        size = f.tables.size(view)
         if 0 < size <= 5:
-            assert f.value_main(1, view) == f._last_turn(view, size), f.unpack(view)
+            assert f.value_main(1, view) == f.endgame.last_turn(view, size), \
+                f.tables.unpack(view)
             checked += 1
     assert checked >= 20
 
@@ -353,10 +351,10 @@ def test_a_threshold_gives_the_exact_value_above_it_and_a_bound_below(
     if bonus:
         state = before_bonus(state, rules)
     exact_f, f = Finisher(rules), Finisher(rules)
-    view = exact_f.pack(view_of(state))
+    view = exact_f.tables.pack(view_of(state))
     value = exact_f.value_bonus if bonus else exact_f.value_main
     exact = value(turns, view)
-    top = f.d ** (2 * turns - (1 if bonus else 0))
+    top = f.tables.d ** (2 * turns - (1 if bonus else 0))
     t = max(-1, exact + offset * top // 100)  # thresholds around the answer
     found = (f.value_bonus if bonus else f.value_main)(turns, view, t)
     if found > t:
@@ -369,21 +367,22 @@ def test_a_threshold_gives_the_exact_value_above_it_and_a_bound_below(
 @pytest.mark.parametrize("reading", FOREIGN_FIRST)
 @pytest.mark.parametrize("seed", range(4))
 def test_the_two_turn_bound_on_rooms_is_above_the_chance(seed, reading):
-    """The lane-counting bound used three turns from the end (`_two_turn_bound`: the
+    """The lane-counting bound used three turns from the end (`Bounds.two_turn_bound`: the
     stock's size and rooms at least the position's) is never below the exact chance
     within two turns, on positions and the views their rolls leave."""
     rules = load_rules(None, reading)
     f = Finisher(rules)
     views = set()
     for stock in (2, 4, 6):
-        view = f.pack(view_of(small_state(seed * 5 + stock, stock, rules)))
+        view = f.tables.pack(view_of(small_state(seed * 5 + stock, stock, rules)))
         views.add(view)
         for dice, _ in all_rolls(rules)[seed::14]:
-            views.update(after for after, _, won in f.outcomes(view, dice) if not won)
+            views.update(after for after, _, won in f.moves.outcomes(view, dice) if not won)
     for view in sorted(views)[:40]:
-        view = f.new_turn(view)
-        full = f._rooms(view, rules.capacity)
-        assert f.value_main(2, view) <= f._two_turn_bound(f.size(view), full), f.unpack(view)
+        view = f.tables.new_turn(view)
+        full = f.tables.rooms(view, rules.capacity)
+        assert f.value_main(2, view) <= f.bounds.two_turn_bound(f.tables.size(view), full), \
+            f.tables.unpack(view)
 
 
 def own_state(seed: int, stock: int, rules=RULES) -> GameState:
@@ -426,6 +425,6 @@ def test_crowded_own_stock_two_turns_use_the_rooms():
     rooms' memo (not empty after the run)."""
     state = own_state(4, 4)
     f = Finisher(RULES)
-    view = f.pack(view_of(state))
-    assert Fraction(f.value_main(2, view), f.d ** 4) == plain_chance(RULES, state, 2)
-    assert f.two_from_end
+    view = f.tables.pack(view_of(state))
+    assert Fraction(f.value_main(2, view), f.tables.d ** 4) == plain_chance(RULES, state, 2)
+    assert f.cache.two_from_end

@@ -15,8 +15,10 @@ from fractions import Fraction
 import pytest
 
 from models.hippo.game import GAME
+from models.hippo.positions import state_from_dict, state_to_dict
 from models.hippo.render import VIEW
-from models.hippo.rules import load_rules, new_game, state_from_dict, state_to_dict
+from models.hippo.rules import load_rules
+from models.hippo.state import new_game
 from solver.errors import BadInput
 from solver.game import CHANCE, TERMINAL
 

@@ -22,12 +22,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from models.hippo.best import best_options, brute_force
-from models.hippo.game import GAME, _choose_best
+from models.hippo.game import GAME
 from models.hippo.render import VIEW
-from models.hippo.rules import FOREIGN_FIRST, load_rules, new_game, random_state
+from models.hippo.rules import FOREIGN_FIRST, load_rules
+from models.hippo.state import new_game
 from solver.game import CHANCE
 from solver.simulate import simulate
 from tests.cli_helpers import assert_one_line_error, game_runner, run_json
+from tests.hippo_helpers import random_state
 
 RULES = {reading: load_rules(None, reading) for reading in FOREIGN_FIRST}
 PROPERTY = settings(max_examples=15, deadline=None, derandomize=True,
@@ -108,7 +110,7 @@ def test_the_hint_does_not_depend_on_dice_not_yet_thrown(seed, streams):
         rng.random()  # a stream at another point: other dice to come
         assert [(o.move, o.value, o.exposure) for o in best_options(rolled, rolled.roll)] \
             == [(o.move, o.value, o.exposure) for o in top]
-        assert _choose_best(rolled, legal, rng) in tied
+        assert GAME.policy(RULES["next-turn"], "best", {}).choose(rolled, legal, rng) in tied
         assert VIEW.hint(RULES["next-turn"], rolled, {}) == VIEW.hint(
             RULES["next-turn"], rolled, {})
     # nothing of a future roll is in a state or its file: the chance node comes after

@@ -14,21 +14,14 @@ from click.testing import CliRunner
 from ortools.sat.python import cp_model
 
 from models.hippo.encode_cpsat import build
-from models.hippo.plan import _colour_move, brute_force, plan_value, solo_step, solve_plan
-from models.hippo.rules import (
-    AT_ONCE,
-    FOREIGN_FIRST,
-    NEXT_TURN,
-    GameState,
-    load_rules,
-    new_game,
-    outcomes,
-    random_state,
-    state_from_dict,
-)
+from models.hippo.plan import brute_force, colour_move, plan_value, solo_step, solve_plan
+from models.hippo.positions import state_from_dict
+from models.hippo.rules import AT_ONCE, FOREIGN_FIRST, NEXT_TURN, load_rules
+from models.hippo.state import GameState, new_game, outcomes
 from solver.backends import SolverOptions
 from solver.backends.cpsat import make_solver
 from solver.cli import cli
+from tests.hippo_helpers import random_state
 
 RULES = load_rules()
 RED, GREEN = 0, 1
@@ -116,7 +109,7 @@ def cpsat_results(state: GameState, roll: tuple[int, ...]) -> set:
 
     assert solver.solve(pm.model, Collect()) == cp_model.OPTIMAL
     me = state.to_move
-    return {(own_other(solo_step(state, _colour_move(state, pm.sequences[0][q],
+    return {(own_other(solo_step(state, colour_move(state, pm.sequences[0][q],
                                                      list(picks))), me), left)
             for q, picks, left in choices}
 

@@ -11,8 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from models.hippo.puzzles import HippoPuzzles, Puzzle, _read, parse_solution, puzzle_to_dict
-from models.hippo.rules import AT_ONCE, FOREIGN_FIRST, NEXT_TURN, GameState, load_rules
+from models.hippo.puzzles import HippoPuzzles, Puzzle, parse_solution, puzzle_to_dict, read_puzzle
+from models.hippo.rules import AT_ONCE, FOREIGN_FIRST, NEXT_TURN, load_rules
+from models.hippo.state import GameState
 from solver.generate import check_unique, generate
 from tests.cli_helpers import game_runner
 from tests.puzzle_helpers import verdict_and_search
@@ -32,7 +33,7 @@ def test_library_puzzle_is_unique_in_both_backends_and_rated_again(path):
     rules = load_rules()
     kind = HippoPuzzles(rules)
     data = json.loads(path.read_text())
-    puzzle, stated = _read(kind, data, str(path))
+    puzzle, stated = read_puzzle(kind, data, str(path))
     verdict, found = verdict_and_search(kind, puzzle)
     assert verdict.status == "unique"
     assert verdict.solutions == [stated]
@@ -54,7 +55,7 @@ def test_library_answers_are_the_same_by_the_rulebooks_reading():
     kind = HippoPuzzles(rules, "brute")
     for path in LIBRARY:
         data = json.loads(path.read_text())
-        puzzle, stated = _read(kind, {**data, "foreign_first": NEXT_TURN}, str(path))
+        puzzle, stated = read_puzzle(kind, {**data, "foreign_first": NEXT_TURN}, str(path))
         assert puzzle.state.rules.foreign_first == NEXT_TURN
         verdict = check_unique(kind, puzzle)
         assert (verdict.status, verdict.solutions) == ("unique", [stated]), path.stem
@@ -75,7 +76,7 @@ def test_a_perturbed_puzzle_has_two_solutions_in_both_backends():
     kind = HippoPuzzles(rules)
     # a library puzzle whose last roll places two chips in different lanes first
     for path in LIBRARY:
-        puzzle, stated = _read(kind, json.loads(path.read_text()), str(path))
+        puzzle, stated = read_puzzle(kind, json.loads(path.read_text()), str(path))
         last = stated[-1]
         if len(last) >= 2 and last[0][0] != last[1][0]:
             break
@@ -231,7 +232,7 @@ def test_orders_giving_the_same_pool_are_one_solution():
     rules = load_rules()
     kind = HippoPuzzles(rules)
     for path in LIBRARY:
-        puzzle, stated = _read(kind, json.loads(path.read_text()), str(path))
+        puzzle, stated = read_puzzle(kind, json.loads(path.read_text()), str(path))
         first = stated[0]
         if len(first) >= 2 and first[0][0] != first[1][0]:
             swapped = (first[1], first[0], *first[2:])
@@ -245,7 +246,7 @@ def test_orders_giving_the_same_pool_are_one_solution():
 
 
 def test_brute_force_past_its_time_limit_is_undecided():
-    puzzle, _ = _read(HippoPuzzles(load_rules()), json.loads(LIBRARY[-1].read_text()), "x")
+    puzzle, _ = read_puzzle(HippoPuzzles(load_rules()), json.loads(LIBRARY[-1].read_text()), "x")
     found = HippoPuzzles(load_rules(), "brute", time_limit=1e-9).search(puzzle, 2)
     assert found.complete is False
     assert check_unique(HippoPuzzles(load_rules(), "brute", 1e-9), puzzle).status == "unknown"

@@ -9,19 +9,12 @@ from __future__ import annotations
 
 import pytest
 
-from models.hippo.finish import Finisher, view_of
-from models.hippo.rules import (
-    AT_ONCE,
-    FOREIGN_FIRST,
-    NEXT_TURN,
-    GameState,
-    all_rolls,
-    load_rules,
-    new_game,
-    outcomes,
-    roll_sequences,
-    state_from_dict,
-)
+from models.hippo.dice import all_rolls, roll_sequences
+from models.hippo.finish_search import Finisher
+from models.hippo.finish_tables import view_of
+from models.hippo.positions import state_from_dict
+from models.hippo.rules import AT_ONCE, FOREIGN_FIRST, NEXT_TURN, load_rules
+from models.hippo.state import GameState, new_game, outcomes
 from tests.test_hippo_plan import cpsat_results, engine_results
 
 RULES = load_rules()
@@ -48,11 +41,11 @@ def assert_encodings_agree(state: GameState, roll: tuple[int, ...]) -> None:
     rules = state.rules
     f = Finisher(rules)
     dice = tuple(sorted(roll))
-    engine = {(f.pack(view_of(o.state, state.to_move)),
+    engine = {(f.tables.pack(view_of(o.state, state.to_move)),
                any(lane == rules.hippo for lane, _ in o.move) and not o.won, o.won)
               for o in outcomes(state, roll)}
-    mine = {(v if used and not state.bonus else f.new_turn(v), used, won)
-            for v, used, won in f.outcomes(f.pack(view_of(state)), dice,
+    mine = {(v if used and not state.bonus else f.tables.new_turn(v), used, won)
+            for v, used, won in f.moves.outcomes(f.tables.pack(view_of(state)), dice,
                                            roll_sequences(rules, dice))}
     assert mine == engine
 

@@ -10,22 +10,13 @@ import random
 
 import pytest
 
-from models.hippo.rules import (
-    AT_ONCE,
-    FOREIGN_FIRST,
-    NEXT_TURN,
-    GameState,
-    all_rolls,
-    load_rules,
-    new_game,
-    outcomes,
-    parse_roll,
-    random_state,
-    roll_splits,
-    state_from_dict,
-    state_to_dict,
-)
+from models.hippo.dice import all_rolls, roll_splits
+from models.hippo.notation import parse_roll
+from models.hippo.positions import state_from_dict, state_to_dict
+from models.hippo.rules import AT_ONCE, FOREIGN_FIRST, NEXT_TURN, load_rules
+from models.hippo.state import GameState, new_game, outcomes
 from solver.errors import BadInput
+from tests.hippo_helpers import random_state
 
 RULES = load_rules()
 RED, GREEN, VIOLET, YELLOW = range(4)

@@ -43,7 +43,7 @@ class FinishAnswer(Seen, FinishResult):
 def best(call: Call, roll_text: str | None, top: int) -> BestAnswer:
     """The best placement for the roll (the file's, or --roll)."""
     from models.hippo import queries
-    from models.hippo.rules import parse_move, parse_roll
+    from models.hippo.notation import parse_move, parse_roll
 
     state = call.state()
     rules = state.rules
@@ -69,8 +69,8 @@ def best(call: Call, roll_text: str | None, top: int) -> BestAnswer:
 
 def plan(call: Call, rolls_text: str, check: bool) -> PlanAnswer:
     """The solo puzzle's plan for a known sequence of rolls."""
+    from models.hippo.notation import parse_rolls
     from models.hippo.plan import brute_force, solve_plan
-    from models.hippo.rules import parse_rolls
 
     state = call.state()
     rules = state.rules

@@ -23,20 +23,18 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache, lru_cache
 
-from models.hippo.rules import (
+from models.hippo.dice import all_rolls, roll_sequences, roll_splits
+from models.hippo.rules import Rules
+from models.hippo.state import (
     Fresh,
     GameState,
     Lanes,
     Move,
-    Rules,
     Stocks,
-    all_rolls,
     colour_choices,
     outcomes,
     place,
     place_chip,
-    roll_sequences,
-    roll_splits,
 )
 
 

@@ -19,23 +19,11 @@ from dataclasses import asdict
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
-from models.hippo.rules import (
-    FOREIGN_FIRST,
-    GameState,
-    Move,
-    Roll,
-    Rules,
-    all_rolls,
-    format_move,
-    load_rules,
-    new_game,
-    outcomes,
-    parse_move,
-    parse_roll,
-    sorted_roll,
-    state_from_dict,
-    state_to_dict,
-)
+from models.hippo.dice import Roll, all_rolls, sorted_roll
+from models.hippo.notation import format_move, parse_move, parse_roll
+from models.hippo.positions import state_from_dict, state_to_dict
+from models.hippo.rules import FOREIGN_FIRST, Rules, load_rules
+from models.hippo.state import GameState, Move, new_game, outcomes
 from solver.errors import BadInput
 from solver.game import CHANCE, TERMINAL, Game, Policy
 from solver.params import Param, choice_param, int_param

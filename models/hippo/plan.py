@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from models.hippo.rules import GameState, Move, colour_choices, outcomes, place_chip
+from models.hippo.state import GameState, Move, colour_choices, outcomes, place_chip
 from models.hippo.verbs import PUZZLE_BACKENDS
 from solver.backends import SolverOptions
 from solver.errors import BadInput, TimeLimitReached
@@ -111,7 +111,7 @@ class PlanResult:
     steps: list[PlanStep]
 
 
-def _colour_move(state: GameState, seq: tuple[int, ...], picks: list | None = None) -> Move:
+def colour_move(state: GameState, seq: tuple[int, ...], picks: list | None = None) -> Move:
     """The lane sequence with colours: due other colours first (the first one held, any
     would do: they are alike for the player's stock); then per chip own, or, where
     `picks[j]` says so, a foreign chip taken this turn (the first colour of those)."""
@@ -191,7 +191,7 @@ def solve_plan(state: GameState, rolls: list[tuple[int, ...]],
             break
         chosen = [q for q, v in enumerate(pm.select[k]) if solver.value(v)]
         assert len(chosen) == 1
-        move = _colour_move(s, pm.sequences[k][chosen[0]], picks_of(pm, solver, k))
+        move = colour_move(s, pm.sequences[k][chosen[0]], picks_of(pm, solver, k))
         if not s.bonus:
             turn += 1
         after, events = s.play(move)

@@ -30,19 +30,11 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from models.hippo.plan import BACKENDS, _colour_move, coloured_moves, picks_of, solo_step
-from models.hippo.rules import (
-    GameState,
-    Move,
-    Rules,
-    format_move,
-    outcomes,
-    parse_move,
-    parse_roll,
-    state_from_dict,
-    state_to_dict,
-    with_reading,
-)
+from models.hippo.notation import format_move, parse_move, parse_roll
+from models.hippo.plan import BACKENDS, colour_move, coloured_moves, picks_of, solo_step
+from models.hippo.positions import state_from_dict, state_to_dict
+from models.hippo.rules import Rules, with_reading
+from models.hippo.state import GameState, Move, outcomes
 from solver.backends import SolverOptions
 from solver.errors import BadInput, TimeLimitReached
 from solver.generate import Rating, Search, as_features
@@ -231,7 +223,7 @@ class HippoPuzzles:
             if seq is None:
                 raise RuntimeError(f"the plan model placed nothing on roll {k + 1}")
             canonical, after = _step_result(s, roll,
-                                            _colour_move(s, seq, picks_of(pm, solver, k)))
+                                            colour_move(s, seq, picks_of(pm, solver, k)))
             moves.append(canonical)
             same.append(self._same_result(pm, k, s, orders, after))
             s = after
@@ -248,7 +240,7 @@ class HippoPuzzles:
         picks = pm.pick_fresh[k]
         if all(isinstance(v, int) for v in picks):
             return [v for q, v in orders
-                    if solo_step(s, _colour_move(s, q)).key() == after.key()]
+                    if solo_step(s, colour_move(s, q)).key() == after.key()]
         out = []
         for q, v in orders:
             for move, pattern in coloured_moves(s, q):
@@ -360,7 +352,9 @@ def _make_kind(rules_path: str | None, backend: str, time_limit: float,
     return HippoPuzzles(load_rules(rules_path, foreign_first), backend, time_limit)
 
 
-def _read(kind: HippoPuzzles, data: Any, where: str) -> tuple[Puzzle, Solution | None]:
+def read_puzzle(kind: HippoPuzzles, data: Any, where: str) -> tuple[Puzzle, Solution | None]:
+    """A puzzle file's puzzle and its stated solution (None when it states none), both
+    checked (BadInput naming `where`)."""
     puzzle, stated = puzzle_from_dict(kind.rules, data, where)
     if stated is None:
         return puzzle, None
@@ -421,7 +415,7 @@ def _terminal(kind: HippoPuzzles, puzzle: Puzzle, solution: Solution, reveal: bo
 def puzzle_game() -> Any:
     """The shared puzzle commands' description of Hippo puzzles."""
     from solver.puzzles import PuzzleGame
-    return PuzzleGame("hippo", BACKENDS, _make_kind, _read, _write,
+    return PuzzleGame("hippo", BACKENDS, _make_kind, read_puzzle, _write,
                       _solution_text, _picture, _terminal, knowledge=_knowledge)
 
 

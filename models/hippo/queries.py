@@ -7,7 +7,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from models.hippo.best import best_options, denominator
-from models.hippo.rules import GameState, Move, state_to_dict
+from models.hippo.positions import state_to_dict
+from models.hippo.state import GameState, Move
 from solver.errors import BadInput
 
 

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 
-from models.hippo.rules import GameState
+from models.hippo.state import GameState
 from solver.game import GameView
 from solver.render import Svg
 
@@ -143,7 +143,7 @@ class HippoView(GameView):
 
     def hint(self, rules: Any, observation: GameState, options: dict[str, Any]) -> Any:
         from models.hippo.best import best_options
-        from models.hippo.rules import format_move
+        from models.hippo.notation import format_move
 
         if observation.roll is None:
             return None
