@@ -31,7 +31,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from models.hoch_hinaus.achieve import allowed_tiles
+from models.hoch_hinaus.achievable import allowed_tiles
 from models.hoch_hinaus.board import Action
 from models.hoch_hinaus.encode import StepModel
 from models.hoch_hinaus.rules import Rules

@@ -12,7 +12,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from models.hoch_hinaus.achieve import achievable
+from models.hoch_hinaus.achievable import achievable
 from models.hoch_hinaus.board import Action, action_json
 from models.hoch_hinaus.exact import placements_left
 from models.hoch_hinaus.exact import solve as solve_exact
