@@ -29,7 +29,7 @@ import math
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from models.hoch_hinaus.achievable import allowed_tiles
 from models.hoch_hinaus.board import Action
@@ -245,7 +245,7 @@ class ExactAnswer:
     """answer won (with `line`, replayed to a win by the engine) / lost (the model is
     unsatisfiable) / None (the deadline came first)."""
 
-    answer: str | None
+    answer: Literal["won", "lost"] | None
     line: list[Action]
     clauses: int = 0
     variables: int = 0

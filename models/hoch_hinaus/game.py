@@ -11,6 +11,8 @@ with equal chance) or a task (any catalogue task not seen yet, by its count).
 Hidden by the rulebook: the other players' tiles ("You may not name the number values
 and colours on your tiles"), the face-down reserve, the face-down draw pile and the
 bonus tasks under the gap fillers.
+
+The description draws nothing: the pictures and `play`'s hint are render.py's `VIEW`.
 """
 
 from __future__ import annotations

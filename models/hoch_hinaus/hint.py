@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from models.hoch_hinaus.board import Action, action_json
+from models.hoch_hinaus.board import Action, PlacementJson, action_json
 from models.hoch_hinaus.encode import CnfLogic, StepModel
 from models.hoch_hinaus.state import GameState
 from models.hoch_hinaus.tasks import Task
@@ -61,7 +61,7 @@ class HintOption:
     reserve's order, face-down tasks) the figures that depend on it are means over the
     hint's samples (shared by every placement); with everything known they are exact."""
 
-    placement: dict
+    placement: PlacementJson
     fulfils: list[str]  # fulfilled for sure (open tasks the player sees)
     dead_end: bool  # the next player cannot place a tile (in every sample)
     uses_filler: bool
@@ -81,6 +81,7 @@ class HintOption:
     samples: int = 0  # the draws it was judged on (fewer for the clearly worse ones)
     reason: str = ""
     wins: bool = False
+    # the placement itself (not in the JSON; Any: the schema describes the document only)
     action: Any = field(default=None, metadata={"json_skip": True})
 
 
