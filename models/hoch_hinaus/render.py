@@ -131,15 +131,15 @@ def position_text(g: GameState) -> Group:
     return Group(*parts)
 
 
-def hint_table(result: HintResult, horizon: int) -> Any:
+def hint_table(result: HintResult) -> Table | str:
     """The ranked placements of a hint (or why there is none)."""
     if not result.options:
         return f"[bold red]{escape(result.note)}[/bold red]"
     drawn = (f"the hidden pieces drawn {result.samples} times (seed {result.seed}), "
              if result.samples else "everything known, ")
     table = Table(title=f"Player {result.player}: best placements ({result.legal} legal, "
-                        f"{drawn}{result.checked} checked {horizon} placements ahead, "
-                        f"{result.seconds:.2f} s)")
+                        f"{drawn}{result.checked} checked {result.horizon} placements "
+                        f"ahead, {result.seconds:.2f} s)")
     table.add_column("#", justify="right")
     table.add_column("placement")
     table.add_column("score", justify="right")
@@ -166,14 +166,14 @@ class HochHinausView(GameView):
         return board_svg(state.board, title)
 
     def hint(self, rules: GameData, observation: GameState, options: dict[str, Any]
-             ) -> Any:
+             ) -> Table | str:
         """The hint from what the player sees (other hands unknown: never judged dead
         ends; the look-ahead lets them hold any unseen tile)."""
         from models.hoch_hinaus.hint import hint
 
         result = hint(observation, samples=options.get("samples") or 16)
         result.options = result.options[:8]
-        return hint_table(result, result.horizon)
+        return hint_table(result)
 
     def final_report(self, rules: GameData, end: GameState, options: dict[str, Any]
                      ) -> str:
@@ -218,7 +218,7 @@ def show_hint(result: HintAnswer, call: Call) -> None:
     from solver.render import stdout
 
     stdout.print(board_text(call.state().board))
-    stdout.print(hint_table(result, result.horizon))
+    stdout.print(hint_table(result))
     stdout.print(knows_line(call.game, result.seen, result.open_hands))
 
 
