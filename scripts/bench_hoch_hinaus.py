@@ -49,9 +49,9 @@ import sys
 import time
 from pathlib import Path
 
-from models.hoch_hinaus.achieve import achievable
-from models.hoch_hinaus.files import load_position
+from models.hoch_hinaus.achievable import achievable
 from models.hoch_hinaus.hint import hint
+from models.hoch_hinaus.positions import load_position
 from models.hoch_hinaus.rules import load_rules
 from models.hoch_hinaus.tasks import load_catalogue
 from solver.progress import progress_bar

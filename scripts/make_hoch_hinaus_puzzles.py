@@ -11,8 +11,8 @@ import json
 import random
 from pathlib import Path
 
-from models.hoch_hinaus.files import position_json
 from models.hoch_hinaus.hint import policy_action
+from models.hoch_hinaus.positions import position_json
 from models.hoch_hinaus.rules import load_rules
 from models.hoch_hinaus.state import new_game
 from models.hoch_hinaus.tasks import load_catalogue

@@ -123,7 +123,9 @@ def command(entry: GameEntry, verb: Verb) -> click.Command:
 
 def emit(call: Call, result: Any) -> None:
     """Print an answer: its JSON document with --json, else the verb's picture; then
-    say so if a batch run was interrupted (exit 130)."""
+    exit with the answer's own code if it has one (3: an answer the time limit cut,
+    e.g. a rate over the samples played), or say so if a batch run was interrupted
+    (exit 130)."""
     from solver.render import print_json, stderr
     from solver.results import dumps
 
@@ -133,6 +135,9 @@ def emit(call: Call, result: Any) -> None:
             print_json(dumps(result))
         elif verb.show is not None:
             resolve(verb.show)(result, call)
+    code = getattr(result, "exit_code", None)
+    if callable(code) and code():
+        raise SystemExit(code())
     note = getattr(result, "interrupted_note", None)
     if callable(note):
         message = note(call.store_path)

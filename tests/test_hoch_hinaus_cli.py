@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from models.hoch_hinaus.files import load_position
+from models.hoch_hinaus.positions import load_position
 from models.hoch_hinaus.rules import load_rules
 from tests.cli_helpers import assert_one_line_error, game_runner
 

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from models.hoch_hinaus.achieve import achievable, allowed_tiles, max_height
+from models.hoch_hinaus.achievable import achievable, allowed_tiles, max_height
 from models.hoch_hinaus.board import Board
 from models.hoch_hinaus.encode import CnfLogic, CpLogic, StepModel
 from models.hoch_hinaus.rules import load_rules

@@ -9,8 +9,8 @@ import pytest
 
 from models.hoch_hinaus.board import Action, Board
 from models.hoch_hinaus.exact import encode_game, placements_left, solve
-from models.hoch_hinaus.files import position_json
 from models.hoch_hinaus.game import GAME
+from models.hoch_hinaus.positions import position_json
 from models.hoch_hinaus.reachable import dfs, exact
 from models.hoch_hinaus.state import Bonus, GameState, new_game
 from models.hoch_hinaus.tasks import holds, parse_task

@@ -15,8 +15,8 @@ import pytest
 from click.testing import CliRunner
 
 from models.hoch_hinaus.board import Action, Board
-from models.hoch_hinaus.files import position_json, read_position
 from models.hoch_hinaus.game import GAME
+from models.hoch_hinaus.positions import position_json, read_position
 from models.hoch_hinaus.rules import load_rules
 from models.hoch_hinaus.state import Bonus, GameState, new_game
 from models.hoch_hinaus.tasks import Catalogue, load_catalogue, parse_task

@@ -10,9 +10,9 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from models.hoch_hinaus.files import position_json
 from models.hoch_hinaus.game import GAME
 from models.hoch_hinaus.hint import hint
+from models.hoch_hinaus.positions import position_json
 from models.hoch_hinaus.state import GameState, new_game
 from tests.cli_helpers import assert_one_line_error, game_runner
 

@@ -5,11 +5,11 @@ from pathlib import Path
 
 import pytest
 
-from models.hoch_hinaus.achieve import achievable
+from models.hoch_hinaus.achievable import achievable
 from models.hoch_hinaus.board import Action, Board
-from models.hoch_hinaus.files import load_position
 from models.hoch_hinaus.game import GAME
 from models.hoch_hinaus.hint import hint
+from models.hoch_hinaus.positions import load_position
 from models.hoch_hinaus.reachable import exact, reachable
 from models.hoch_hinaus.rules import load_rules
 from models.hoch_hinaus.state import GameState

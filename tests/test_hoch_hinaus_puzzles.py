@@ -10,14 +10,16 @@ from pathlib import Path
 
 import pytest
 
-from models.hoch_hinaus.puzzles import (
-    HochHinausPuzzles,
+from models.hoch_hinaus.puzzle_files import (
     Puzzle,
     board_symmetries,
-    canonical_puzzle,
-    make_kind,
     mapped_puzzle,
     puzzle_to_dict,
+)
+from models.hoch_hinaus.puzzles import (
+    HochHinausPuzzles,
+    canonical_puzzle,
+    make_kind,
     read_puzzle,
 )
 from models.hoch_hinaus.tasks import holds, parse_task

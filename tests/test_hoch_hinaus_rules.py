@@ -6,7 +6,7 @@ import random
 import pytest
 
 from models.hoch_hinaus.board import Action, Board
-from models.hoch_hinaus.files import read_position
+from models.hoch_hinaus.positions import read_position
 from models.hoch_hinaus.rules import load_rules
 from models.hoch_hinaus.state import Bonus, GameState
 from models.hoch_hinaus.tasks import canonical_text, holds, load_catalogue, parse_task

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import TypedDict
 
 from models.hoch_hinaus.rules import Face, Rules, Tile
 from solver.errors import BadInput
@@ -43,7 +44,18 @@ def action_text(rules: Rules, a: Action) -> str:
     return s
 
 
-def action_json(rules: Rules, a: Action) -> dict:
+class PlacementJson(TypedDict):
+    """A placement in the answers: the tile, the spaces its faces lie on (in order),
+    the faces, the gap filler laid first (None: none) and its text."""
+
+    tile: str
+    on: list[str]
+    faces: list[str]
+    filler: str | None
+    text: str
+
+
+def action_json(rules: Rules, a: Action) -> PlacementJson:
     t = rules.tile_by_id[a.tile]
     return {"tile": a.tile, "on": [rules.spaces[a.first], rules.spaces[a.second]],
             "faces": [rules.face_text(t.faces[0]), rules.face_text(t.faces[1])],

@@ -29,21 +29,21 @@ import math
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
-from models.hoch_hinaus.achieve import allowed_tiles
+from models.hoch_hinaus.achievable import allowed_tiles
 from models.hoch_hinaus.board import Action
 from models.hoch_hinaus.encode import StepModel
 from models.hoch_hinaus.rules import Rules
 from models.hoch_hinaus.state import GameState
 from models.hoch_hinaus.tasks import Task
-from solver.backends.sat import INTERRUPTIBLE, CnfBuilder, IncrementalSat, _ClausesUntil
+from solver.backends.sat import INTERRUPTIBLE, ClausesUntil, CnfBuilder, IncrementalSat
 from solver.counting import Count
 from solver.errors import TimeLimitReached
 from solver.logic import CnfLogic
 
 
-class _GuardedClauses(_ClausesUntil):
+class _GuardedClauses(ClausesUntil):
     """The hard clauses of a builder that stops at `deadline` (as `CnfBuilder.stop_at`).
     While `guard` is set every clause added gets it as one more literal: a block of
     constraints that the guard, when true, switches off (auxiliary variables of
@@ -141,22 +141,8 @@ def encode_game(game: GameState, deadline: float | None = None,
         logic.clause([lit])
     true = logic.true
 
-    # gap fillers laid after step t: at_least[t][j] <-> at least j of them (j <= cap+1)
     cap = min(n_fillers, k)
-    at_least = [[true] + [-true] * (cap + 1)]
-    for t in range(1, k + 1):
-        filled = logic.or_(steps.fill[t - 1])
-        prev, row = at_least[-1], [true]
-        for j in range(1, cap + 2):
-            x = logic.var()
-            # x <-> prev[j] or (prev[j-1] and filled)
-            logic.clause([-prev[j], x])
-            logic.clause([-prev[j - 1], -filled, x])
-            logic.clause([-x, prev[j], prev[j - 1]])
-            logic.clause([-x, prev[j], filled])
-            row.append(x)
-        at_least.append(row)
-    logic.clause([-at_least[k][cap + 1]])  # no more gap fillers than are left
+    at_least = _fillers_laid(logic, steps, k, cap)
 
     opens = [t for t in game.open if t is not None]
     pile = [t for t in game.draw_pile if t is not None]
@@ -209,6 +195,27 @@ def encode_game(game: GameState, deadline: float | None = None,
     return GameModel(steps, tasks, done, up, won, b, k, kinds)
 
 
+def _fillers_laid(logic: CnfLogic, steps: _IdleSteps, k: int, cap: int) -> list[list[int]]:
+    """The gap fillers laid: at_least[t][j] <-> at least j of them after step t
+    (j <= cap + 1), and never more than `cap` (the gap fillers left) in all."""
+    true = logic.true
+    at_least = [[true] + [-true] * (cap + 1)]
+    for t in range(1, k + 1):
+        filled = logic.or_(steps.fill[t - 1])
+        prev, row = at_least[-1], [true]
+        for j in range(1, cap + 2):
+            x = logic.var()
+            # x <-> prev[j] or (prev[j-1] and filled)
+            logic.clause([-prev[j], x])
+            logic.clause([-prev[j - 1], -filled, x])
+            logic.clause([-x, prev[j], prev[j - 1]])
+            logic.clause([-x, prev[j], filled])
+            row.append(x)
+        at_least.append(row)
+    logic.clause([-at_least[k][cap + 1]])  # no more gap fillers than are left
+    return at_least
+
+
 def _define_or(logic: CnfLogic, x: int, lits: Sequence[int]) -> None:
     """x <-> OR(lits), on a literal made before."""
     logic.clause([-x, *lits])
@@ -238,7 +245,7 @@ class ExactAnswer:
     """answer won (with `line`, replayed to a win by the engine) / lost (the model is
     unsatisfiable) / None (the deadline came first)."""
 
-    answer: str | None
+    answer: Literal["won", "lost"] | None
     line: list[Action]
     clauses: int = 0
     variables: int = 0

@@ -11,6 +11,8 @@ with equal chance) or a task (any catalogue task not seen yet, by its count).
 Hidden by the rulebook: the other players' tiles ("You may not name the number values
 and colours on your tiles"), the face-down reserve, the face-down draw pile and the
 bonus tasks under the gap fillers.
+
+The description draws nothing: the pictures and `play`'s hint are render.py's `VIEW`.
 """
 
 from __future__ import annotations
@@ -20,17 +22,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-import click
-
 from models.hoch_hinaus.board import Action, action_json, action_text
-from models.hoch_hinaus.files import position_json, read_position
+from models.hoch_hinaus.positions import position_json, read_position
 from models.hoch_hinaus.rules import Rules, load_rules
 from models.hoch_hinaus.state import TASK_COUNTS, GameState, new_game
 from solver.errors import BadInput
 from solver.game import CHANCE, TERMINAL, Game, Policy
-from solver.options import seconds
+from solver.params import Param, choice_param, int_param, seconds_param
 
 if TYPE_CHECKING:
+    from models.hoch_hinaus.queries import ShowResult
     from models.hoch_hinaus.tasks import Catalogue
 
 DIFFICULTIES = ("first", "normal", "advanced", "pros", "champions")
@@ -57,53 +58,42 @@ def _random_choice(observation: Any, legal: list, rng: random.Random) -> Any:
 
 class HochHinausGame(Game[GameData, GameState, Any]):
     id = "hoch-hinaus"
-    title = "Tippi Toppi – Hoch Hinaus!"
     kind = "cooperative"
     policy_names = ("hint", "greedy", "random")
     data_options = (
-        click.Option(["--tasks", "tasks_path"], type=click.Path(dir_okay=False),
-                     help="Task catalogue file replacing the built-in one."),
-        click.Option(["--pros/--basic", "pros"], default=None,
-                     help="Force the Pros placement rule on or off (default: the file's "
-                          "'variant'; a new game: off)."),
+        Param("tasks_path", "file", None, "Task catalogue file replacing the built-in one.",
+              flags=("--tasks",), web=False),
+        Param("pros", "switch", None, "Force the Pros placement rule on or off (default: "
+              "the file's 'variant'; a new game: off).", flags=("--pros", "--basic")),
     )
     setup_options = (
-        click.Option(["--players"], type=click.IntRange(1, 4), default=2,
-                     show_default=True),
-        click.Option(["--difficulty"], type=click.Choice(DIFFICULTIES), default="normal",
-                     show_default=True, help="Size of the draw pile (rules data)."),
-        click.Option(["--side"], type=click.Choice(["blue", "purple"]), default="blue",
-                     show_default=True),
-        click.Option(["--task-count"], type=click.Choice(TASK_COUNTS), default="pile",
-                     show_default=True,
-                     help="The rulebook's difficulty table counts the draw pile alone, "
-                          "the 4 open tasks besides (pile), or the open tasks and the draw "
-                          "pile together (total). The bonus tasks come on top either way."),
+        int_param("players", 2, 1, 4),
+        choice_param("difficulty", DIFFICULTIES, "normal", "Size of the draw pile (rules "
+                     "data)."),
+        choice_param("side", ("blue", "purple"), "blue"),
+        choice_param("task_count", TASK_COUNTS, "pile", "The rulebook's difficulty table "
+                     "counts the draw pile alone, the 4 open tasks besides (pile), or the "
+                     "open tasks and the draw pile together (total). The bonus tasks come on "
+                     "top either way."),
     )
     play_options = (
-        click.Option(["--hint-time"], type=seconds(0), default=0.0,
-                     show_default=True,
-                     help="Seconds per move for the hint policy's look-ahead; 0: no "
-                          "clock, its SAT conflict budget alone (games replay exactly "
-                          "anywhere)."),
-        click.Option(["--samples"], type=click.IntRange(1, 1000), default=16,
-                     show_default=True,
-                     help="Draws of what a player cannot see, per decision of the hint "
-                          "and greedy policies."),
+        seconds_param("hint_time", 0.0, 0, "Seconds per move for the hint policy's "
+                      "look-ahead; 0: no clock, its SAT conflict budget alone (games replay "
+                      "exactly anywhere)."),
+        int_param("samples", 16, 1, 1000, "Draws of what a player cannot see, per decision "
+                  "of the hint and greedy policies."),
     )
-    chance_option = click.Option(
-        ["--chance"], metavar="OUTCOME",
-        help="At a chance event, the outcome to apply first: the tile drawn (T07 or "
-             "G3-O1) or the task turned up (its text or catalogue id).")
+    chance_option = Param("chance", "text", None, "At a chance event, the outcome to apply "
+                          "first: the tile drawn (T07 or G3-O1) or the task turned up (its "
+                          "text or catalogue id).", metavar="OUTCOME")
     what_if_options = (
-        click.Option(["--tile", "tiles"], multiple=True,
-                     help="A tile to place (id T07 or faces G3-O1); repeatable. Default: "
-                          "the hand of the player on turn (a board file: every tile not "
-                          "on the board)."),
-        click.Option(["--fillers/--no-fillers"], default=None,
-                     help="Also list placements with a gap filler first (default: if one "
-                          "is left)."),
+        Param("tiles", "text", (), "A tile to place (id T07 or faces G3-O1); repeatable. "
+              "Default: the hand of the player on turn (a board file: every tile not on the "
+              "board).", flags=("--tile",), multiple=True),
+        Param("fillers", "switch", None, "Also list placements with a gap filler first "
+              "(default: if one is left).", flags=("--fillers", "--no-fillers")),
     )
+    show_answer = "models.hoch_hinaus.queries:ShowResult"
 
     # ------------------------------------------------------------------ data, positions
 
@@ -299,19 +289,11 @@ class HochHinausGame(Game[GameData, GameState, Any]):
         return {"text": self.action_text(state, action), "task": action.text(r),
                 "id": cat.id_of(action) if cat is not None else None}
 
-    # ------------------------------------------------------------------ pictures
+    # ------------------------------------------------------------------ show
 
-    def show(self, state: GameState) -> Any:
+    def show(self, state: GameState) -> ShowResult:
         from models.hoch_hinaus.queries import show
         return show(state)
-
-    def terminal(self, state: GameState) -> Any:
-        from models.hoch_hinaus.queries import show_terminal
-        return show_terminal(state)
-
-    def picture(self, state: GameState, title: str) -> Any:
-        from models.hoch_hinaus.render import board_svg
-        return board_svg(state.board, title)
 
     # ------------------------------------------------------------------ policies
 
@@ -342,21 +324,6 @@ class HochHinausGame(Game[GameData, GameState, Any]):
 
         return {"mean_tasks_completed": round(mean(r["tasks_completed"] for r in records), 2),
                 "mean_turns": round(mean(r["turns"] for r in records), 2)}
-
-    def final_report(self, rules: GameData, end: GameState, options: dict[str, Any]
-                     ) -> Any:
-        return f"{len(end.completed)} task(s) fulfilled in {end.turns} turn(s)."
-
-    def hint(self, rules: GameData, observation: GameState, options: dict[str, Any]
-             ) -> Any:
-        """The hint from what the player sees (other hands unknown: never judged dead
-        ends; the look-ahead lets them hold any unseen tile)."""
-        from models.hoch_hinaus.hint import hint
-        from models.hoch_hinaus.queries import hint_table
-
-        result = hint(observation, samples=options.get("samples") or 16)
-        result.options = result.options[:8]
-        return hint_table(result, result.horizon)
 
 
 def _hold_instead(g: GameState, tiles: Sequence[str]) -> None:

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from models.hoch_hinaus.board import Action, action_json
+from models.hoch_hinaus.board import Action, PlacementJson, action_json
 from models.hoch_hinaus.encode import CnfLogic, StepModel
 from models.hoch_hinaus.state import GameState
 from models.hoch_hinaus.tasks import Task
@@ -61,7 +61,7 @@ class HintOption:
     reserve's order, face-down tasks) the figures that depend on it are means over the
     hint's samples (shared by every placement); with everything known they are exact."""
 
-    placement: dict
+    placement: PlacementJson
     fulfils: list[str]  # fulfilled for sure (open tasks the player sees)
     dead_end: bool  # the next player cannot place a tile (in every sample)
     uses_filler: bool
@@ -81,6 +81,7 @@ class HintOption:
     samples: int = 0  # the draws it was judged on (fewer for the clearly worse ones)
     reason: str = ""
     wins: bool = False
+    # the placement itself (not in the JSON; Any: the schema describes the document only)
     action: Any = field(default=None, metadata={"json_skip": True})
 
 
@@ -254,30 +255,12 @@ class Lookahead:
         self.solver.close()
 
 
-def hint(game: GameState, horizon: int = 2, top: int = 8, time_limit: float = 1.3,
-         lookahead: bool = True, rng: random.Random | None = None,
-         actions: list[Action] | None = None, samples: int = 16, seed: int = 0,
-         lookahead_samples: int = 4) -> HintResult:
-    """Rank the legal placements of the player on turn (best first) from what `game`
-    holds. What it leaves unknown (other hands, the reserve's order, face-down tasks) is
-    drawn `samples` times (seeded by `seed`; the same draws for every placement) and
-    the placements are judged by their means; with everything known the judgement is
-    exact. The SAT look-ahead checks the `top` candidates: with any tile (from what the
-    player sees) and with the next players' hands (in `lookahead_samples` of the draws).
-    `rng` breaks ties at random; `actions`: the legal placements if the caller has them."""
-    start = time.perf_counter()
-    acts = game.legal_actions() if actions is None else actions
-    if not acts:
-        if not game.hands:
-            note = "no legal placement"
-        elif game.status == "won":
-            note = "the game is already won"
-        else:
-            note = "no tile can be placed: the game is lost"
-        return HintResult(game.on_turn + 1, [], 0, 0, horizon, 0.0, note)
-    known = game.everything_known
-    draw_rng = random.Random(seed)
-    draws = [game] if known else [game.determinise(draw_rng) for _ in range(samples)]
+def _rank(game: GameState, acts: list[Action], draws: list[GameState], known: bool,
+          rng: random.Random | None) -> tuple[list[HintOption], dict[int, GameState],
+                                              dict[int, dict]]:
+    """Every placement played and judged without the look-ahead, best first (equal
+    boards after equal moves merged), with the state after each (`after`) and the
+    memos of its draws, both by the option's id."""
     plain = [a for a in acts if a.filler is None]
     with_filler = [a for a in acts if a.filler is not None]
     seen: dict[tuple, HintOption] = {}
@@ -305,6 +288,57 @@ def hint(game: GameState, horizon: int = 2, top: int = 8, time_limit: float = 1.
         for o in options[:SECOND_ROUND]:
             _sampled(o, after[id(o)], draws, o.action, stuck, memos[id(o)])
         options.sort(key=lambda o: -o.score)
+    return options, after, memos
+
+
+def _look_ahead(la: Lookahead, o: HintOption, g: GameState, draws: list[GameState],
+                memo: dict | None, deadline: float) -> None:
+    """The look-ahead's figures of one option (`g`: the state after it as the player
+    sees it; the next hands checked in `draws`, or in `g` with none), and its score
+    raised by them. TimeLimitReached past the deadline (nothing changed then)."""
+    if o.wins or not o.remaining:
+        o.achievable, o.together = 0, True
+        o.achievable_hands, o.together_hands = 0, 1.0
+    else:
+        a = la.check(g, "any", deadline)
+        ahead = [_evaluate(d, o.action, memo)[1] for d in draws] or [g]
+        # the open tasks the player sees, in every draw
+        known_open = [t for t in g.open if t is not None]
+        hands = [la.check(h, "hand", deadline, known_open) for h in ahead]
+        o.achievable, o.unproven, o.together = a[0], a[1], a[2]
+        o.achievable_hands = sum(h[0] for h in hands) / len(hands)
+        o.together_hands = sum(bool(h[2]) for h in hands) / len(hands)
+        o.unproven += sum(h[1] for h in hands)
+    # unproven answers count half
+    o.score += (o.achievable + 2 * bool(o.together) + 3 * o.achievable_hands
+                + 2 * o.together_hands + 0.5 * o.unproven)
+
+
+def hint(game: GameState, horizon: int = 2, top: int = 8, time_limit: float = 1.3,
+         lookahead: bool = True, rng: random.Random | None = None,
+         actions: list[Action] | None = None, samples: int = 16, seed: int = 0,
+         lookahead_samples: int = 4) -> HintResult:
+    """Rank the legal placements of the player on turn (best first) from what `game`
+    holds. What it leaves unknown (other hands, the reserve's order, face-down tasks) is
+    drawn `samples` times (seeded by `seed`; the same draws for every placement) and
+    the placements are judged by their means; with everything known the judgement is
+    exact. The SAT look-ahead checks the `top` candidates: with any tile (from what the
+    player sees) and with the next players' hands (in `lookahead_samples` of the draws).
+    `rng` breaks ties at random; `actions`: the legal placements if the caller has them."""
+    start = time.perf_counter()
+    acts = game.legal_actions() if actions is None else actions
+    if not acts:
+        if not game.hands:
+            note = "no legal placement"
+        elif game.status == "won":
+            note = "the game is already won"
+        else:
+            note = "no tile can be placed: the game is lost"
+        return HintResult(game.on_turn + 1, [], 0, 0, horizon, 0.0, note)
+    known = game.everything_known
+    draw_rng = random.Random(seed)
+    draws = [game] if known else [game.determinise(draw_rng) for _ in range(samples)]
+    options, after, memos = _rank(game, acts, draws, known, rng)
     checked = 0
     if lookahead and horizon > 0:
         la = Lookahead(game, horizon)
@@ -312,29 +346,12 @@ def hint(game: GameState, horizon: int = 2, top: int = 8, time_limit: float = 1.
             try:
                 deadline = start + time_limit
                 for o in options[:top]:
-                    g = after[id(o)]
-                    if o.wins or not o.remaining:
-                        o.achievable, o.together = 0, True
-                        o.achievable_hands, o.together_hands = 0, 1.0
-                    else:
-                        try:
-                            a = la.check(g, "any", deadline)
-                            ahead = [g] if known else [
-                                _evaluate(d, o.action, memos[id(o)])[1]
-                                for d in draws[:lookahead_samples]]
-                            # the open tasks the player sees, in every draw
-                            known_open = [t for t in g.open if t is not None]
-                            hands = [la.check(h, "hand", deadline, known_open)
-                                     for h in ahead]
-                        except TimeLimitReached:
-                            break
-                        o.achievable, o.unproven, o.together = a[0], a[1], a[2]
-                        o.achievable_hands = sum(h[0] for h in hands) / len(hands)
-                        o.together_hands = sum(bool(h[2]) for h in hands) / len(hands)
-                        o.unproven += sum(h[1] for h in hands)
-                    # unproven answers count half
-                    o.score += (o.achievable + 2 * bool(o.together) + 3 * o.achievable_hands
-                                + 2 * o.together_hands + 0.5 * o.unproven)
+                    try:
+                        _look_ahead(la, o, after[id(o)],
+                                    [] if known else draws[:lookahead_samples],
+                                    memos.get(id(o)), deadline)
+                    except TimeLimitReached:
+                        break
                     checked += 1
                     status.step(checked, min(top, len(options)))
             finally:

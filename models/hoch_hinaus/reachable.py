@@ -11,9 +11,10 @@ import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Literal
 
-from models.hoch_hinaus.achieve import achievable
-from models.hoch_hinaus.board import Action, action_json
+from models.hoch_hinaus.achievable import achievable
+from models.hoch_hinaus.board import Action, PlacementJson, action_json
 from models.hoch_hinaus.exact import placements_left
 from models.hoch_hinaus.exact import solve as solve_exact
 from models.hoch_hinaus.game import GAME
@@ -31,7 +32,7 @@ POLICIES = GAME.policy_names
 @dataclass
 class LineStep:
     player: int
-    placement: dict
+    placement: PlacementJson
     fulfils: list[str]
 
 
@@ -41,8 +42,8 @@ class ReachableResult:
     model) or unknown at the time limit (then `stopped`: the command exits 3); sampled: win rate
     of a policy over completions of the unknown information."""
 
-    method: str
-    answer: str
+    method: Literal["exact", "sampled"]
+    answer: Literal["won", "lost", "unknown", "estimate"]
     proven: bool
     line: list[LineStep] = field(default_factory=list)
     nodes: int = 0
@@ -53,7 +54,7 @@ class ReachableResult:
     # the time limit came first: sampled, before every asked sample was played;
     # exact, before an answer
     stopped: bool = False
-    by: str = ""  # exact: "rollout", "search" (depth-first) or "sat" (exact.py's model)
+    by: Literal["", "rollout", "search", "sat"] = ""  # exact: "rollout", "search" (depth-first) or "sat" (exact.py's model)
 
 
 def _state_key(g: GameState) -> tuple:

@@ -9,9 +9,10 @@ its size. Drawing from it, and turning up an unknown task, are chance events: th
 stops there (`chance_due`) until `resolve_in_place` (or `apply_action`) gives the
 outcome. A dealt game knows everything, so its turns never stop.
 
-`apply_action` and `turn` return a new state. The searches' hot loops change a copy in
-place with `play_in_place` (a whole turn) or the rulebook's steps `place`, `fulfil` and
-`draw`.
+A `Position` is what lies where and what of it is known; a `GameState` is a position
+with the engine (legal placements, the turn's steps, chance). `apply_action` and `turn`
+return a new state. The searches' hot loops change a copy in place with
+`play_in_place` (a whole turn) or the rulebook's steps `place`, `fulfil` and `draw`.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Literal, Self
 
 from models.hoch_hinaus.board import Action, Board, action_text
 from models.hoch_hinaus.rules import Rules
@@ -48,11 +49,13 @@ class Bonus:
 
 
 @dataclass
-class GameState:
-    """A position: see the module's docstring for what None means.
+class Position:
+    """What lies where, and what of it is known (see the module's docstring for what
+    None means): the information half of a `GameState`, which adds the engine.
 
     A state without hands is a board file: every tile not on the board may be placed,
     its gap fillers are `spare_fillers` (on no bonus task), and it is never won or lost.
+    `on_turn` is the seat on turn from 0 (files and answers count from 1).
     """
 
     rules: Rules
@@ -72,8 +75,8 @@ class GameState:
     spare_fillers: int = 0
     catalogue: Catalogue | None = None  # where unknown tasks come from
 
-    def copy(self) -> GameState:
-        return GameState(self.rules, self.board.copy(), list(self.open),
+    def copy(self) -> Self:
+        return type(self)(self.rules, self.board.copy(), list(self.open),
                          list(self.draw_pile), [Bonus(b.task, b.fillers) for b in self.bonus],
                          [list(h) for h in self.hands], list(self.reserve),
                          list(self.completed), self.on_turn, self.pros, self.reserve_known,
@@ -146,6 +149,25 @@ class GameState:
         """Task places whose task is unknown (draw pile, bonus tasks, turned up)."""
         return (sum(t is None for t in self.draw_pile) + sum(t is None for t in self.open)
                 + sum(1 for b in self.bonus if b.task is None and b.fillers > 0))
+
+    def observation(self, player: int) -> Self:
+        """What `player` knows: the board, the open and completed tasks, the gap fillers,
+        their own hand; not the other hands, the reserve's order, the draw pile or the
+        bonus tasks (all face down)."""
+        g = self.copy()
+        g.hands = [h if s == player else [None] * len(h) for s, h in enumerate(g.hands)]
+        if g.reserve:
+            g.reserve = [None] * len(g.reserve)
+            g.reserve_known = False
+        g.draw_pile = [None] * len(g.draw_pile)
+        for b in g.bonus:
+            b.task = None
+        return g
+
+
+class GameState(Position):
+    """A position with the rules at work: the legal placements, the turn's steps (in
+    place, for the searches' hot loops) and the states after a move (new ones)."""
 
     # ------------------------------------------------------------------ moves
 
@@ -365,20 +387,6 @@ class GameState:
     def apply_action(self, move: Move) -> GameState:
         """The state after `move` (a new one; this one is unchanged)."""
         return self.turn(move)[0]
-
-    def observation(self, player: int) -> GameState:
-        """What `player` knows: the board, the open and completed tasks, the gap fillers,
-        their own hand; not the other hands, the reserve's order, the draw pile or the
-        bonus tasks (all face down)."""
-        g = self.copy()
-        g.hands = [h if s == player else [None] * len(h) for s, h in enumerate(g.hands)]
-        if g.reserve:
-            g.reserve = [None] * len(g.reserve)
-            g.reserve_known = False
-        g.draw_pile = [None] * len(g.draw_pile)
-        for b in g.bonus:
-            b.task = None
-        return g
 
     def determinise(self, rng: random.Random) -> GameState:
         """A copy with every unknown drawn at random, uniformly: the hidden tiles (other

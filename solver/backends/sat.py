@@ -23,7 +23,7 @@ from solver.errors import TimeLimitReached
 from solver.progress import NO_STATUS, Status, live_status
 
 
-class _ClausesUntil(list):
+class ClausesUntil(list):
     """The hard clauses of a builder that must stop at a deadline: every 4096 clauses
     the clock is read, and TimeLimitReached raised once it has passed (a model of a
     million clauses takes seconds to build)."""
@@ -60,7 +60,7 @@ class CnfBuilder:
         """Raise TimeLimitReached while clauses are added once `deadline`
         (time.perf_counter()) has passed; returns the builder."""
         if deadline is not None:
-            self.hard = _ClausesUntil(self.hard, deadline)
+            self.hard = ClausesUntil(self.hard, deadline)
         return self
 
     def var(self, name: Hashable) -> int:

@@ -7,9 +7,9 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
-from models.hoch_hinaus.board import Action, action_json
+from models.hoch_hinaus.board import Action, PlacementJson, action_json
 from models.hoch_hinaus.state import GameState
 from solver.backends.common import SolverOptions
 from solver.errors import BadInput, TimeLimitReached
@@ -57,7 +57,7 @@ def max_height(game: GameState, k: int, fillers: bool) -> int:
 
 @dataclass
 class WitnessStep:
-    placement: dict
+    placement: PlacementJson
     fulfils: list[str]
 
 
@@ -65,7 +65,7 @@ class WitnessStep:
 class AchievableResult:
     """answer yes (witness) | no (proven infeasible; core names the blocking tasks)."""
 
-    answer: str
+    answer: Literal["yes", "no"]
     proven: bool
     within: int
     tiles: str

@@ -6,7 +6,7 @@ not know left unknown ("?"); see docs/hoch-hinaus.md.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from models.hoch_hinaus.board import Board
 from models.hoch_hinaus.rules import Rules
@@ -19,6 +19,17 @@ if TYPE_CHECKING:
     from models.hoch_hinaus.tasks import Catalogue, Task
 
 UNKNOWN = "?"
+
+
+class PieceJson(TypedDict, total=False):
+    """A piece in a file, bottom-up: a tile on two spaces (`on`, in the order of its
+    faces) or a gap filler on one; `level` (optional, read only) checks its height."""
+
+    tile: str
+    on: list[str]
+    filler: str
+    level: int
+
 
 # --------------------------------------------------------------------------- boards
 
@@ -72,9 +83,9 @@ def parse_board(rules: Rules, data: dict, where: str, pros: bool,
     return board
 
 
-def board_json(board: Board) -> list[dict]:
+def board_json(board: Board) -> list[PieceJson]:
     r = board.rules
-    out = []
+    out: list[PieceJson] = []
     for p in board.pieces:
         if p.tile is None:
             out.append({"filler": r.spaces[p.spaces[0]]})
@@ -120,10 +131,83 @@ def _tiles(rules: Rules, items: list, where: str, used: set[str], allow_unknown:
     return out
 
 
+def _draw_pile(data: dict, where: str, cat: Catalogue) -> list[Task | None]:
+    """The draw pile: its tasks in order ("?" unknown), or a count of unknown ones."""
+    pile_raw = json_field(data, "draw_pile", (list, int), where, [])
+    if not isinstance(pile_raw, int):
+        return _task_list(pile_raw, f"{where}.draw_pile", cat, True)
+    if not 0 <= pile_raw <= len(cat.tasks):
+        raise BadInput(f"{where}.draw_pile: {pile_raw} tasks, the catalogue has "
+                       f"{len(cat.tasks)}")
+    return [None] * pile_raw
+
+
+def _bonus(data: dict, where: str, cat: Catalogue) -> list[Bonus]:
+    """The bonus tasks with the gap fillers on them."""
+    bonus = []
+    for i, b in enumerate(json_field(data, "bonus", list, where, [])):
+        w = f"{where}.bonus[{i}]"
+        expect(b, dict, w)
+        n = json_field(b, "fillers", int, w)
+        if n < 0:
+            raise BadInput(f"{w}.fillers: cannot be negative")
+        task = b.get("task")
+        bonus.append(Bonus(None if task in (None, UNKNOWN) else
+                           cat.parse(expect(task, str, f"{w}.task"), f"{w}.task"), n))
+    return bonus
+
+
+def _hands(rules: Rules, data: dict, where: str, used: set[str]) -> list[list[str | None]]:
+    """The hands, seat 1 first: tiles ("?" unknown), or a count of unknown tiles."""
+    hands = []
+    for i, h in enumerate(json_field(data, "hands", list, where, [])):
+        w = f"{where}.hands[{i}]"
+        if isinstance(h, int) and not isinstance(h, bool):  # a count: every tile unknown
+            if not 0 <= h <= rules.hand_size:
+                raise BadInput(f"{w}: a hand holds 0 to {rules.hand_size} tiles, not {h}")
+            h = [UNKNOWN] * h
+        hand = _tiles(rules, expect(h, list, w), w, used, True)
+        if len(hand) > rules.hand_size:
+            raise BadInput(f"{w}: a hand holds at most {rules.hand_size} tiles")
+        hands.append(hand)
+    if len(hands) > 4:
+        raise BadInput(f"{where}.hands: 1 to 4 players")
+    return hands
+
+
+def _reserve(rules: Rules, data: dict, where: str, used: set[str], hidden_in_hands: int
+             ) -> tuple[list[str | None], bool]:
+    """The reserve and whether its order is known: its tiles in order, a count of tiles
+    in an order nobody knows, or (missing) every other tile in such an order."""
+    unseen = sum(1 for t in rules.tiles if t.id not in used)
+    reserve_raw = data.get("reserve")
+    if reserve_raw is not None and (isinstance(reserve_raw, bool)
+                                    or not isinstance(reserve_raw, (list, int))):
+        expect(reserve_raw, (list, int), f"{where}.reserve")
+        raise BadInput(f"{where}.reserve: a list of tiles or a count")
+    if reserve_raw is None:  # every other tile, in an order nobody knows
+        if unseen < hidden_in_hands:
+            raise BadInput(f"{where}.hands: {hidden_in_hands} unknown tiles in hands, "
+                           f"only {unseen} tiles are not on the board or in a hand")
+        return [None] * (unseen - hidden_in_hands), False
+    if isinstance(reserve_raw, int):
+        if not 0 <= reserve_raw <= unseen - hidden_in_hands:
+            raise BadInput(f"{where}.reserve: {reserve_raw} tiles of unknown order, but "
+                           f"{max(unseen - hidden_in_hands, 0)} tiles are unseen")
+        return [None] * reserve_raw, False
+    reserve = _tiles(rules, reserve_raw, f"{where}.reserve", used, False)
+    if hidden_in_hands > unseen - len(reserve):
+        raise BadInput(f"{where}.hands: {hidden_in_hands} unknown tiles in hands, "
+                       f"only {unseen - len(reserve)} tiles are not on the board, in "
+                       "a hand or in the reserve")
+    return reserve, True
+
+
 def read_position(rules: Rules, data: Any, where: str, pros: bool | None = None,
                   catalogue: Catalogue | None = None) -> GameState:
     """A board file (pieces only) or a whole game state, checked; `pros` forces the
-    Pros rule on or off (None: the file's variant)."""
+    Pros rule on or off (None: the file's variant). The seat on turn is "on_turn",
+    counted from 1."""
     from models.hoch_hinaus.tasks import load_catalogue
 
     expect(data, dict, where)
@@ -141,24 +225,8 @@ def read_position(rules: Rules, data: Any, where: str, pros: bool | None = None,
     used: set[str] = set()
     board = parse_board(rules, data, where, is_pros, used)
     open_ = _task_list(json_field(data, "open", list, where, []), f"{where}.open", cat, True)
-    pile_raw = json_field(data, "draw_pile", (list, int), where, [])
-    if isinstance(pile_raw, int):
-        if not 0 <= pile_raw <= len(cat.tasks):
-            raise BadInput(f"{where}.draw_pile: {pile_raw} tasks, the catalogue has "
-                           f"{len(cat.tasks)}")
-        pile: list[Task | None] = [None] * pile_raw
-    else:
-        pile = _task_list(pile_raw, f"{where}.draw_pile", cat, True)
-    bonus = []
-    for i, b in enumerate(json_field(data, "bonus", list, where, [])):
-        w = f"{where}.bonus[{i}]"
-        expect(b, dict, w)
-        n = json_field(b, "fillers", int, w)
-        if n < 0:
-            raise BadInput(f"{w}.fillers: cannot be negative")
-        task = b.get("task")
-        bonus.append(Bonus(None if task in (None, UNKNOWN) else
-                           cat.parse(expect(task, str, f"{w}.task"), f"{w}.task"), n))
+    pile = _draw_pile(data, where, cat)
+    bonus = _bonus(data, where, cat)
     spare = 0
     if "bonus" not in data and "hands" not in data:
         # a board file: the gap fillers not on the board are at hand
@@ -167,44 +235,9 @@ def read_position(rules: Rules, data: Any, where: str, pros: bool | None = None,
         raise BadInput(f"{where}: {board.fillers_used()} gap fillers on the board and "
                        f"{sum(b.fillers for b in bonus)} on bonus tasks, the game has "
                        f"{rules.fillers}")
-    hands = []
-    for i, h in enumerate(json_field(data, "hands", list, where, [])):
-        w = f"{where}.hands[{i}]"
-        if isinstance(h, int) and not isinstance(h, bool):  # a count: every tile unknown
-            if not 0 <= h <= rules.hand_size:
-                raise BadInput(f"{w}: a hand holds 0 to {rules.hand_size} tiles, not {h}")
-            h = [UNKNOWN] * h
-        hand = _tiles(rules, expect(h, list, w), w, used, True)
-        if len(hand) > rules.hand_size:
-            raise BadInput(f"{w}: a hand holds at most {rules.hand_size} tiles")
-        hands.append(hand)
-    if len(hands) > 4:
-        raise BadInput(f"{where}.hands: 1 to 4 players")
-    hidden_in_hands = sum(t is None for h in hands for t in h)
-    unseen = sum(1 for t in rules.tiles if t.id not in used)
-    reserve_raw = data.get("reserve")
-    if reserve_raw is not None and (isinstance(reserve_raw, bool)
-                                    or not isinstance(reserve_raw, (list, int))):
-        expect(reserve_raw, (list, int), f"{where}.reserve")
-        raise BadInput(f"{where}.reserve: a list of tiles or a count")
-    if reserve_raw is None:  # every other tile, in an order nobody knows
-        if unseen < hidden_in_hands:
-            raise BadInput(f"{where}.hands: {hidden_in_hands} unknown tiles in hands, "
-                           f"only {unseen} tiles are not on the board or in a hand")
-        reserve: list[str | None] = [None] * (unseen - hidden_in_hands)
-        known = False
-    elif isinstance(reserve_raw, int):
-        if not 0 <= reserve_raw <= unseen - hidden_in_hands:
-            raise BadInput(f"{where}.reserve: {reserve_raw} tiles of unknown order, but "
-                           f"{max(unseen - hidden_in_hands, 0)} tiles are unseen")
-        reserve, known = [None] * reserve_raw, False
-    else:
-        reserve = _tiles(rules, reserve_raw, f"{where}.reserve", used, False)
-        known = True
-        if hidden_in_hands > unseen - len(reserve):
-            raise BadInput(f"{where}.hands: {hidden_in_hands} unknown tiles in hands, "
-                           f"only {unseen - len(reserve)} tiles are not on the board, in "
-                           "a hand or in the reserve")
+    hands = _hands(rules, data, where, used)
+    reserve, known = _reserve(rules, data, where, used,
+                              sum(t is None for h in hands for t in h))
     completed = _task_list(json_field(data, "completed", list, where, []),
                            f"{where}.completed", cat, False)
     on_turn = json_field(data, "on_turn", int, where, 1) - 1
