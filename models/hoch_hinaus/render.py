@@ -88,6 +88,7 @@ def board_svg(board: Board, title: str = "") -> Svg:
                  fill=text_on(fill) if face is not None else "#666")
         svg.text(x + 12, y + size - 12, r.spaces[s], size=9,
                  fill=text_on(fill) if face is not None else "#999")
+        svg.hit("space", r.spaces[s], x, y, size, size)
     for a, b in r.pairs:  # one tile on top of both: draw the bridge
         if _joined(board, a, b):
             (ra, ca), (rb, cb) = r.rc(a), r.rc(b)
