@@ -11,7 +11,7 @@ from ortools.sat.python import cp_model
 
 from models.tippi_toppi.achievable import achievable
 from models.tippi_toppi.encode import plan_problem
-from models.tippi_toppi.model import cpsat_value, encode_plan, tops_of
+from models.tippi_toppi.encode_logic import cpsat_value, encode_plan, tops_of
 from models.tippi_toppi.rules import load_rules
 from models.tippi_toppi.state import GameState, Variant, new_game
 from models.tippi_toppi.tasks import PLACEHOLDER, CompareTask

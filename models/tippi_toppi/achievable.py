@@ -75,7 +75,7 @@ def achievable(state: GameState, tasks: list[Task] | None = None, within: int = 
 
 def _solve_sat(problem: PlanProblem, state: GameState, deadline: float | None
                ) -> tuple[list[tuple[Card, int]], list[int] | None]:
-    from models.tippi_toppi.model import decode_moves, encode_plan, sat_value
+    from models.tippi_toppi.encode_logic import decode_moves, encode_plan, sat_value
     from solver.backends.sat import CnfBuilder, model_or_core
     from solver.logic import CnfLogic
 
@@ -89,7 +89,7 @@ def _solve_sat(problem: PlanProblem, state: GameState, deadline: float | None
 
 def _solve_cpsat(problem: PlanProblem, state: GameState, options: SolverOptions
                  ) -> tuple[list[tuple[Card, int]], list[int] | None]:
-    from models.tippi_toppi.model import cpsat_value, decode_moves, encode_plan
+    from models.tippi_toppi.encode_logic import cpsat_value, decode_moves, encode_plan
     from solver.backends import cpsat
     from solver.logic import CpLogic
 

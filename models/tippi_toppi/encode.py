@@ -1,6 +1,6 @@
 """What an achievability question asks, independent of the back-end: the cards that can
 be played in K plays (who holds them, from which play on), who plays each step, and the
-target tasks. Built from a GameState; the model (model.py) reads it on either
+target tasks. Built from a GameState; the model (encode_logic.py) reads it on either
 back-end.
 
 Card knowledge (`--cards`):

@@ -179,7 +179,7 @@ class TippiToppiPuzzles:
         return line
 
     def _enumerate_sat(self, puzzle: Puzzle, limit: int) -> _Found:
-        from models.tippi_toppi.model import block_line, decode_moves, encode_plan, sat_value
+        from models.tippi_toppi.encode_logic import block_line, decode_moves, encode_plan, sat_value
         from solver.backends.sat import CnfBuilder, IncrementalSat
         from solver.logic import CnfLogic
 
@@ -201,7 +201,12 @@ class TippiToppiPuzzles:
                 block_line(logic, plan, problem, line)
 
     def _enumerate_cpsat(self, puzzle: Puzzle, limit: int) -> _Found:
-        from models.tippi_toppi.model import block_line, cpsat_value, decode_moves, encode_plan
+        from models.tippi_toppi.encode_logic import (
+            block_line,
+            cpsat_value,
+            decode_moves,
+            encode_plan,
+        )
         from solver.backends import cpsat
         from solver.logic import CpLogic
 
@@ -240,7 +245,7 @@ class TippiToppiPuzzles:
     def plausible_first(self, puzzle: Puzzle) -> int:
         """How many first plays keep every task achievable on its own (a relaxation: a
         solver is tempted by each of them)."""
-        from models.tippi_toppi.model import encode_plan
+        from models.tippi_toppi.encode_logic import encode_plan
         from solver.backends.sat import CnfBuilder, IncrementalSat
         from solver.logic import CnfLogic
 

@@ -168,7 +168,7 @@ def _sat_game(state: GameState, deadline: float
     """Decide with SAT whether the rest of the game can be won (every card known):
     ("yes", plays) / ("no", []) / (None, []) when the deadline passed."""
     from models.tippi_toppi.encode import plan_problem, replay_check
-    from models.tippi_toppi.model import decode_moves, encode_game, sat_value
+    from models.tippi_toppi.encode_logic import decode_moves, encode_game, sat_value
     from solver.backends.sat import INTERRUPTIBLE, CnfBuilder, IncrementalSat
     from solver.logic import CnfLogic
 
