@@ -123,7 +123,8 @@ def command(entry: GameEntry, verb: Verb) -> click.Command:
 
 def emit(call: Call, result: Any) -> None:
     """Print an answer: its JSON document with --json, else the verb's picture; then
-    say so if a batch run was interrupted (exit 130)."""
+    say so if a batch run was interrupted (exit 130), or if the time limit cut an
+    answer that stands as far as it got (`stopped_note`: exit 3)."""
     from solver.render import print_json, stderr
     from solver.results import dumps
 
@@ -139,6 +140,12 @@ def emit(call: Call, result: Any) -> None:
         if message:
             stderr.print(f"[yellow]{message}[/yellow]")
             raise SystemExit(130)
+    stopped = getattr(result, "stopped_note", None)
+    if callable(stopped):
+        message = stopped()
+        if message:
+            stderr.print(f"[yellow]{message}[/yellow]")
+            raise SystemExit(3)
 
 
 def game_group(entry: GameEntry) -> click.Group:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from typing import Literal
 
 from models.tippi_toppi.encode import CARD_MODES, PlanProblem, plan_problem, replay_check
 from models.tippi_toppi.positions import format_play
@@ -24,7 +25,7 @@ class AchievableResult:
     the solver; `core` is a smallest-by-inclusion set of targets that cannot all be
     fulfilled within `within` plays (every proper subset can)."""
 
-    answer: str
+    answer: Literal["yes", "no"]
     proven: bool
     targets: list[str]
     within: int
