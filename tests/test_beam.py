@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from models.tippi_toppi.reachable import BEAM, search_winning_line
 from solver.beam import BeamGame, beam, widening_beam
-from tests.test_tippi_toppi_reachable import _endgame
+from tests.test_tippi_toppi_reachable import endgame
 
 
 def _sums(target: int, steps: int, moves: tuple[int, ...]) -> BeamGame:
@@ -78,7 +78,7 @@ def test_tippi_toppi_beam_equals_the_depth_first_search():
     answers occur."""
     answers = set()
     for seed in range(12):
-        s = _endgame(seed, 6, 2)
+        s = endgame(seed, 6, 2)
         if s.is_terminal():
             continue
         line, _, complete = search_winning_line(s, time.perf_counter() + 30)

@@ -15,10 +15,10 @@ from models.tippi_toppi.puzzles import (
     Puzzle,
     Solution,
     TippiToppiPuzzles,
-    _read,
     canonical_puzzle,
     mapped_puzzle,
     pile_symmetries,
+    puzzle_game,
     puzzle_to_dict,
     replay,
 )
@@ -36,7 +36,7 @@ LIBRARY = sorted((Path(__file__).parent.parent / "puzzles" / "tippi-toppi" / "li
 def _load(path: Path) -> tuple[TippiToppiPuzzles, Puzzle, Solution, dict]:
     kind = TippiToppiPuzzles(load_rules())
     data = json.loads(path.read_text())
-    puzzle, stated = _read(kind, data, str(path))
+    puzzle, stated = puzzle_game().read(kind, data, str(path))
     assert stated is not None
     return kind, puzzle, stated, data
 

@@ -22,7 +22,7 @@ PUZZLES = Path(__file__).resolve().parents[1] / "puzzles" / "tippi-toppi"
 run = game_runner("tippi-toppi")
 
 
-def _endgame(seed: int, cards_left: int, pile: int, rules=R):
+def endgame(seed: int, cards_left: int, pile: int, rules=R):
     """A game played randomly until `cards_left` cards remain in hands and draw pile;
     then two easy open tasks and up to `pile` tasks to turn up (all known)."""
     s = new_game(rules, 2, 0, seed)
@@ -44,7 +44,7 @@ def test_exact_reachable_equals_a_search_of_the_game(reading, seeds):
     rules = load_rules(comparisons=reading)
     answers = set()
     for seed in seeds:
-        s = _endgame(seed, 5, 2, rules)
+        s = endgame(seed, 5, 2, rules)
         if s.is_terminal():
             continue
         r = reachable(s, time_limit=30)
@@ -57,7 +57,7 @@ def test_exact_reachable_equals_a_search_of_the_game(reading, seeds):
 
 def test_exact_reachable_without_task_pile_equals_achievable():
     for seed in range(4):
-        s = _endgame(seed, 9, 0)
+        s = endgame(seed, 9, 0)
         if s.is_terminal():
             continue
         plays_left = sum(len(h) for h in s.hands) + s.draw_count

@@ -232,3 +232,18 @@ def test_bad_rules_data_is_one_clear_error(path, value, words):
     target[path[-1]] = value
     with pytest.raises(BadInput, match=re.escape(words)):
         rules_from_dict(data)
+
+
+def test_the_seat_on_turn_is_written_on_turn_and_read_from_either_key():
+    """Files count seats from 1: `on_turn` is written; files naming it `turn` (as earlier
+    versions wrote it) are read alike, and `on_turn` counts when a file gives both."""
+    data = {"piles": ["G3", "P5", "O7", "V1"], "hands": [["G1"], ["G2"]],
+            "open_tasks": ["a run of 4"]}
+    old = state_from_dict(R, {**data, "turn": 2})
+    new = state_from_dict(R, {**data, "on_turn": 2})
+    assert old.turn == new.turn == 1
+    written = state_to_dict(new)
+    assert written["on_turn"] == 2 and "turn" not in written
+    assert state_from_dict(R, {**data, "on_turn": 1, "turn": 2}).turn == 0
+    with pytest.raises(BadInput, match=r"on_turn: player 3 does not exist \(1-2\)"):
+        state_from_dict(R, {**data, "on_turn": 3})

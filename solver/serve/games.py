@@ -303,7 +303,7 @@ def editor(game_id: str) -> dict[str, Any]:
                     "size": rules.hand_size, "unknown": "?"},
                    {"key": "open_tasks", "label": "Open tasks", "kind": "list",
                     "pieces": "tasks", "size": rules.open_tasks},
-                   {"key": "turn", "label": "On turn", "kind": "turn", "of": "hands",
+                   {"key": "on_turn", "label": "On turn", "kind": "turn", "of": "hands",
                     "first": 1}]
     elif game_id == "topito":
         r = rules.rules
