@@ -4,7 +4,7 @@ from what the layer read (a `Call`) to a plain dataclass, the `--json` document.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from models.tippi_toppi.achievable import AchievableResult
 from models.tippi_toppi.hint import HintResult
@@ -12,7 +12,6 @@ from models.tippi_toppi.reachable import ReachableResult
 from models.tippi_toppi.state import GameState
 from solver.answers import Known, extend
 from solver.game import knowledge
-from solver.results import to_jsonable
 
 if TYPE_CHECKING:
     from solver.verbs import Call
@@ -28,9 +27,8 @@ class AchievableAnswer(Known, AchievableResult):
 class HintAnswer(Known, HintResult):
     """`hint --json`, on what the player on turn sees (or the whole file, --open-hands)."""
 
-    # the position the hint read, for the picture
-    position: GameState | None = field(default=None, metadata={"json_skip": True},
-                                       repr=False)
+    # the position the hint read (a GameState), for the picture: not in the document
+    position: Any = field(default=None, metadata={"json_skip": True}, repr=False)
 
 
 @dataclass
@@ -39,9 +37,9 @@ class ReachableAnswer(Known, ReachableResult):
     the player on turn."""
 
     open_hands: bool = False
-    # the position it read, and the deals and seconds asked (for the terminal)
-    position: GameState | None = field(default=None, metadata={"json_skip": True},
-                                       repr=False)
+    # the position it read (a GameState), and the deals and seconds asked: for the
+    # terminal, not in the document
+    position: Any = field(default=None, metadata={"json_skip": True}, repr=False)
     asked: int = field(default=0, metadata={"json_skip": True})
     time_limit: float = field(default=0.0, metadata={"json_skip": True})
 
@@ -65,10 +63,8 @@ class CatalogueTask:
 class TasksAnswer:
     """`tasks --json`: the task catalogue, one row per task (the document is the list)."""
 
+    json_root: ClassVar[str] = "tasks"
     tasks: list[CatalogueTask]
-
-    def json_document(self) -> list[dict[str, Any]]:
-        return to_jsonable(self.tasks)
 
 
 def cards_view(state: GameState, cards: str) -> GameState:
