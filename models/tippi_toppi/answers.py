@@ -54,6 +54,8 @@ class ReachableAnswer(Known, ReachableResult):
 
 @dataclass
 class CatalogueTask:
+    """One task of the catalogue: its id, its level and its text."""
+
     id: str
     level: int
     text: str
