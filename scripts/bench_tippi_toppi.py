@@ -67,7 +67,7 @@ def states(rules, n):
         for _ in range(seed % 7):
             if s.is_terminal():
                 break
-            s.play_in_place(rng.choice(s.legal_plays()))
+            s = s.apply_action(rng.choice(s.legal_plays()))
         if not s.is_terminal():
             out.append(s)
     return out
@@ -159,7 +159,7 @@ def latency_states(rules, n):
         for _ in range(seed % 21):
             if s.is_terminal():
                 break
-            s.play_in_place(rng.choice(s.legal_plays()))
+            s = s.apply_action(rng.choice(s.legal_plays()))
         if not s.is_terminal():
             out.append(s)
         seed += 1

@@ -150,14 +150,15 @@ class GenerateResult:
     generated: tuple[Any, list[Any]] | None = field(default=None, repr=False,
                                                     metadata={"json_skip": True})
 
-    def interrupted_note(self, store_path: str | None) -> str | None:
-        """What the command says after an interrupted run (None: it was complete)."""
+    def exit_with(self, store_path: str | None) -> tuple[int, str] | None:
+        """After an interrupted run: exit 130, saying what was kept (None: it was
+        complete)."""
         if not self.interrupted:
             return None
         where = (f"saved in {store_path}; run again with --resume to go on" if store_path
                  else "not saved (use --store FILE to keep them and --resume)")
-        return (f"Interrupted after {self.attempts} attempts: {len(self.puzzles)} "
-                f"puzzle(s) found, {where}.")
+        return 130, (f"Interrupted after {self.attempts} attempts: {len(self.puzzles)} "
+                     f"puzzle(s) found, {where}.")
 
 
 @dataclass

@@ -8,7 +8,8 @@ answer dataclass is in its JSON (so all are required), no other key is (so
 
 A verb's `answer` names one dataclass, or several parts whose fields make one document
 (`show`: the game's part and the fields every `show` has); a part written `?module:Type`
-adds fields that may be absent (a game's notes in `moves`).
+adds fields that may be absent (a game's notes in `moves`). An answer whose class names
+a `json_root` field is that field's value (a document that is a list).
 """
 
 from __future__ import annotations
@@ -85,6 +86,9 @@ def answer_schema(game: str, verb: Verb) -> dict[str, Any] | None:
             required += [k for k in body["required"] if k not in required]
     document = {"type": "object", "properties": properties, "required": required,
                 "additionalProperties": False}
+    root = getattr(parts[0][0], "json_root", None)
+    if root is not None:  # the document is this one field's value (a list)
+        document = properties[root]
     return {"$schema": DIALECT, "$id": f"/api/schema/{game}.{verb.name}",
             "title": f"{game}.{verb.name}",
             "description": f"`toppi {game} {verb.name} --json`: {verb.help}",

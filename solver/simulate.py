@@ -74,11 +74,12 @@ class SimulationResult:
     executor: str = "in-process"
     interrupted: bool = False  # Ctrl-C: only the games that finished are summarised
 
-    def interrupted_note(self, store_path: str | None) -> str | None:
-        """What the command says after an interrupted run (None: it was complete)."""
+    def exit_with(self, store_path: str | None) -> tuple[int, str] | None:
+        """After an interrupted run: exit 130, saying what was kept (None: it was
+        complete)."""
         from solver.executor import interruption
 
-        return (interruption(self.played, self.asked, store_path, "games")
+        return ((130, interruption(self.played, self.asked, store_path, "games"))
                 if self.interrupted else None)
 
 

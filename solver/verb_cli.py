@@ -123,9 +123,9 @@ def command(entry: GameEntry, verb: Verb) -> click.Command:
 
 def emit(call: Call, result: Any) -> None:
     """Print an answer: its JSON document with --json, else the verb's picture; then
-    exit with the answer's own code if it has one (3: an answer the time limit cut,
-    e.g. a rate over the samples played), or say so if a batch run was interrupted
-    (exit 130)."""
+    exit as the answer says when it stands short of what was asked (`exit_with`: 3 for
+    an answer the time limit cut, 130 for an interrupted batch run), with its note on
+    stderr."""
     from solver.render import print_json, stderr
     from solver.results import dumps
 
@@ -135,15 +135,14 @@ def emit(call: Call, result: Any) -> None:
             print_json(dumps(result))
         elif verb.show is not None:
             resolve(verb.show)(result, call)
-    code = getattr(result, "exit_code", None)
-    if callable(code) and code():
-        raise SystemExit(code())
-    note = getattr(result, "interrupted_note", None)
-    if callable(note):
-        message = note(call.store_path)
-        if message:
-            stderr.print(f"[yellow]{message}[/yellow]")
-            raise SystemExit(130)
+    ending = getattr(result, "exit_with", None)
+    if callable(ending):
+        found = ending(call.store_path)
+        if found is not None:
+            code, message = found
+            if message:
+                stderr.print(f"[yellow]{message}[/yellow]")
+            raise SystemExit(code)
 
 
 def game_group(entry: GameEntry) -> click.Group:

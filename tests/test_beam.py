@@ -12,9 +12,9 @@ from functools import cache
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from models.tippi_toppi.reachable import _BEAM, search_winning_line
+from models.tippi_toppi.reachable import BEAM, search_winning_line
 from solver.beam import BeamGame, beam, widening_beam
-from tests.test_tippi_toppi_reachable import _endgame
+from tests.test_tippi_toppi_reachable import endgame
 
 
 def _sums(target: int, steps: int, moves: tuple[int, ...]) -> BeamGame:
@@ -78,19 +78,19 @@ def test_tippi_toppi_beam_equals_the_depth_first_search():
     answers occur."""
     answers = set()
     for seed in range(12):
-        s = _endgame(seed, 6, 2)
+        s = endgame(seed, 6, 2)
         if s.is_terminal():
             continue
         line, _, complete = search_winning_line(s, time.perf_counter() + 30)
         assert complete
-        found = widening_beam(_BEAM, s, time.perf_counter() + 30)
+        found = widening_beam(BEAM, s, time.perf_counter() + 30)
         assert (found.line is not None) is (line is not None), seed
         if found.line is None:
             assert found.exhaustive
         else:
-            check = s.copy()
+            check = s
             for play in found.line:
-                check.play_in_place(play)
+                check = check.apply_action(play)
             assert check.is_won()
         answers.add(line is not None)
     assert answers == {True, False}

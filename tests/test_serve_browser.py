@@ -332,10 +332,10 @@ def test_hands_tasks_and_turn_editor_by_clicks(browser, tmp_path):
     text = changed(driver, before)
     assert json.loads(text)["open_tasks"] == [*data["open_tasks"][1:], new_task]
     before = text
-    assert data["turn"] == 1  # the file counts seats from 1: seat 2 now
-    Select(driver.find_element("id", "pick-turn")).select_by_visible_text("seat 2")
+    assert data["on_turn"] == 1  # the file counts seats from 1: seat 2 now
+    Select(driver.find_element("id", "pick-on_turn")).select_by_visible_text("seat 2")
     text = changed(driver, before)
-    assert json.loads(text)["turn"] == 2
+    assert json.loads(text)["on_turn"] == 2
     engine_reads(driver)
     answer = ask(driver, "achievable", "within=4&cards=known")
     assert without_times(answer) == without_times(

@@ -11,7 +11,7 @@ from ortools.sat.python import cp_model
 
 from models.tippi_toppi.achievable import achievable
 from models.tippi_toppi.encode import plan_problem
-from models.tippi_toppi.model import cpsat_value, encode_plan, tops_of
+from models.tippi_toppi.encode_logic import cpsat_value, encode_plan, tops_of
 from models.tippi_toppi.rules import load_rules
 from models.tippi_toppi.state import GameState, Variant, new_game
 from models.tippi_toppi.tasks import PLACEHOLDER, CompareTask
@@ -33,20 +33,20 @@ def random_state(seed: int, players: int = 2, plays: int = 6, rules=R, **variant
         actions = s.legal_plays()
         if not actions or s.is_terminal():
             break
-        s.play_in_place(rng.choice(actions))
+        s = s.apply_action(rng.choice(actions))
     return s
 
 
 def brute(state: GameState, targets, may_hold, steps: int, cards: str) -> bool:
     """Depth-first search over the engine's legal plays: do all targets hold after some
     play within `steps` plays (or now, where allowed)?"""
-    s = state.copy()
+    s = state
     if cards == "hand":
-        s.variant = Variant(high_speed=True)
-        s.hands = [h if p == state.turn else [] for p, h in enumerate(s.hands)]
+        s = s.but(variant=Variant(high_speed=True),
+                  hands=[h if p == state.turn else [] for p, h in enumerate(s.hands)])
     if cards in ("hand", "hands"):
-        s.draw_pile, s.draw_count = [], 0  # drawn cards are unknown: not planned with
-    s.open_tasks, s.task_pile, s.hidden_tasks = [PLACEHOLDER], [], 0
+        s = s.but(draw_pile=[], draw_count=0)  # drawn cards are unknown: not planned with
+    s = s.but(open_tasks=[PLACEHOLDER], task_pile=[], hidden_tasks=0)
 
     def hit(x: GameState) -> frozenset[int]:
         return frozenset(k for k, t in enumerate(targets) if t.holds(x.tops, x.rules))
@@ -173,12 +173,11 @@ def test_k6_all_open_tasks_from_a_known_deck_agree_across_backends():
 
 
 def test_known_cards_need_a_known_draw_pile():
-    s = random_state(3)
-    s.draw_pile = None
+    s = random_state(3).but(draw_pile=None)
     with pytest.raises(BadInput, match="draw pile is not known"):
         achievable(s, None, 3, "known")
     with pytest.raises(BadInput, match="nothing to fulfil"):
-        s.open_tasks = []
+        s = s.but(open_tasks=[])
         achievable(s, None, 3, "hands")
 
 

@@ -51,7 +51,7 @@ def test_moves_lists_the_plays_and_then_the_draw_as_chance(tmp_path):
                                                  "p1:O4>1", "p1:O4>4"]
     # after a play the player still draws from the unordered draw pile: chance
     data = json.loads(f.read_text())
-    data.update(piles=[["G4", "P4"], ["G5", "G2"], ["P6"], ["O7"]], to_draw=1, turn=2)
+    data.update(piles=[["G4", "P4"], ["G5", "G2"], ["P6"], ["O7"]], to_draw=1, on_turn=2)
     data["hands"][0] = ["G3", "O4", "G4"]
     p = tmp_path / "drawing.json"
     p.write_text(json.dumps(data))

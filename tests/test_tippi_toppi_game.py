@@ -158,9 +158,7 @@ def test_high_speed_initiative_reaches_every_play_and_passes_on():
             "variant": {"high_speed": True}}
 
     def read(data):  # the draw pile used up
-        s = GAME.read(R, data, "high speed")
-        s.draw_pile, s.draw_count = [], 0
-        return s
+        return GAME.read(R, data, "high speed").but(draw_pile=[], draw_count=0)
 
     state = read(data)
     assert GAME.current_player(state) == 1

@@ -18,9 +18,7 @@ R = load_rules()
 def endgame(piles, hands, tasks, draw=(), **variant):
     s = state_from_dict(R, {"piles": piles, "hands": hands, "open_tasks": tasks,
                             "variant": variant})
-    s.draw_pile = [R.parse_card(c) for c in draw]
-    s.draw_count = len(s.draw_pile)
-    return s
+    return s.but(draw_pile=[R.parse_card(c) for c in draw], draw_count=len(draw))
 
 
 def test_hint_puts_the_fulfilling_play_first_with_reasons():

@@ -52,20 +52,19 @@ def redeal(state: GameState, rng: random.Random) -> GameState:
     """The same position for the player on turn, with everything that player cannot see
     dealt again: the other hands (unless open hands), the draw pile and its order, the
     face-down task pile (other unseen tasks of the catalogue, another order)."""
-    s = state.copy()
+    s = state
     me = s.turn
     others = [] if s.variant.open_hands else [q for q in range(s.players) if q != me]
     hidden = [c for q in others for c in s.hands[q]] + list(s.draw_pile or [])
     rng.shuffle(hidden)
+    hands = [list(h) for h in s.hands]
     for q in others:
-        n = len(s.hands[q])
-        s.hands[q], hidden = hidden[:n], hidden[n:]
-    s.draw_pile = hidden
+        n = len(hands[q])
+        hands[q], hidden = hidden[:n], hidden[n:]
     assert len(hidden) == s.draw_count
     seen = set(s.open_tasks) | set(s.fulfilled)
     pool = [t.task for t in R.catalogue if t.task not in seen]
-    s.task_pile = rng.sample(pool, len(s.task_pile))
-    return s
+    return s.but(hands=hands, draw_pile=hidden, task_pile=rng.sample(pool, len(s.task_pile)))
 
 
 def ranking(state: GameState, open_hands: bool = False) -> tuple[dict, list]:

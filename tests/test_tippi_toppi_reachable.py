@@ -22,19 +22,18 @@ PUZZLES = Path(__file__).resolve().parents[1] / "puzzles" / "tippi-toppi"
 run = game_runner("tippi-toppi")
 
 
-def _endgame(seed: int, cards_left: int, pile: int, rules=R):
+def endgame(seed: int, cards_left: int, pile: int, rules=R):
     """A game played randomly until `cards_left` cards remain in hands and draw pile;
     then two easy open tasks and up to `pile` tasks to turn up (all known)."""
     s = new_game(rules, 2, 0, seed)
     rng = random.Random(seed)
     while (s.draw_count + sum(len(h) for h in s.hands) > cards_left) and not s.is_terminal():
-        s.play_in_place(rng.choice(s.legal_plays()))
+        s = s.apply_action(rng.choice(s.legal_plays()))
     easy = [t.task for t in R.catalogue if t.level == 1 and not s.holds(t.task)]
-    s.open_tasks = rng.sample(easy, 2)
-    rest = [t.task for t in R.catalogue if t.level == 1 and t.task not in s.open_tasks]
-    s.task_pile = rng.sample(rest, rng.randrange(pile + 1))
-    s.fulfilled = []
-    return s
+    open_tasks = rng.sample(easy, 2)
+    rest = [t.task for t in R.catalogue if t.level == 1 and t.task not in open_tasks]
+    return s.but(open_tasks=open_tasks, task_pile=rng.sample(rest, rng.randrange(pile + 1)),
+                 fulfilled=[])
 
 
 # every endgame under the rulebook's reading; under "present" the endgames whose tasks
@@ -45,7 +44,7 @@ def test_exact_reachable_equals_a_search_of_the_game(reading, seeds):
     rules = load_rules(comparisons=reading)
     answers = set()
     for seed in seeds:
-        s = _endgame(seed, 5, 2, rules)
+        s = endgame(seed, 5, 2, rules)
         if s.is_terminal():
             continue
         r = reachable(s, time_limit=30)
@@ -58,7 +57,7 @@ def test_exact_reachable_equals_a_search_of_the_game(reading, seeds):
 
 def test_exact_reachable_without_task_pile_equals_achievable():
     for seed in range(4):
-        s = _endgame(seed, 9, 0)
+        s = endgame(seed, 9, 0)
         if s.is_terminal():
             continue
         plays_left = sum(len(h) for h in s.hands) + s.draw_count
@@ -81,8 +80,7 @@ def test_reachable_on_the_solo_endgame_equals_a_search():
 
 def test_reachable_samples_hidden_cards():
     s = new_game(R, 2, 0, 4)
-    s.hands[1] = [None] * 4
-    s.draw_pile = None
+    s = s.but(hands=[s.hands[0], [None] * 4], draw_pile=None)
     r = reachable(s, samples=20, seed=1)
     assert r.method == "sampling" and not r.proven and r.rate.trials == 20
     assert r.rate.low <= r.rate.rate <= r.rate.high and not r.stopped
@@ -90,8 +88,7 @@ def test_reachable_samples_hidden_cards():
 
 def test_sampling_keeps_the_time_limit_and_answers_over_the_deals_played():
     s = new_game(R, 2, 0, 4)
-    s.hands[1] = [None] * 4
-    s.draw_pile = None
+    s = s.but(hands=[s.hands[0], [None] * 4], draw_pile=None)
     start = time.perf_counter()
     r = reachable(s, samples=100_000, seed=1, time_limit=0.5)
     assert time.perf_counter() - start < 1.5

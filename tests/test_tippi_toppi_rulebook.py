@@ -27,10 +27,8 @@ def full(piles, hands, open_tasks, draw_pile, turn=1):
     rest = s.unseen_cards()
     for c in (R.parse_card(x) for x in draw_pile):
         rest.remove(c)
-    s.piles[0] = rest + s.piles[0]
-    s.draw_pile = [R.parse_card(x) for x in draw_pile]
-    s.draw_count = len(s.draw_pile)
-    return s
+    return s.but(piles=[rest + s.piles[0], *s.piles[1:]],
+                 draw_pile=[R.parse_card(x) for x in draw_pile], draw_count=len(draw_pile))
 
 
 def test_several_tasks_at_once_through_the_encodings():
@@ -42,7 +40,7 @@ def test_several_tasks_at_once_through_the_encodings():
              "at least 2 piles showing 6", "a run of 4"]
     s = full(["G3", "G5", "P7", "V1"], [["G7", "O4", "P6", "V6"]], tasks,
              ["O1", "O2", "P2"])
-    s.task_pile = [R.parse_task("no orange piles"), R.parse_task("a run of 3")]
+    s = s.but(task_pile=[R.parse_task("no orange piles"), R.parse_task("a run of 3")])
     done = s.apply_action(parse_play(s, "G7>3"))
     assert [t.text(R) for t in done.fulfilled] == tasks[:2] + ["no orange piles"]
     assert [t.text(R) for t in done.open_tasks] == tasks[2:] + ["a run of 3"]

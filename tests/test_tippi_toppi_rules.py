@@ -10,7 +10,7 @@ import re
 
 import pytest
 
-from models.tippi_toppi.positions import parse_play, state_from_dict
+from models.tippi_toppi.positions import parse_play, state_from_dict, state_to_dict
 from models.tippi_toppi.rules import load_rules, rules_from_dict
 from models.tippi_toppi.state import GameState, Play, Variant, new_game, sample_hidden
 from solver.errors import BadInput
@@ -24,17 +24,13 @@ def state(piles, hands, open_tasks=(), task_pile=(), empty_draw=False, turn=1, *
     s = state_from_dict(R, {"piles": piles, "hands": hands, "turn": turn,
                             "open_tasks": list(open_tasks), "task_pile": list(task_pile),
                             "variant": variant})
-    if empty_draw:
-        s.draw_pile, s.draw_count = [], 0
-    return s
+    return s.but(draw_pile=[], draw_count=0) if empty_draw else s
 
 
 def full_state(piles, hands, open_tasks=(), task_pile=(), turn=1, **variant) -> GameState:
     """A state whose draw pile holds every remaining card (in deck order)."""
     s = state(piles, hands, open_tasks, task_pile, False, turn, **variant)
-    s.draw_pile = s.unseen_cards()
-    s.draw_count = len(s.draw_pile)
-    return s
+    return s.but(draw_pile=s.unseen_cards(), draw_count=len(s.unseen_cards()))
 
 
 def test_deck_has_56_cards_two_of_each():
@@ -76,7 +72,8 @@ def test_the_task_table_counts_every_task_or_with_the_switch_the_pile_alone():
         assert len(s.open_tasks) + len(s.task_pile) + len(s.fulfilled) == tasks
         assert R.tasks_in_game(3, 1, task_count) == tasks
     # the default deal is the one it always was; the switch is recorded only when set
-    assert new_game(R, 3, 1, seed=5).to_dict() == new_game(R, 3, 1, 5, task_count="total").to_dict()
+    assert state_to_dict(new_game(R, 3, 1, seed=5)) == state_to_dict(
+        new_game(R, 3, 1, 5, task_count="total"))
     assert GAME.setups(R, players="1", difficulty="champion") == [
         {"players": 1, "difficulty": "champion"}]
     setup, = GAME.setups(R, players="1", difficulty="champion", task_count="pile")
@@ -109,7 +106,7 @@ def test_one_card_fulfils_several_tasks_all_are_replaced():
                    open_tasks=["exactly 3 green piles", "the sum of the green piles is 15",
                                "at least 2 piles showing 6", "a run of 4"],
                    task_pile=["no orange piles", "all piles are odd", "a run of 3"])
-    done = s.play_in_place(parse_play(s, "G7>3"))  # G3 G5 G7 V1
+    s, done = s.step(parse_play(s, "G7>3"))  # G3 G5 G7 V1
     # two open tasks hold; of the turned-up ones "no orange piles" and "all piles are
     # odd" hold at once, so they are fulfilled and replaced as well (rulebook)
     assert [t.text(R) for t in done] == [
@@ -126,7 +123,7 @@ def test_fulfilled_replacement_task_counts_and_is_replaced():
                    open_tasks=["exactly 2 pink piles", "a run of 4", "exactly 3 pink piles",
                                "all piles are even"],
                    task_pile=["all piles are odd", "exactly 2 piles showing 4"])
-    done = s.play_in_place(parse_play(s, "P1>4"))  # G3 P5 O7 P1: two pink, all odd
+    s, done = s.step(parse_play(s, "P1>4"))  # G3 P5 O7 P1: two pink, all odd
     assert [t.text(R) for t in done] == ["exactly 2 pink piles", "all piles are odd"]
     assert [t.text(R) for t in s.open_tasks] == [
         "a run of 4", "exactly 3 pink piles", "all piles are even",
@@ -149,9 +146,9 @@ def test_win_when_all_tasks_fulfilled_and_loss_when_stuck():
 def test_after_the_draw_pile_runs_out_play_goes_on_without_drawing():
     s = state(["G3", "P5", "O7", "V1"], [["G5", "O4"], ["P6", "V6"]],
               open_tasks=["exactly 3 green piles", "a run of 4"], empty_draw=True)
-    s.play_in_place(parse_play(s, "G5>2"))
+    s = s.apply_action(parse_play(s, "G5>2"))
     assert s.hands[0] == [(ORANGE, 4)] and s.turn == 1
-    s.play_in_place(parse_play(s, "V6>4"))
+    s = s.apply_action(parse_play(s, "V6>4"))
     assert s.hands[1] == [(PINK, 6)]
     assert s.turn == 0
 
@@ -203,7 +200,7 @@ def test_bad_game_files(change, words):
 
 def test_round_trip_of_a_game_file():
     s = new_game(R, 2, 2, seed=3).apply_action(new_game(R, 2, 2, seed=3).legal_plays()[0])
-    again = state_from_dict(R, s.to_dict())
+    again = state_from_dict(R, state_to_dict(s))
     assert again.tops == s.tops and again.hands == s.hands and again.turn == s.turn
     assert again.open_tasks == s.open_tasks and again.task_pile == s.task_pile
     assert again.draw_pile == s.draw_pile
@@ -235,3 +232,18 @@ def test_bad_rules_data_is_one_clear_error(path, value, words):
     target[path[-1]] = value
     with pytest.raises(BadInput, match=re.escape(words)):
         rules_from_dict(data)
+
+
+def test_the_seat_on_turn_is_written_on_turn_and_read_from_either_key():
+    """Files count seats from 1: `on_turn` is written; files naming it `turn` (as earlier
+    versions wrote it) are read alike, and `on_turn` counts when a file gives both."""
+    data = {"piles": ["G3", "P5", "O7", "V1"], "hands": [["G1"], ["G2"]],
+            "open_tasks": ["a run of 4"]}
+    old = state_from_dict(R, {**data, "turn": 2})
+    new = state_from_dict(R, {**data, "on_turn": 2})
+    assert old.turn == new.turn == 1
+    written = state_to_dict(new)
+    assert written["on_turn"] == 2 and "turn" not in written
+    assert state_from_dict(R, {**data, "on_turn": 1, "turn": 2}).turn == 0
+    with pytest.raises(BadInput, match=r"on_turn: player 3 does not exist \(1-2\)"):
+        state_from_dict(R, {**data, "on_turn": 3})

@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from ortools.sat.python import cp_model
 
-from models.tippi_toppi.model import fix_tops, new_tops, task_lit, tops_of
+from models.tippi_toppi.encode_logic import fix_tops, new_tops, task_lit, tops_of
 from models.tippi_toppi.rules import load_rules
 from models.tippi_toppi.tasks import (
     AdjacentTask,

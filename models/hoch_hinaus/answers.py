@@ -41,9 +41,10 @@ class ReachableAnswer(Known, ReachableResult):
     open_hands: bool = False
     seen: Any = field(default=None, repr=False, metadata={"json_skip": True})
 
-    def exit_code(self) -> int:
-        """3 when the time limit cut the answer (over the samples played, or unknown)."""
-        return 3 if self.stopped else 0
+    def exit_with(self, store_path: str | None) -> tuple[int, str] | None:
+        """Exit 3 when the time limit cut the answer (over the samples played, or
+        unknown)."""
+        return (3, "") if self.stopped else None
 
 
 def achievable(call: Call, task_texts: tuple[str, ...], k: int, mode: str, backend: str

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from typing import Literal
 
 from models.tippi_toppi.encode import CARD_MODES, PlanProblem, plan_problem, replay_check
 from models.tippi_toppi.positions import format_play
@@ -24,7 +25,7 @@ class AchievableResult:
     the solver; `core` is a smallest-by-inclusion set of targets that cannot all be
     fulfilled within `within` plays (every proper subset can)."""
 
-    answer: str
+    answer: Literal["yes", "no"]
     proven: bool
     targets: list[str]
     within: int
@@ -75,7 +76,7 @@ def achievable(state: GameState, tasks: list[Task] | None = None, within: int = 
 
 def _solve_sat(problem: PlanProblem, state: GameState, deadline: float | None
                ) -> tuple[list[tuple[Card, int]], list[int] | None]:
-    from models.tippi_toppi.model import decode_moves, encode_plan, sat_value
+    from models.tippi_toppi.encode_logic import decode_moves, encode_plan, sat_value
     from solver.backends.sat import CnfBuilder, model_or_core
     from solver.logic import CnfLogic
 
@@ -89,7 +90,7 @@ def _solve_sat(problem: PlanProblem, state: GameState, deadline: float | None
 
 def _solve_cpsat(problem: PlanProblem, state: GameState, options: SolverOptions
                  ) -> tuple[list[tuple[Card, int]], list[int] | None]:
-    from models.tippi_toppi.model import cpsat_value, decode_moves, encode_plan
+    from models.tippi_toppi.encode_logic import cpsat_value, decode_moves, encode_plan
     from solver.backends import cpsat
     from solver.logic import CpLogic
 

@@ -1,6 +1,6 @@
 """What an achievability question asks, independent of the back-end: the cards that can
 be played in K plays (who holds them, from which play on), who plays each step, and the
-target tasks. Built from a GameState; the model (model.py) reads it on either
+target tasks. Built from a GameState; the model (encode_logic.py) reads it on either
 back-end.
 
 Card knowledge (`--cards`):
@@ -97,14 +97,14 @@ def replay_check(state: GameState, problem: PlanProblem, moves: list[tuple[Card,
     (a 'hand' plan is replayed as if its player could play each time), and report for
     each target the play after which it first holds (0: now; None: never). Returns the
     plays with their players. Raises BadInput if a play is illegal (an encoding bug)."""
-    s = state.copy()
+    s = state
     if cards != "known":  # drawn cards are not planned with
-        s.draw_pile, s.draw_count, s.drawer = [], 0, None
+        s = s.but(draw_pile=[], draw_count=0, drawer=None)
     if cards == "hand":
-        s.variant = Variant(high_speed=True, open_hands=s.variant.open_hands)
-        s.hands = [h if p == state.turn else [] for p, h in enumerate(s.hands)]
+        s = s.but(variant=Variant(high_speed=True, open_hands=s.variant.open_hands),
+                  hands=[h if p == state.turn else [] for p, h in enumerate(s.hands)])
     # the targets are judged here; a placeholder keeps the engine from calling it won
-    s.task_pile, s.open_tasks, s.hidden_tasks = [], [PLACEHOLDER], 0
+    s = s.but(task_pile=[], open_tasks=[PLACEHOLDER], hidden_tasks=0)
     first: list[int | None] = [0 if ok and t.holds(s.tops, s.rules) else None
                                for t, ok in zip(problem.targets, problem.may_hold_now,
                                                 strict=True)]
@@ -112,7 +112,7 @@ def replay_check(state: GameState, problem: PlanProblem, moves: list[tuple[Card,
     for k, (card, pile) in enumerate(moves, 1):
         holders = [p for p in s.movers() if card in s.hands[p]]
         play = Play(holders[0] if holders else s.turn, card, pile)
-        s.play_in_place(play)  # raises BadInput when illegal
+        s = s.apply_action(play)  # raises BadInput when illegal
         plays.append(play)
         for j, t in enumerate(problem.targets):
             if first[j] is None and t.holds(s.tops, s.rules):

@@ -8,7 +8,7 @@
   count / unseen cards. A task turned up from a pile of unknown tasks is a chance event
   too: any catalogue task not seen yet, alike.
 - High Speed lets anyone play at any time. Here the players act one at a time: the
-  player with the initiative (`turn`) plays one of their cards or passes the initiative
+  player with the initiative (`on_turn`) plays one of their cards or passes the initiative
   on to the next player; after a play the next player has it. Every play of every
   player stays reachable (by passing), each player decides on what they see, and the
   game is lost when nobody can play. Passing is allowed when the player cannot play or
@@ -16,18 +16,18 @@
 - A player sees the piles, the open and fulfilled tasks, the plays made, their own hand
   and how many cards every hand holds; other hands only with open hands (Kids); the
   draw pile as a count and the task pile as a number of unknown tasks.
+
+Every `toppi tippi-toppi` command imports this module (also for `--help`): the hint,
+the queries and the pictures are imported by the methods that use them.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import click
-
-from models.tippi_toppi.positions import format_play, parse_play, state_from_dict
+from models.tippi_toppi.positions import format_play, parse_play, state_from_dict, state_to_dict
 from models.tippi_toppi.rules import COMPARISONS, TASK_COUNTS, Rules, load_rules
 from models.tippi_toppi.state import (
     TURN_UP,
@@ -43,20 +43,17 @@ from models.tippi_toppi.state import (
 )
 from solver.errors import BadInput
 from solver.game import CHANCE, TERMINAL, Game, Policy
+from solver.params import Param, choice_param, flag_param
 
+if TYPE_CHECKING:
+    from models.tippi_toppi.queries import ShowResult
 
-@dataclass
-class ShowResult:
-    """`show --json`'s game part: the state as read, the top cards, the draw pile, the
-    tasks left, the legal plays of the players who may play now, the status."""
-
-    state: dict
-    tops: list[str]
-    draw_pile_cards: int
-    draw_pile_known: bool
-    tasks_left: int
-    legal_plays: int
-    status: str  # playing, won, lost
+# every verb that judges tasks takes it (as a data option), and so does `generate`
+COMPARISONS_PARAM = choice_param(
+    "comparisons", COMPARISONS, None,
+    "How a sum or comparison naming a group of piles reads when no pile of the group "
+    "lies: as-worded (the rulebook; 0 green = 0 purple piles are 'as many') or present "
+    "(each group named must lie). Default: the rules data's (as-worded).")
 
 
 def _numbers(text: str, what: str) -> list[int]:
@@ -67,43 +64,29 @@ def _numbers(text: str, what: str) -> list[int]:
     return list(dict.fromkeys(out))
 
 
-def status_of(state: GameState) -> str:
-    return "won" if state.is_won() else "lost" if state.is_lost() else "playing"
-
-
 class TippiToppiGame(Game[Rules, GameState, Action]):
     id = "tippi-toppi"
-    title = "Tippi Toppi (card game)"
     kind = "cooperative"
     policy_names = ("hint", "random")
-    # every command that judges tasks takes it (cli.py adds it to its own commands)
-    data_options = (click.Option(
-        ["--comparisons"], type=click.Choice(COMPARISONS), default=None,
-        help="How a sum or comparison naming a group of piles reads when no pile of the "
-             "group lies: as-worded (the rulebook; 0 green = 0 purple piles are 'as many') "
-             "or present (each group named must lie). Default: the rules data's "
-             "(as-worded)."),)
+    data_options = (COMPARISONS_PARAM,)
     setup_options = (
-        click.Option(["--players"], default="1,2,3,4", show_default=True,
-                     help="Player counts, comma separated."),
-        click.Option(["--difficulty"], default="all", show_default=True,
-                     help="Difficulties (beginner,normal,advanced,expert,champion or 1-5), "
-                          "comma separated, or 'all'."),
-        click.Option(["--high-speed"], is_flag=True,
-                     help="High Speed: anyone may play (the player with the initiative "
-                          "plays or passes it on; no timer)."),
-        click.Option(["--open-hands-variant"], is_flag=True,
-                     help="Open hands (Kids): every player sees every hand."),
-        click.Option(["--task-count"], type=click.Choice(TASK_COUNTS), default="total",
-                     show_default=True,
-                     help="The rulebook's task table counts all tasks of the game, the "
-                          "open ones included (total), or the task pile alone, the open "
-                          "tasks on top (pile)."),
+        Param("players", "text", "1,2,3,4", "Player counts, comma separated.",
+              show_default=True),
+        Param("difficulty", "text", "all", "Difficulties (beginner,normal,advanced,expert,"
+              "champion or 1-5), comma separated, or 'all'.", show_default=True),
+        flag_param("high_speed", "High Speed: anyone may play (the player with the "
+                   "initiative plays or passes it on; no timer)."),
+        flag_param("open_hands_variant", "Open hands (Kids): every player sees every hand."),
+        choice_param("task_count", TASK_COUNTS, "total",
+                     "The rulebook's task table counts all tasks of the game, the open "
+                     "ones included (total), or the task pile alone, the open tasks on top "
+                     "(pile)."),
     )
-    chance_option = click.Option(
-        ["--chance"], default=None, metavar="CARD|TASK",
-        help="When chance acts next: the card drawn (e.g. G3) or the task turned up "
-             "(its text or catalogue id); the moves after it are listed.")
+    chance_option = Param(
+        "chance", "text", None, "When chance acts next: the card drawn (e.g. G3) or the "
+        "task turned up (its text or catalogue id); the moves after it are listed.",
+        metavar="CARD|TASK")
+    show_answer = "models.tippi_toppi.queries:ShowResult"
 
     # ------------------------------------------------------------------ data, positions
 
@@ -114,7 +97,7 @@ class TippiToppiGame(Game[Rules, GameState, Action]):
         return state_from_dict(rules, data, where)
 
     def write(self, state: GameState) -> dict[str, Any]:
-        return state.to_dict()
+        return state_to_dict(state)
 
     def what_if(self, rules: Rules, state: GameState, **options: Any) -> GameState:
         """`moves` lists every play of the player on turn: their hand must be known."""
@@ -188,17 +171,7 @@ class TippiToppiGame(Game[Rules, GameState, Action]):
         return list(state.actions())
 
     def apply_action(self, state: GameState, action: Action) -> GameState:
-        if isinstance(action, (Play, Pass)):
-            if state.is_won():
-                raise BadInput("the game is over: every task is fulfilled")
-            if state.chance_due():
-                raise BadInput(f"chance acts first: {state.chance_text()}")
-            if action.player != state.turn:
-                raise BadInput(f"player {action.player + 1} does not act now "
-                               f"(player {state.turn + 1} does)")
-            if isinstance(action, Pass) and state.is_lost():
-                raise BadInput("the game is over: nobody can play")
-        return state.apply_action(action)
+        return state.act(action)
 
     def chance_outcomes(self, state: GameState) -> list[tuple[Action, float]]:
         return list(state.chance_outcomes())
@@ -207,7 +180,7 @@ class TippiToppiGame(Game[Rules, GameState, Action]):
         return [1.0 if state.is_won() else 0.0] * state.players
 
     def status(self, state: GameState) -> str:
-        return status_of(state)
+        return state.status()
 
     # ------------------------------------------------------------------ information
 
@@ -286,18 +259,9 @@ class TippiToppiGame(Game[Rules, GameState, Action]):
     # ------------------------------------------------------------------ pictures
 
     def show(self, state: GameState) -> ShowResult:
-        r = state.rules
-        return ShowResult(state.to_dict(), [r.card_name(c) for c in state.tops],
-                          state.draw_count, state.draw_pile is not None,
-                          state.tasks_left(), len(state.legal_plays()), status_of(state))
+        from models.tippi_toppi.queries import show
 
-    def terminal(self, state: GameState) -> Any:
-        from models.tippi_toppi.render import table_text
-        return table_text(state)
-
-    def picture(self, state: GameState, title: str) -> Any:
-        from models.tippi_toppi.render import table_svg
-        return table_svg(state, title)
+        return show(state)
 
     # ------------------------------------------------------------------ policies
 
@@ -322,11 +286,6 @@ class TippiToppiGame(Game[Rules, GameState, Action]):
         return {"tasks": records[0]["tasks"],
                 "mean_plays": round(sum(r["plays"] for r in records) / n, 2),
                 "mean_fulfilled": round(sum(r["fulfilled"] for r in records) / n, 2)}
-
-    def hint(self, rules: Rules, observation: GameState, options: dict[str, Any]) -> Any:
-        from models.tippi_toppi.hint import hint
-        from models.tippi_toppi.render import hint_table
-        return hint_table(hint(observation))
 
 
 GAME = TippiToppiGame()

@@ -71,11 +71,13 @@ class HintResult:
     samples: int = 0
 
 
-def _fits(card: Card, tops: Tops) -> bool:
+def fits(card: Card, tops: Tops) -> bool:
+    """The card may go on one of the piles with these tops."""
     return any(card[0] == t[0] or card[1] == t[1] for t in tops)
 
 
-def _place(tops: Tops, card: Card, pile: int) -> Tops:
+def place(tops: Tops, card: Card, pile: int) -> Tops:
+    """The tops after `card` goes on `pile`."""
     return tops[:pile] + (card,) + tops[pile + 1:]
 
 
@@ -99,7 +101,7 @@ def score_play(state: GameState, play: Play, unseen: list[Card] | None = None,
     """The hint's score of one legal play, with its reasons (`open_hands`: the other
     hands read too)."""
     r = state.rules
-    tops = _place(state.tops, play.card, play.pile)
+    tops = place(state.tops, play.card, play.pile)
     open_tasks = state.open_tasks
     now = [t for t in open_tasks if t.holds(tops, r)]
     rest = [t for t in open_tasks if t not in now]
@@ -108,28 +110,28 @@ def score_play(state: GameState, play: Play, unseen: list[Card] | None = None,
     known = [c for c in hand if c is not None]
     reach = []
     for t in rest:
-        if any(t.holds(_place(tops, c, p), r) for c in set(known)
+        if any(t.holds(place(tops, c, p), r) for c in set(known)
                for p, top in enumerate(tops) if c[0] == top[0] or c[1] == top[1]):
             reach.append(t)
     if unseen is None:
         unseen = _view_unseen(state, play.player)
-    share = sum(1 for c in unseen if _fits(c, tops)) / len(unseen) if unseen else 1.0
+    share = sum(1 for c in unseen if fits(c, tops)) / len(unseen) if unseen else 1.0
     team = 0.0
     if rest and unseen:
         # how many of the cards others may hold could fulfil a remaining task next
         kinds = Counter(unseen)
         for c, k in kinds.items():
-            if any(t.holds(_place(tops, c, p), r) for p, top in enumerate(tops)
+            if any(t.holds(place(tops, c, p), r) for p, top in enumerate(tops)
                    if c[0] == top[0] or c[1] == top[1] for t in rest):
                 team += k
         team /= len(unseen)
-    own = sum(1 for c in known if _fits(c, tops))
+    own = sum(1 for c in known if fits(c, tops))
     stuck = False
     if state.players > 1 and not state.variant.high_speed:
         nxt = (play.player + 1) % state.players
         other = [c for c in state.hands[nxt] if c is not None]
         if (_sees_hands(state, open_hands) and len(other) == len(state.hands[nxt])
-                and not any(_fits(c, tops) for c in other)):
+                and not any(fits(c, tops) for c in other)):
             stuck = True
     elif state.draw_count == 0 and hand and not own:
         stuck = True  # alone (or High Speed), nothing left to draw and no own card fits

@@ -1,22 +1,52 @@
-"""Tippi Toppi position files (docs/tippi-toppi.md) read into game states, and plays
-in the notation CARD>PILE."""
+"""Tippi Toppi position files (docs/tippi-toppi.md) read into game states and written
+from them, and plays in the notation CARD>PILE.
+
+Seats are counted from 1 in the files: `on_turn` (written; files that name it `turn`,
+as earlier versions wrote, are read alike), `to_draw`, and `p2:` in a play."""
 
 from __future__ import annotations
 
 import re
 from collections import Counter
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from models.tippi_toppi.rules import Card, Rules
 from models.tippi_toppi.state import GameState, Play, Variant
+from models.tippi_toppi.tasks import Task
 from solver.errors import BadInput
 from solver.io import expect, load_json
 from solver.io import field as json_field
 
+#: The key of the seat on turn, and the name earlier files gave it.
+ON_TURN, OLD_ON_TURN = "on_turn", "turn"
+
 
 def load_state(rules: Rules, path: str | Path) -> GameState:
-    return state_from_dict(rules, load_json(path, "game file"), f"game file {path}")
+    return state_from_dict(rules, load_json(path, "position file"), f"position file {path}")
+
+
+def state_to_dict(state: GameState) -> dict[str, Any]:
+    """The position file of a state (`state_from_dict` reads it back equal)."""
+    r = state.rules
+    d: dict[str, Any] = {
+        "game": "tippi-toppi", "players": state.players,
+        "variant": {"high_speed": state.variant.high_speed,
+                    "open_hands": state.variant.open_hands},
+        "piles": [[r.card_name(c) for c in p] for p in state.piles],
+        "hands": [[r.card_name(c) for c in h] for h in state.hands],
+        ON_TURN: state.turn + 1,
+        "open_tasks": [t.text(r) for t in state.open_tasks],
+        "task_pile": ([t.text(r) for t in state.task_pile] if not state.hidden_tasks
+                      else len(state.task_pile) + state.hidden_tasks),
+        "fulfilled_tasks": [t.text(r) for t in state.fulfilled],
+    }
+    if state.draw_pile is not None:
+        d["draw_pile"] = [r.card_name(c) for c in state.draw_pile]
+    if state.drawer is not None:
+        d["to_draw"] = state.drawer + 1
+    return d
 
 
 def state_from_dict(rules: Rules, data: Any, where: str = "game") -> GameState:
@@ -32,6 +62,38 @@ def state_from_dict(rules: Rules, data: Any, where: str = "game") -> GameState:
     game = data.get("game", "tippi-toppi")
     if game != "tippi-toppi":
         raise BadInput(f"{where}: this is a '{game}' file, not tippi-toppi")
+    piles = _piles(rules, data, where)
+    hands = _hands(rules, data, where)
+    turn = _seat(data, _turn_key(data), where, len(hands), 1)
+    v = json_field(data, "variant", dict, where, {})
+    variant = Variant(bool(v.get("high_speed", False)), bool(v.get("open_hands", False)))
+    draw = _draw_pile(rules, data, where)
+    state = GameState(rules, piles, hands, turn, [], [], draw.cards, 0, variant)
+    state = state.but(draw_count=_draw_count(state, draw, where))
+    state = _with_tasks(state, data, where)
+    if "to_draw" in data:
+        state = state.but(drawer=_drawer(state, data, where))
+    for i, t in enumerate(state.open_tasks):
+        if state.holds(t):
+            raise BadInput(f"{where}.open_tasks[{i + 1}]: '{t.text(rules)}' already holds "
+                           "on these piles; it would have been fulfilled")
+    return state
+
+
+def _turn_key(data: dict) -> str:
+    """`on_turn`, or `turn` in a file that gives only that (the older name)."""
+    return OLD_ON_TURN if ON_TURN not in data and OLD_ON_TURN in data else ON_TURN
+
+
+def _seat(data: dict, key: str, where: str, players: int, default: Any = ...) -> int:
+    """The seat (from 0) a file's `key` names (from 1), checked."""
+    seat = json_field(data, key, int, where, default) - 1
+    if not 0 <= seat < players:
+        raise BadInput(f"{where}.{key}: player {seat + 1} does not exist (1-{players})")
+    return seat
+
+
+def _piles(rules: Rules, data: dict, where: str) -> list[list[Card]]:
     piles_raw = json_field(data, "piles", list, where)
     if len(piles_raw) != rules.piles:
         raise BadInput(f"{where}.piles: {rules.piles} piles expected, got {len(piles_raw)}")
@@ -44,6 +106,11 @@ def state_from_dict(rules: Rules, data: Any, where: str = "game") -> GameState:
         if not p:
             raise BadInput(f"{w}: a pile has at least its starting card")
         piles.append([rules.parse_card(c, w) for c in p])
+    return piles
+
+
+def _hands(rules: Rules, data: dict, where: str) -> list[list[Card | None]]:
+    """The hands, a hidden card as None (a hand given as a count: that many)."""
     hands_raw = json_field(data, "hands", list, where)
     players = json_field(data, "players", int, where, len(hands_raw))
     if players != len(hands_raw):
@@ -62,98 +129,118 @@ def state_from_dict(rules: Rules, data: Any, where: str = "game") -> GameState:
         if len(h) > rules.hand_size:
             raise BadInput(f"{w}: {len(h)} cards, a hand holds at most {rules.hand_size}")
         hands.append([None if c == "?" else rules.parse_card(c, w) for c in h])
-    turn = json_field(data, "turn", int, where, 1) - 1
-    if not 0 <= turn < players:
-        raise BadInput(f"{where}.turn: player {turn + 1} does not exist (1-{players})")
-    v = json_field(data, "variant", dict, where, {})
-    variant = Variant(bool(v.get("high_speed", False)), bool(v.get("open_hands", False)))
-    draw_raw = data.get("draw_pile")
+    return hands
+
+
+@dataclass(frozen=True)
+class _DrawPile:
+    """The draw pile as the file gives it: its cards in order (None: order unknown),
+    its size told without the order, its cards told without the order."""
+
+    cards: list[Card] | None = None
+    told: int | None = None
+    unordered: list[Card] | None = None
+
+
+def _draw_pile(rules: Rules, data: dict, where: str) -> _DrawPile:
+    raw = data.get("draw_pile")
     w = f"{where}.draw_pile"
-    draw: list[Card] | None = None
-    draw_told: int | None = None  # the draw pile's size as the file gives it, order unknown
-    unordered: list[Card] | None = None  # its cards as the file gives them, order unknown
-    if isinstance(draw_raw, list):
-        draw = [rules.parse_card(c, w) for c in draw_raw]
-    elif isinstance(draw_raw, int) and not isinstance(draw_raw, bool):
-        draw_told = draw_raw
-    elif isinstance(draw_raw, dict) and set(draw_raw) == {"unordered"}:
-        expect(draw_raw["unordered"], list, f"{w}.unordered")
-        unordered = [rules.parse_card(c, f"{w}.unordered") for c in draw_raw["unordered"]]
-        draw_told = len(unordered)
-    elif draw_raw is not None:
+    if isinstance(raw, list):
+        return _DrawPile(cards=[rules.parse_card(c, w) for c in raw])
+    if isinstance(raw, int) and not isinstance(raw, bool):
+        return _DrawPile(told=raw)
+    if isinstance(raw, dict) and set(raw) == {"unordered"}:
+        expect(raw["unordered"], list, f"{w}.unordered")
+        cards = [rules.parse_card(c, f"{w}.unordered") for c in raw["unordered"]]
+        return _DrawPile(told=len(cards), unordered=cards)
+    if raw is not None:
         raise BadInput(f"{w}: a list of cards (top first), a count, or "
                        "{\"unordered\": [cards]} (the cards without their order)")
-    state = GameState(rules, piles, hands, turn, [], [], draw, 0, variant)
+    return _DrawPile()
+
+
+def _draw_count(state: GameState, draw: _DrawPile, where: str) -> int:
+    """The draw pile's size, checked against the deck: no card more often than the deck
+    has it, and a pile of unknown order holds exactly the cards not seen elsewhere."""
+    rules = state.rules
     counts = state.known_cards()
     for card, n in sorted(counts.items()):
         if n > rules.copies:
             raise BadInput(f"{where}: {rules.card_name(card)} appears {n} times, the deck "
                            f"has {rules.copies}")
-    hidden_hand = sum(1 for h in hands for c in h if c is None)
+    hidden_hand = sum(1 for h in state.hands for c in h if c is None)
     unseen = len(rules.deck) - sum(counts.values())
-    if draw is None:
-        state.draw_count = unseen - hidden_hand
-        if state.draw_count < 0:
-            raise BadInput(f"{where}: {hidden_hand} hidden hand cards but only {unseen} "
-                           "cards are unaccounted for")
-        if draw_told is not None and draw_told != state.draw_count:
-            raise BadInput(f"{w}: {draw_told} cards, but the deck leaves "
-                           f"{state.draw_count} ({unseen} cards not on the piles or in a "
-                           f"hand, {hidden_hand} of them hidden in hands)")
-        if unordered is not None:
-            missing = Counter(state.unseen_cards())
-            missing.subtract(unordered)
-            wrong = sorted(c for c, k in missing.items() if k < 0)
-            if wrong:
-                raise BadInput(f"{w}.unordered: {rules.card_name(wrong[0])} is not left "
-                               "for the draw pile (every copy is on the piles or in a "
-                               "hand)")
-            if hidden_hand:
-                raise BadInput(f"{w}.unordered: the draw pile's cards without their "
-                               f"order cannot go with hidden hand cards ({hidden_hand} "
-                               "'?'); give the draw pile's count instead")
-    else:
-        state.draw_count = len(draw)
+    if draw.cards is not None:
         if unseen != hidden_hand:
             raise BadInput(f"{where}: with a known draw pile every card must be placed: "
                            f"{unseen} cards of the deck are missing and {hidden_hand} hand "
                            "cards are hidden")
-    state.open_tasks = [rules.parse_task(t, f"{where}.open_tasks[{i + 1}]")
-                        for i, t in enumerate(json_field(data, "open_tasks", list, where))]
-    if len(state.open_tasks) > rules.open_tasks:
+        return len(draw.cards)
+    count = unseen - hidden_hand
+    w = f"{where}.draw_pile"
+    if count < 0:
+        raise BadInput(f"{where}: {hidden_hand} hidden hand cards but only {unseen} "
+                       "cards are unaccounted for")
+    if draw.told is not None and draw.told != count:
+        raise BadInput(f"{w}: {draw.told} cards, but the deck leaves {count} ({unseen} "
+                       f"cards not on the piles or in a hand, {hidden_hand} of them hidden "
+                       "in hands)")
+    if draw.unordered is not None:
+        missing = Counter(state.unseen_cards())
+        missing.subtract(draw.unordered)
+        wrong = sorted(c for c, k in missing.items() if k < 0)
+        if wrong:
+            raise BadInput(f"{w}.unordered: {rules.card_name(wrong[0])} is not left "
+                           "for the draw pile (every copy is on the piles or in a hand)")
+        if hidden_hand:
+            raise BadInput(f"{w}.unordered: the draw pile's cards without their order "
+                           f"cannot go with hidden hand cards ({hidden_hand} '?'); give "
+                           "the draw pile's count instead")
+    return count
+
+
+def _tasks(rules: Rules, data: dict, key: str, where: str, default: Any = ...
+           ) -> list[Task]:
+    return [rules.parse_task(t, f"{where}.{key}[{i + 1}]")
+            for i, t in enumerate(json_field(data, key, list, where, default))]
+
+
+def _with_tasks(state: GameState, data: dict, where: str) -> GameState:
+    """The state with the file's open tasks, task pile (a list, or a number of unknown
+    tasks) and fulfilled tasks, checked against the rules and the catalogue."""
+    rules = state.rules
+    open_tasks = _tasks(rules, data, "open_tasks", where)
+    if len(open_tasks) > rules.open_tasks:
         raise BadInput(f"{where}.open_tasks: at most {rules.open_tasks} tasks lie open")
     pile = json_field(data, "task_pile", (list, int), where, 0)
+    task_pile, hidden = [], 0
     if isinstance(pile, int):
         if pile < 0:
             raise BadInput(f"{where}.task_pile: a negative number of tasks")
-        state.hidden_tasks = pile
+        hidden = pile
     else:
-        state.task_pile = [rules.parse_task(t, f"{where}.task_pile[{i + 1}]")
-                           for i, t in enumerate(pile)]
-    if state.task_pile and len(state.open_tasks) < rules.open_tasks:
-        raise BadInput(f"{where}: only {len(state.open_tasks)} open tasks while the task "
+        task_pile = _tasks(rules, data, "task_pile", where)
+    if task_pile and len(open_tasks) < rules.open_tasks:
+        raise BadInput(f"{where}: only {len(open_tasks)} open tasks while the task "
                        f"pile still has cards ({rules.open_tasks} lie open)")
-    state.fulfilled = [rules.parse_task(t, f"{where}.fulfilled_tasks[{i + 1}]")
-                       for i, t in enumerate(json_field(data, "fulfilled_tasks", list, where, []))]
-    if state.hidden_tasks > len(state.unseen_tasks()):
-        raise BadInput(f"{where}.task_pile: {state.hidden_tasks} unknown tasks but only "
+    fulfilled = _tasks(rules, data, "fulfilled_tasks", where, [])
+    state = state.but(open_tasks=open_tasks, task_pile=task_pile, hidden_tasks=hidden,
+                      fulfilled=fulfilled)
+    if hidden > len(state.unseen_tasks()):
+        raise BadInput(f"{where}.task_pile: {hidden} unknown tasks but only "
                        f"{len(state.unseen_tasks())} tasks of the catalogue are unseen")
-    if "to_draw" in data:
-        drawer = json_field(data, "to_draw", int, where) - 1
-        if not 0 <= drawer < players:
-            raise BadInput(f"{where}.to_draw: player {drawer + 1} does not exist "
-                           f"(1-{players})")
-        if draw is not None:
-            raise BadInput(f"{where}.to_draw: with a known draw pile the draw is part of "
-                           "the play (give no draw_pile to leave the card to chance)")
-        if state.draw_count == 0:
-            raise BadInput(f"{where}.to_draw: the draw pile is empty")
-        state.drawer = drawer
-    for i, t in enumerate(state.open_tasks):
-        if state.holds(t):
-            raise BadInput(f"{where}.open_tasks[{i + 1}]: '{t.text(rules)}' already holds "
-                           "on these piles; it would have been fulfilled")
     return state
+
+
+def _drawer(state: GameState, data: dict, where: str) -> int:
+    """The seat of `to_draw`, who still draws from a draw pile of unknown order."""
+    drawer = _seat(data, "to_draw", where, state.players)
+    if state.draw_pile is not None:
+        raise BadInput(f"{where}.to_draw: with a known draw pile the draw is part of "
+                       "the play (give no draw_pile to leave the card to chance)")
+    if state.draw_count == 0:
+        raise BadInput(f"{where}.to_draw: the draw pile is empty")
+    return drawer
 
 
 def parse_play(state: GameState, text: str, where: str = "play") -> Play:

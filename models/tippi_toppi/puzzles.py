@@ -93,7 +93,7 @@ def replay(rules: Rules, puzzle: Puzzle, moves: list[tuple[Card, int]] | Solutio
     Raises BadInput when a play is illegal."""
     s = puzzle.state(rules)
     for k, (card, pile) in enumerate(moves, 1):
-        s.play_in_place(Play(0, card, pile))
+        s = s.apply_action(Play(0, card, pile))
         if s.is_won():
             return tuple(moves[:k])
     return None
@@ -179,7 +179,7 @@ class TippiToppiPuzzles:
         return line
 
     def _enumerate_sat(self, puzzle: Puzzle, limit: int) -> _Found:
-        from models.tippi_toppi.model import block_line, decode_moves, encode_plan, sat_value
+        from models.tippi_toppi.encode_logic import block_line, decode_moves, encode_plan, sat_value
         from solver.backends.sat import CnfBuilder, IncrementalSat
         from solver.logic import CnfLogic
 
@@ -201,7 +201,12 @@ class TippiToppiPuzzles:
                 block_line(logic, plan, problem, line)
 
     def _enumerate_cpsat(self, puzzle: Puzzle, limit: int) -> _Found:
-        from models.tippi_toppi.model import block_line, cpsat_value, decode_moves, encode_plan
+        from models.tippi_toppi.encode_logic import (
+            block_line,
+            cpsat_value,
+            decode_moves,
+            encode_plan,
+        )
         from solver.backends import cpsat
         from solver.logic import CpLogic
 
@@ -240,7 +245,7 @@ class TippiToppiPuzzles:
     def plausible_first(self, puzzle: Puzzle) -> int:
         """How many first plays keep every task achievable on its own (a relaxation: a
         solver is tempted by each of them)."""
-        from models.tippi_toppi.model import encode_plan
+        from models.tippi_toppi.encode_logic import encode_plan
         from solver.backends.sat import CnfBuilder, IncrementalSat
         from solver.logic import CnfLogic
 
@@ -287,8 +292,8 @@ class TippiToppiPuzzles:
         hand = tuple(deck.pop() for _ in range(r.hand_size))
         draw = tuple(deck.pop() for _ in range(max(0, k - 3)))
         bare = Puzzle(tops, hand, draw, (), k)
-        s = bare.state(r)
-        s.open_tasks = [PLACEHOLDER]  # keeps the engine from calling the game won
+        # a placeholder keeps the engine from calling the game won
+        s = bare.state(r).but(open_tasks=[PLACEHOLDER])
         line: list[tuple[Card, int]] = []
         seen = []
         for _ in range(k):
@@ -298,7 +303,7 @@ class TippiToppiPuzzles:
             if line and rng.random() < STACK_ON_LAST:  # on the last pile: order counts
                 options = [o for o in options if o[1] == line[-1][1]] or options
             card, pile = rng.choice(options)
-            s.play_in_place(Play(0, card, pile))
+            s = s.apply_action(Play(0, card, pile))
             line.append((card, pile))
             seen.append(s.tops)
         return bare, line, seen
@@ -538,7 +543,7 @@ def canonical_puzzle(kind: Any, puzzle: Puzzle) -> str:
 
 def puzzle_game() -> Any:
     """The shared puzzle commands' description of Tippi Toppi puzzles."""
-    from solver.puzzle_cli import PuzzleGame
+    from solver.puzzles import PuzzleGame
     return PuzzleGame("tippi-toppi", BACKENDS, _make_kind, _read, _write, _solution_text,
                       _picture, _terminal, canonical=canonical_puzzle, knowledge=_knowledge)
 

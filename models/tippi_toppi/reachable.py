@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
-from models.tippi_toppi.hint import _fits, _place, best_play, ranked_plays
+from models.tippi_toppi.hint import best_play, fits, place, ranked_plays
 from models.tippi_toppi.positions import format_play
 from models.tippi_toppi.state import GameState, Play, sample_hidden
 from models.tippi_toppi.tasks import Task
@@ -47,13 +47,13 @@ class ReachableResult:
 
 def play_to_end(state: GameState, choose: Chooser, rng: random.Random,
                 max_plays: int = MAX_PLAYS) -> GameState:
-    """A full-information state played to its end on a copy, any player who may play
-    choosing by `choose` (High Speed: the table's choice among everybody's plays)."""
-    s = state.copy()
+    """A full-information state played to its end, any player who may play choosing by
+    `choose` (High Speed: the table's choice among everybody's plays)."""
+    s = state
     for _ in range(max_plays):
         if s.is_terminal():
             break
-        s.play_in_place(choose(s, rng))
+        s = s.apply_action(choose(s, rng))
     return s
 
 
@@ -86,7 +86,7 @@ def reachable(state: GameState, samples: int = 200, seed: int = 0,
                 line, nodes = _rollouts(state, rng, start)
                 answer = "yes" if line is not None else None
                 if answer is None:
-                    found = widening_beam(_BEAM, state, start + 0.7 * time_limit, seed)
+                    found = widening_beam(BEAM, state, start + 0.7 * time_limit, seed)
                     line, nodes = found.line, nodes + found.nodes
                     answer = "yes" if line is not None else "no" if found.exhaustive else None
                 if answer is None:
@@ -100,9 +100,9 @@ def reachable(state: GameState, samples: int = 200, seed: int = 0,
                     answer, line = _sat_game(state, start + time_limit)
         secs = round(time.perf_counter() - start, 3)
         if answer == "yes":
-            check = state.copy()
+            check = state
             for play in line:
-                check.play_in_place(play)
+                check = check.apply_action(play)
             assert check.is_won(), "winning line not confirmed by the engine"
             return ReachableResult("exact", "yes", True,
                                    [format_play(r, p, state.players) for p in line], nodes,
@@ -168,7 +168,7 @@ def _sat_game(state: GameState, deadline: float
     """Decide with SAT whether the rest of the game can be won (every card known):
     ("yes", plays) / ("no", []) / (None, []) when the deadline passed."""
     from models.tippi_toppi.encode import plan_problem, replay_check
-    from models.tippi_toppi.model import decode_moves, encode_game, sat_value
+    from models.tippi_toppi.encode_logic import decode_moves, encode_game, sat_value
     from solver.backends.sat import INTERRUPTIBLE, CnfBuilder, IncrementalSat
     from solver.logic import CnfLogic
 
@@ -195,11 +195,11 @@ def _sat_game(state: GameState, deadline: float
     moves = decode_moves(sat_value(model), plan, problem)
     plays, _ = replay_check(state, problem, moves, "known")
     # keep the plays up to the win (the engine stops there)
-    check, line = state.copy(), []
+    check, line = state, []
     for play in plays:
         if check.is_won():
             break
-        check.play_in_place(play)
+        check = check.apply_action(play)
         line.append(play)
     return "yes", line
 
@@ -211,8 +211,8 @@ def _promise(s: GameState) -> float:
     r, tops = s.rules, s.tops
     plays = {(p.card, p.pile) for h in range(s.players) for p in s.plays_of(h)}
     reach = sum(1 for t in s.open_tasks
-                if any(t.holds(_place(tops, c, p), r) for c, p in plays))
-    fitting = sum(1 for h in s.hands for c in h if _fits(c, tops))  # type: ignore[arg-type]
+                if any(t.holds(place(tops, c, p), r) for c, p in plays))
+    fitting = sum(1 for h in s.hands for c in h if fits(c, tops))  # type: ignore[arg-type]
     return 1000 * len(s.fulfilled) + 40 * reach + 3 * fitting
 
 
@@ -227,7 +227,7 @@ def _memo_key(s: GameState) -> tuple:
 
 # the game as the beam search sees it: any player who may play plays (High Speed: the
 # table's choice), a position nobody can play on is dead
-_BEAM: BeamGame[GameState, Play] = BeamGame(
+BEAM: BeamGame[GameState, Play] = BeamGame(
     actions=GameState.legal_plays, apply=GameState.apply_action, won=GameState.is_won,
     dead=GameState.is_lost, key=_memo_key, score=_promise)
 

@@ -1,9 +1,10 @@
 """Pictures of a Tippi Toppi game: the four piles as coloured cards (terminal and SVG),
-the open tasks, the hands and what is left to draw."""
+the open tasks, the hands and what is left to draw; the game's view (`VIEW`) and the
+terminal drawings of its verbs' answers."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from rich.markup import escape
 from rich.table import Table
@@ -11,10 +12,18 @@ from rich.text import Text
 
 from models.tippi_toppi.rules import Card, Rules
 from models.tippi_toppi.state import GameState
+from solver.game import GameView
 from solver.render import Svg, text_on
 
 if TYPE_CHECKING:
+    from models.tippi_toppi.answers import (
+        AchievableAnswer,
+        HintAnswer,
+        ReachableAnswer,
+        TasksAnswer,
+    )
     from models.tippi_toppi.hint import HintResult
+    from solver.verbs import Call
 
 CARD_W = 8
 
@@ -89,6 +98,7 @@ def table_svg(state: GameState, title: str = "") -> Svg:
         rgb = r.colours[top[0]].rgb
         svg.polygon([(x, y), (x + w, y), (x + w, y + h), (x, y + h)], rgb, width=2)
         svg.text(x + w / 2, y + h / 2, str(top[1]), size=54, fill=text_on(rgb), bold=True)
+        svg.hit("pile", str(p + 1), x, y, w, h)
         svg.text(x + w / 2, y + h + 14, f"pile {p + 1} · {len(pile)} card{'s' if len(pile) != 1 else ''}", size=11)
     y = 40 + h + 40
     svg.text(gap, y, "Open tasks", size=13, anchor="start", bold=True)
@@ -104,6 +114,8 @@ def table_svg(state: GameState, title: str = "") -> Svg:
             rgb = "#777777" if c is None else r.colours[c[0]].rgb
             svg.polygon([(cx, y - 9), (cx + 34, y - 9), (cx + 34, y + 9), (cx, y + 9)], rgb)
             svg.text(cx + 17, y, r.card_name(c), size=11, fill=text_on(rgb), bold=True)
+            if c is not None and p == state.turn:
+                svg.hit("card", r.card_name(c), cx, y - 9, 34, 18)
     return svg
 
 
@@ -124,3 +136,111 @@ def hint_table(result: HintResult) -> Table:
                       f"{100 * o.others_help_share:.0f}%", f"{100 * o.playable_share:.0f}%",
                       str(o.own_playable))
     return table
+
+
+# --------------------------------------------------------------------------- the view
+
+class TippiToppiView(GameView):
+    """The piles, tasks and hands for the terminal and as SVG, and `play`'s hint: the
+    hint's ranked plays."""
+
+    def terminal(self, state: GameState) -> Text:
+        return table_text(state)
+
+    def picture(self, state: GameState, title: str) -> Svg:
+        return table_svg(state, title)
+
+    def hint(self, rules: Any, observation: GameState, options: dict[str, Any]) -> Table:
+        from models.tippi_toppi.hint import hint
+
+        return hint_table(hint(observation))
+
+
+VIEW = TippiToppiView()
+
+
+# --------------------------------------------------------------------------- answers
+
+OPEN_HANDS_LABEL = ("open hands: an all-seeing reference that reads every hand the file "
+                    "gives, not a hint a player may use at the table")
+
+
+def show_achievable(result: AchievableAnswer, call: Call) -> None:
+    """`achievable`: yes with the line of plays and when each task holds, or no with the
+    tasks that block each other."""
+    from solver.render import stdout
+
+    how = f"(cards: {result.cards}, {result.backend}, {result.seconds:.2f} s)"
+    if result.answer == "yes":
+        stdout.print(f"[bold green]Yes[/bold green]: all {len(result.targets)} tasks within "
+                     f"{result.within} plays {how}")
+        stdout.print("Plays: " + (" ".join(result.plays) or "none needed"))
+        for t, k in zip(result.targets, result.fulfilled_after, strict=True):
+            stdout.print(f"  • {escape(t)}: after play {k}")
+        return
+    stdout.print(f"[bold red]No[/bold red] (proven): not all {len(result.targets)} tasks "
+                 f"within {result.within} plays {how}")
+    stdout.print("These tasks cannot all be fulfilled together (each smaller set can):")
+    for t in result.core:
+        stdout.print(f"  • {escape(t)}")
+
+
+def show_hint(result: HintAnswer, call: Call) -> None:
+    """`hint`: the position read, then the ranked plays (or why there is none)."""
+    from solver.render import stdout
+
+    used = result.position
+    assert used is not None
+    stdout.print(table_text(used))
+    if result.open_hands:
+        stdout.print(f"[bold yellow]Open hands[/bold yellow]: {OPEN_HANDS_LABEL}.")
+    if not result.options:
+        if used.variant.high_speed and used.players > 1:
+            stdout.print(f"[bold red]No legal play[/bold red]: player {result.player} "
+                         "cannot play now (pass the initiative on).")
+        else:
+            stdout.print(f"[bold red]No legal play[/bold red]: player {result.player} "
+                         "cannot play, the game is lost.")
+        return
+    stdout.print(hint_table(result))
+
+
+def show_reachable(result: ReachableAnswer, call: Call) -> None:
+    """`reachable`: exact (yes with a line, no, unknown) or the sampled win rate, and
+    what it was worked out from."""
+    from solver.play_view import knows_line
+    from solver.render import stdout
+
+    known = knows_line(call.game, result.position, result.open_hands)
+    if result.method == "exact":
+        if result.answer == "yes":
+            stdout.print(f"[bold green]Yes[/bold green], the game can still be won "
+                         f"({len(result.line)} plays, checked by the rules engine):")
+            stdout.print(" ".join(result.line) or "(already won)")
+        elif result.answer == "no":
+            stdout.print(f"[bold red]No[/bold red], the game cannot be won: proven by SAT "
+                         f"over every line of the remaining plays ({result.seconds:.1f} s)")
+        else:
+            stdout.print(f"[yellow]Unknown[/yellow]: no winning line found and the search "
+                         f"was not finished in {result.time_limit:g} s ({result.nodes} "
+                         "positions)")
+        stdout.print(known)
+        return
+    rate = result.rate
+    assert rate is not None
+    stdout.print(f"Not everything is known: the hint policy won {rate.successes} of "
+                 f"{rate.trials} sampled deals = {100 * rate.rate:.1f}% "
+                 f"(95% interval {100 * rate.low:.1f}-{100 * rate.high:.1f}%)")
+    stdout.print(known)
+
+
+def show_tasks(result: TasksAnswer, call: Call) -> None:
+    """`tasks`: the catalogue as a table."""
+    from solver.render import stdout
+
+    table = Table(title=f"{len(result.tasks)} tasks (modelled on the rulebook)")
+    for c in ("id", "level", "text"):
+        table.add_column(c)
+    for row in result.tasks:
+        table.add_row(row.id, str(row.level), escape(row.text))
+    stdout.print(table)

@@ -5,6 +5,11 @@ top card has the same colour or the same number. After a play, fulfilled open ta
 and new ones are turned up until four lie open; a task that holds as it is turned up is
 fulfilled at once. Then the player draws a card if any remain. The game is won when every
 task is fulfilled and lost when the player on turn cannot play (High Speed: nobody can).
+
+A state is immutable: every move gives a new state (`apply_action`, `step`), and its
+lists are never changed once it is made (`but` makes a changed one). Legality is checked
+here and only here: `check_play` for the rules, `act` for the one-at-a-time order of
+solver.game's description.
 """
 
 from __future__ import annotations
@@ -12,7 +17,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from models.tippi_toppi.rules import Card, Rules
@@ -63,20 +68,17 @@ Action = Play | Pass | Draw | TurnUp
 DRAW, TURN_UP = "draw", "turn up"  # the chance events
 
 
-@dataclass
+@dataclass(frozen=True)
 class GameState:
     """A game in progress. Hidden parts: hand cards given as None, a draw pile whose
     order is unknown (`draw_pile` None, `draw_count` cards), and `hidden_tasks` task
     cards below the known `task_pile` whose tasks are unknown.
 
-    `turn` is the player on turn; in High Speed anyone may play, and `turn` is the
-    player who has the initiative (who acts next, one at a time, in the game's
+    `turn` is the player on turn (from 0); in High Speed anyone may play, and `turn` is
+    the player who has the initiative (who acts next, one at a time, in the game's
     description: solver.game). `drawer` is the player who still draws a card from a
     draw pile of unknown order (a chance event); a task to turn up from an unknown task
-    pile is due when fewer tasks lie open than the rules ask and hidden tasks remain.
-
-    `apply_action` returns a new state; the `*_in_place` methods change this one (for
-    searches and rollouts that play many moves on one copy)."""
+    pile is due when fewer tasks lie open than the rules ask and hidden tasks remain."""
 
     rules: Rules
     piles: list[list[Card]]
@@ -92,6 +94,10 @@ class GameState:
     history: list[Play] = field(default_factory=list)
     drawer: int | None = None
 
+    def but(self, **changes: Any) -> GameState:
+        """The same state with some fields replaced (a new state; this one is kept)."""
+        return replace(self, **changes)
+
     # -- views
     @property
     def players(self) -> int:
@@ -100,13 +106,6 @@ class GameState:
     @property
     def tops(self) -> Tops:
         return tuple(p[-1] for p in self.piles)
-
-    def copy(self) -> GameState:
-        return GameState(self.rules, [list(p) for p in self.piles], [list(h) for h in self.hands],
-                         self.turn, list(self.open_tasks), list(self.task_pile),
-                         None if self.draw_pile is None else list(self.draw_pile),
-                         self.draw_count, self.variant, self.hidden_tasks, list(self.fulfilled),
-                         list(self.history), self.drawer)
 
     def tasks_left(self) -> int:
         return len(self.open_tasks) + len(self.task_pile) + self.hidden_tasks
@@ -157,6 +156,10 @@ class GameState:
     def is_terminal(self) -> bool:
         return self.is_won() or self.is_lost()
 
+    def status(self) -> str:
+        """won, lost or playing."""
+        return "won" if self.is_won() else "lost" if self.is_lost() else "playing"
+
     def may_pass(self) -> bool:
         """High Speed: the player with the initiative may hand it on when they cannot
         play or another player holds a card (hand sizes are seen by all)."""
@@ -198,6 +201,15 @@ class GameState:
             return [(Draw(c), k / total) for c, k in sorted(unseen.items())]
         return []
 
+    def chance_text(self) -> str:
+        """The chance event due, in words."""
+        due = self.chance_due()
+        if due == TURN_UP:
+            return "a task is turned up"
+        if due == DRAW:
+            return f"player {self.drawer + 1} draws a card"  # type: ignore[operator]
+        return "nothing"
+
     # -- moves
     def check_play(self, play: Play) -> None:
         """BadInput naming why a play is not legal here."""
@@ -220,103 +232,40 @@ class GameState:
             raise BadInput(f"{r.card_name(play.card)} matches neither colour nor number of "
                            f"pile {play.pile + 1} ({r.card_name(top)})")
 
-    def chance_text(self) -> str:
-        """The chance event due, in words."""
-        due = self.chance_due()
-        if due == TURN_UP:
-            return "a task is turned up"
-        if due == DRAW:
-            return f"player {self.drawer + 1} draws a card"  # type: ignore[operator]
-        return "nothing"
-
-    def apply_action(self, action: Action) -> GameState:
-        """The state after `action` (a new state; BadInput naming why it is not legal)."""
-        s = self.copy()
-        s.act_in_place(action)
-        return s
-
-    def act_in_place(self, action: Action) -> list[Task]:
-        """Apply `action` to this state; returns the tasks it fulfilled."""
+    def step(self, action: Action) -> tuple[GameState, list[Task]]:
+        """The state after `action` and the tasks it fulfilled (BadInput naming why it
+        is not legal). A play fulfils the open tasks that hold after it and turned-up
+        tasks that hold at once; the player then draws if cards remain: the top card of
+        a known draw pile at once, from a pile of unknown order by a chance event."""
         if isinstance(action, Play):
-            return self.play_in_place(action)
+            return _played(self, action)
         if isinstance(action, Pass):
-            self.pass_in_place(action.player)
-            return []
+            return _passed(self, action.player), []
         if isinstance(action, Draw):
-            self.draw_in_place(action.card)
-            return []
+            return _drawn(self, action.card), []
         if isinstance(action, TurnUp):
-            return self.turn_up_in_place(action.task)
+            return _turned_up(self, action.task)
         raise BadInput(f"{action!r} is not a Tippi Toppi action")
 
-    def play_in_place(self, play: Play) -> list[Task]:
-        """Play a card; returns the tasks fulfilled by it (including turned-up tasks
-        that held at once). The player draws if cards remain: the top card of a known
-        draw pile at once; from a pile of unknown order the draw is a chance event."""
-        self.check_play(play)
-        self.hands[play.player].remove(play.card)
-        self.piles[play.pile].append(play.card)
-        self.history.append(play)
-        done = self.settle_tasks()
-        if self.draw_count > 0:
-            if self.draw_pile is not None:
-                self.hands[play.player].append(self.draw_pile.pop(0))
-                self.draw_count -= 1
-            else:
-                self.drawer = play.player
-        self.turn = (play.player + 1) % self.players
-        return done
+    def apply_action(self, action: Action) -> GameState:
+        """The state after `action` by the rules (High Speed: any player's play)."""
+        return self.step(action)[0]
 
-    def pass_in_place(self, player: int) -> None:
-        if not self.variant.high_speed:
-            raise BadInput("only High Speed lets a player pass")
-        if player != self.turn:
-            raise BadInput(f"player {player + 1} does not have the initiative "
-                           f"(player {self.turn + 1} has)")
-        if not self.may_pass():
-            raise BadInput(f"player {player + 1} cannot pass here")
-        self.turn = (player + 1) % self.players
-
-    def draw_in_place(self, card: Card) -> None:
-        if self.chance_due() != DRAW:
-            raise BadInput("no card is to be drawn now")
-        if card not in self.unseen_cards():
-            raise BadInput(f"{self.rules.card_name(card)} cannot be drawn: every copy "
-                           "is seen elsewhere")
-        self.hands[self.drawer].append(card)  # type: ignore[index]
-        self.draw_count -= 1
-        self.drawer = None
-
-    def turn_up_in_place(self, task: Task) -> list[Task]:
-        """Turn up `task` from the unknown task pile; it is fulfilled at once if it
-        holds."""
-        if self.chance_due() != TURN_UP:
-            raise BadInput("no task is to be turned up now")
-        if task not in self.unseen_tasks():
-            raise BadInput(f"'{task.text(self.rules)}' is not an unseen task of the "
-                           "catalogue")
-        self.hidden_tasks -= 1
-        if self.holds(task):
-            self.fulfilled.append(task)
-            return [task]
-        self.open_tasks.append(task)
-        return []
-
-    def settle_tasks(self) -> list[Task]:
-        """Fulfilled open tasks leave; turn up new ones from the known task pile until
-        four lie open, and those that hold at once leave too (rulebook: 'gilt sie sofort
-        als erledigt'). Tasks of unknown text are turned up by chance events."""
-        tops = self.tops
-        done = [t for t in self.open_tasks if t.holds(tops, self.rules)]
-        self.open_tasks = [t for t in self.open_tasks if not t.holds(tops, self.rules)]
-        while len(self.open_tasks) < self.rules.open_tasks and self.task_pile:
-            t = self.task_pile.pop(0)
-            if t.holds(tops, self.rules):
-                done.append(t)
-            else:
-                self.open_tasks.append(t)
-        self.fulfilled.extend(done)
-        return done
+    def act(self, action: Action) -> GameState:
+        """The state after the action of whoever acts next in solver.game's description,
+        where the players act one at a time (High Speed: the player with the initiative
+        plays or passes): `apply_action`, once the action is theirs to take."""
+        if isinstance(action, (Play, Pass)):
+            if self.is_won():
+                raise BadInput("the game is over: every task is fulfilled")
+            if self.chance_due():
+                raise BadInput(f"chance acts first: {self.chance_text()}")
+            if action.player != self.turn:
+                raise BadInput(f"player {action.player + 1} does not act now "
+                               f"(player {self.turn + 1} does)")
+            if isinstance(action, Pass) and self.is_lost():
+                raise BadInput("the game is over: nobody can play")
+        return self.apply_action(action)
 
     # -- what is known
     def known_cards(self) -> Counter:
@@ -343,33 +292,89 @@ class GameState:
         the plays made, their own hand and every hand's size; the other hands only with
         open hands (Kids); the draw pile as a count (its order unknown) and the task
         pile as a number of unknown tasks."""
-        s = self.copy()
-        if not self.variant.open_hands:
-            s.hands = [h if q == player else [None] * len(h) for q, h in enumerate(s.hands)]
-        s.draw_pile = None
-        s.hidden_tasks += len(s.task_pile)
-        s.task_pile = []
-        return s
+        hands = [list(h) if self.variant.open_hands or q == player else [None] * len(h)
+                 for q, h in enumerate(self.hands)]
+        return self.hiding_piles(hands=hands)
 
-    def to_dict(self) -> dict[str, Any]:
-        r = self.rules
-        d: dict[str, Any] = {
-            "game": "tippi-toppi", "players": self.players,
-            "variant": {"high_speed": self.variant.high_speed,
-                        "open_hands": self.variant.open_hands},
-            "piles": [[r.card_name(c) for c in p] for p in self.piles],
-            "hands": [[r.card_name(c) for c in h] for h in self.hands],
-            "turn": self.turn + 1,
-            "open_tasks": [t.text(r) for t in self.open_tasks],
-            "task_pile": ([t.text(r) for t in self.task_pile] if not self.hidden_tasks
-                          else len(self.task_pile) + self.hidden_tasks),
-            "fulfilled_tasks": [t.text(r) for t in self.fulfilled],
-        }
-        if self.draw_pile is not None:
-            d["draw_pile"] = [r.card_name(c) for c in self.draw_pile]
-        if self.drawer is not None:
-            d["to_draw"] = self.drawer + 1
-        return d
+    def hiding_piles(self, **changes: Any) -> GameState:
+        """The state with the draw pile's order and the task pile's tasks unknown (and
+        `changes`): what nobody sees at the table."""
+        return replace(self, draw_pile=None, task_pile=[],
+                       hidden_tasks=self.hidden_tasks + len(self.task_pile), **changes)
+
+
+# --------------------------------------------------------------------------- the engine
+# Each function checks its move and builds the state after it from copies of the lists
+# it changes (the state before is kept as it was).
+
+def _played(s: GameState, play: Play) -> tuple[GameState, list[Task]]:
+    s.check_play(play)
+    hands = [list(h) for h in s.hands]
+    piles = [list(p) for p in s.piles]
+    hands[play.player].remove(play.card)
+    piles[play.pile].append(play.card)
+    after = replace(s, piles=piles, hands=hands, history=[*s.history, play])
+    after, done = settled(after)
+    draw_pile, draw_count, drawer = after.draw_pile, after.draw_count, after.drawer
+    if draw_count > 0:
+        if draw_pile is not None:
+            draw_pile = list(draw_pile)
+            hands[play.player].append(draw_pile.pop(0))
+            draw_count -= 1
+        else:
+            drawer = play.player
+    return replace(after, draw_pile=draw_pile, draw_count=draw_count, drawer=drawer,
+                   turn=(play.player + 1) % s.players), done
+
+
+def _passed(s: GameState, player: int) -> GameState:
+    if not s.variant.high_speed:
+        raise BadInput("only High Speed lets a player pass")
+    if player != s.turn:
+        raise BadInput(f"player {player + 1} does not have the initiative "
+                       f"(player {s.turn + 1} has)")
+    if not s.may_pass():
+        raise BadInput(f"player {player + 1} cannot pass here")
+    return replace(s, turn=(player + 1) % s.players)
+
+
+def _drawn(s: GameState, card: Card) -> GameState:
+    if s.chance_due() != DRAW:
+        raise BadInput("no card is to be drawn now")
+    if card not in s.unseen_cards():
+        raise BadInput(f"{s.rules.card_name(card)} cannot be drawn: every copy "
+                       "is seen elsewhere")
+    hands = [list(h) for h in s.hands]
+    hands[s.drawer].append(card)  # type: ignore[index]
+    return replace(s, hands=hands, draw_count=s.draw_count - 1, drawer=None)
+
+
+def _turned_up(s: GameState, task: Task) -> tuple[GameState, list[Task]]:
+    """`task` turned up from the unknown task pile; fulfilled at once if it holds."""
+    if s.chance_due() != TURN_UP:
+        raise BadInput("no task is to be turned up now")
+    if task not in s.unseen_tasks():
+        raise BadInput(f"'{task.text(s.rules)}' is not an unseen task of the "
+                       "catalogue")
+    if s.holds(task):
+        return replace(s, hidden_tasks=s.hidden_tasks - 1,
+                       fulfilled=[*s.fulfilled, task]), [task]
+    return replace(s, hidden_tasks=s.hidden_tasks - 1, open_tasks=[*s.open_tasks, task]), []
+
+
+def settled(s: GameState) -> tuple[GameState, list[Task]]:
+    """Fulfilled open tasks leave; new ones are turned up from the known task pile until
+    four lie open, and those that hold at once leave too (rulebook: 'gilt sie sofort als
+    erledigt'). Tasks of unknown text are turned up by chance events. Returns the state
+    and the tasks fulfilled."""
+    tops, rules = s.tops, s.rules
+    done = [t for t in s.open_tasks if t.holds(tops, rules)]
+    still = [t for t in s.open_tasks if not t.holds(tops, rules)]
+    pile = list(s.task_pile)
+    while len(still) < rules.open_tasks and pile:
+        t = pile.pop(0)
+        (done if t.holds(tops, rules) else still).append(t)
+    return replace(s, open_tasks=still, task_pile=pile, fulfilled=[*s.fulfilled, *done]), done
 
 
 # --------------------------------------------------------------------------- new games
@@ -392,9 +397,7 @@ def deal(rules: Rules, players: int, difficulty: int, rng: random.Random,
     if n > len(pool):
         raise BadInput(f"the catalogue has only {len(pool)} tasks, the game needs {n}")
     tasks = rng.sample(pool, n)
-    state = GameState(rules, piles, hands, 0, [], tasks, deck, len(deck), variant)
-    state.settle_tasks()
-    return state
+    return settled(GameState(rules, piles, hands, 0, [], tasks, deck, len(deck), variant))[0]
 
 
 def new_game(rules: Rules, players: int, difficulty: int, seed: int,
@@ -411,27 +414,23 @@ def sample_hidden(state: GameState, rng: random.Random, pool: Sequence[Task] = (
     hand cards and an unknown draw pile dealt from the unseen cards, hidden tasks from
     `pool` (catalogue tasks not seen yet). A chance event that was due is resolved from
     the dealt piles (the drawer draws their top card; tasks are turned up)."""
-    s = state.copy()
-    unseen = s.unseen_cards()
+    unseen = state.unseen_cards()
     rng.shuffle(unseen)
-    for h in s.hands:
-        for i, c in enumerate(h):
-            if c is None:
-                h[i] = unseen.pop()
-    if s.draw_pile is None:
-        s.draw_pile = unseen[:s.draw_count]
+    # hidden hand cards first, in the order of the hands, from the end of the shuffle
+    hands = [[unseen.pop() if c is None else c for c in h] for h in state.hands]
+    draw = list(state.draw_pile) if state.draw_pile is not None else unseen[:state.draw_count]
+    s = replace(state, hands=hands, draw_pile=draw)
     if s.hidden_tasks:
         seen = set(s.open_tasks) | set(s.task_pile) | set(s.fulfilled)
         candidates = [t for t in pool if t not in seen]
         if len(candidates) < s.hidden_tasks:
             raise BadInput(f"{s.hidden_tasks} hidden tasks but only {len(candidates)} "
                            "unseen tasks in the catalogue")
-        s.task_pile = s.task_pile + rng.sample(candidates, s.hidden_tasks)
-        s.hidden_tasks = 0
+        s = replace(s, task_pile=s.task_pile + rng.sample(candidates, s.hidden_tasks),
+                    hidden_tasks=0)
         if len(s.open_tasks) < s.rules.open_tasks:
-            s.settle_tasks()
+            s = settled(s)[0]
     if s.drawer is not None:
-        s.hands[s.drawer].append(s.draw_pile.pop(0))
-        s.draw_count -= 1
-        s.drawer = None
+        hands[s.drawer].append(draw.pop(0))
+        s = replace(s, draw_count=s.draw_count - 1, drawer=None)
     return s

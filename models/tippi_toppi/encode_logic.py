@@ -123,74 +123,108 @@ def task_lit(logic: Any, task: Task, top_vars: TopsVars, rules: Rules) -> Lit:
         _present(logic, top_vars, task.filter, rules, h, not task.count.holds(0))
         logic.clause([neg(h), logic.count(_units(logic, top_vars, task.filter, rules), task.count)])
     elif isinstance(task, CompareTask):
-        _present(logic, top_vars, task.left, rules, h, task.relation == "greater")
-        _present(logic, top_vars, task.right, rules, h)
-        if task.measure == "sum":
-            left = _units(logic, top_vars, task.left, rules)
-            right = _units(logic, top_vars, task.right, rules)
-        else:
-            left = [filter_lit(logic, top_vars, task.left, p) for p in piles]
-            right = [filter_lit(logic, top_vars, task.right, p) for p in piles]
-        _compare(logic, h, left, right, task.relation)
+        _compare_task(logic, task, top_vars, rules, h)
     elif isinstance(task, AdjacentTask):
-        n = rules.piles
-        pairs = [(i, j) for i in range(n) for j in range(n) if i != j
-                 and ((i, j) in rules.neighbours) == (task.mode != "apart")]
-        if task.mode == "none":
-            for i, j in pairs:
-                logic.clause([neg(h), neg(filter_lit(logic, top_vars, task.a, i)),
-                          neg(filter_lit(logic, top_vars, task.b, j))])
-        else:
-            zs = []
-            for i, j in pairs:
-                z = logic.var()
-                logic.clause([neg(z), filter_lit(logic, top_vars, task.a, i)])
-                logic.clause([neg(z), filter_lit(logic, top_vars, task.b, j)])
-                zs.append(z)
-            logic.clause([neg(h), *zs])
+        _adjacent_task(logic, task, top_vars, rules, h)
     elif isinstance(task, SameAdjacentTask):
-        values = _attribute(top_vars, task.attribute)
-        if task.negated:
-            for i, j in rules.adjacent:
-                for v in values[i]:
-                    logic.clause([neg(h), neg(values[i][v]), neg(values[j][v])])
-        else:
-            zs = []
-            for i, j in rules.adjacent:
-                for v in values[i]:
-                    z = logic.var()
-                    logic.clause([neg(z), values[i][v]])
-                    logic.clause([neg(z), values[j][v]])
-                    zs.append(z)
-            logic.clause([neg(h), *zs])
+        _same_adjacent_task(logic, task, top_vars, rules, h)
     elif isinstance(task, DistinctTask):
-        values = _attribute(top_vars, task.attribute)
-        for i in piles:
-            for j in piles:
-                if i < j:
-                    for v in values[i]:
-                        if task.same:
-                            logic.clause([neg(h), neg(values[i][v]), values[j][v]])
-                        else:
-                            logic.clause([neg(h), neg(values[i][v]), neg(values[j][v])])
+        _distinct_task(logic, task, top_vars, rules, h)
     elif isinstance(task, RunTask):
-        if task.length == 0:
-            for i in range(rules.piles - 1):
-                for a in rules.numbers:
-                    logic.clause([neg(h), neg(top_vars.num[i][a]),
-                              *(top_vars.num[i + 1][c] for c in rules.numbers if c > a)])
-        else:
-            starts = []
-            lo, hi = min(rules.numbers), max(rules.numbers)
-            for s in range(lo, hi - task.length + 2):
-                r = logic.var()
-                for v in range(s, s + task.length):
-                    logic.clause([neg(r), *(top_vars.num[p][v] for p in piles)])
-                starts.append(r)
-            logic.clause([neg(h), *starts])
+        _run_task(logic, task, top_vars, rules, h)
     else:  # pragma: no cover - every kind of task is encoded above
         raise TypeError(f"no encoding for {type(task).__name__}")
     return h
+
+
+# Each kind of task below writes its clauses on h (h -> the task holds), in the order
+# they always had: the clauses decide the puzzle ratings' CaDiCaL effort.
+
+def _compare_task(logic: Any, task: CompareTask, top_vars: TopsVars, rules: Rules,
+                  h: Lit) -> None:
+    piles = range(rules.piles)
+    _present(logic, top_vars, task.left, rules, h, task.relation == "greater")
+    _present(logic, top_vars, task.right, rules, h)
+    if task.measure == "sum":
+        left = _units(logic, top_vars, task.left, rules)
+        right = _units(logic, top_vars, task.right, rules)
+    else:
+        left = [filter_lit(logic, top_vars, task.left, p) for p in piles]
+        right = [filter_lit(logic, top_vars, task.right, p) for p in piles]
+    _compare(logic, h, left, right, task.relation)
+
+
+def _adjacent_task(logic: Any, task: AdjacentTask, top_vars: TopsVars, rules: Rules,
+                   h: Lit) -> None:
+    neg = logic.neg
+    n = rules.piles
+    pairs = [(i, j) for i in range(n) for j in range(n) if i != j
+             and ((i, j) in rules.neighbours) == (task.mode != "apart")]
+    if task.mode == "none":
+        for i, j in pairs:
+            logic.clause([neg(h), neg(filter_lit(logic, top_vars, task.a, i)),
+                      neg(filter_lit(logic, top_vars, task.b, j))])
+    else:
+        zs = []
+        for i, j in pairs:
+            z = logic.var()
+            logic.clause([neg(z), filter_lit(logic, top_vars, task.a, i)])
+            logic.clause([neg(z), filter_lit(logic, top_vars, task.b, j)])
+            zs.append(z)
+        logic.clause([neg(h), *zs])
+
+
+def _same_adjacent_task(logic: Any, task: SameAdjacentTask, top_vars: TopsVars,
+                        rules: Rules, h: Lit) -> None:
+    neg = logic.neg
+    values = _attribute(top_vars, task.attribute)
+    if task.negated:
+        for i, j in rules.adjacent:
+            for v in values[i]:
+                logic.clause([neg(h), neg(values[i][v]), neg(values[j][v])])
+    else:
+        zs = []
+        for i, j in rules.adjacent:
+            for v in values[i]:
+                z = logic.var()
+                logic.clause([neg(z), values[i][v]])
+                logic.clause([neg(z), values[j][v]])
+                zs.append(z)
+        logic.clause([neg(h), *zs])
+
+
+def _distinct_task(logic: Any, task: DistinctTask, top_vars: TopsVars, rules: Rules,
+                   h: Lit) -> None:
+    neg = logic.neg
+    piles = range(rules.piles)
+    values = _attribute(top_vars, task.attribute)
+    for i in piles:
+        for j in piles:
+            if i < j:
+                for v in values[i]:
+                    if task.same:
+                        logic.clause([neg(h), neg(values[i][v]), values[j][v]])
+                    else:
+                        logic.clause([neg(h), neg(values[i][v]), neg(values[j][v])])
+
+
+def _run_task(logic: Any, task: RunTask, top_vars: TopsVars, rules: Rules, h: Lit) -> None:
+    neg = logic.neg
+    piles = range(rules.piles)
+    if task.length == 0:
+        for i in range(rules.piles - 1):
+            for a in rules.numbers:
+                logic.clause([neg(h), neg(top_vars.num[i][a]),
+                          *(top_vars.num[i + 1][c] for c in rules.numbers if c > a)])
+    else:
+        starts = []
+        lo, hi = min(rules.numbers), max(rules.numbers)
+        for s in range(lo, hi - task.length + 2):
+            r = logic.var()
+            for v in range(s, s + task.length):
+                logic.clause([neg(r), *(top_vars.num[p][v] for p in piles)])
+            starts.append(r)
+        logic.clause([neg(h), *starts])
 
 
 def _attribute(top_vars: TopsVars, attribute: int) -> list[dict[int, Lit]]:
