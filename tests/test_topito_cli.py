@@ -10,8 +10,7 @@ import pytest
 
 from models.topito.bfs import bfs_plan, count_plans
 from models.topito.positions import load_position
-from models.topito.rules import Goal, parse_card
-from models.topito.table import load_game_rules
+from models.topito.rules import Goal, load_game_rules, parse_card
 from tests.cli_helpers import assert_one_line_error, game_runner
 from tests.cli_helpers import run_json as shared_run_json
 

@@ -17,8 +17,8 @@ import pytest
 
 from models.topito.game import GAME
 from models.topito.positions import read_position, write_position
-from models.topito.rules import Card, Move, parse_card
-from models.topito.table import GameRules, GameState, load_game_rules, new_game
+from models.topito.rules import Card, GameRules, load_game_rules, parse_card
+from models.topito.state import GameState, Move, new_game
 from solver.errors import BadInput
 from solver.game import CHANCE, TERMINAL
 

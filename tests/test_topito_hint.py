@@ -21,8 +21,8 @@ from hypothesis import strategies as st
 from models.topito.game import GAME
 from models.topito.hint import table_hint
 from models.topito.positions import read_position, write_position
-from models.topito.rules import format_move, parse_card
-from models.topito.table import GameState, load_game_rules, new_game
+from models.topito.rules import load_game_rules, parse_card
+from models.topito.state import GameState, format_move, new_game
 from solver.errors import BadInput
 from solver.results import to_jsonable
 from tests.cli_helpers import assert_one_line_error, game_runner

@@ -17,14 +17,12 @@ from models.topito.rules import (
     ORDER_READINGS,
     Card,
     Goal,
-    Move,
-    State,
-    format_move,
     load_deck,
     load_rules,
     parse_card,
     rules_from_dict,
 )
+from models.topito.state import Move, State, format_move
 
 R = load_rules()
 DECK = load_deck(R)

@@ -20,8 +20,8 @@ from models.topito.game import GAME
 from models.topito.hint import MeetChances, choose_move, outlooks, table_hint
 from models.topito.nearness import Blocks, near_distances
 from models.topito.positions import read_position
-from models.topito.rules import Goal, Move, State, parse_card, successors
-from models.topito.table import load_game_rules, new_game
+from models.topito.rules import Goal, load_game_rules, parse_card
+from models.topito.state import Move, State, new_game, successors
 from solver.simulate import simulate
 from tests.cli_helpers import game_runner, on_three_executors
 

@@ -14,15 +14,14 @@ from models.topito.rules import (
     ORDER_READINGS,
     Card,
     Goal,
-    Move,
-    State,
     load_deck,
+    load_game_rules,
     load_rules,
     parse_card,
     rules_from_dict,
     with_order_cards,
 )
-from models.topito.table import load_game_rules
+from models.topito.state import Move, State
 from solver.errors import BadInput
 
 R = load_rules()

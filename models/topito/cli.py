@@ -13,7 +13,7 @@ import click
 from models.topito.game import GAME, ORDER_CARDS_OPTION
 from models.topito.plan import BACKENDS, PLAN_BACKENDS
 from models.topito.rules import Goal, Rules, load_deck, load_rules, parse_cards
-from models.topito.table import GameState
+from models.topito.state import GameState
 from solver.backends import SolverOptions
 from solver.errors import BadInput
 from solver.game import knowledge

@@ -17,25 +17,19 @@ from typing import Any
 import click
 
 from models.topito.positions import read_position, write_position
+from models.topito.queries import ShowResult, forbidden_move, podium_dict, show
 from models.topito.rules import (
     DEFAULT_ORDER_READING,
-    ORDER_READINGS,
-    Card,
-    Move,
-    format_move,
-    move_dict,
-    parse_card,
-)
-from models.topito.show import ShowResult, forbidden_move, podium_dict, show
-from models.topito.table import (
     MAX_PLAYERS,
     MIN_PLAYERS,
+    ORDER_READINGS,
+    Card,
     GameRules,
-    GameState,
     cards_text,
     load_game_rules,
-    new_game,
+    parse_card,
 )
+from models.topito.state import GameState, Move, format_move, move_dict, new_game
 from solver.errors import BadInput
 from solver.game import CHANCE, TERMINAL, Game, Policy
 

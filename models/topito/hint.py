@@ -29,17 +29,8 @@ from models.topito.bfs import bfs_plan
 from models.topito.encode_sat import SatPlanner, sat_plan
 from models.topito.nearness import Blocks, near_distances
 from models.topito.plan import deadline_after
-from models.topito.rules import (
-    Card,
-    Goal,
-    Move,
-    Rules,
-    State,
-    format_move,
-    move_dict,
-    successors,
-)
-from models.topito.table import GameState
+from models.topito.rules import Card, Goal, Rules
+from models.topito.state import GameState, Move, State, format_move, move_dict, successors
 from solver.errors import BadInput, TimeLimitReached
 
 # What a move is worth (`Outlook.value`). Weights chosen by playing the hint policy

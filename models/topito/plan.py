@@ -15,8 +15,9 @@ from dataclasses import dataclass, field
 
 from models.topito.astar import AstarSearch, PlanBound, astar_plan
 from models.topito.bfs import bfs_plan
-from models.topito.rules import Goal, Move, State
-from models.topito.show import MoveInfo, move_info, podium_dict
+from models.topito.queries import MoveInfo, move_info, podium_dict
+from models.topito.rules import Goal
+from models.topito.state import Move, State
 from solver.errors import BadInput, TimeLimitReached
 
 # the back-ends of hint and generate (they assume a first move or count plans)

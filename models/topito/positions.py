@@ -28,8 +28,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from models.topito.rules import Move, Rules, State, locate, move_dict, parse_card
-from models.topito.table import MAX_PLAYERS, GameRules, GameState, cards_text
+from models.topito.rules import MAX_PLAYERS, GameRules, Rules, cards_text, parse_card
+from models.topito.state import GameState, Move, State, locate, move_dict
 from solver.errors import BadInput
 from solver.io import expect, load_json
 from solver.io import field as json_field

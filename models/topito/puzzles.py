@@ -42,16 +42,13 @@ from models.topito.puzzle_types import (
 from models.topito.rules import (
     Card,
     Goal,
-    Move,
     Rules,
-    State,
-    format_move,
     load_deck,
     load_rules,
-    move_dict,
     parse_card,
     with_order_cards,
 )
+from models.topito.state import Move, State, format_move, move_dict
 from solver.errors import BadInput, TimeLimitReached
 from solver.generate import Rating, Search, as_features
 from solver.io import expect

@@ -36,9 +36,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from models.topito.rules import Card, Move, Stacks, format_move, successors
-from models.topito.show import podium_dict
-from models.topito.table import GameState, cards_text, seats_from
+from models.topito.queries import podium_dict
+from models.topito.rules import Card, Stacks, cards_text
+from models.topito.state import GameState, Move, format_move, seats_from, successors
 from solver.errors import BadInput, TimeLimitReached
 from solver.progress import NO_STATUS, Status, live_status
 

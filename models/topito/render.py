@@ -9,9 +9,9 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
-from models.topito.rules import Rules, Stacks, format_move
-from models.topito.show import forbidden_move
-from models.topito.table import GameState, cards_text
+from models.topito.queries import forbidden_move
+from models.topito.rules import Rules, Stacks, cards_text
+from models.topito.state import GameState, format_move
 from solver.render import Svg, text_on
 
 COL_W = 12

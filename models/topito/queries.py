@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from models.topito.rules import Move, Rules, Stacks, State, format_move, move_dict
-from models.topito.table import GameState, cards_text
+from models.topito.rules import Rules, Stacks, cards_text
+from models.topito.state import GameState, Move, State, format_move, move_dict
 
 
 def podium_dict(rules: Rules, stacks: Stacks) -> dict[str, list[str]]:
