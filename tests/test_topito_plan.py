@@ -10,7 +10,7 @@ import pytest
 from models.topito.bfs import bfs_plan, count_plans
 from models.topito.encode_sat import SatPlanner, sat_plan
 from models.topito.hint import hint
-from models.topito.plan import BACKENDS, plan
+from models.topito.plan import plan
 from models.topito.puzzle_search import random_state
 from models.topito.reachable import reachable
 from models.topito.rules import (
@@ -23,6 +23,7 @@ from models.topito.rules import (
     rules_from_dict,
 )
 from models.topito.state import Move, State, format_move
+from models.topito.verbs import BACKENDS
 
 R = load_rules()
 DECK = load_deck(R)

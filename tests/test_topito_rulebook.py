@@ -11,7 +11,7 @@ import random
 import pytest
 
 from models.topito.game import GAME
-from models.topito.plan import BACKENDS, plan
+from models.topito.plan import plan
 from models.topito.reachable import reachable
 from models.topito.rules import (
     HAND_SIZE,
@@ -24,6 +24,7 @@ from models.topito.rules import (
     parse_card,
 )
 from models.topito.state import State, new_game
+from models.topito.verbs import BACKENDS
 
 R = load_rules()
 B = {name: i for i, name in enumerate(R.characters)}

@@ -314,8 +314,8 @@ def editor(game_id: str) -> dict[str, Any]:
                     "size": rules.hand_size, "unknown": "?"},
                    {"key": "last_move", "label": "Last move", "kind": "move",
                     "parts": {"block": "blocks", "from": "podiums", "to": "podiums"}},
-                   {"key": "turn", "label": "On turn", "kind": "turn", "of": "hands",
-                    "first": 0}]  # topito's file counts seats from 0
+                   {"key": "on_turn", "label": "On turn", "kind": "turn", "of": "hands",
+                    "first": 1}]
     else:
         pieces["faces"] = [_piece(str(n)) for n in range(1, rules.faces + 1)]
         fields += [{"key": "roll", "label": "Dice", "kind": "dice", "pieces": "faces",
