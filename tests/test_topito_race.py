@@ -194,7 +194,7 @@ def files(tmp_path, hands, deck, played=(6, 6), turn=0, podiums=None):
     (tmp_path / "deck.json").write_text(json.dumps({"cards": cards}))
     pos = {"game": "topito", "podiums": podiums or {"red": ["Bear"], "yellow": [],
                                                     "blue": []},
-           "hands": hands, "played": piles, "deck": list(deck), "turn": turn}
+           "hands": hands, "played": piles, "deck": list(deck), "on_turn": turn + 1}
     (tmp_path / "pos.json").write_text(json.dumps(pos))
     return str(tmp_path / "pos.json"), "--deck", str(tmp_path / "deck.json")
 
