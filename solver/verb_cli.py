@@ -77,8 +77,9 @@ def click_option(p: Param) -> click.Option:
         decls = [f"{on}/{off}"]
         more.update(default=p.default)
     else:
-        more.update(type=click_type(p), default=p.default, multiple=p.multiple,
-                    required=p.required)
+        more.update(type=click_type(p), multiple=p.multiple, required=p.required)
+        if p.default is not None:  # an explicit None default satisfies `required`
+            more["default"] = p.default
         if p.metavar:
             more["metavar"] = p.metavar
         decls = list(p.spellings)
