@@ -79,6 +79,17 @@ def test_reachable_yes_and_no():
     assert not no["reachable"] and no["status"] == "proven" and no["plan"] == []
 
 
+def test_the_goal_options_default_to_any_and_within_is_required():
+    """--any / --all set one value (any unless --all); --within has no default."""
+    cards = ("--card", "rank 2: Duck", "--card", "order Whale < Mouse < Pig")
+    assert run_json("plan", MID, *cards)["mode"] == "any"
+    assert run_json("plan", MID, *cards, "--any")["mode"] == "any"
+    assert run_json("plan", MID, *cards, "--all")["mode"] == "all"
+    missing = run("reachable", MID, "--card", "Duck on Owl")
+    assert missing.exit_code == 2 and "Missing option '--within'" in missing.output
+    assert "Traceback" not in missing.output
+
+
 def test_hint_uses_the_hand_of_the_player_on_turn():
     data = run_json("hint", MID)
     assert data["hand"][3] == "rank 2: Duck"
