@@ -58,7 +58,8 @@ import time
 from models.topito.encode_sat import sat_plan
 from models.topito.plan import shortest
 from models.topito.puzzle_search import random_state
-from models.topito.rules import Card, Goal, State, load_deck, load_rules
+from models.topito.rules import Card, Goal, load_deck, load_rules
+from models.topito.state import State
 from solver.progress import progress_bar
 
 BACKENDS = ("auto", "astar", "sat", "bfs", "sat0")
@@ -225,7 +226,7 @@ def part3(args, rules) -> None:
 def hint_positions(args, game_rules):
     """The seeded positions of the hint benchmark (not over, player on turn with cards)."""
     from models.topito.policies import greedy_choice
-    from models.topito.table import new_game
+    from models.topito.state import new_game
     from solver.game import task_seed
 
     out = []
@@ -247,7 +248,7 @@ def hint_positions(args, game_rules):
 
 def part_hint(args) -> None:
     from models.topito.hint import MeetChances, table_hint
-    from models.topito.table import load_game_rules
+    from models.topito.rules import load_game_rules
 
     positions = hint_positions(args, load_game_rules())
     for backend in ("sat", "bfs"):
@@ -288,7 +289,7 @@ def race_positions(args, game_rules):
     """The seeded endgames of the race benchmark: dealt games played greedily until a
     seat has 5 (even i) or 6 (odd i) played cards, not over."""
     from models.topito.policies import greedy_choice
-    from models.topito.table import new_game
+    from models.topito.state import new_game
     from solver.game import task_seed
 
     out = []
@@ -324,7 +325,7 @@ def timed_race(state, player, backend, limit, runs):
 
 
 def part_race(args) -> None:
-    from models.topito.table import load_game_rules
+    from models.topito.rules import load_game_rules
 
     positions = race_positions(args, load_game_rules())
     cols = {"astar end": [], "astar seats": [], "bfs end": [], "bfs seats": []}

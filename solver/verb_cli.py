@@ -64,7 +64,11 @@ def click_option(p: Param) -> click.Option:
     more: dict[str, Any] = {}
     if p.kind == "flag":
         if p.flag_value is not None:
-            more.update(flag_value=p.flag_value, default=p.default)
+            # several flags may set one name (--all / --any): only the one whose value
+            # is the default gives one, else a later flag's None would override it
+            more.update(flag_value=p.flag_value)
+            if p.default is not None:
+                more["default"] = p.default
         else:
             more.update(is_flag=True, default=bool(p.default))
         decls = list(p.spellings)
@@ -73,8 +77,9 @@ def click_option(p: Param) -> click.Option:
         decls = [f"{on}/{off}"]
         more.update(default=p.default)
     else:
-        more.update(type=click_type(p), default=p.default, multiple=p.multiple,
-                    required=p.required)
+        more.update(type=click_type(p), multiple=p.multiple, required=p.required)
+        if p.default is not None:  # an explicit None default satisfies `required`
+            more["default"] = p.default
         if p.metavar:
             more["metavar"] = p.metavar
         decls = list(p.spellings)

@@ -10,8 +10,7 @@ import pytest
 
 from models.topito.bfs import bfs_plan, count_plans
 from models.topito.positions import load_position
-from models.topito.rules import Goal, parse_card
-from models.topito.table import load_game_rules
+from models.topito.rules import Goal, load_game_rules, parse_card
 from tests.cli_helpers import assert_one_line_error, game_runner
 from tests.cli_helpers import run_json as shared_run_json
 
@@ -78,6 +77,17 @@ def test_reachable_yes_and_no():
     no = run_json("reachable", MID, "--card", "rank 5: Cat", "--within", "1",
                   "--backend", "bfs")
     assert not no["reachable"] and no["status"] == "proven" and no["plan"] == []
+
+
+def test_the_goal_options_default_to_any_and_within_is_required():
+    """--any / --all set one value (any unless --all); --within has no default."""
+    cards = ("--card", "rank 2: Duck", "--card", "order Whale < Mouse < Pig")
+    assert run_json("plan", MID, *cards)["mode"] == "any"
+    assert run_json("plan", MID, *cards, "--any")["mode"] == "any"
+    assert run_json("plan", MID, *cards, "--all")["mode"] == "all"
+    missing = run("reachable", MID, "--card", "Duck on Owl")
+    assert missing.exit_code == 2 and "Missing option '--within'" in missing.output
+    assert "Traceback" not in missing.output
 
 
 def test_hint_uses_the_hand_of_the_player_on_turn():

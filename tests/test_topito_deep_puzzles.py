@@ -24,7 +24,8 @@ from models.topito.puzzles import (
     puzzle_from_dict,
     puzzle_to_dict,
 )
-from models.topito.rules import Card, Move, State, load_deck, load_rules, rules_from_dict
+from models.topito.rules import Card, load_deck, load_rules, rules_from_dict
+from models.topito.state import Move, State
 from solver.generate import check_unique, generate
 from tests.cli_helpers import assert_one_line_error, game_runner
 from tests.puzzle_helpers import verdict_and_search

@@ -17,8 +17,8 @@ import pytest
 
 from models.topito.game import GAME
 from models.topito.positions import read_position, write_position
-from models.topito.rules import Card, Move, parse_card
-from models.topito.table import GameRules, GameState, load_game_rules, new_game
+from models.topito.rules import Card, GameRules, load_game_rules, parse_card
+from models.topito.state import GameState, Move, new_game
 from solver.errors import BadInput
 from solver.game import CHANCE, TERMINAL
 
@@ -62,7 +62,7 @@ CASCADE_RULES = deck_of(*[c for h in CASCADE_HANDS for c in h], *CASCADE_DECK)
 def cascade(deck) -> GameState:
     return read_position(CASCADE_RULES, {
         "podiums": {"red": ["Bear", "Cat", "Duck"]}, "hands": CASCADE_HANDS,
-        "played": [[], []], "deck": deck, "turn": 0})
+        "played": [[], []], "deck": deck, "on_turn": 1})
 
 
 def test_photo_time_plays_met_cards_refills_and_chains_in_seat_order():
@@ -123,7 +123,7 @@ SIX = [[f"rank {k}: Fox" for k in (1, 2, 3, 4)] + ["rank 1: Owl", "rank 2: Owl"]
 
 def six_each(hands, deck) -> GameState:
     return read_position(WIN_RULES, {"podiums": {"red": ["Bear"]}, "hands": hands,
-                                     "played": SIX, "deck": deck, "turn": 1})
+                                     "played": SIX, "deck": deck, "on_turn": 2})
 
 
 def test_players_reaching_seven_at_the_same_photo_time_all_win():
@@ -150,7 +150,7 @@ def table(data: dict) -> GameState:
 
 
 def test_an_empty_deck_refills_nothing_and_the_game_ends_when_nobody_can_win():
-    base = {"podiums": {"red": ["Bear"]}, "turn": 0, "deck": ["Duck on Cat"],
+    base = {"podiums": {"red": ["Bear"]}, "on_turn": 1, "deck": ["Duck on Cat"],
             "hands": [["Cat on Bear", "Whale on Mouse", "Mouse on Whale", "Owl on Fox"],
                       ["Fox on Owl", "Pig on Owl", "Owl on Pig", "Bear on Cat"]]}
     # seat 2 has 5 played: with 4 in hand it can still reach 7 when the deck is empty
@@ -199,8 +199,8 @@ def test_draw_probabilities_equal_a_brute_force_count():
     state = read_position(rules, {
         "podiums": {"red": ["Bear", "Cat"]},
         "hands": [["Mouse on Elephant", "Bear on Cat"], ["?", "?"]],
-        "played": [["Cat on Bear"], []], "deck": 5, "turn": 1,
-        "photo_time": {"players": [0], "draws": 2}})
+        "played": [["Cat on Bear"], []], "deck": 5, "on_turn": 2,
+        "photo_time": {"seats": [1], "draws": 2}})
     unseen = state.unseen()
     assert Counter(texts(unseen)) == {"Duck on Owl": 3, "Fox on Pig": 2,
                                       "rank 1: Whale": 1, "Owl on Fox": 1}
@@ -222,8 +222,8 @@ def test_moves_at_a_chance_event(tmp_path):
     path.write_text(json.dumps({
         "podiums": {"red": ["Bear", "Cat"]},
         "hands": [["Mouse on Elephant", "Bear on Cat", "Duck on Owl"], ["?"] * 4],
-        "played": [["Cat on Whale"], []], "deck": 40, "turn": 1,
-        "photo_time": {"players": [0], "draws": 1}}))
+        "played": [["Cat on Whale"], []], "deck": 40, "on_turn": 2,
+        "photo_time": {"seats": [1], "draws": 1}}))
     run = game_runner("topito")
     out = run_json(run, "moves", str(path))
     # 48 cards, 4 known to seat 1: any of the other 44 is drawn with the same chance
@@ -245,7 +245,7 @@ def test_unknown_hands_round_trip_and_are_said():
             "hands": [["Duck on Owl", "rank 2: Fox", "Pig on Cat", "rank 1: Cat"],
                       ["?", "?", "?", "?"], ["?", "?", "?"]],
             "played": [["Mouse on Elephant"], [], ["Cat on Whale"]],
-            "deck": 35, "turn": 2, "moves_made": 9}
+            "deck": 35, "on_turn": 3, "moves_made": 9}
     state = read_position(BUILT_IN, data)
     assert write_position(state) == data
     assert GAME.unknown(state) == ["4 hand card(s) of seat 2", "3 hand card(s) of seat 3",
@@ -275,14 +275,14 @@ def test_observation_hides_other_hands_and_the_deck_order():
     ({"deck": ["Duck on Owl"]}, ["placed nowhere"]),
     ({"played": [[]]}, ["1 piles for 2 players"]),
     ({"hands": [["?"]] * 6, "played": [[]] * 6}, ["at most 5 players"]),
-    ({"photo_time": {"players": [0], "draws": 1}}, ["cannot draw 1"]),
-    ({"photo_time": {"players": [], "draws": 1}}, ["each once"]),
+    ({"photo_time": {"seats": [1], "draws": 1}}, ["cannot draw 1"]),
+    ({"photo_time": {"seats": [], "draws": 1}}, ["each once"]),
     ({"hands": [], "played": []}, ["'played' needs the players' hands"]),
 ])
 def test_bad_game_positions(change, words):
     data = {"podiums": {"red": ["Bear"]},
             "hands": [["Duck on Owl", "rank 2: Fox", "Pig on Cat", "rank 1: Cat"], ["?"] * 4],
-            "played": [[], []], "turn": 0}
+            "played": [[], []], "on_turn": 1}
     data.update(change)
     with pytest.raises(BadInput) as err:
         read_position(BUILT_IN, data)

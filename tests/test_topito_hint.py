@@ -21,8 +21,8 @@ from hypothesis import strategies as st
 from models.topito.game import GAME
 from models.topito.hint import table_hint
 from models.topito.positions import read_position, write_position
-from models.topito.rules import format_move, parse_card
-from models.topito.table import GameState, load_game_rules, new_game
+from models.topito.rules import load_game_rules, parse_card
+from models.topito.state import GameState, format_move, new_game
 from solver.errors import BadInput
 from solver.results import to_jsonable
 from tests.cli_helpers import assert_one_line_error, game_runner
@@ -117,7 +117,7 @@ def test_the_hint_of_a_file_with_every_hand_is_that_of_the_player_on_turn(tmp_pa
 
 def test_hands_as_counts_and_an_unordered_deck_round_trip():
     data = {"podiums": {"red": ["Bear"]}, "hands": [["Duck on Owl", "Pig on Cat"], 3],
-            "deck": {"unordered": ["rank 1: Cat", "Owl on Pig"]}, "turn": 0}
+            "deck": {"unordered": ["rank 1: Cat", "Owl on Pig"]}, "on_turn": 1}
     small = replace(BUILT_IN, deck=cards("Duck on Owl", "Pig on Cat", "Cat on Bear",
                                          "rank 1: Cat", "rank 2: Fox", "Owl on Pig",
                                          "Fox on Duck"))
@@ -153,7 +153,7 @@ def test_hands_as_counts_and_an_unordered_deck_round_trip():
 def test_bad_input_is_one_line(tmp_path):
     deck = write(tmp_path, {"cards": ["Duck on Owl", "Pig on Cat", "Cat on Bear", "rank 1: Cat",
                                       "rank 2: Fox", "Owl on Pig"]}, "deck.json")
-    base = {"podiums": {"red": ["Bear"]}, "turn": 0}
+    base = {"podiums": {"red": ["Bear"]}, "on_turn": 1}
     # a "?" in the hand of the player on turn, where the hint needs it
     f = write(tmp_path, {**base, "hands": [["Duck on Owl", "?"], ["?"] * 4]})
     assert_one_line_error(run("hint", f), "hand of player 0", "not known ('?')", "--hand")
@@ -194,7 +194,7 @@ def test_meeting_chances_are_exact_over_every_deal_the_player_cannot_tell_apart(
     small = replace(BUILT_IN, deck=deck)
     data = {"podiums": {"red": ["Bear", "Cat"], "yellow": ["Duck"], "blue": []},
             "hands": [["Whale on Mouse", "podium blue: Cat Fox Pig"], ["?", "?", "?"]],
-            "played": [["Pig on Cat"], []], "turn": 0}
+            "played": [["Pig on Cat"], []], "on_turn": 1}
     view = read_position(small, data)
     assert view.deck_count == 4
     res, used = table_hint(view, "bfs", 2)

@@ -10,21 +10,20 @@ import pytest
 from models.topito.bfs import bfs_plan, count_plans
 from models.topito.encode_sat import SatPlanner, sat_plan
 from models.topito.hint import hint
-from models.topito.plan import BACKENDS, plan
+from models.topito.plan import plan
 from models.topito.puzzle_search import random_state
 from models.topito.reachable import reachable
 from models.topito.rules import (
     ORDER_READINGS,
     Card,
     Goal,
-    Move,
-    State,
-    format_move,
     load_deck,
     load_rules,
     parse_card,
     rules_from_dict,
 )
+from models.topito.state import Move, State, format_move
+from models.topito.verbs import BACKENDS
 
 R = load_rules()
 DECK = load_deck(R)

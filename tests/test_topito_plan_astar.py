@@ -13,9 +13,11 @@ from hypothesis import strategies as hs
 from models.topito.astar import PlanBound, astar_plan
 from models.topito.bfs import bfs_plan
 from models.topito.encode_sat import arrangement_exists, sat_plan
-from models.topito.plan import PLAN_BACKENDS, plan, shortest
+from models.topito.plan import plan, shortest
 from models.topito.puzzle_search import random_state
-from models.topito.rules import Card, Goal, State, load_deck, load_rules, parse_card
+from models.topito.rules import Card, Goal, load_deck, load_rules, parse_card
+from models.topito.state import State
+from models.topito.verbs import PLAN_BACKENDS
 from tests.cli_helpers import game_runner
 from tests.cli_helpers import run_json as shared_run_json
 from tests.test_topito_plan import SMALL, random_card, replay_meets

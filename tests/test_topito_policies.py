@@ -20,8 +20,8 @@ from models.topito.game import GAME
 from models.topito.hint import MeetChances, choose_move, outlooks, table_hint
 from models.topito.nearness import Blocks, near_distances
 from models.topito.positions import read_position
-from models.topito.rules import Goal, Move, State, parse_card, successors
-from models.topito.table import load_game_rules, new_game
+from models.topito.rules import Goal, load_game_rules, parse_card
+from models.topito.state import Move, State, new_game, successors
 from solver.simulate import simulate
 from tests.cli_helpers import game_runner, on_three_executors
 
@@ -82,7 +82,7 @@ def test_the_threat_is_exact_over_every_deal_the_player_cannot_tell_apart():
     view = read_position(small, {
         "podiums": {"red": ["Bear", "Cat"], "yellow": ["Duck"], "blue": []},
         "hands": [["Whale on Mouse", "podium blue: Cat Fox Pig"], ["?", "?", "?"]],
-        "played": [["Pig on Cat"], []], "turn": 0})
+        "played": [["Pig on Cat"], []], "on_turn": 1})
     stacks = view.blocks.stacks
     hands = [h for h in itertools.combinations(view.unseen(), 3)
              if not any(c.met(stacks) for c in h)]
@@ -150,7 +150,7 @@ def test_the_hint_policy_meets_a_card_and_avoids_gifts():
     view = read_position(replace(BUILT_IN, deck=tuple(deck)), {
         "podiums": {"red": ["Bear", "Cat"]}, "hands": [["rank 2: Cat", "Bear on Whale"],
                                                        ["?"]],
-        "played": [[], []], "turn": 0})
+        "played": [[], []], "on_turn": 1})
     looks = {o.move: o for o in outlooks(view.blocks, list(view.hands[0]), MeetChances(view))}
     red = R.podium("red")
     assert looks[Move(R.block("Fox"), None, red)].gift_next == Fraction(1, 3)

@@ -24,8 +24,7 @@ from models.topito.puzzles import (
     podium_symmetries,
     puzzle_from_dict,
 )
-from models.topito.rules import ORDER_READINGS, Goal, load_deck, load_rules
-from models.topito.table import load_game_rules
+from models.topito.rules import ORDER_READINGS, Goal, load_deck, load_game_rules, load_rules
 from solver.generate import attempt_seed, check_unique, generate
 from tests.cli_helpers import game_runner
 from tests.puzzle_helpers import verdict_and_search

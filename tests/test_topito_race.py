@@ -17,8 +17,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from models.topito.race import card_bound, race, replay, unmet_bound
-from models.topito.rules import Card, State, format_move, rules_from_dict
-from models.topito.table import GameRules, GameState, load_game_rules, new_game
+from models.topito.rules import Card, GameRules, load_game_rules, rules_from_dict
+from models.topito.state import GameState, State, format_move, new_game
 from solver.errors import BadInput, TimeLimitReached
 from tests.cli_helpers import assert_one_line_error, game_runner, run_json
 
@@ -194,7 +194,7 @@ def files(tmp_path, hands, deck, played=(6, 6), turn=0, podiums=None):
     (tmp_path / "deck.json").write_text(json.dumps({"cards": cards}))
     pos = {"game": "topito", "podiums": podiums or {"red": ["Bear"], "yellow": [],
                                                     "blue": []},
-           "hands": hands, "played": piles, "deck": list(deck), "turn": turn}
+           "hands": hands, "played": piles, "deck": list(deck), "on_turn": turn + 1}
     (tmp_path / "pos.json").write_text(json.dumps(pos))
     return str(tmp_path / "pos.json"), "--deck", str(tmp_path / "deck.json")
 

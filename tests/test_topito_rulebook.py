@@ -11,18 +11,20 @@ import random
 import pytest
 
 from models.topito.game import GAME
-from models.topito.plan import BACKENDS, plan
+from models.topito.plan import plan
 from models.topito.reachable import reachable
 from models.topito.rules import (
+    HAND_SIZE,
     ORDER_READINGS,
     Goal,
     Rules,
-    State,
     load_deck,
+    load_game_rules,
     load_rules,
     parse_card,
 )
-from models.topito.table import HAND_SIZE, load_game_rules, new_game
+from models.topito.state import State, new_game
+from models.topito.verbs import BACKENDS
 
 R = load_rules()
 B = {name: i for i, name in enumerate(R.characters)}

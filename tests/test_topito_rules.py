@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -14,17 +15,17 @@ from models.topito.rules import (
     ORDER_READINGS,
     Card,
     Goal,
-    Move,
-    State,
     load_deck,
+    load_game_rules,
     load_rules,
     parse_card,
     rules_from_dict,
     with_order_cards,
 )
-from models.topito.table import load_game_rules
+from models.topito.state import Move, State
 from solver.errors import BadInput
 
+PUZZLES = Path(__file__).resolve().parent.parent / "puzzles" / "topito"
 R = load_rules()
 GAME_RULES = load_game_rules()
 B = {name: i for i, name in enumerate(R.characters)}
@@ -230,7 +231,7 @@ def test_deck_composition():
 
 GOOD = {"game": "topito", "podiums": {"red": ["Bear", "Cat"], "yellow": [], "blue": ["Owl"]},
         "last_move": {"block": "Cat", "from": "blue", "to": "red"},
-        "hands": [["Cat on Bear", "rank 1: Owl"]], "turn": 0}
+        "hands": [["Cat on Bear", "rank 1: Owl"]], "on_turn": 1}
 
 
 def test_position_round_trip():
@@ -256,12 +257,58 @@ def test_position_round_trip():
     ({"last_move": {"block": "Cat", "from": "red", "to": "red"}}, ["same podium"]),
     ({"hands": [["Cat on Bear"] * 5]}, ["at most 4 cards"]),
     ({"hands": [["Cat over Bear"]]}, ["not a card"]),
-    ({"turn": 3}, ["player 3 has no hand"]),
+    ({"on_turn": 4}, ["seat 4 has no hand (seats 1 to 1)"]),
     ({"podium": {}}, ["unknown field 'podium'"]),
     ({"game": "hippo"}, ["not a topito position"]),
 ])
 def test_bad_positions(change, words):
     data = json.loads(json.dumps(GOOD))
+    data.update(change)
+    with pytest.raises(BadInput) as err:
+        read_position(GAME_RULES, data)
+    msg = str(err.value)
+    assert "\n" not in msg
+    for w in words:
+        assert w in msg
+
+
+# the older format: the player on turn under "turn" and the players in photo time under
+# "players", both counted from 0
+OLD_MIDGAME = {
+    "game": "topito", "podiums": {"red": ["Elephant", "Bear", "Cat"], "yellow": ["Duck"]},
+    "last_move": {"block": "Bear", "from": "blue", "to": "red"},
+    "hands": [["Duck on Owl", "?", "?", "?"], ["?", "?", "?"], ["?", "?", "?", "?"]],
+    "played": [[], ["Pig on Cat"], []], "deck": 36, "turn": 2, "moves_made": 7,
+    "photo_time": {"players": [1, 2], "draws": 1}}
+
+
+def test_an_old_format_file_reads_the_same_and_is_written_in_the_new_one():
+    old = read_position(GAME_RULES, OLD_MIDGAME)
+    assert old.turn == 2 and old.photo_queue == (1, 2)  # inside, players count from 0
+    new = {k: v for k, v in OLD_MIDGAME.items() if k != "turn"}
+    new.update(on_turn=3, photo_time={"seats": [2, 3], "draws": 1})
+    assert read_position(GAME_RULES, new) == old
+    written = write_position(old)
+    assert written["on_turn"] == 3 and "turn" not in written
+    assert written["photo_time"] == {"seats": [2, 3], "draws": 1}
+    assert read_position(GAME_RULES, written) == old
+    # the shipped example as it was written before: the same position
+    shipped = json.loads((PUZZLES / "midgame.json").read_text())
+    assert shipped["on_turn"] == 1
+    before = {k: v for k, v in shipped.items() if k != "on_turn"} | {"turn": 0}
+    assert read_position(GAME_RULES, before) == read_position(GAME_RULES, shipped)
+
+
+@pytest.mark.parametrize("change, words", [
+    ({"turn": 3}, ["player 3 has no hand", "players 0 to 2"]),
+    ({"turn": 0, "on_turn": 1}, ["'on_turn'", "'turn'", "both given"]),
+    ({"photo_time": {"players": [3], "draws": 1}}, ["no player 3 (players 0 to 2)"]),
+    ({"photo_time": {"seats": [2], "players": [1], "draws": 1}}, ["both given"]),
+    ({"photo_time": {"seats": [0], "draws": 1}}, ["no seat 0 (seats 1 to 3)"]),
+    ({"photo_time": {"players": [0], "draws": 1}}, ["player 0 cannot draw 1"]),
+])
+def test_bad_seats_in_either_format(change, words):
+    data = {k: v for k, v in OLD_MIDGAME.items() if k not in ("turn", "photo_time")}
     data.update(change)
     with pytest.raises(BadInput) as err:
         read_position(GAME_RULES, data)

@@ -33,7 +33,8 @@ import time
 from collections.abc import Callable
 
 from models.topito.bfs import SearchOutcome, path_to
-from models.topito.rules import Ban, Card, Goal, Move, Stacks, State, successors
+from models.topito.rules import Card, Goal, Stacks
+from models.topito.state import Ban, Move, State, successors
 
 # requirement kinds: ("in", b) b in play; ("pod", b, p) b in the stack on podium p;
 # ("on", lower, upper) upper directly on lower; ("below", lo, hi) lo under hi in one

@@ -13,7 +13,8 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from models.topito.rules import Ban, Goal, Move, Stacks, State, successors
+from models.topito.rules import Goal, Stacks
+from models.topito.state import Ban, Move, State, successors
 
 
 @dataclass
@@ -154,7 +155,7 @@ def shortest_plans(state: State, goal: Goal, max_depth: int, limit: int = 2,
         if goals:
             plans: list[list[Move]] = []
             for g in goals:
-                for path in _paths(layers, len(layers) - 1, g):
+                for path in layered_paths(layers, len(layers) - 1, g):
                     plans.append(path)
                     if len(plans) >= limit:
                         return PlansOutcome("optimal", len(layers) - 1, plans, nodes)
@@ -164,11 +165,11 @@ def shortest_plans(state: State, goal: Goal, max_depth: int, limit: int = 2,
     return PlansOutcome("infeasible", None, [], nodes)
 
 
-def _paths(layers: list[dict], depth: int, key: tuple) -> Iterator[list[Move]]:
+def layered_paths(layers: list[dict], depth: int, key: tuple) -> Iterator[list[Move]]:
     """Every move sequence from the start to `key` at `depth`, lazily."""
     if depth == 0:
         yield []
         return
     for prev, move in layers[depth][key]:
-        for head in _paths(layers, depth - 1, prev):
+        for head in layered_paths(layers, depth - 1, prev):
             yield [*head, move]

@@ -23,7 +23,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from models.topito.rules import Card, Goal, Move, Stacks, State
+from models.topito.rules import Card, Goal, Stacks
+from models.topito.state import Move, State
 from solver.backends.sat import INTERRUPTIBLE, CnfBuilder, IncrementalSat
 from solver.errors import TimeLimitReached
 

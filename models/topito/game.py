@@ -1,8 +1,9 @@
 """Topito described to solver/ once (solver.game.Game): the shared show, moves,
-simulate and play commands and the contract test are built from `GAME`.
+simulate and play verbs and the contract test are built from `GAME`.
 
-An action is a rules.Move for the player to move, or a rules.Card at a chance event
-(the card drawn from a deck whose order is unknown). The game layer itself is table.py.
+An action is a state.Move for the player to move, or a rules.Card at a chance event
+(the card drawn from a deck whose order is unknown). The engine itself is state.py;
+this module only hands its questions on (legality included) and draws nothing.
 """
 
 from __future__ import annotations
@@ -11,67 +12,61 @@ import random
 import re
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import asdict, replace
 from typing import Any
 
-import click
-
 from models.topito.positions import read_position, write_position
+from models.topito.queries import MovesNotes, ShowResult, forbidden_move, podium_dict, show
 from models.topito.rules import (
     DEFAULT_ORDER_READING,
-    ORDER_READINGS,
-    Card,
-    Move,
-    format_move,
-    move_dict,
-    parse_card,
-)
-from models.topito.show import ShowResult, forbidden_move, podium_dict, show
-from models.topito.table import (
     MAX_PLAYERS,
     MIN_PLAYERS,
+    ORDER_READINGS,
+    Card,
     GameRules,
-    GameState,
     cards_text,
     load_game_rules,
-    new_game,
+    parse_card,
 )
+from models.topito.state import GameState, Move, format_move, move_dict, new_game
 from solver.errors import BadInput
 from solver.game import CHANCE, TERMINAL, Game, Policy
+from solver.params import Param, choice_param
 
 Action = Move | Card
 
 ENDS = ("won", "deck ran out", "move limit")
 
-# Every command that reads cards takes it: the shared ones through `data_options`,
-# plan / reachable / hint / deck and generate in cli.py.
-ORDER_CARDS_OPTION = click.Option(
-    ["--order-cards", "order_cards"], type=click.Choice(ORDER_READINGS),
-    default=DEFAULT_ORDER_READING, show_default=True,
-    help="How an order card written as printed ('order Elephant Whale Mouse') is read: "
-         "top-down = the first character named is the highest, bottom-up = the lowest. "
-         "'<' (bottom to top) and '>' (top to bottom) between the names say it outright.")
+# Every verb that reads cards takes it: the shared ones and plan / reachable / race /
+# hint / deck through `data_options`, generate as one of its own options.
+ORDER_CARDS_PARAM = choice_param(
+    "order_cards", ORDER_READINGS, DEFAULT_ORDER_READING,
+    "How an order card written as printed ('order Elephant Whale Mouse') is read: "
+    "top-down = the first character named is the highest, bottom-up = the lowest. "
+    "'<' (bottom to top) and '>' (top to bottom) between the names say it outright.")
+DECK_PARAM = Param("deck_path", "file", None, "Deck file replacing the built-in 48 cards.",
+                   flags=("--deck",), web=False)
+# `moves` asks with or without it; plan, reachable, race and hint take it too
+REVERSAL_PARAM = Param(
+    "reversal_rule", "switch", True,
+    "Apply the rule that the previous player's last move may not be reversed.",
+    flags=("--reversal", "--no-reversal"), show_default=True)
 
 
 class TopitoGame(Game[GameRules, GameState, Action]):
     id = "topito"
-    title = "Topito"
     kind = "competitive"
     policy_names = ("greedy", "hint", "random")
-    data_options = (click.Option(
-        ["--deck", "deck_path"], type=click.Path(dir_okay=False),
-        help="Deck file replacing the built-in 48 cards."), ORDER_CARDS_OPTION)
-    setup_options = (click.Option(
-        ["--players"], default="2", show_default=True, metavar="N[,N...]",
-        help=f"Players ({MIN_PLAYERS}-{MAX_PLAYERS}); several separated by commas "
-             "compare them."),)
-    chance_option = click.Option(
-        ["--draw"], metavar="CARD",
-        help="At a draw from a deck of unknown order: the card drawn (the moves after "
-             "it are listed).")
-    what_if_options = (click.Option(
-        ["--reversal/--no-reversal", "reversal_rule"], default=True, show_default=True,
-        help="Apply the rule that the previous player's last move may not be reversed."),)
+    data_options = (DECK_PARAM, ORDER_CARDS_PARAM)
+    setup_options = (Param(
+        "players", "text", "2", f"Players ({MIN_PLAYERS}-{MAX_PLAYERS}); several separated "
+        "by commas compare them.", metavar="N[,N...]", show_default=True),)
+    chance_option = Param(
+        "draw", "text", None, "At a draw from a deck of unknown order: the card drawn "
+        "(the moves after it are listed).", metavar="CARD")
+    what_if_options = (REVERSAL_PARAM,)
+    show_answer = "models.topito.queries:ShowResult"
+    moves_notes_answer = "models.topito.queries:MovesNotes"
 
     # ------------------------------------------------------------------ data, positions
 
@@ -239,23 +234,13 @@ class TopitoGame(Game[GameRules, GameState, Action]):
             out["photo_time"] = photos
         return out
 
-    # ------------------------------------------------------------------ pictures
+    # ------------------------------------------------------------------ answers
 
     def moves_notes(self, state: GameState) -> dict[str, Any]:
-        return {"forbidden": forbidden_move(state.blocks)}
+        return asdict(MovesNotes(forbidden_move(state.blocks)))
 
     def show(self, state: GameState) -> ShowResult:
         return show(state)
-
-    def terminal(self, state: GameState) -> Any:
-        from models.topito.render import table_text
-
-        return table_text(state)
-
-    def picture(self, state: GameState, title: str) -> Any:
-        from models.topito.render import table_svg
-
-        return table_svg(state, title)
 
     # ------------------------------------------------------------------ policies
 
@@ -285,29 +270,6 @@ class TopitoGame(Game[GameRules, GameState, Action]):
                                    for s in range(seats)],
                 "no_winner": sum(ends.get(e, 0) for e in ENDS if e != "won"),
                 "shared_wins": sum(1 for r in records if r["winners"] > 1)}
-
-    def final_report(self, rules: GameRules, end: GameState, options: dict[str, Any]
-                     ) -> Any:
-        return (f"{end.moves_made} moves; played cards: " + ", ".join(
-            f"seat {p + 1} {len(pile)}" for p, pile in enumerate(end.played))
-            + f" ({self.status(end)})")
-
-    def hint(self, rules: GameRules, observation: GameState, options: dict[str, Any]
-             ) -> Any:
-        from rich.console import Group
-
-        from models.topito.hint import hint
-        from models.topito.render import hint_table, race_text
-
-        hand = [c for c in observation.hands[observation.turn] if c is not None]
-        if not hand:
-            return "No cards in hand: any move will do."
-        res = hint(observation.blocks, hand, "sat", 6, 30.0, table=observation,
-                   view="own")
-        best = res.best
-        head = f"Best move: {best.move} — {best.reasons}" if best else "No move"
-        legend = "  ".join(f"c{i + 1} = {c}" for i, c in enumerate(res.considered))
-        return Group(head, race_text(res), hint_table(res), legend)
 
 
 GAME = TopitoGame()

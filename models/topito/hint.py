@@ -24,22 +24,14 @@ import time
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from math import comb
+from typing import TypedDict
 
 from models.topito.bfs import bfs_plan
 from models.topito.encode_sat import SatPlanner, sat_plan
 from models.topito.nearness import Blocks, near_distances
 from models.topito.plan import deadline_after
-from models.topito.rules import (
-    Card,
-    Goal,
-    Move,
-    Rules,
-    State,
-    format_move,
-    move_dict,
-    successors,
-)
-from models.topito.table import GameState
+from models.topito.rules import Card, Goal, Rules
+from models.topito.state import GameState, Move, State, format_move, move_dict, successors
 from solver.errors import BadInput, TimeLimitReached
 
 # What a move is worth (`Outlook.value`). Weights chosen by playing the hint policy
@@ -100,6 +92,19 @@ class RaceSeat:
     on_turn: bool
 
 
+class ChancesInfo(TypedDict):
+    """How the chances of a hint were computed: for whom (`next_player`, a seat from
+    1), exactly over the pool of cards the unknown hand cards are drawn from, and how
+    many unknown hand cards each other seat holds."""
+
+    next_player: str
+    method: str
+    samples: int
+    unknown_hand_cards: dict[str, int]
+    pool: int
+    pool_is: str
+
+
 @dataclass
 class HintResult:
     """Cards met before moving (shout "photo time!"), the best move and the ranked
@@ -119,7 +124,7 @@ class HintResult:
     backend: str
     seconds: float
     view: str = "blocks and hand"
-    chances: dict[str, object] | None = None
+    chances: ChancesInfo | None = None
     race: list[RaceSeat] = field(default_factory=list)
 
 
@@ -171,7 +176,7 @@ class MeetChances:
         return (round(float(self.chance([self.next], stacks)), 6),
                 round(float(self.chance(self.others, stacks)), 6))
 
-    def describe(self) -> dict[str, object]:
+    def describe(self) -> ChancesInfo:
         t = self.table
         unknown = {f"seat {p + 1}": sum(c is None for c in t.hands[p]) for p in self.others}
         return {"next_player": f"seat {self.next + 1}", "method": "exact",

@@ -11,7 +11,8 @@ blocks with the moved segment on top, and the one new adjacency is (old top, mov
 
 from __future__ import annotations
 
-from models.topito.rules import Ban, Card, Stacks, successors
+from models.topito.rules import Card, Stacks
+from models.topito.state import Ban, successors
 
 
 class Blocks:

@@ -15,13 +15,14 @@ from dataclasses import dataclass, field
 
 from models.topito.astar import AstarSearch, PlanBound, astar_plan
 from models.topito.bfs import bfs_plan
-from models.topito.rules import Goal, Move, State
-from models.topito.show import MoveInfo, move_info, podium_dict
+from models.topito.queries import MoveInfo, move_info, podium_dict
+from models.topito.rules import Goal
+from models.topito.state import Move, State
+from models.topito.verbs import PLAN_BACKENDS
 from solver.errors import BadInput, TimeLimitReached
 
-# the back-ends of hint and generate (they assume a first move or count plans)
-BACKENDS = ("sat", "bfs")
-PLAN_BACKENDS = ("auto", "astar", "sat", "bfs")
+# the back-ends (declared with the verbs): hint and generate take BACKENDS (they
+# assume a first move or count plans), plan and reachable PLAN_BACKENDS
 # auto: A* alone for the first slice, then A* and SAT in turns;
 # past AUTO_ASTAR_NODES positions (memory: a few hundred bytes each) SAT goes on alone
 AUTO_FIRST_SLICE = 0.5

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import random
 
-from models.topito.rules import Card, Move, Stacks, successors
-from models.topito.table import GameState
+from models.topito.rules import Card, Stacks
+from models.topito.state import GameState, Move, successors
 
 
 def hint_choice(observation: GameState, legal: list[Move], rng: random.Random) -> Move:

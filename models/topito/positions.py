@@ -7,7 +7,7 @@
  "hands": [["Duck on Owl", "rank 2: Duck"], ["?", "?", "?", "?"]],
  "played": [["Cat on Bear"], []],
  "deck": 41,
- "turn": 0, "moves_made": 5}
+ "on_turn": 1, "moves_made": 5}
 ```
 
 Only `podiums` is needed: a file of the blocks alone is a position for `plan`,
@@ -17,8 +17,12 @@ has not seen, or are just a count (that many unseen cards: `3` = `["?", "?", "?"
 their order) or a list, top card first (a full state: a dealt game); without it the
 deck is every card of the deck file that the played piles and the known hands do not
 hold, less one per "?". `photo_time` appears only while cards are drawn from a deck of
-unknown order: the players whose photo time is not over (the first is drawing) and how
+unknown order: the seats whose photo time is not over (the first is drawing) and how
 many cards they still draw.
+
+Seats are counted from 1 (`on_turn`, `photo_time.seats`). Files of the older format
+count players from 0 under other keys (`turn`, `photo_time.players`): they are still
+read, and written back in the new format.
 """
 
 from __future__ import annotations
@@ -28,14 +32,15 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from models.topito.rules import Move, Rules, State, locate, move_dict, parse_card
-from models.topito.table import MAX_PLAYERS, GameRules, GameState, cards_text
+from models.topito.rules import MAX_PLAYERS, GameRules, Rules, cards_text, parse_card
+from models.topito.state import GameState, Move, State, locate, move_dict
 from solver.errors import BadInput
 from solver.io import expect, load_json
 from solver.io import field as json_field
 
 POSITION_FIELDS = ("game", "title", "note", "podiums", "out_of_play", "last_move",
-                   "hands", "played", "deck", "turn", "moves_made", "photo_time", "puzzle")
+                   "hands", "played", "deck", "on_turn", "turn", "moves_made",
+                   "photo_time", "puzzle")
 
 
 def check_fields(data: Any, where: str) -> dict[str, Any]:
@@ -148,10 +153,7 @@ def read_position(rules: GameRules, data: Any, where: str = "position") -> GameS
         hands.append(_cards(r, hand, w, True))
     if len(hands) > MAX_PLAYERS:
         raise BadInput(f"{where}.hands: {len(hands)} hands; at most {MAX_PLAYERS} players")
-    turn = json_field(data, "turn", int, where, 0)
-    if hands and not 0 <= turn < len(hands):
-        raise BadInput(f"{where}.turn: player {turn} has no hand (players 0 to "
-                       f"{len(hands) - 1})")
+    turn = read_on_turn(data, len(hands), where)
     if not hands:
         for key in ("played", "deck", "photo_time"):
             if key in data:
@@ -229,22 +231,47 @@ def _read_unordered_deck(state: GameState, data: dict[str, Any], where: str) -> 
     return replace(state, deck=None, deck_count=len(cards), deck_cards=deck_cards)
 
 
+def read_on_turn(data: dict[str, Any], players: int, where: str) -> int:
+    """The player on turn, counted from 0 inside: the file's `on_turn` counts seats from
+    1 (default 1); a file of the older format gives `turn`, counted from 0."""
+    if "turn" in data:
+        if "on_turn" in data:
+            raise BadInput(f"{where}: 'on_turn' (the seat, from 1) and 'turn' (the older "
+                           "format's player, from 0) both given; keep 'on_turn'")
+        turn = json_field(data, "turn", int, where, 0)
+        if players and not 0 <= turn < players:
+            raise BadInput(f"{where}.turn: player {turn} has no hand (players 0 to "
+                           f"{players - 1})")
+        return turn
+    seat = json_field(data, "on_turn", int, where, 1)
+    if players and not 1 <= seat <= players:
+        raise BadInput(f"{where}.on_turn: seat {seat} has no hand (seats 1 to {players})")
+    return seat - 1
+
+
 def _read_photo_time(state: GameState, data: Any, where: str) -> GameState:
+    """`{"seats": [from 1], "draws": k}`, or the older format's `"players"` (from 0)."""
     expect(data, dict, where)
-    queue = json_field(data, "players", list, where)
+    if "players" in data and "seats" in data:
+        raise BadInput(f"{where}: 'seats' (from 1) and 'players' (the older format's, "
+                       "from 0) both given; keep 'seats'")
+    key, word, first = ("players", "player", 0) if "players" in data else ("seats", "seat", 1)
+    given = json_field(data, key, list, where)
     draws = json_field(data, "draws", int, where)
     n = len(state.hands)
-    for i, p in enumerate(queue):
-        expect(p, int, f"{where}.players[{i}]")
-        if not 0 <= p < n:
-            raise BadInput(f"{where}.players[{i}]: no player {p} (players 0 to {n - 1})")
-    if not queue or len(set(queue)) != len(queue):
-        raise BadInput(f"{where}.players: the players still in photo time, each once")
+    for i, p in enumerate(given):
+        expect(p, int, f"{where}.{key}[{i}]")
+        if not first <= p < n + first:
+            raise BadInput(f"{where}.{key}[{i}]: no {word} {p} ({key} {first} to "
+                           f"{n - 1 + first})")
+    if not given or len(set(given)) != len(given):
+        raise BadInput(f"{where}.{key}: the {key} still in photo time, each once")
+    queue = tuple(p - first for p in given)
     if not 1 <= draws <= min(state.deck_count, state.rules.hand_size
                              - len(state.hands[queue[0]])):
-        raise BadInput(f"{where}.draws: player {queue[0]} cannot draw {draws} card(s) "
+        raise BadInput(f"{where}.draws: {word} {given[0]} cannot draw {draws} card(s) "
                        f"(hand of {len(state.hands[queue[0]])}, deck of {state.deck_count})")
-    return replace(state, photo_queue=tuple(queue), draws_due=draws)
+    return replace(state, photo_queue=queue, draws_due=draws)
 
 
 def write_position(state: GameState) -> dict[str, Any]:
@@ -263,10 +290,11 @@ def write_position(state: GameState) -> dict[str, Any]:
         data["deck"] = {"unordered": cards_text(r, state.deck_cards)}
     else:
         data["deck"] = state.deck_count
-    data["turn"] = state.turn
+    data["on_turn"] = state.turn + 1
     data["moves_made"] = state.moves_made
     if state.photo_queue:
-        data["photo_time"] = {"players": list(state.photo_queue), "draws": state.draws_due}
+        data["photo_time"] = {"seats": [p + 1 for p in state.photo_queue],
+                              "draws": state.draws_due}
     return data
 
 

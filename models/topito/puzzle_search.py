@@ -15,7 +15,8 @@ import itertools
 import random
 
 from models.topito.encode_sat import SatPlanner
-from models.topito.rules import Card, Goal, Move, Rules, State, locate
+from models.topito.rules import Card, Goal, Rules
+from models.topito.state import Move, State, locate
 
 
 def random_state(rules: Rules, rng: random.Random, in_play: int | None = None) -> State:

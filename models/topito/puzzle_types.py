@@ -24,8 +24,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from models.topito.bfs import PlansOutcome, _paths
-from models.topito.rules import Ban, Card, Goal, Move, Stacks, State, successors
+from models.topito.bfs import PlansOutcome, layered_paths
+from models.topito.rules import Card, Goal, Stacks
+from models.topito.state import Ban, Move, State, successors
 
 TYPES = ("card", "all", "hand")
 # how many cards each type holds
@@ -144,7 +145,7 @@ def shortest_ask_plans(state: State, ask: Ask, max_depth: int, limit: int = 2,
         if goals:
             plans: list[list[Move]] = []
             for g in goals:
-                for path in _paths(layers, len(layers) - 1, g):
+                for path in layered_paths(layers, len(layers) - 1, g):
                     plans.append(path)
                     if len(plans) >= limit:
                         return PlansOutcome("optimal", len(layers) - 1, plans, nodes)

@@ -29,7 +29,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from models.topito.bfs import bfs_plan, shortest_plans
-from models.topito.plan import BACKENDS
 from models.topito.positions import blocks_dict, check_fields, parse_move, read_blocks
 from models.topito.puzzle_types import (
     CARD_COUNTS,
@@ -42,16 +41,14 @@ from models.topito.puzzle_types import (
 from models.topito.rules import (
     Card,
     Goal,
-    Move,
     Rules,
-    State,
-    format_move,
     load_deck,
     load_rules,
-    move_dict,
     parse_card,
     with_order_cards,
 )
+from models.topito.state import Move, State, format_move, move_dict
+from models.topito.verbs import BACKENDS
 from solver.errors import BadInput, TimeLimitReached
 from solver.generate import Rating, Search, as_features
 from solver.io import expect
@@ -514,100 +511,16 @@ def _solution_text(kind: TopitoPuzzles, puzzle: Puzzle, solution: Solution) -> s
     return "; ".join(f"{i}. {s}" for i, s in enumerate(kind.steps(puzzle, solution), 1))
 
 
-def _moves(k: int) -> str:
-    return f"{k} move" if k == 1 else f"{k} moves"
-
-
-def _ask(kind: TopitoPuzzles, puzzle: Puzzle, solution: Solution) -> str:
-    """What the puzzle asks, in one line: the card (or the cards) and K."""
-    k = len(solution)
-    texts = [c.text(kind.rules) for c in puzzle.cards]
-    if puzzle.type == "all":
-        return f"all of {'; '.join(texts)} at once in {_moves(k)}"
-    if puzzle.type == "hand":
-        return f"photo time for all {len(texts)}: {'; '.join(texts)} in {_moves(k)}"
-    return f"{texts[0]} in {_moves(k)}"
-
-
-def _ask_lines(kind: TopitoPuzzles, puzzle: Puzzle, solution: Solution) -> list[str]:
-    """What the puzzle asks, a line per card for the pictures: the head, the cards,
-    the banned blocks."""
-    rules, k = kind.rules, len(solution)
-    if puzzle.type == "card":
-        lines = [f"meet {puzzle.card.text(rules)} in {_moves(k)}"]
-    elif puzzle.type == "all":
-        lines = [f"meet all of these at once in {_moves(k)}:"]
-    else:
-        lines = [f"photo time for all {len(puzzle.cards)} in {_moves(k)} (each card met at "
-                 "some moment; once met it is played):"]
-    if puzzle.type != "card":
-        lines += [f"  {c.text(rules)}" for c in puzzle.cards]
-    return lines + _ban_lines(kind, puzzle)
-
-
-def _ban_lines(kind: TopitoPuzzles, puzzle: Puzzle) -> list[str]:
-    if not puzzle.banned:
-        return []
-    names = " and the ".join(kind.rules.characters[b] for b in puzzle.banned)
-    return [f"the {names} may not be moved (never taken in hand; "
-            "it may ride on a block lifted below it)"]
-
-
-def _met_lines(kind: TopitoPuzzles, puzzle: Puzzle, solution: Solution) -> list[str]:
-    """After the plan: which cards are met, and for a hand when each was played."""
-    rules = kind.rules
-    _, when = replay(puzzle.state, puzzle.ask, solution)
-    if puzzle.type == "hand":
-        return [f"{c.text(rules)}: photo time after move {t}"
-                for c, t in sorted(zip(puzzle.cards, when, strict=True), key=lambda x: x[1])]
-    return ["meets " + "; ".join(c.text(rules) for c in puzzle.cards)]
-
-
-def _last_text(kind: TopitoPuzzles, puzzle: Puzzle) -> str:
-    last = puzzle.state.last
-    if last is None:
-        return "no last move"
-    return "last move: " + format_move(kind.rules, last)
-
-
 def _picture(kind: TopitoPuzzles, puzzle: Puzzle, solution: Solution, reveal: bool) -> Any:
-    from models.topito.render import stacks_svg
-    if not reveal:
-        if puzzle.classic:
-            svg = stacks_svg(kind.rules, puzzle.state.stacks, _ask(kind, puzzle, solution))
-        else:  # several cards or a ban: one line each under the picture
-            svg = stacks_svg(kind.rules, puzzle.state.stacks, f"in {_moves(len(solution))}",
-                             _ask_lines(kind, puzzle, solution))
-        svg.text(svg.width / 2, 40, _last_text(kind, puzzle), size=11)
-        return svg
-    end = kind.end_state(puzzle, solution)
-    if puzzle.classic:
-        svg = stacks_svg(kind.rules, end.stacks, puzzle.card.text(kind.rules))
-    else:
-        svg = stacks_svg(kind.rules, end.stacks, f"after {_moves(len(solution))}",
-                         _met_lines(kind, puzzle, solution))
-    bottom = svg.height
-    steps = kind.steps(puzzle, solution)
-    svg.height += 18 * len(steps)  # the moves, one line each, under the picture
-    for i, step in enumerate(steps):
-        svg.text(20, bottom + 18 * i, f"{i + 1}. {step}", size=12, anchor="start")
-    return svg
+    from models.topito.render import puzzle_svg  # pictures only when asked for
+
+    return puzzle_svg(kind, puzzle, solution, reveal)
 
 
 def _terminal(kind: TopitoPuzzles, puzzle: Puzzle, solution: Solution, reveal: bool) -> Any:
-    from rich.console import Group
-    from rich.text import Text
+    from models.topito.render import puzzle_text
 
-    from models.topito.render import stacks_text
-    if reveal:
-        return Group(stacks_text(kind.rules, kind.end_state(puzzle, solution).stacks),
-                     *(Text(line) for line in _met_lines(kind, puzzle, solution)))
-    return Group(stacks_text(kind.rules, puzzle.state.stacks),
-                 Text(_last_text(kind, puzzle) + " (it may not be reversed)"),
-                 *(Text(line, style="bold") for line in _ban_lines(kind, puzzle)),
-                 Text(("" if puzzle.type == "hand" else "meet ")
-                      + f"{_ask(kind, puzzle, solution)} (none shorter; one way only)",
-                      style="bold"))
+    return puzzle_text(kind, puzzle, solution, reveal)
 
 
 def podium_symmetries(rules: Rules, *cards: Card) -> list[tuple[int, ...]]:
@@ -644,9 +557,10 @@ def canonical_puzzle(kind: Any, puzzle: Puzzle) -> str:
 
 
 def puzzle_game() -> Any:
-    """The shared puzzle commands' description of Topito puzzles; the command line
-    (cli.py) registers them with `generate --moves K`, passed on to `_make_kind`."""
-    from solver.puzzle_cli import PuzzleGame
+    """The shared puzzle verbs' description of Topito puzzles; verbs.py declares them
+    with generate's own options (`--moves K`...), passed on to `_make_kind`."""
+    from solver.puzzles import PuzzleGame
+
     return PuzzleGame("topito", BACKENDS, _make_kind, _read, _write, _solution_text,
                       _picture, _terminal, canonical=canonical_puzzle, knowledge=_knowledge)
 

@@ -36,13 +36,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from models.topito.rules import Card, Move, Stacks, format_move, successors
-from models.topito.show import podium_dict
-from models.topito.table import GameState, cards_text, seats_from
+from models.topito.queries import podium_dict
+from models.topito.rules import Card, Stacks, cards_text
+from models.topito.state import GameState, Move, format_move, seats_from, successors
+from models.topito.verbs import RACE_BACKENDS
 from solver.errors import BadInput, TimeLimitReached
 from solver.progress import NO_STATUS, Status, live_status
 
-RACE_BACKENDS = ("astar", "bfs")
 INF = 10 ** 6
 
 

@@ -6,8 +6,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from models.topito.plan import plan
-from models.topito.rules import Goal, State
-from models.topito.show import MoveInfo
+from models.topito.queries import MoveInfo
+from models.topito.rules import Goal
+from models.topito.state import State
 
 
 @dataclass

@@ -1,16 +1,19 @@
-"""Topito rules engine: podiums, character blocks, the two kinds of move, the
-no-reversal rule, and the four kinds of objective card (pure Python, the reference).
+"""Topito's rules data: the podiums and the character blocks (`--rules`), the four kinds
+of objective card and the deck (`--deck`), and what a game is played with (`GameRules`:
+the rules, the deck, hand size, cards to win, move limit). Pure Python, the reference;
+the engine that moves the blocks and plays the cards is state.py.
 
-A position is one stack per podium (bottom to top) plus the previous player's last
-move; blocks not on a podium are out of play. Blocks are numbered 0..n-1 in the order
-of the rules file and podiums 0..m-1; names only appear at the edges (files, text).
+Blocks are numbered 0..n-1 in the order of the rules file and podiums 0..m-1; names
+only appear at the edges (files, text). A position's blocks are one stack per podium,
+bottom to top (`Stacks`); blocks not on a podium are out of play.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -19,8 +22,6 @@ from solver.io import expect, load_data, load_json, package_data
 from solver.io import field as json_field
 
 Stacks = tuple[tuple[int, ...], ...]
-# The move the next player may not make: (block, podium) = "lift block onto podium".
-Ban = tuple[int, int] | None
 
 # How the chain printed on an order card maps onto a stack (a reading: the rulebook
 # names its example "elephant, then whale, then vested mouse" without saying which end
@@ -294,143 +295,63 @@ def load_deck(rules: Rules, path: str | Path | None = None) -> list[Card]:
             for i, t in enumerate(texts)]
 
 
-# --------------------------------------------------------------------------- moves, state
-
-@dataclass(frozen=True)
-class Move:
-    """Put an out-of-play block (source None) or lift a block with everything above it
-    (source = its podium) onto the top of the stack on `target` (or the empty podium)."""
-
-    block: int
-    source: int | None
-    target: int
-
-    @property
-    def is_put(self) -> bool:
-        return self.source is None
+def cards_text(rules: Rules, cards: Sequence[Card | None]) -> list[str]:
+    """Cards in their text form, "?" for an unknown one."""
+    return ["?" if c is None else c.text(rules) for c in cards]
 
 
-def ban_after(move: Move) -> Ban:
-    """The move the next player may not make: lifting the same block back. A put cannot
-    be reversed by any move (blocks never leave play), so it bans nothing."""
-    return None if move.source is None else (move.block, move.source)
+# --------------------------------------------------------------------------- a game's data
 
-
-def locate(stacks: Stacks, block: int) -> tuple[int, int] | None:
-    """(podium, index from the bottom) of a block, or None when out of play."""
-    for p, s in enumerate(stacks):
-        if block in s:
-            return p, s.index(block)
-    return None
-
-
-def successors(stacks: Stacks, ban: Ban, n_blocks: int
-               ) -> Iterator[tuple[int, int | None, int, Stacks]]:
-    """Every legal move as (block, source, target, stacks after) — the fast core that
-    State.legal_actions, the search and the tests share."""
-    n = len(stacks)
-    placed = set()
-    for p, s in enumerate(stacks):
-        placed.update(s)
-        for i, b in enumerate(s):
-            moving, staying = s[i:], s[:i]
-            for q in range(n):
-                if q == p or (b, q) == ban:
-                    continue
-                new = list(stacks)
-                new[p] = staying
-                new[q] = stacks[q] + moving
-                yield b, p, q, tuple(new)
-    for b in range(n_blocks):
-        if b not in placed:
-            for q in range(n):
-                new = list(stacks)
-                new[q] = stacks[q] + (b,)
-                yield b, None, q, tuple(new)
+HAND_SIZE = 4
+CARDS_TO_WIN = 7
+# A game not won after this many moves ends in a draw: policies that circle around
+# without meeting their cards would otherwise play for ever.
+MOVE_LIMIT = 400
+MIN_PLAYERS, MAX_PLAYERS = 2, 5
 
 
 @dataclass(frozen=True)
-class State:
-    """The blocks on the podiums and the previous player's last move."""
+class GameRules:
+    """What a game is played with: the blocks' rules data and the deck (the
+    catalogue of every card in the box, in the deck file's order)."""
 
-    rules: Rules = field(repr=False, compare=False, hash=False)
-    stacks: Stacks
-    last: Move | None = None
-    reversal_rule: bool = True  # False: play without the no-reversal rule (--no-reversal)
+    rules: Rules
+    deck: tuple[Card, ...]
+    hand_size: int = HAND_SIZE
+    cards_to_win: int = CARDS_TO_WIN
+    move_limit: int = MOVE_LIMIT
 
     @property
-    def ban(self) -> Ban:
-        if self.last is None or not self.reversal_rule:
-            return None
-        return ban_after(self.last)
+    def name(self) -> str:
+        return self.rules.name
 
-    def out_of_play(self) -> list[int]:
-        placed = {b for s in self.stacks for b in s}
-        return [b for b in range(self.rules.n_blocks) if b not in placed]
+    @cached_property
+    def deck_index(self) -> dict[Card, int]:
+        """Each card's first place in the deck file."""
+        index: dict[Card, int] = {}
+        for i, c in enumerate(self.deck):
+            index.setdefault(c, i)
+        return index
 
-    def legal_actions(self) -> list[Move]:
-        return [Move(b, src, dst) for b, src, dst, _ in
-                successors(self.stacks, self.ban, self.rules.n_blocks)]
-
-    def why_illegal(self, move: Move) -> str | None:
-        """None if legal, else the reason in words."""
-        r = self.rules
-        if not (0 <= move.block < r.n_blocks and 0 <= move.target < r.n_podiums):
-            return "no such block or podium"
-        at = locate(self.stacks, move.block)
-        name = r.characters[move.block]
-        if move.source is None:
-            if at is not None:
-                return f"{name} is in play on {r.podiums[at[0]]}, not out of play"
-            return None
-        if at is None or at[0] != move.source:
-            return f"{name} is not on {r.podiums[move.source]}"
-        if move.target == move.source:
-            return f"{name} is already on {r.podiums[move.target]}"
-        if (move.block, move.target) == self.ban:
-            return "it would reverse the previous player's last move"
-        return None
-
-    def apply_action(self, move: Move) -> State:
-        """The state after a legal move (BadInput naming the reason otherwise)."""
-        why = self.why_illegal(move)
-        if why:
-            raise BadInput(f"illegal move {format_move(self.rules, move, self.stacks)}: {why}")
-        new = list(self.stacks)
-        if move.source is None:
-            new[move.target] = new[move.target] + (move.block,)
-        else:
-            s = new[move.source]
-            i = s.index(move.block)
-            new[move.source] = s[:i]
-            new[move.target] = new[move.target] + s[i:]
-        return State(self.rules, tuple(new), move, self.reversal_rule)
-
-    def is_terminal(self, goal: Goal | None = None) -> bool:
-        """Moving blocks never ends the game by itself (a player wins with 7 played
-        cards); in planning, a state is terminal when it meets the goal."""
-        return goal is not None and goal.met(self.stacks)
-
-    def key(self) -> tuple[Stacks, Ban]:
-        """Everything that decides the future: the stacks and the banned move."""
-        return self.stacks, self.ban
+    def order(self, card: Card) -> int:
+        """A card's place in the deck file (chance outcomes are listed in this order;
+        a card from outside the deck comes last)."""
+        return self.deck_index.get(card, len(self.deck))
 
 
-def format_move(rules: Rules, move: Move, stacks: Stacks | None = None) -> str:
-    """'put Cat on red', or 'move Cat+Duck blue -> red' (the blocks carried along)."""
-    name = rules.characters[move.block]
-    to = rules.podiums[move.target]
-    if move.source is None:
-        return f"put {name} on {to}"
-    carried = name
-    if stacks is not None and move.block in stacks[move.source]:
-        s = stacks[move.source]
-        carried = "+".join(rules.characters[b] for b in s[s.index(move.block):])
-    return f"move {carried} {rules.podiums[move.source]} -> {to}"
-
-
-def move_dict(rules: Rules, move: Move) -> dict[str, str]:
-    """The position-file form of a move."""
-    return {"block": rules.characters[move.block],
-            "from": "out" if move.source is None else rules.podiums[move.source],
-            "to": rules.podiums[move.target]}
+def load_game_rules(rules_path: str | Path | None = None,
+                    deck_path: str | Path | None = None,
+                    order_cards: str | None = None) -> GameRules:
+    """The rules data (`--rules`) and the deck (`--deck`), built in by default, with
+    order cards read as `order_cards` (`--order-cards`; None: the default reading).
+    Other rules data with the built-in deck whose cards name other characters or
+    podiums has no deck: its positions can be planned, shown and moved on, but no game
+    is dealt."""
+    rules = load_rules(rules_path, order_cards)
+    try:
+        deck = tuple(load_deck(rules, deck_path))
+    except BadInput:
+        if deck_path is not None or rules_path is None:
+            raise
+        deck = ()
+    return GameRules(rules, deck)

@@ -1,12 +1,14 @@
-"""What `show` and `moves` say about a Topito position: the stacks, the last move and
-the move it forbids, the hands (with the cards met now), the played piles and the deck."""
+"""The questions on a Topito position that need no search: what `show` and `moves` say
+about it (the stacks, the last move and the move it forbids, the hands with the cards
+met now, the played piles and the deck), and the moves of a plan in words. The searches
+are plan.py, reachable.py, race.py and hint.py."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from models.topito.rules import Move, Rules, Stacks, State, format_move, move_dict
-from models.topito.table import GameState, cards_text
+from models.topito.rules import Rules, Stacks, cards_text
+from models.topito.state import GameState, Move, State, format_move, move_dict
 
 
 def podium_dict(rules: Rules, stacks: Stacks) -> dict[str, list[str]]:
@@ -29,8 +31,9 @@ class ShowResult:
     the played piles, the deck's size, the cards nobody has seen (the deck and the
     unknown hand cards are drawn from them), the moves made and the winners (seats
     from 1); `deck_cards`: the deck's cards when the file gives them without order
-    (then `unseen` counts only the cards in unknown hands). `turn` counts players from
-    0, as in the position file."""
+    (then `unseen` counts only the cards in unknown hands). `turn` is the player on
+    turn counted from 0 (as the document has always said it; `to_move` is the same
+    seat from 1, as the position file's `on_turn`)."""
 
     podiums: dict[str, list[str]]
     out_of_play: list[str]
@@ -61,6 +64,14 @@ def show(state: GameState) -> ShowResult:
         state.deck is not None, len(state.unseen()) if state.hands else 0,
         state.moves_made, [p + 1 for p in state.winners()], state.end(),
         None if state.deck_cards is None else cards_text(r, state.deck_cards))
+
+
+@dataclass
+class MovesNotes:
+    """What `moves` says besides the moves: the move the no-reversal rule forbids now,
+    in words (None: none is)."""
+
+    forbidden: str | None
 
 
 @dataclass
