@@ -260,3 +260,32 @@ def test_inactive_reporting_costs_one_check_per_solve(monkeypatch):
     for seed in range(3):
         cpsat.solve(knapsack(20, seed), SolverOptions(time_limit=10))
     assert checks == 3 and solves == [None, None, None]
+
+
+def test_a_listener_hears_every_solve_without_a_terminal(reports):
+    """`reporting_to`: each live status opened inside is told to the listener, with the
+    values the solver reports, and progress bars report to the innermost one; nothing
+    is drawn (stderr is not a terminal here)."""
+    heard: list[tuple[str, str]] = []
+
+    class Ear(progress.Listener):
+        def opened(self, status):
+            heard.append(("opened", status.label))
+
+        def closed(self, status):
+            heard.append(("closed", status.label))
+            if status.label == "CP-SAT":
+                heard.append(("best", status.best))
+
+    with progress.reporting_to(Ear()):
+        _, result = cpsat.solve(knapsack(), SolverOptions(time_limit=10, workers=1))
+        with progress.live_status("samples", unit="samples") as status, \
+                progress.progress_bar("games") as update:
+            update(3, 7)
+            assert (status.done, status.total) == (3, 7)
+    assert heard[0] == ("opened", "")  # the block's own root status
+    assert ("opened", "CP-SAT") in heard and ("closed", "CP-SAT") in heard
+    assert ("best", result.objective) in heard
+    assert heard[-1] == ("closed", "")
+    assert ("found", result.objective) in reports
+    assert progress.current_status() is progress.NO_STATUS  # all closed again
