@@ -14,7 +14,7 @@ from click.testing import CliRunner
 from ortools.sat.python import cp_model
 
 from models.hippo.encode_cpsat import build
-from models.hippo.plan import _colour_move, brute_force, plan_value, solo_step, solve_plan
+from models.hippo.plan import brute_force, colour_move, plan_value, solo_step, solve_plan
 from models.hippo.rules import (
     AT_ONCE,
     FOREIGN_FIRST,
@@ -116,7 +116,7 @@ def cpsat_results(state: GameState, roll: tuple[int, ...]) -> set:
 
     assert solver.solve(pm.model, Collect()) == cp_model.OPTIMAL
     me = state.to_move
-    return {(own_other(solo_step(state, _colour_move(state, pm.sequences[0][q],
+    return {(own_other(solo_step(state, colour_move(state, pm.sequences[0][q],
                                                      list(picks))), me), left)
             for q, picks, left in choices}
 
