@@ -437,13 +437,11 @@ class _LocalPool:
                 self.workers.remove(worker)
                 continue
             future = self.sent[worker].popleft()
-            if outcome.error is None:
+            error = outcome.exception()
+            if error is None:
                 future.set_result(outcome.value)
             else:
-                try:
-                    outcome.get()
-                except BaseException as exc:  # noqa: BLE001 - the task's, with its cause
-                    future.set_exception(exc)
+                future.set_exception(error)
         self._send()
         return {f for f in futures if f.done()}
 

@@ -70,13 +70,17 @@ class Outcome:
     error: BaseException | None = None
     traceback: str | None = None
 
+    def exception(self) -> BaseException | None:
+        """The call's exception (the worker's traceback as its cause), or None."""
+        if self.error is not None and self.traceback and self.error.__cause__ is None:
+            self.error.__cause__ = RemoteTraceback(self.traceback)
+        return self.error
+
     def get(self) -> Any:
-        """The value, or the call's exception raised here (the worker's traceback as
-        its cause)."""
-        if self.error is not None:
-            if self.traceback and self.error.__cause__ is None:
-                self.error.__cause__ = RemoteTraceback(self.traceback)
-            raise self.error
+        """The value, or the call's exception raised here."""
+        error = self.exception()
+        if error is not None:
+            raise error
         return self.value
 
 
