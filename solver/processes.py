@@ -38,7 +38,6 @@ import signal
 import sys
 import threading
 import traceback
-import weakref
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from multiprocessing.connection import wait as wait_for_connections
@@ -161,8 +160,9 @@ def _whole_messages() -> Iterator[None]:
         signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
 
-# Workers still running at exit are killed before multiprocessing waits for its children
-_LIVE: weakref.WeakSet[Worker] = weakref.WeakSet()
+# Workers not reaped by exit are killed before multiprocessing waits for its children
+# (a worker is no daemon: it would be waited for, forever if it runs a long solve)
+_LIVE: set[Worker] = set()
 
 
 @atexit.register
@@ -181,7 +181,8 @@ class Worker:
     expected to matter yields the CPU on a busy machine.
 
     On Linux the worker dies when the *thread* that created it ends: create workers from
-    a thread that outlives them (the main thread, an event loop's thread).
+    a thread that outlives them (the main thread, an event loop's thread). A Worker is
+    used from one thread at a time.
     """
 
     def __init__(self, fn: Callable[..., Any] | None = None, args: tuple[Any, ...] = (), *,
@@ -226,7 +227,8 @@ class Worker:
         TimeoutError after `timeout` seconds, WorkerDied when the process ended."""
         if self.pending <= 0:
             raise RuntimeError("no call is waiting for its outcome")
-        if timeout is not None and not self._conn.poll(timeout):
+        # waiting stays open to Ctrl-C; only reading the message that came is not
+        if not self._conn.poll(timeout):
             raise TimeoutError(f"no outcome within {timeout} s")
         try:
             with _whole_messages():

@@ -151,3 +151,16 @@ def test_a_worker_dies_with_its_parent():
     while time.time() < deadline and not _gone(pid):
         time.sleep(0.05)
     assert _gone(pid)
+
+
+def test_a_parent_that_forgets_its_worker_still_exits_at_once():
+    code = textwrap.dedent("""
+        import time
+        from solver.processes import Worker
+        print(Worker(time.sleep, (60,)).pid, flush=True)
+    """)
+    start = time.perf_counter()
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=30)
+    assert done.returncode == 0 and time.perf_counter() - start < 10, done.stderr
+    assert _gone(int(done.stdout))
