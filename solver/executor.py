@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, overload
 
@@ -133,7 +133,7 @@ class _Executor:
     raised as it is), and whether chunks already started finish after a Ctrl-C."""
 
     submit: Callable[[list[tuple[Any, ...]]], cf.Future]
-    wait: Callable[[Iterable[cf.Future], float | None], set[cf.Future]]
+    wait: Callable[[Collection[cf.Future], float | None], set[cf.Future]]
     failure: Callable[[Exception], Exception | None]
     finish_started: bool
 
@@ -254,7 +254,7 @@ class Batch:
                   for first in range(0, len(tasks), size))
         start = (fn, template, varying)
         on = (self._on_dask(start) if self.scheduler
-              else self._on_pool(start, -(-len(tasks) // size), size))
+              else self._on_pool(start, -(-len(tasks) // size)))
         with on as executor, contextlib.closing(self._collect(executor, chunks)) as results:
             for first, out in results:
                 for j, result in enumerate(out):
@@ -311,11 +311,11 @@ class Batch:
                 future.cancel()
 
     @contextlib.contextmanager
-    def _on_pool(self, start: Start, chunks: int, size: int) -> Iterator[_Executor]:
+    def _on_pool(self, start: Start, chunks: int) -> Iterator[_Executor]:
         from solver.processes import WorkerDied
 
-        # tasks sent one by one are long (or few): each goes to the first worker free
-        pool = _LocalPool(max(1, min(self.jobs, chunks)), start, ahead=1 if size == 1 else 2)
+        pool = _LocalPool(max(1, min(self.jobs, chunks)), start,
+                          open_ended=self.window < chunks)
 
         def failure(exc: Exception) -> Exception | None:
             if isinstance(exc, WorkerDied):
@@ -374,12 +374,15 @@ class Batch:
 
 class _LocalPool:
     """Worker processes (solver.processes) that run chunks: each worker gets the batch's
-    start once (under fork inherited, not even pickled); chunks wait here and are sent
-    `ahead` to a worker (2: the next chunk is in its pipe when it finishes one, so it
-    never waits for this process; 1 for long tasks, which then go to whichever worker is
-    free first). Futures are resolved by `wait`, in this thread."""
+    start once (under fork inherited, not even pickled); chunks wait here and each worker
+    has one sent ahead, so that it finds its next chunk in its pipe and never waits for
+    this process (which a busy machine may not schedule at once). At the end of a batch
+    (fewer chunks waiting than workers) nothing is sent ahead: a chunk held behind a long
+    one would keep a free worker idle. `open_ended`: the caller keeps adding chunks
+    (a window) and may stop at any time: no such end. Futures are resolved by `wait`, in
+    this thread."""
 
-    def __init__(self, size: int, start: Start, ahead: int) -> None:
+    def __init__(self, size: int, start: Start, open_ended: bool) -> None:
         from collections import deque
 
         from solver.processes import Worker
@@ -390,9 +393,10 @@ class _LocalPool:
         # needs. Elsewhere: spawn.
         self.workers = [Worker(initializer=_start_worker, initargs=start,
                                name="toppi-batch") for _ in range(size)]
-        self.ahead = ahead
+        self.open_ended = open_ended
         self.queue: deque[tuple[cf.Future, list[tuple[Any, ...]]]] = deque()
         self.sent: dict[Worker, deque[cf.Future]] = {w: deque() for w in self.workers}
+        self.resolved: list[cf.Future] = []  # not yet returned by `wait`
 
     def submit(self, chunk: list[tuple[Any, ...]]) -> cf.Future:
         import concurrent.futures as cf
@@ -410,30 +414,33 @@ class _LocalPool:
                 future, _ = self.queue.popleft()
                 if future.set_running_or_notify_cancel():
                     future.set_exception(WorkerDied(None))
+                    self.resolved.append(future)
             return
         while self.queue:
             worker = min(self.workers, key=lambda w: len(self.sent[w]))
-            if len(self.sent[worker]) >= self.ahead or not worker.alive:
+            ahead = self.open_ended or len(self.queue) >= len(self.workers)
+            if len(self.sent[worker]) >= (2 if ahead else 1) or not worker.alive:
                 return
             future, chunk = self.queue.popleft()
             if future.set_running_or_notify_cancel():  # else cancelled while it waited
                 worker.call(_run_varying, chunk)
                 self.sent[worker].append(future)
 
-    def wait(self, futures: Iterable[cf.Future], timeout: float | None) -> set[cf.Future]:
-        """The futures among `futures` that are done, after reading what the workers
-        finished (waiting up to `timeout` for the first outcome when none is done)."""
+    def wait(self, futures: Collection[cf.Future], timeout: float | None
+             ) -> set[cf.Future]:
+        """The futures among `futures` resolved since they were last returned, after
+        reading what the workers finished (waiting up to `timeout` for the first outcome
+        when none is)."""
         from solver.processes import WorkerDied, wait
 
-        futures = set(futures)
-        done = {f for f in futures if f.done()}
         busy = [w for w in self.workers if self.sent[w]]
-        for worker in wait(busy, 0 if done or not busy else timeout):
+        for worker in wait(busy, 0 if self.resolved or not busy else timeout):
             try:
                 outcome = worker.outcome()
             except WorkerDied as exc:  # its chunks are lost: each fails with it
                 for future in self.sent.pop(worker):
                     future.set_exception(exc)
+                    self.resolved.append(future)
                 self.workers.remove(worker)
                 continue
             future = self.sent[worker].popleft()
@@ -442,8 +449,11 @@ class _LocalPool:
                 future.set_result(outcome.value)
             else:
                 future.set_exception(error)
+            self.resolved.append(future)
         self._send()
-        return {f for f in futures if f.done()}
+        out = {f for f in self.resolved if f in futures}
+        self.resolved = [f for f in self.resolved if f not in out]
+        return out
 
     def close(self) -> None:
         """Idle workers end on their own; busy ones are killed (nobody waits for them)."""
