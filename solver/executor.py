@@ -457,9 +457,9 @@ class _LocalPool:
 
     def close(self) -> None:
         """Idle workers end on their own; busy ones are killed (nobody waits for them)."""
-        for worker in self.workers:
-            if self.sent[worker]:
-                worker.kill()
+        from solver.processes import kill_all
+
+        kill_all(w for w in self.workers if self.sent[w])
         for worker in self.workers:
             worker.close()
 

@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
 from solver.errors import TimeLimitReached, ToppiError
-from solver.processes import Worker, WorkerDied, wait
+from solver.processes import Worker, WorkerDied, kill_all, wait
 from solver.progress import live_status
 
 T = TypeVar("T")
@@ -103,7 +103,7 @@ class _Race:
         """Start every entrant's process; {name: pid}."""
         for e in self.entrants:
             self.began[e.name] = time.perf_counter()
-            worker = Worker(e.fn, e.args, nice=e.nice, name=f"toppi-{e.name}")
+            worker = Worker(e.fn, e.args, once=True, nice=e.nice, name=f"toppi-{e.name}")
             self.workers[e.name] = worker
             self.running[worker] = e.name
         return {name: w.pid for name, w in self.workers.items()}
@@ -118,13 +118,11 @@ class _Race:
         entrant's ToppiError, and RuntimeError for a bug or a process that died."""
         name = self.running.pop(worker)
         try:
-            outcome = worker.outcome()
+            outcome = worker.outcome()  # then its process ends on its own (once)
         except WorkerDied as exc:  # died without a word (killed, crashed)
             self.report(name, "failed", f"the process ended (exit code {exc.exitcode})")
             raise RuntimeError(f"portfolio: {name} ended without an answer "
                                f"(exit code {exc.exitcode})") from None
-        finally:
-            worker.kill()  # it has answered: its memory goes back now
         error = outcome.error
         if error is None:
             self.answers[name] = outcome.value
@@ -153,8 +151,7 @@ class _Race:
 
     def stop(self) -> None:
         """Kill and reap every process still running (no zombie, no orphan)."""
-        for worker in self.workers.values():
-            worker.kill()
+        kill_all(self.workers.values())
 
 
 def run_portfolio(entrants: Sequence[Entrant], proven: Callable[[Any], bool],

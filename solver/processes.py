@@ -106,11 +106,11 @@ def die_with_parent(parent: int) -> None:
 Call = tuple[Callable[..., Any], tuple[Any, ...]]
 
 
-def _serve(conn: Any, parent: int, nice: int, first: Call | None,
+def _serve(conn: Any, parent: int, nice: int, first: Call | None, once: bool,
            initializer: Callable[..., Any] | None, initargs: tuple[Any, ...]) -> None:
     """The worker's life: detach from the terminal's Ctrl-C, arm the parent-death
-    signal, run the initializer, then answer calls until told to stop (None) or the
-    parent's end of the pipe closes."""
+    signal, run the initializer, then answer calls until told to stop (None), the
+    parent's end of the pipe closes, or (`once`) the first call is answered."""
     with contextlib.suppress(OSError):
         os.setpgrp()
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -122,6 +122,8 @@ def _serve(conn: Any, parent: int, nice: int, first: Call | None,
         initializer(*initargs)
     if first is not None:
         _answer(conn, first)
+        if once:
+            return
     while True:
         try:
             call = conn.recv()
@@ -176,9 +178,10 @@ class Worker:
 
     fn, args: a first call, run as soon as the process starts (under fork, inherited
     rather than pickled). initializer(*initargs): run once in the process before any
-    call (imports, data every call shares). method: "fork" or "spawn" (default:
-    `default_method()`). nice: added to the process's niceness, so that a worker not
-    expected to matter yields the CPU on a busy machine.
+    call (imports, data every call shares). once: the process ends after answering the
+    first call (a one-off: nothing to stop or kill afterwards). method: "fork" or "spawn"
+    (default: `default_method()`). nice: added to the process's niceness, so that a
+    worker not expected to matter yields the CPU on a busy machine.
 
     On Linux the worker dies when the *thread* that created it ends: create workers from
     a thread that outlives them (the main thread, an event loop's thread). A Worker is
@@ -186,7 +189,7 @@ class Worker:
     """
 
     def __init__(self, fn: Callable[..., Any] | None = None, args: tuple[Any, ...] = (), *,
-                 initializer: Callable[..., Any] | None = None,
+                 once: bool = False, initializer: Callable[..., Any] | None = None,
                  initargs: tuple[Any, ...] = (), method: str | None = None, nice: int = 0,
                  name: str = "toppi-worker") -> None:
         context = multiprocessing.get_context(method or default_method())
@@ -194,8 +197,8 @@ class Worker:
         first = None if fn is None else (fn, tuple(args))
         # not a daemon: a worker may start processes of its own (a web job's portfolio)
         self.process = context.Process(
-            target=_serve, args=(child, os.getpid(), nice, first, initializer,
-                                 tuple(initargs)), name=name, daemon=False)
+            target=_serve, args=(child, os.getpid(), nice, first, once and first is not None,
+                                 initializer, tuple(initargs)), name=name, daemon=False)
         self.process.start()
         child.close()  # the worker holds the only other end: EOF here when it dies
         self.pid: int = self.process.pid  # type: ignore[assignment]
@@ -254,10 +257,13 @@ class Worker:
 
     def kill(self) -> None:
         """End the process now (SIGKILL) and reap it; the calls it had are lost."""
+        self._signal()
+        self._reap()
+
+    def _signal(self) -> None:
         if self.exitcode is None and self.process.is_alive():
             with contextlib.suppress(OSError):
                 self.process.kill()
-        self._reap()
 
     def close(self, timeout: float = 1.0) -> None:
         """Let an idle worker end on its own (killed if it does not within `timeout`
@@ -283,6 +289,15 @@ class Worker:
 
     def __exit__(self, *exc: object) -> None:
         self.kill()
+
+
+def kill_all(workers: Iterable[Worker]) -> None:
+    """Kill every worker, all of them signalled before any is waited for."""
+    workers = list(workers)
+    for worker in workers:
+        worker._signal()
+    for worker in workers:
+        worker.kill()
 
 
 def wait(workers: Iterable[Worker], timeout: float | None = None) -> list[Worker]:

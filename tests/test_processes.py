@@ -15,7 +15,7 @@ import time
 import pytest
 
 from solver.errors import BadInput
-from solver.processes import Outcome, RemoteTraceback, Worker, WorkerDied, wait
+from solver.processes import Outcome, RemoteTraceback, Worker, WorkerDied, kill_all, wait
 
 
 def _gone(pid: int) -> bool:
@@ -85,6 +85,18 @@ def test_kill_ends_a_running_call_and_reaps_the_process():
     w.kill()
     assert time.perf_counter() - start < 2 and _gone(w.pid) and not w.alive
     w.kill()  # twice is harmless
+
+
+def test_a_one_off_worker_ends_after_its_call_and_kill_all_stops_the_rest():
+    one_off = Worker(pow, (2, 3), once=True)
+    naps = [Worker(_nap, (60,)) for _ in range(3)]
+    assert one_off.outcome(timeout=30).get() == 8
+    one_off.process.join(10)
+    assert one_off.process.exitcode == 0
+    start = time.perf_counter()
+    kill_all([one_off, *naps])
+    assert time.perf_counter() - start < 5
+    assert all(_gone(w.pid) for w in [one_off, *naps])
 
 
 def test_a_worker_that_dies_is_reported_not_waited_for():
