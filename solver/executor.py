@@ -18,8 +18,7 @@ from __future__ import annotations
 
 import contextlib
 import os
-import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, overload
 
@@ -32,19 +31,10 @@ from solver.store import Store, canonical_json
 if TYPE_CHECKING:
     import concurrent.futures as cf
 
+    from solver.processes import Worker
+
 # concurrent.futures, multiprocessing and distributed are imported where a batch runs:
 # every game's command-line module imports this one, and `--help` should stay fast.
-
-
-def _ignore_sigint() -> None:
-    # Ctrl-C reaches the terminal's whole process group: a worker in a group of its own
-    # never sees it (CP-SAT would otherwise catch it and cut a solve short), and ignores
-    # it anyway; only the parent reacts, cancels what is queued and keeps what finished.
-    import signal
-
-    with contextlib.suppress(OSError):
-        os.setpgrp()
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _picklable(*values: Any) -> bool:
@@ -91,11 +81,9 @@ Start = tuple[Callable[..., Any], tuple[Any, ...], tuple[int, ...]]
 _WORKER: dict[str, Start] = {}
 
 
-def _start_worker(parent: int, *start: Any) -> None:
-    _ignore_sigint()
-    from solver.portfolio import die_with_parent
-
-    die_with_parent(parent)  # a parent killed outright (SIGKILL) takes its workers along
+def _start_worker(*start: Any) -> None:
+    # a solver.processes.Worker: Ctrl-C ignored (the parent keeps what finished), and a
+    # parent killed outright (SIGKILL) takes its workers along
     _WORKER["start"] = start
 
 
@@ -137,11 +125,17 @@ def default_jobs() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-# How a submitted chunk runs, and what a failure of it means to the user
-Submit = Callable[[list[tuple[Any, ...]]], "cf.Future"]
-Failure = Callable[[Exception], Exception | None]
-# (submit, failure, whether chunks already started finish after a Ctrl-C)
-Executor = tuple[Submit, Failure, bool]
+@dataclass(frozen=True)
+class _Executor:
+    """How chunks run on a pool or a cluster: `submit(chunk)` gives a future, `wait
+    (futures, timeout)` the finished ones (at least one unless the timeout passed),
+    `failure(exc)` what a failed chunk means to the user (None: the task's own error,
+    raised as it is), and whether chunks already started finish after a Ctrl-C."""
+
+    submit: Callable[[list[tuple[Any, ...]]], cf.Future]
+    wait: Callable[[Collection[cf.Future], float | None], set[cf.Future]]
+    failure: Callable[[Exception], Exception | None]
+    finish_started: bool
 
 
 @dataclass
@@ -261,38 +255,32 @@ class Batch:
         start = (fn, template, varying)
         on = (self._on_dask(start) if self.scheduler
               else self._on_pool(start, -(-len(tasks) // size)))
-        with on as (submit, failure, finish_started), \
-                contextlib.closing(self._collect(submit, failure, finish_started,
-                                                 chunks)) as results:
+        with on as executor, contextlib.closing(self._collect(executor, chunks)) as results:
             for first, out in results:
                 for j, result in enumerate(out):
                     yield keys[first + j], result
 
-    def _collect(self, submit: Submit, failure: Failure, finish_started: bool,
-                 chunks: Iterator[tuple[int, list[tuple[Any, ...]]]]
+    def _collect(self, executor: _Executor, chunks: Iterator[tuple[int, list[tuple[Any, ...]]]]
                  ) -> Iterator[tuple[int, Any]]:
         """Keep at most `window` chunks submitted; yield (key, result) as each finishes.
         Leaving early (a caller stopping, Ctrl-C, an error) cancels what is queued. With
         `finish_started`, a Ctrl-C still yields the chunks already started (they are
         finished anyway), then the KeyboardInterrupt goes on."""
-        import concurrent.futures as cf
+        import time
 
         pending: dict[cf.Future, int] = {}
 
         def fill() -> None:
             for key, chunk in chunks:
-                pending[submit(chunk)] = key
+                pending[executor.submit(chunk)] = key
                 if len(pending) >= self.window:
                     return
-
-        import time
 
         try:
             fill()
             while pending:
                 left = None if self.deadline is None else self.deadline - time.monotonic()
-                finished, _ = cf.wait(pending, timeout=None if left is None else max(0, left),
-                                      return_when=cf.FIRST_COMPLETED)
+                finished = executor.wait(pending, None if left is None else max(0, left))
                 if not finished and self._past_deadline():
                     return
                 for future in finished:
@@ -300,59 +288,51 @@ class Batch:
                     try:
                         result = future.result()
                     except Exception as exc:
-                        said = failure(exc)
+                        said = executor.failure(exc)
                         if said is None:
                             raise
                         raise said from exc
                     fill()
                     yield key, result
         except KeyboardInterrupt:
-            if not finish_started:
+            if not executor.finish_started:
                 raise
             for future in pending:
                 future.cancel()
-            started = [future for future in pending if not future.cancelled()]
-            for future in cf.as_completed(started):
-                if future.exception() is None:
-                    yield pending[future], future.result()
+            started = {future for future in pending if not future.cancelled()}
+            while started:
+                for future in executor.wait(started, None):
+                    started.discard(future)
+                    if future.exception() is None:
+                        yield pending[future], future.result()
             raise
         finally:
             for future in pending:
                 future.cancel()
 
     @contextlib.contextmanager
-    def _on_pool(self, start: Start, chunks: int) -> Iterator[Executor]:
-        import concurrent.futures as cf
-        import multiprocessing
+    def _on_pool(self, start: Start, chunks: int) -> Iterator[_Executor]:
+        from solver.processes import WorkerDied
 
-        # fork (Linux): workers start with the parent's modules already imported (OR-Tools
-        # takes about a second to import, a tenth of a 5000-game run). The parent's other
-        # threads (rich's refresh, no solver runs at that moment) hold nothing a task
-        # needs. Elsewhere: spawn.
-        context = multiprocessing.get_context("fork" if sys.platform == "linux" else "spawn")
-        pool = cf.ProcessPoolExecutor(max_workers=max(1, min(self.jobs, chunks)),
-                                      mp_context=context, initializer=_start_worker,
-                                      initargs=(os.getpid(), *start))
+        pool = _LocalPool(max(1, min(self.jobs, chunks)), start,
+                          open_ended=self.window < chunks)
 
         def failure(exc: Exception) -> Exception | None:
-            if isinstance(exc, cf.process.BrokenProcessPool):
+            if isinstance(exc, WorkerDied):
                 return ToppiError("a worker process died (out of memory or killed?); "
                                   "finished tasks are kept with --store, run again "
                                   "with --resume, or use --jobs 1")
             return None  # the task's own error, as raised
 
         try:
-            # the workers ignore Ctrl-C, and shutting down waits for what they started:
-            # those results are kept (stored), not thrown away
-            yield (lambda chunk: pool.submit(_run_varying, chunk)), failure, True
+            # the workers ignore Ctrl-C: what they started is finished and kept (stored)
+            yield _Executor(pool.submit, pool.wait, failure, True)
         finally:
-            if self.timed_out:  # past the deadline: what runs is abandoned, not awaited
-                for process in list(getattr(pool, "_processes", {}).values()):
-                    process.terminate()
-            pool.shutdown(wait=True, cancel_futures=True)
+            pool.close()  # what still runs (a deadline, an early exit) is killed
 
     @contextlib.contextmanager
-    def _on_dask(self, start: Start) -> Iterator[Executor]:
+    def _on_dask(self, start: Start) -> Iterator[_Executor]:
+        import concurrent.futures as cf
         import socket
 
         from distributed import Client
@@ -384,9 +364,104 @@ class Batch:
             # one copy of the start on every worker (in a list: scatter splits tuples)
             shared = client.scatter([start], broadcast=True)[0]
             # on Ctrl-C the cluster cancels everything at once
-            yield (lambda chunk: executor.submit(_run_with, shared, chunk)), failure, False
+            yield _Executor(lambda chunk: executor.submit(_run_with, shared, chunk),
+                            lambda futures, timeout: cf.wait(
+                                futures, timeout, return_when=cf.FIRST_COMPLETED)[0],
+                            failure, False)
         finally:
             client.close()
+
+
+class _LocalPool:
+    """Worker processes (solver.processes) that run chunks: each worker gets the batch's
+    start once (under fork inherited, not even pickled); chunks wait here and each worker
+    has one sent ahead, so that it finds its next chunk in its pipe and never waits for
+    this process (which a busy machine may not schedule at once). At the end of a batch
+    (fewer chunks waiting than workers) nothing is sent ahead: a chunk held behind a long
+    one would keep a free worker idle. `open_ended`: the caller keeps adding chunks
+    (a window) and may stop at any time: no such end. Futures are resolved by `wait`, in
+    this thread."""
+
+    def __init__(self, size: int, start: Start, open_ended: bool) -> None:
+        from collections import deque
+
+        from solver.processes import Worker
+
+        # fork (Linux): workers start with the parent's modules already imported (OR-Tools
+        # takes about a second to import, a tenth of a 5000-game run). The parent's other
+        # threads (rich's refresh, no solver runs at that moment) hold nothing a task
+        # needs. Elsewhere: spawn.
+        self.workers = [Worker(initializer=_start_worker, initargs=start,
+                               name="toppi-batch") for _ in range(size)]
+        self.open_ended = open_ended
+        self.queue: deque[tuple[cf.Future, list[tuple[Any, ...]]]] = deque()
+        self.sent: dict[Worker, deque[cf.Future]] = {w: deque() for w in self.workers}
+        self.resolved: list[cf.Future] = []  # not yet returned by `wait`
+
+    def submit(self, chunk: list[tuple[Any, ...]]) -> cf.Future:
+        import concurrent.futures as cf
+
+        future: cf.Future = cf.Future()
+        self.queue.append((future, chunk))
+        self._send()
+        return future
+
+    def _send(self) -> None:
+        from solver.processes import WorkerDied
+
+        if not self.workers:  # every worker died: nothing waiting can run
+            while self.queue:
+                future, _ = self.queue.popleft()
+                if future.set_running_or_notify_cancel():
+                    future.set_exception(WorkerDied(None))
+                    self.resolved.append(future)
+            return
+        while self.queue:
+            worker = min(self.workers, key=lambda w: len(self.sent[w]))
+            ahead = self.open_ended or len(self.queue) >= len(self.workers)
+            if len(self.sent[worker]) >= (2 if ahead else 1) or not worker.alive:
+                return
+            future, chunk = self.queue.popleft()
+            if future.set_running_or_notify_cancel():  # else cancelled while it waited
+                worker.call(_run_varying, chunk)
+                self.sent[worker].append(future)
+
+    def wait(self, futures: Collection[cf.Future], timeout: float | None
+             ) -> set[cf.Future]:
+        """The futures among `futures` resolved since they were last returned, after
+        reading what the workers finished (waiting up to `timeout` for the first outcome
+        when none is)."""
+        from solver.processes import WorkerDied, wait
+
+        busy = [w for w in self.workers if self.sent[w]]
+        for worker in wait(busy, 0 if self.resolved or not busy else timeout):
+            try:
+                outcome = worker.outcome()
+            except WorkerDied as exc:  # its chunks are lost: each fails with it
+                for future in self.sent.pop(worker):
+                    future.set_exception(exc)
+                    self.resolved.append(future)
+                self.workers.remove(worker)
+                continue
+            future = self.sent[worker].popleft()
+            error = outcome.exception()
+            if error is None:
+                future.set_result(outcome.value)
+            else:
+                future.set_exception(error)
+            self.resolved.append(future)
+        self._send()
+        out = {f for f in self.resolved if f in futures}
+        self.resolved = [f for f in self.resolved if f not in out]
+        return out
+
+    def close(self) -> None:
+        """Idle workers end on their own; busy ones are killed (nobody waits for them)."""
+        from solver.processes import kill_all
+
+        kill_all(w for w in self.workers if self.sent[w])
+        for worker in self.workers:
+            worker.close()
 
 
 @dataclass(frozen=True)

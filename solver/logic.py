@@ -5,15 +5,28 @@ clauses, at-most-one / exactly-one / at-most-k, reified counts, counters whose o
 say "at least j", AND / OR gates), so a game's model is one function of a `logic`
 argument and both back-ends are held equal by its tests (the games' placement steps,
 plays and tasks).
+
+`enumerate_solutions` is the one enumerate-and-block loop (find a solution, exclude it,
+solve again) behind every "exactly one solution" check, on either back-end.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
-from solver.backends.sat import CnfBuilder
+from solver.backends.common import SolverOptions
+from solver.backends.sat import CnfBuilder, IncrementalSat
 from solver.counting import Count, count_literal, counter_outputs, cpsat_count_literal
+
+if TYPE_CHECKING:
+    from ortools.sat.python import cp_model
+
+S = TypeVar("S")
+#: value(literal): whether the literal is true in the solution just found
+Value = Callable[[Any], bool]
 
 
 class CnfLogic:
@@ -138,3 +151,83 @@ class CpLogic:
             self.m.add(sum(lits) <= j).only_enforce_if(x.Not())
             out.append(x)
         return out
+
+
+# --------------------------------------------------------------------------- enumeration
+
+@dataclass
+class Enumeration(Generic[S]):
+    """Solutions found one by one, each later one with the earlier ones blocked.
+
+    complete: proven that there is no other solution (the last solve was infeasible);
+    False when `limit` was reached or a solve ran out of time.
+    work: CaDiCaL's conflicts (SAT) or CP-SAT's branches over all the solves, a measure
+    of effort that does not depend on the machine's load; first_work: the first solve's.
+    """
+
+    solutions: list[S]
+    complete: bool
+    work: int
+    first_work: int
+
+
+def enumerate_solutions(model: CnfLogic | CpLogic | cp_model.CpModel,
+                        decode: Callable[[Value], S], block: Callable[[S], None],
+                        limit: int, options: SolverOptions | None = None
+                        ) -> Enumeration[S]:
+    """Up to `limit` (at least 1) solutions of `model`: solve, `decode(value)` the
+    solution, `block(solution)` adds the constraints that exclude it (on the same model),
+    solve again; stop at `limit` or when a solve finds nothing.
+
+    A CnfLogic is solved by one incremental CaDiCaL that picks up each block's clauses
+    (it runs to the end: no time limit); a CpLogic or a CpModel by CP-SAT with `options`
+    (one worker keeps solutions and branches independent of the load), each solve from
+    scratch: one that runs out of time leaves the enumeration incomplete."""
+    if limit < 1:
+        raise ValueError("enumerate at least one solution")
+    found: list[S] = []
+    work: list[int] = []  # after each solve, the work of all so far
+    with _solves(model, options) as solve:
+        while True:
+            value, proven, done = solve()
+            work.append(done)
+            if value is None:
+                return Enumeration(found, proven, work[-1], work[0])
+            found.append(decode(value))
+            if len(found) >= limit:
+                return Enumeration(found, False, work[-1], work[0])
+            block(found[-1])
+
+
+# One solve of an enumeration: (value of the solution found, or None; whether "none" is
+# proven; the work of every solve so far)
+_Solve = Callable[[], tuple[Value | None, bool, int]]
+
+
+@contextmanager
+def _solves(model: CnfLogic | CpLogic | cp_model.CpModel, options: SolverOptions | None
+            ) -> Iterator[_Solve]:
+    if isinstance(model, CnfLogic):
+        with IncrementalSat(model.b) as sat:
+            def solve_sat() -> tuple[Value | None, bool, int]:
+                true = sat.solve()
+                conflicts = sat.solver.accum_stats()["conflicts"]
+                if true is None:
+                    return None, True, conflicts
+                return (lambda x: (x in true) if x > 0 else (-x not in true)), True, conflicts
+            yield solve_sat
+        return
+    from solver.backends import cpsat  # only when CP-SAT is asked for
+
+    cp = model.m if isinstance(model, CpLogic) else model
+    settings = options if options is not None else SolverOptions()
+    branches = 0
+
+    def solve_cp() -> tuple[Value | None, bool, int]:
+        nonlocal branches
+        solver, outcome = cpsat.solve(cp, settings)
+        branches += solver.num_branches
+        if not outcome.has_solution:  # infeasible is proven, a time limit is not
+            return None, outcome.status == "infeasible", branches
+        return (lambda x: bool(solver.boolean_value(x))), True, branches
+    yield solve_cp

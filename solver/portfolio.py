@@ -21,27 +21,20 @@ Rules of the race (`run_portfolio`):
   raises, and on Linux a child dies with its parent (PR_SET_PDEATHSIG), so no solver
   is left running. Children ignore Ctrl-C: the parent handles it.
 
-Results travel back by pickle: plain dataclasses.
+Each entrant is a solver.processes.Worker started with its call (under fork the call is
+inherited, not pickled); results travel back by pickle: plain dataclasses.
 """
 
 from __future__ import annotations
 
-import contextlib
-import os
-import signal
-import sys
 import time
-import traceback
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 from solver.errors import TimeLimitReached, ToppiError
+from solver.processes import Worker, WorkerDied, kill_all, wait
 from solver.progress import live_status
-
-if TYPE_CHECKING:
-    from multiprocessing.connection import Connection
-    from multiprocessing.process import BaseProcess
 
 T = TypeVar("T")
 
@@ -93,64 +86,72 @@ class PortfolioResult(Generic[T]):
     seconds: float = 0.0
 
 
-def _context() -> Any:
-    """fork on Linux: a child starts in milliseconds with every module already imported
-    (spawn would re-import OR-Tools, about half a second, in each child)."""
-    import multiprocessing
+class _Race:
+    """The entrants' workers and what each of them came back with."""
 
-    return multiprocessing.get_context("fork" if sys.platform == "linux" else "spawn")
+    def __init__(self, entrants: Sequence[Entrant], proven: Callable[[Any], bool]) -> None:
+        self.entrants = entrants
+        self.proven = proven
+        self.start = time.perf_counter()
+        self.workers: dict[str, Worker] = {}
+        self.running: dict[Worker, str] = {}  # started, no outcome read yet
+        self.began: dict[str, float] = {}
+        self.reports: dict[str, EntrantReport] = {}
+        self.answers: dict[str, Any] = {}
 
+    def launch(self) -> dict[str, int]:
+        """Start every entrant's process; {name: pid}."""
+        for e in self.entrants:
+            self.began[e.name] = time.perf_counter()
+            worker = Worker(e.fn, e.args, once=True, nice=e.nice, name=f"toppi-{e.name}")
+            self.workers[e.name] = worker
+            self.running[worker] = e.name
+        return {name: w.pid for name, w in self.workers.items()}
 
-def die_with_parent(parent: int) -> None:
-    """Linux: the kernel kills this process when the thread that forked it ends, so a
-    parent killed outright (SIGKILL) leaves no solver behind; a child whose `parent`
-    died before the signal was armed ends at once."""
-    if sys.platform == "linux":
-        import ctypes
+    def report(self, name: str, state: str, message: str | None = None) -> None:
+        self.reports[name] = EntrantReport(
+            name, self.workers[name].pid, state,
+            round(time.perf_counter() - self.began[name], 3), message)
 
-        with contextlib.suppress(OSError, AttributeError):
-            libc = ctypes.CDLL("libc.so.6", use_errno=True)
-            libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG = 1
-    if os.getppid() != parent:
-        os._exit(1)
+    def receive(self, worker: Worker) -> str | None:
+        """Read one entrant's outcome; its name when it proved (it wins). Raises an
+        entrant's ToppiError, and RuntimeError for a bug or a process that died."""
+        name = self.running.pop(worker)
+        try:
+            outcome = worker.outcome()  # then its process ends on its own (once)
+        except WorkerDied as exc:  # died without a word (killed, crashed)
+            self.report(name, "failed", f"the process ended (exit code {exc.exitcode})")
+            raise RuntimeError(f"portfolio: {name} ended without an answer "
+                               f"(exit code {exc.exitcode})") from None
+        error = outcome.error
+        if error is None:
+            self.answers[name] = outcome.value
+            if self.proven(outcome.value):
+                self.report(name, "proved")
+                return name
+            self.report(name, "answered")
+        elif isinstance(error, TimeLimitReached):
+            self.report(name, "no answer", str(error))
+        elif isinstance(error, ToppiError):
+            self.report(name, "failed", str(error))
+            raise error
+        else:
+            self.report(name, "failed", outcome.traceback)
+            raise RuntimeError(f"portfolio: {name} failed:\n{outcome.traceback}")
+        return None
 
+    def finish(self, winner: str | None) -> PortfolioResult[Any]:
+        for name in self.workers:
+            if name not in self.reports:
+                self.report(name, "stopped")
+        self.stop()
+        return PortfolioResult(winner, self.answers.get(winner) if winner else None,
+                               self.answers, [self.reports[e.name] for e in self.entrants],
+                               round(time.perf_counter() - self.start, 3))
 
-def _child(conn: Connection, parent: int, fn: Callable[..., Any], args: tuple[Any, ...],
-           nice: int = 0) -> None:
-    """Run one entrant and send ("ok", result), ("no answer", message), ("input",
-    ToppiError) or ("bug", traceback text)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
-    die_with_parent(parent)
-    if nice:
-        with contextlib.suppress(OSError, AttributeError):  # no os.nice on Windows
-            os.nice(nice)
-    try:
-        message: tuple[str, Any] = ("ok", fn(*args))
-    except TimeLimitReached as exc:
-        message = ("no answer", str(exc))
-    except ToppiError as exc:
-        message = ("input", exc)
-    except BaseException:  # noqa: BLE001 - everything goes back to the parent
-        message = ("bug", traceback.format_exc())
-    try:
-        conn.send(message)
-    except Exception:  # noqa: BLE001 - an answer that does not pickle is a bug
-        conn.send(("bug", traceback.format_exc()))
-    conn.close()
-
-
-def _stop(processes: dict[str, BaseProcess]) -> None:
-    """Kill every child still running and reap it (no zombie, no orphan); the reaped
-    ones leave `processes`, so a second call does nothing."""
-    for p in processes.values():
-        if p.is_alive():
-            with contextlib.suppress(OSError):
-                p.kill()
-    for name, p in list(processes.items()):
-        p.join(timeout=5)
-        if p.exitcode is not None:
-            p.close()
-            del processes[name]
+    def stop(self) -> None:
+        """Kill and reap every process still running (no zombie, no orphan)."""
+        kill_all(self.workers.values())
 
 
 def run_portfolio(entrants: Sequence[Entrant], proven: Callable[[Any], bool],
@@ -165,87 +166,32 @@ def run_portfolio(entrants: Sequence[Entrant], proven: Callable[[Any], bool],
     on_start: called with {name: pid} once every child runs (tests watch the pids).
     Raises TimeLimitReached when no entrant answered at all, and the errors above.
     """
-    from multiprocessing.connection import wait
-
     if not entrants:
         raise ValueError("a portfolio needs at least one entrant")
     if len({e.name for e in entrants}) != len(entrants):
         raise ValueError("entrant names must differ")
-    start = time.perf_counter()
+    race = _Race(entrants, proven)
     if time_limit is not None:  # a short limit leaves little to hand back: a short grace
         grace = min(grace, 0.2 + time_limit)
-    deadline = None if time_limit is None else start + time_limit + grace
-    ctx = _context()
-    processes: dict[str, BaseProcess] = {}
-    pipes: dict[Connection, str] = {}
-    began: dict[str, float] = {}
-    reports: dict[str, EntrantReport] = {}
-    answers: dict[str, Any] = {}
-
-    def report(name: str, state: str, message: str | None = None) -> None:
-        p = processes[name]
-        reports[name] = EntrantReport(name, p.pid, state,
-                                      round(time.perf_counter() - began[name], 3), message)
-
-    def finish(winner: str | None) -> PortfolioResult[Any]:
-        for name in processes:
-            if name not in reports:
-                report(name, "stopped")
-        _stop(processes)
-        return PortfolioResult(winner, answers.get(winner) if winner else None, answers,
-                               [reports[e.name] for e in entrants],
-                               round(time.perf_counter() - start, 3))
-
+    deadline = None if time_limit is None else race.start + time_limit + grace
     try:
-        for e in entrants:
-            receive, send = ctx.Pipe(duplex=False)
-            p = ctx.Process(target=_child, args=(send, os.getpid(), e.fn, e.args, e.nice),
-                            name=f"toppi-{e.name}", daemon=True)
-            began[e.name] = time.perf_counter()
-            p.start()
-            send.close()  # the child holds the only sending end: EOF when it dies
-            processes[e.name] = p
-            pipes[receive] = e.name
+        pids = race.launch()
         if on_start is not None:
-            on_start({name: p.pid for name, p in processes.items() if p.pid is not None})
-        left = None if time_limit is None else max(0.0, deadline - time.perf_counter() - grace)
+            on_start(pids)
+        left = None if deadline is None else max(0.0, deadline - time.perf_counter() - grace)
         with live_status(label, left):
-            while pipes:
+            while race.running:
                 timeout = None if deadline is None else deadline - time.perf_counter()
                 if timeout is not None and timeout <= 0:
                     break
-                for conn in wait(list(pipes), timeout):
-                    name = pipes.pop(conn)
-                    try:
-                        kind, payload = conn.recv()
-                    except (EOFError, OSError):  # died without a word (killed, crashed)
-                        processes[name].join(timeout=1)
-                        code = processes[name].exitcode
-                        report(name, "failed", f"the process ended (exit code {code})")
-                        raise RuntimeError(f"portfolio: {name} ended without an answer "
-                                           f"(exit code {code})") from None
-                    finally:
-                        conn.close()
-                    if kind == "ok":
-                        answers[name] = payload
-                        if proven(payload):
-                            report(name, "proved")
-                            return finish(name)
-                        report(name, "answered")
-                    elif kind == "no answer":
-                        report(name, "no answer", payload)
-                    elif kind == "input":
-                        report(name, "failed", str(payload))
-                        raise payload
-                    else:
-                        report(name, "failed", payload)
-                        raise RuntimeError(f"portfolio: {name} failed:\n{payload}")
-        if not answers:
-            messages = [r.message for r in reports.values() if r.message]
+                for worker in wait(race.running, timeout):
+                    winner = race.receive(worker)
+                    if winner is not None:
+                        return race.finish(winner)
+        if not race.answers:
+            messages = [r.message for r in race.reports.values() if r.message]
             raise TimeLimitReached(messages[0] if messages else
                                    "time limit reached before any answer was found")
-        return finish(None)
+        return race.finish(None)
     finally:
-        for conn in pipes:
-            conn.close()
-        _stop(processes)  # also on Ctrl-C and errors: no solver outlives the race
+        race.stop()  # also on Ctrl-C and errors: no solver outlives the race

@@ -7,6 +7,7 @@ import itertools
 import pytest
 from ortools.sat.python import cp_model
 
+from solver import logic
 from solver.backends import SolverOptions, cpsat
 from solver.backends.sat import CnfBuilder, IncrementalSat, maxsat
 from solver.results import dumps
@@ -39,13 +40,29 @@ def test_cpsat_infeasible_is_proven():
 
 
 def test_enumeration_counts_solutions_and_proves_completeness():
-    m = cp_model.CpModel()
-    xs = [m.new_bool_var(f"x{i}") for i in range(4)]
-    m.add(sum(xs) == 2)
-    sols, complete = cpsat.enumerate_solutions(m, xs, 100, SolverOptions(time_limit=5))
+    def enumerate_solutions(limit: int) -> tuple[list[list[int]], bool]:
+        m = cp_model.CpModel()
+        xs = [m.new_bool_var(f"x{i}") for i in range(4)]
+        m.add(sum(xs) == 2)
+        found = logic.enumerate_solutions(
+            m, lambda value: [int(value(x)) for x in xs],
+            lambda s: m.add_bool_or([x.Not() if v else x for x, v in zip(xs, s, strict=True)]),
+            limit, SolverOptions(time_limit=5))
+        return found.solutions, found.complete
+
+    sols, complete = enumerate_solutions(100)
     assert len(sols) == 6 and complete
-    sols, complete = cpsat.enumerate_solutions(m, xs, 2, SolverOptions(time_limit=5))
+    sols, complete = enumerate_solutions(2)
     assert len(sols) == 2 and not complete
+    # the same loop on the SAT side: one incremental solver picks up the blocks
+    cnf = logic.CnfLogic()
+    ys = [cnf.var() for _ in range(4)]
+    cnf.b.exactly(ys, 2)
+    found = logic.enumerate_solutions(
+        cnf, lambda value: [int(value(y)) for y in ys],
+        lambda s: cnf.clause([-y if v else y for y, v in zip(ys, s, strict=True)]), 100)
+    assert len(found.solutions) == len(set(map(tuple, found.solutions))) == 6
+    assert found.complete
 
 
 def test_maxsat_weights_and_cardinality():

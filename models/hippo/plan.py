@@ -9,6 +9,7 @@ reference in the tests.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -18,7 +19,6 @@ from solver.backends import SolverOptions
 from solver.errors import BadInput, TimeLimitReached
 
 if TYPE_CHECKING:
-    from ortools.sat.python import cp_model
 
     from models.hippo.encode_cpsat import PlanModel
 
@@ -161,9 +161,10 @@ def coloured_moves(state: GameState, seq: tuple[int, ...]) -> list[tuple[Move, t
     return out
 
 
-def picks_of(pm: PlanModel, solver: cp_model.CpSolver, k: int) -> list[bool]:
-    """The model's choice of a fresh other chip for each die of roll k."""
-    return [bool(v) if isinstance(v, int) else bool(solver.value(v)) for v in pm.pick_fresh[k]]
+def picks_of(pm: PlanModel, value: Callable[[Any], bool], k: int) -> list[bool]:
+    """The model's choice of a fresh other chip for each die of roll k (value(lit): the
+    literal is true in the solution)."""
+    return [bool(v) if isinstance(v, int) else value(v) for v in pm.pick_fresh[k]]
 
 
 def solve_plan(state: GameState, rolls: list[tuple[int, ...]],
@@ -191,7 +192,8 @@ def solve_plan(state: GameState, rolls: list[tuple[int, ...]],
             break
         chosen = [q for q, v in enumerate(pm.select[k]) if solver.value(v)]
         assert len(chosen) == 1
-        move = colour_move(s, pm.sequences[k][chosen[0]], picks_of(pm, solver, k))
+        move = colour_move(s, pm.sequences[k][chosen[0]],
+                           picks_of(pm, solver.boolean_value, k))
         if not s.bonus:
             turn += 1
         after, events = s.play(move)

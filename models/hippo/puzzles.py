@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -182,31 +183,26 @@ class HippoPuzzles:
 
     def _search_cpsat(self, puzzle: Puzzle, limit: int) -> tuple[list[Solution], bool]:
         from models.hippo.encode_cpsat import build
-        from solver.backends import cpsat
+        from solver.logic import enumerate_solutions
 
         rolls = list(puzzle.rolls)
         pm = build(puzzle.state, rolls)
         pm.model.clear_objective()
         pm.model.add(pm.stock_after[-1] == 0)  # the stock is emptied by the last roll
-        found: list[Solution] = []
-        first = True
-        while len(found) < limit:
-            solver, outcome = cpsat.solve(pm.model, self.options())
-            if first:
-                self.branches[puzzle] = solver.num_branches
-                first = False
-            if outcome.status == "infeasible":
-                return found, True
-            if not outcome.has_solution:
-                return found, False
-            solution, same = self._replay(puzzle, pm, solver)
-            found.append(solution)
-            # block it: not (every roll used gives the same result as this solution);
-            # one order per roll at most, so the sum reaches len(same) only then
-            pm.model.add(sum(v for vs in same for v in vs) <= len(same) - 1)
-        return found, False
 
-    def _replay(self, puzzle: Puzzle, pm: Any, solver: Any) -> tuple[Solution, list[list[Any]]]:
+        def block(found: tuple[Solution, list[list[Any]]]) -> None:
+            # not (every roll used gives the same result as this solution); one order
+            # per roll at most, so the sum reaches len(same) only then
+            same = found[1]
+            pm.model.add(sum(v for vs in same for v in vs) <= len(same) - 1)
+
+        found = enumerate_solutions(pm.model, lambda value: self._replay(puzzle, pm, value),
+                                    block, limit, self.options())
+        self.branches[puzzle] = found.first_work
+        return [solution for solution, _ in found.solutions], found.complete
+
+    def _replay(self, puzzle: Puzzle, pm: Any, value: Callable[[Any], bool]
+                ) -> tuple[Solution, list[list[Any]]]:
         """The engine's replay of the model's lane orders (colours follow: due foreign
         chips first, fresh ones where the model picked them) and, per roll used, one
         literal for each choice of the model (an order, and under the next-turn reading
@@ -219,11 +215,11 @@ class HippoPuzzles:
             if s.is_terminal():
                 break
             orders = list(zip(pm.sequences[k], pm.select[k], strict=True))
-            seq = next((q for q, v in orders if solver.value(v)), None)
+            seq = next((q for q, v in orders if value(v)), None)
             if seq is None:
                 raise RuntimeError(f"the plan model placed nothing on roll {k + 1}")
             canonical, after = _step_result(s, roll,
-                                            colour_move(s, seq, picks_of(pm, solver, k)))
+                                            colour_move(s, seq, picks_of(pm, value, k)))
             moves.append(canonical)
             same.append(self._same_result(pm, k, s, orders, after))
             s = after

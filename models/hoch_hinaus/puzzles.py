@@ -45,11 +45,11 @@ from models.hoch_hinaus.puzzle_files import (
 )
 from models.hoch_hinaus.rules import Rules
 from models.hoch_hinaus.tasks import Catalogue, Task, holds, parse_task
-from solver.backends import cpsat
 from solver.backends.common import SolverOptions
 from solver.backends.sat import IncrementalSat
 from solver.errors import BadInput
 from solver.generate import Rating, Search, as_features, rating_work
+from solver.logic import enumerate_solutions
 from solver.store import smallest_form
 
 STACK_ON_LAST = 1.0  # share of proposed lines' placements laid on the one before
@@ -156,56 +156,20 @@ class HochHinausPuzzles:
         solutions: list[Solution] = []
         effort = 0
         for steps in range(1, puzzle.within + 1):
-            if backend == "sat":
-                got, complete, work = self._enumerate_sat(puzzle, steps, limit - len(solutions))
-            else:
-                got, complete, work = self._enumerate_cpsat(puzzle, steps,
-                                                            limit - len(solutions))
-            effort += work
-            for acts in got:
+            logic = CnfLogic() if backend == "sat" else CpLogic()
+            line = _Line(self.rules, puzzle, steps, logic)
+            found = enumerate_solutions(
+                logic, lambda value, line=line: tuple(line.model.decode(value)), line.block,
+                limit - len(solutions), self.options())
+            effort += found.work
+            for acts in found.solutions:
                 self._replay(puzzle, acts)
-            solutions += got
-            if not complete:
+            solutions += found.solutions
+            if not found.complete:
                 return _Found(solutions, False, effort)
             if len(solutions) >= limit:
                 return _Found(solutions, False, effort)
         return _Found(solutions, True, effort)
-
-    def _enumerate_sat(self, puzzle: Puzzle, steps: int, limit: int
-                       ) -> tuple[list[Solution], bool, int]:
-        logic = CnfLogic()
-        line = _Line(self.rules, puzzle, steps, logic)
-        out: list[Solution] = []
-        with IncrementalSat(logic.b) as sat:
-            while True:
-                model = sat.solve()
-                if model is None:
-                    return out, True, sat.solver.accum_stats()["conflicts"]
-                acts = tuple(line.model.decode(lambda x, m=model: (x in m) if x > 0
-                                               else (-x not in m)))
-                out.append(acts)
-                if len(out) >= limit:
-                    return out, False, sat.solver.accum_stats()["conflicts"]
-                line.block(acts)
-
-    def _enumerate_cpsat(self, puzzle: Puzzle, steps: int, limit: int
-                         ) -> tuple[list[Solution], bool, int]:
-        logic = CpLogic()
-        line = _Line(self.rules, puzzle, steps, logic)
-        out: list[Solution] = []
-        branches = 0
-        while True:
-            solver, outcome = cpsat.solve(logic.m, self.options())
-            branches += solver.num_branches
-            if outcome.status == "infeasible":
-                return out, True, branches
-            if not outcome.has_solution:  # time limit: undecided
-                return out, False, branches
-            acts = tuple(line.model.decode(lambda x, s=solver: bool(s.boolean_value(x))))
-            out.append(acts)
-            if len(out) >= limit:
-                return out, False, branches
-            line.block(acts)
 
     def _replay(self, puzzle: Puzzle, acts: Solution) -> None:
         """A solution is checked by the rules engine before it is reported."""

@@ -164,9 +164,19 @@ class TippiToppiPuzzles:
                       work=found.effort)
 
     def _search(self, puzzle: Puzzle, limit: int, backend: str) -> _Found:
-        if backend == "sat":
-            return self._enumerate_sat(puzzle, limit)
-        return self._enumerate_cpsat(puzzle, limit)
+        from models.tippi_toppi.encode_logic import block_line, decode_moves, encode_plan
+        from solver.backends.sat import CnfBuilder
+        from solver.logic import CnfLogic, CpLogic, enumerate_solutions
+
+        problem = self.problem(puzzle)
+        logic = CnfLogic(CnfBuilder()) if backend == "sat" else CpLogic()
+        plan = encode_plan(logic, problem, self.rules_of(puzzle))
+        for s in plan.switches:
+            logic.clause([s])
+        found = enumerate_solutions(
+            logic, lambda value: self._cut(puzzle, decode_moves(value, plan, problem)),
+            lambda line: block_line(logic, plan, problem, line), limit, self.options())
+        return _Found(found.solutions, found.complete, found.work)
 
     def _cut(self, puzzle: Puzzle, moves: list[tuple[Card, int]]) -> Solution:
         """The model's plays re-played by the engine, cut after the winning play."""
@@ -177,58 +187,6 @@ class TippiToppiPuzzles:
         if line is None:
             raise RuntimeError("a model's plays do not fulfil every task (encoding bug)")
         return line
-
-    def _enumerate_sat(self, puzzle: Puzzle, limit: int) -> _Found:
-        from models.tippi_toppi.encode_logic import block_line, decode_moves, encode_plan, sat_value
-        from solver.backends.sat import CnfBuilder, IncrementalSat
-        from solver.logic import CnfLogic
-
-        problem = self.problem(puzzle)
-        logic = CnfLogic(CnfBuilder())
-        plan = encode_plan(logic, problem, self.rules_of(puzzle))
-        for s in plan.switches:
-            logic.clause([s])
-        out: list[Solution] = []
-        with IncrementalSat(logic.b) as sat:
-            while True:
-                model = sat.solve()
-                if model is None:
-                    return _Found(out, True, sat.solver.accum_stats()["conflicts"])
-                line = self._cut(puzzle, decode_moves(sat_value(model), plan, problem))
-                out.append(line)
-                if len(out) >= limit:
-                    return _Found(out, False, sat.solver.accum_stats()["conflicts"])
-                block_line(logic, plan, problem, line)
-
-    def _enumerate_cpsat(self, puzzle: Puzzle, limit: int) -> _Found:
-        from models.tippi_toppi.encode_logic import (
-            block_line,
-            cpsat_value,
-            decode_moves,
-            encode_plan,
-        )
-        from solver.backends import cpsat
-        from solver.logic import CpLogic
-
-        problem = self.problem(puzzle)
-        logic = CpLogic()
-        plan = encode_plan(logic, problem, self.rules_of(puzzle))
-        for s in plan.switches:
-            logic.clause([s])
-        out: list[Solution] = []
-        branches = 0
-        while True:
-            solver, outcome = cpsat.solve(logic.m, self.options())
-            branches += solver.num_branches
-            if outcome.status == "infeasible":
-                return _Found(out, True, branches)
-            if not outcome.has_solution:  # time limit: undecided
-                return _Found(out, False, branches)
-            line = self._cut(puzzle, decode_moves(cpsat_value(solver), plan, problem))
-            out.append(line)
-            if len(out) >= limit:
-                return _Found(out, False, branches)
-            block_line(logic, plan, problem, line)
 
     # ---- features and rating
     def features(self, puzzle: Puzzle, solution: Solution, search: Search[Solution]

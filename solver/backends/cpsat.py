@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 import sys
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
 
 from ortools.sat.python import cp_model
@@ -106,29 +106,6 @@ def _reporter(solver: cp_model.CpSolver, model: cp_model.CpModel, status: Status
     maximise = _maximises(model)
     solver.best_bound_callback = lambda b: status.bound(_whole_bound(b, maximise))
     return _Forward(status, maximise)
-
-
-def enumerate_solutions(model: cp_model.CpModel, variables: Iterable[cp_model.IntVar],
-                        limit: int, options: SolverOptions) -> tuple[list[list[int]], bool]:
-    """Up to `limit` distinct solutions (values of `variables`) of a model without objective.
-
-    Returns (solutions, complete): complete is True when the search proved there are
-    no more solutions than those returned (used for uniqueness checks).
-    """
-    variables = list(variables)
-    found: list[list[int]] = []
-
-    class _Collector(cp_model.CpSolverSolutionCallback):
-        def on_solution_callback(self) -> None:
-            found.append([self.value(v) for v in variables])
-            if len(found) >= limit:
-                self.stop_search()
-
-    solver = make_solver(replace(options, workers=1, deterministic_time=None))
-    solver.parameters.enumerate_all_solutions = True
-    code = solver.solve(model, _Collector())
-    complete = code in (cp_model.OPTIMAL, cp_model.INFEASIBLE) and len(found) < limit
-    return found, complete
 
 
 def minimal_core(model: cp_model.CpModel, switches: Sequence[cp_model.IntVar],
