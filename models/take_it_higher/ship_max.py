@@ -33,17 +33,15 @@ import itertools
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
 
 from ortools.sat.python import cp_model
 
 from models.take_it_higher.encode import LineOption, MaxProblem, TileClass
 from models.take_it_higher.encode_cpsat import capacity_cuts
 from models.take_it_higher.positions import Placement
+from models.take_it_higher.rules import board_symmetries
+from models.take_it_higher.stud_patterns import StudPatterns
 from solver.backends import SolveOutcome, SolverOptions, cpsat
-
-if TYPE_CHECKING:  # maximum imports this module
-    from models.take_it_higher.maximum import _StudPatterns
 
 # the LP workers prove row maxima over the whole tile set (maximum.CPSAT_SUBSOLVERS)
 SUBSOLVERS = ("reduced_costs", "max_lp")
@@ -374,18 +372,15 @@ class _Search:
 def maximise_by_cases(problem: MaxProblem, rows_max: int, colour_max: int | None,
                         start_game: list[Placement] | None, start_value: int,
                         remaining: Callable[[], SolverOptions],
-                        patterns: _StudPatterns | None = None
+                        patterns: StudPatterns | None = None
                         ) -> tuple[list[Placement] | None, SolveOutcome, list[CaseResult]]:
     """The best game over the cases, from the top button down (module docstring).
     `rows_max`: the proven maximum of the row points alone (with bonus rows under the
     gold/silver scoring); `colour_max`: with the gold/silver scoring, the proven
     maximum without the bonus (the C of the stud-pattern decomposition), else None;
     `start_game`: a legal game worth `start_value` to beat; `patterns`: the stud
-    patterns (maximum._StudPatterns) already listed for the row maximum, if any. Returns the best game and
-    the outcome: optimal when every case was solved or cut by its bound."""
-    from models.take_it_higher.maximum import _StudPatterns  # maximum imports this module
-    from models.take_it_higher.rules import board_symmetries
-
+    patterns (`StudPatterns`) already listed for the row maximum, if any. Returns the
+    best game and the outcome: optimal when every case was solved or cut by its bound."""
     rules = problem.rules
     ships, buttons = list(rules.spaceships), list(rules.buttons)
     search = _Search(problem, remaining, start_game, start_value)
@@ -396,7 +391,7 @@ def maximise_by_cases(problem: MaxProblem, rows_max: int, colour_max: int | None
     if colour_max is None:
         patterns = None
     elif patterns is None:
-        patterns = _StudPatterns(problem, "cpsat", board_symmetries(rules))
+        patterns = StudPatterns(problem, "cpsat", board_symmetries(rules))
     for j in range(len(ships), -1, -1):
         button = buttons[j - 1] if j else 0
         t = time.perf_counter()
