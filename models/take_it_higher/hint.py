@@ -327,7 +327,7 @@ def greedy_completion(state: GameState, fixed: dict[str, Tile], draw: list[Tile]
 
 
 def sample_future(rng: random.Random, unseen: list[Tile], coming: tuple[Tile, ...], n: int
-            ) -> list[Tile]:
+                  ) -> list[Tile]:
     """n tiles to come in a random order: the tiles known to come and a sample of the
     other unseen tiles (without any known: a sample of the unseen tiles, as always).
     The hint draws its futures with this, one after the other from its seeded rng."""
