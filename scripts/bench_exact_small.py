@@ -28,7 +28,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from models.take_it_higher.exact import ExactValues  # noqa: E402
-from models.take_it_higher.learned import LOOKAHEAD, train  # noqa: E402
+from models.take_it_higher.learned.policy import LOOKAHEAD  # noqa: E402
+from models.take_it_higher.learned.td import train  # noqa: E402
 from models.take_it_higher.policies import (  # noqa: E402
     greedy_choice,
     hint_choice,

@@ -1,4 +1,4 @@
-"""Benchmark of the full game's maxima with spaceships, the call order free (issue 18:
+"""Benchmark of the full game's maxima with spaceships, the call order free (the goal:
 each of the four proven in <= 60 s on 2 cores), and their confirmation by a second
 formulation.
 

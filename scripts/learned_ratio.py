@@ -1,4 +1,4 @@
-"""The learned values alone (no look-ahead, `LineValues.play`) on the draws of the store,
+"""The learned values alone (no look-ahead, `td.play`) on the draws of the store,
 as a share of their hindsight optima: a quick check of a values file before a store run.
 
     python scripts/learned_ratio.py [--values FILE] [--variant V] [--games N]
@@ -19,7 +19,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from models.take_it_higher.learned import values_for  # noqa: E402
+from models.take_it_higher.learned.files import values_for  # noqa: E402
+from models.take_it_higher.learned.td import play  # noqa: E402
 from models.take_it_higher.rules import load_rules  # noqa: E402
 from models.take_it_higher.state import game_draw  # noqa: E402
 from models.take_it_higher.variants import variant_from_name  # noqa: E402
@@ -63,7 +64,7 @@ def main() -> None:
     scores = []
     for seed in seeds:
         draw = [values.layout.tile_index[t.id] for t in game_draw(rules, seed)]
-        scores.append(values.play(draw))
+        scores.append(play(values, draw))
     optimum = [best[s] for s in seeds]
     r = ratio_of_means(scores, optimum)
     print(f"{variant.name}: {len(seeds)} games, {statistics.fmean(scores):.1f} of "

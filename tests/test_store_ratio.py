@@ -78,7 +78,8 @@ def test_mean_error_is_the_mean_and_its_standard_error():
 def test_learned_ratio_plays_the_store_draws(tmp_path, capsys, monkeypatch):
     """scripts/learned_ratio.py: the values alone on the draws of a store's games, against
     those games' optima: its figures are the values' own games of `game_draw`."""
-    from models.take_it_higher.learned import values_for
+    from models.take_it_higher.learned.files import values_for
+    from models.take_it_higher.learned.td import play
     from models.take_it_higher.rules import load_rules
     from models.take_it_higher.state import game_draw
     from models.take_it_higher.variants import variant_from_name
@@ -94,7 +95,7 @@ def test_learned_ratio_plays_the_store_draws(tmp_path, capsys, monkeypatch):
     assert optima == {r["seed"]: r["measures"]["optimum"] for r in greedy["records"]}
     rules = load_rules()
     values = values_for(rules, variant_from_name("basic"))
-    scores = [values.play([values.layout.tile_index[t.id] for t in game_draw(rules, seed)])
+    scores = [play(values, [values.layout.tile_index[t.id] for t in game_draw(rules, seed)])
               for seed in sorted(optima)]
     r = ratio_of_means(scores, [optima[s] for s in sorted(optima)])
     monkeypatch.setattr("sys.argv", ["learned_ratio.py", "--store", store])

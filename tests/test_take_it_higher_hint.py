@@ -298,7 +298,7 @@ def test_hint_on_boards_of_the_family_equals_brute_force(shape, gold_silver):
     the hint's own sampled futures, of the best completion found by brute force."""
     import itertools
 
-    from models.take_it_higher.hint import _future
+    from models.take_it_higher.hint import sample_future
     from models.take_it_higher.rules import rules_from_dict
     rules = rules_from_dict(load_script("make_take_it_higher_rules").shape_rules(shape))
     state, tile = random_position(rules, Variant(gold_silver), rules.board_size - 3, 7)
@@ -307,7 +307,7 @@ def test_hint_on_boards_of_the_family_equals_brute_force(shape, gold_silver):
     empty = state.empty_cells()
     assert {o.cell for o in result.options} == set(empty) and result.exact
     rng = random.Random(5)
-    futures = [_future(rng, state.unseen_tiles(), state.coming, 2) for _ in range(3)]
+    futures = [sample_future(rng, state.unseen_tiles(), state.coming, 2) for _ in range(3)]
     for o in result.options:
         others = [c for c in empty if c != o.cell]
         best = [max(board_score(rules, {**state.board, o.cell: tile,
@@ -523,7 +523,7 @@ def test_joint_hint_lies_between_the_plan_and_hindsight(monkeypatch, gold_silver
     force), below the futures' best completions one at a time where the plan binds."""
     import models.take_it_higher.hint as hint_module
     from models.take_it_higher.encode import MaxProblem
-    from models.take_it_higher.hint import _future
+    from models.take_it_higher.hint import sample_future
     monkeypatch.setattr(hint_module, "JOINT", True)
     rules = small_rules(9, n_cells=7, n_tiles=10)
     state, tile = random_position(rules, Variant(gold_silver), rules.board_size - 4, 2)
@@ -531,7 +531,7 @@ def test_joint_hint_lies_between_the_plan_and_hindsight(monkeypatch, gold_silver
     result = hint(state, tile, samples=3, seed=5)
     empty = state.empty_cells()
     rng = random.Random(5)
-    futures = [_future(rng, state.unseen_tiles(), state.coming, 3) for _ in range(3)]
+    futures = [sample_future(rng, state.unseen_tiles(), state.coming, 3) for _ in range(3)]
     bound = 0
     for o in result.options:
         fixed = tuple({**state.board, o.cell: tile}.items())

@@ -12,17 +12,28 @@ import pytest
 
 from models.take_it_higher.exact import exact_cells
 from models.take_it_higher.game import GAME
-from models.take_it_higher.learned import (
-    CALLS,
-    LineValues,
+from models.take_it_higher.learned.features import (
+    board_keys,
+    board_value,
+    fit_key,
+    moves,
+    play_call,
+    ship_chances,
+)
+from models.take_it_higher.learned.files import (
     builtin_values_path,
-    learned_cells,
     load_values,
-    sample_futures,
-    train,
     values_digest,
     values_for,
 )
+from models.take_it_higher.learned.policy import (
+    CALLS,
+    cell_values,
+    learned_cells,
+    sample_futures,
+)
+from models.take_it_higher.learned.tables import LineValues
+from models.take_it_higher.learned.td import play, train
 from models.take_it_higher.policies import learned_choice
 from models.take_it_higher.positions import Placement, load_position
 from models.take_it_higher.rows import board_score
@@ -50,7 +61,7 @@ def _random_weights(values: LineValues, rng: random.Random) -> None:
         state, _ = random_position(rules, Variant(values.gold_silver),
                                    rng.randrange(rules.board_size), rng.randrange(10 ** 6))
         b = values.board_of(state.board, state.unseen_tiles())
-        for k in values._keys(b, len(b.empty)):
+        for k in board_keys(values, b, len(b.empty)):
             values.weights.setdefault(k, rng.uniform(-20, 20))
 
 
@@ -69,13 +80,12 @@ def test_cell_values_are_row_points_plus_the_whole_value_after_the_move(seed, go
     state, tile = random_position(rules, Variant(gold_silver), k, seed)
     called = state.apply_action(tile)
     unseen = called.unseen_tiles()
-    got = {c.cell: c.value for c in values.cell_values(state.board, unseen, tile)}
+    got = {c.cell: c.value for c in cell_values(values, state.board, unseen, tile)}
     assert set(got) == set(state.empty_cells())
     for cell in state.empty_cells():
         board = {**state.board, cell: tile}
         after = values.board_of(board, unseen)
-        want = board_score(rules, board, gold_silver) + values._sum(
-            values._keys(after, len(after.empty)))
+        want = board_score(rules, board, gold_silver) + board_value(values, after, len(after.empty))
         assert got[cell] == pytest.approx(want)
 
 
@@ -109,7 +119,7 @@ def test_ship_values_are_points_plus_ring_plus_the_whole_value_after_the_move(se
     for _ in range(30):
         state = _ship_game(rules, variant, rng.randrange(rules.board_size), rng)
         b = values.board_of(state.board, state.unseen_tiles(), state.ships_on)
-        for key in values._keys(b, len(b.empty)):
+        for key in board_keys(values, b, len(b.empty)):
             values.weights.setdefault(key, rng.uniform(-20, 20))
     checked = launched = 0
     for _ in range(300):
@@ -126,19 +136,19 @@ def test_ship_values_are_points_plus_ring_plus_the_whole_value_after_the_move(se
         pad = [s for s in rules.spaceships if s not in state.launched]
         assert b.rank == [pad.index(s) if s in pad else -1 for s in rules.spaceships]
         now = board_score(rules, state.board, gold_silver) + state.bonus()[0]
-        base = values._sum(values._keys(b, len(b.empty) - 1))
+        base = board_value(values, b, len(b.empty) - 1)
         t = values.layout.tile_index[tile.id]
         ids = rules.spaceships
         got = {(rules.cell_ids[x], tuple(ids[s] for s in launch)): now + base + gain
-               for gain, x, launch in values._moves(b, t)}
+               for gain, x, launch in moves(values, b, t)}
         assert set(got) == {(m.cell, m.launch) for m in state.legal_placements()}
         for m in state.legal_placements():
             after = state.apply_action(m)
             a = values.board_of(after.board, unseen, after.ships_on)
             want = board_score(rules, after.board, gold_silver) + after.bonus()[0] + \
-                values._sum(values._keys(a, len(a.empty)))
+                board_value(values, a, len(a.empty))
             assert got[m.cell, m.launch] == pytest.approx(want)
-        best = values.cell_values(state.board, unseen, tile, 3, state.ships_on)
+        best = cell_values(values, state.board, unseen, tile, 3, state.ships_on)
         assert len({c.cell for c in best}) == len(best) == len(state.empty_cells())
         assert all((c.cell, c.launch) in got for c in best)
         if len(best) > 1:  # three cells looked ahead, whatever their launches
@@ -178,7 +188,7 @@ def test_ship_chances_count_the_lines_that_may_still_launch_each_ship(seed, ship
                 elif ship in rules.directions[d].colours:
                     n += all(t.stripes[d] == ship for t in tiles)
             want[ship] = n
-        got = dict(zip(rules.spaceships, values._chances(b), strict=True))
+        got = dict(zip(rules.spaceships, ship_chances(values, b), strict=True))
         assert {s: got[s] for s in want} == want
         seen.add(tuple(sorted(want.values())))
     assert len(seen) > 5  # positions of many kinds
@@ -212,7 +222,7 @@ def test_cell_fits_count_the_unseen_tiles_that_fit_every_line(seed, gold_silver)
                 need.append((d, tiles[0].stripes[d], stud))
             fit = sum(all(t.stripes[d] == c and (s is None or t.stud == s)
                           for d, c, s in need) for t in unseen)
-            key = values._fit_key(b, rules.cell_ids.index(cell), left, {}, {})
+            key = fit_key(values, b, rules.cell_ids.index(cell), left, {}, {})
             if len(need) < 2:
                 assert key is None
             else:
@@ -231,7 +241,7 @@ def test_looking_one_call_ahead_with_two_cells_left_is_exact(seed, gold_silver):
     _random_weights(values, random.Random(seed))
     state, tile = random_position(rules, Variant(gold_silver), rules.board_size - 2, seed)
     unseen = state.apply_action(tile).unseen_tiles()
-    got = values.cell_values(state.board, unseen, tile, lookahead=5)
+    got = cell_values(values, state.board, unseen, tile, lookahead=5)
     assert all(c.deep for c in got)
     exact = exact_cells(state, tile)
     assert {c.cell: pytest.approx(c.value) for c in got} == \
@@ -240,8 +250,8 @@ def test_looking_one_call_ahead_with_two_cells_left_is_exact(seed, gold_silver):
 
 def _values_alone(values: LineValues, state: GameState) -> GameState:
     """The called tile on its cell of best value, no look-ahead (with its launch)."""
-    best = values.cell_values(state.board, state.unseen_tiles(), state.called, 0,
-                              state.ships_on if values.ships else None)[0]
+    best = cell_values(values, state.board, state.unseen_tiles(), state.called, 0,
+                       state.ships_on if values.ships else None)[0]
     return state.apply_action(Placement(state.called.id, best.cell, best.launch))
 
 
@@ -253,7 +263,7 @@ def _points(values: LineValues, state: GameState) -> float:
     if state.empty_cells():
         b = values.board_of(state.board, state.unseen_tiles(),
                             state.ships_on if values.ships else None)
-        points += values._sum(values._keys(b, len(b.empty)))
+        points += board_value(values, b, len(b.empty))
     return points
 
 
@@ -279,8 +289,8 @@ def test_sampled_futures_are_games_of_the_rules_engine(seed):
     _random_weights(values, rng)
     unseen = state.unseen_tiles()
     calls = 1 + seed % 3
-    got = values.cell_values(state.board, unseen, state.called, 3,
-                             state.ships_on if ships else None, 5, calls, seed)
+    got = cell_values(values, state.board, unseen, state.called, 3,
+                      state.ships_on if ships else None, 5, calls, seed)
     idx = values.layout.tile_index
     futures = sample_futures([idx[t.id] for t in unseen],
                              min(calls, len(state.empty_cells()) - 1), 5, seed)
@@ -344,9 +354,9 @@ def test_learning_raises_the_score_and_replays_from_its_seed(tmp_path):
     draws = [random.Random(g).sample(range(len(rules.tiles)), rules.board_size)
              for g in range(300)]
     empty = LineValues(rules, False)
-    before = sum(empty.play(d) for d in draws)
+    before = sum(play(empty, d) for d in draws)
     learned = train(rules, Variant(), 3000, seed=2)
-    after = sum(learned.play(d) for d in draws)
+    after = sum(play(learned, d) for d in draws)
     assert after > before * 1.15
     again = train(rules, Variant(), 3000, seed=2)
     assert again.weights == learned.weights and again.games == 3000
@@ -354,7 +364,7 @@ def test_learning_raises_the_score_and_replays_from_its_seed(tmp_path):
         learned.save(tmp_path / name)
         back = load_values(tmp_path / name, rules, Variant())
         assert back.games == 3000
-        assert sum(back.play(d) for d in draws) == after
+        assert sum(play(back, d) for d in draws) == after
 
 
 def test_td_lambda_moves_each_board_toward_its_discounted_points_to_come():
@@ -365,11 +375,11 @@ def test_td_lambda_moves_each_board_toward_its_discounted_points_to_come():
     rules = small_rules(3, n_cells=6, n_tiles=10)
     draw = random.Random(5).sample(range(len(rules.tiles)), rules.board_size)
     plain = LineValues(rules, False)
-    b = plain._new_board()
+    b = plain.new_board()
     boards, points = [], []
     for t in draw:
-        points.append(plain._step(b, t))
-        boards.append(plain._keys(b, len(b.empty)))
+        points.append(play_call(plain, b, t))
+        boards.append(board_keys(plain, b, len(b.empty)))
     assert sum(points) > 0
     lam, alpha = 0.5, 0.3
     expected: dict[tuple, float] = {}
@@ -378,13 +388,13 @@ def test_td_lambda_moves_each_board_toward_its_discounted_points_to_come():
         for key in keys:
             expected[key] = expected.get(key, 0.0) + alpha * target / len(keys)
     learned = LineValues(rules, False)
-    assert learned.play(draw, alpha, lam) == sum(points)
+    assert play(learned, draw, alpha, lam) == sum(points)
     assert set(learned.weights) == set(expected)
     for key, w in expected.items():
         assert learned.weights[key] == pytest.approx(w)
     # TD(0) learns during the game instead: other tables
     td0 = LineValues(rules, False)
-    td0.play(draw, alpha)
+    play(td0, draw, alpha)
     assert td0.weights != learned.weights
 
 

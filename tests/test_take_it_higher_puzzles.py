@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from models.take_it_higher.puzzles import Puzzle, TakeItHigherPuzzles, _read
+from models.take_it_higher.puzzles import Puzzle, TakeItHigherPuzzles, read_puzzle
 from models.take_it_higher.rules import load_rules
 from solver.generate import check_unique, generate
 from tests.cli_helpers import game_runner
@@ -30,7 +30,7 @@ def test_library_puzzle_is_unique_and_its_solution_is_the_maximum(path):
     rules = load_rules()
     kind = TakeItHigherPuzzles(rules)
     data = json.loads(path.read_text())
-    puzzle, stated = _read(kind, data, str(path))
+    puzzle, stated = read_puzzle(kind, data, str(path))
     verdict, found = verdict_and_search(kind, puzzle)
     assert verdict.status == "unique"
     assert verdict.solutions == [stated]
@@ -50,7 +50,7 @@ def _maxsat_agrees(puzzle: Puzzle) -> tuple[str, str]:
 @pytest.mark.parametrize("path", LIBRARY[::4], ids=lambda p: p.stem)
 def test_cpsat_and_maxsat_agree_on_library_puzzles(path):
     kind = TakeItHigherPuzzles(load_rules())
-    puzzle, _ = _read(kind, json.loads(path.read_text()), str(path))
+    puzzle, _ = read_puzzle(kind, json.loads(path.read_text()), str(path))
     assert _maxsat_agrees(puzzle) == ("unique", "unique")
 
 

@@ -13,7 +13,8 @@ import click
 
 from models.take_it_higher.encode import BACKENDS
 from models.take_it_higher.game import GAME
-from models.take_it_higher.learned import ALPHA, CALLS, FUTURES, LOOKAHEAD
+from models.take_it_higher.learned.policy import CALLS, FUTURES, LOOKAHEAD
+from models.take_it_higher.learned.td import ALPHA
 from models.take_it_higher.positions import Position, load_position, parse_draw
 from models.take_it_higher.rules import load_rules
 from models.take_it_higher.state import GameState, dealt_game, game_draw, replay
@@ -293,7 +294,7 @@ def hint(file: str, tile_text: str | None, variant: str | None, gold_silver: boo
         raise BadInput("--values, --lookahead, --futures and --calls are options of "
                        "--learned")
     if learned:
-        from models.take_it_higher.learned import learned_cells
+        from models.take_it_higher.learned.policy import learned_cells
         from models.take_it_higher.render import learned_table
 
         result = learned_cells(state, tile, LOOKAHEAD if lookahead is None else lookahead,
@@ -353,7 +354,8 @@ def learn(variant: str, gold_silver: bool, games: int, seed: int, out: str,
     policy and `hint --learned`; the same seed and games give the same file. With
     spaceship rules the values count the ring's bonus and the launches too (the rows'
     values serve every spaceship game as well, launching greedily)."""
-    from models.take_it_higher.learned import load_values, train
+    from models.take_it_higher.learned.files import load_values
+    from models.take_it_higher.learned.td import train
 
     rules = load_rules(rules_path)
     scoring = parse_variant(variant, gold_silver)

@@ -80,8 +80,7 @@ def build(problem: MaxProblem, colour_cap: int | None = None,
     the same for rows plus gold/silver bonus rows. `prefix` fixes
     the first moves (cells and launches) of the draw: a game in progress."""
     rules = problem.rules
-    variant = problem.variant
-    if variant.ships is None:
+    if problem.variant.ships is None:
         raise ValueError("encode_ships is for the spaceship variants")
     if problem.fixed:
         raise BadInput("the spaceship optimum starts from an empty board")
@@ -90,10 +89,27 @@ def build(problem: MaxProblem, colour_cap: int | None = None,
         raise BadInput(f"with spaceships, --draw must call all {n} tiles (the call order "
                        f"decides which rows each tile completes)")
     m = cp_model.CpModel()
-    cells = rules.cell_ids
-    times = range(n)
     # classes keep studs: a stud decides which ship a bonus row may launch
     classes = _classes(problem)
+    # the variables are made in a fixed order: the solver's search depends on it
+    a, x = _placements(m, problem, classes)
+    y, options, objective = _rows(m, problem, classes, x, colour_cap, points_cap)
+    launch, row_launch = _launches(m, problem, a, y, options)
+    _fix_prefix(m, problem, a, launch, prefix)
+    launched = _pad_rules(m, problem, a, launch, row_launch)
+    objective += _ring(m, problem, launched)
+    score = sum(objective)
+    m.maximize(score)
+    return ShipModel(m, classes, a, x, launch, score, options)
+
+
+def _placements(m: cp_model.CpModel, problem: MaxProblem, classes: list[TileClass]
+                ) -> tuple[dict[tuple[int, str], cp_model.IntVar],
+                           dict[tuple[str, int], cp_model.IntVar]]:
+    """a[time, cell] (a permutation of times and cells) and x[cell, class]: with a draw
+    the class of the tile called at the cell's time, else any tiles of the set."""
+    cells = problem.rules.cell_ids
+    times = range(problem.rules.board_size)
     a = {(i, c): m.new_bool_var(f"a[{i},{c}]") for i in times for c in cells}
     for i in times:
         m.add_exactly_one(a[i, c] for c in cells)
@@ -111,7 +127,17 @@ def build(problem: MaxProblem, colour_cap: int | None = None,
     else:
         for k, cls in enumerate(classes):
             m.add(sum(x[c, k] for c in cells) <= len(cls.tiles))
+    return a, x
 
+
+def _rows(m: cp_model.CpModel, problem: MaxProblem, classes: list[TileClass],
+          x: dict[tuple[str, int], cp_model.IntVar], colour_cap: int | None,
+          points_cap: int | None
+          ) -> tuple[dict[tuple[int, int], cp_model.IntVar], dict[int, list[LineOption]],
+                     list[cp_model.LinearExpr]]:
+    """y[line, option]: the line scores as that (colour, stud or None) option; the
+    options of each line and the row points (the terms of the objective)."""
+    rules = problem.rules
     studs: list[str | None] = [None, *sorted({cls.stud for cls in classes if cls.stud})]
     objective = []
     colour_part = []
@@ -121,7 +147,7 @@ def build(problem: MaxProblem, colour_cap: int | None = None,
         colours = [k for k in rules.directions[d].colours if any(cls.stripes[d] == k
                                                                   for cls in classes)]
         opts = [LineOption(k, g, rules.colour_values[k]
-                           + (rules.stud_bonus[g] if g and variant.gold_silver else 0))
+                           + (rules.stud_bonus[g] if g and problem.variant.gold_silver else 0))
                 for k in colours for g in studs]
         options[li] = opts
         for oi, o in enumerate(opts):
@@ -139,8 +165,18 @@ def build(problem: MaxProblem, colour_cap: int | None = None,
         m.add(sum(colour_part) <= colour_cap)
     if points_cap is not None:  # rows and bonus rows, without the ring
         m.add(sum(objective) <= points_cap)
+    return y, options, objective
 
-    # completion of lines and the ships each completed row may launch
+
+def _launches(m: cp_model.CpModel, problem: MaxProblem,
+              a: dict[tuple[int, str], cp_model.IntVar],
+              y: dict[tuple[int, int], cp_model.IntVar], options: dict[int, list[LineOption]]
+              ) -> tuple[dict[tuple[str, int], cp_model.IntVar],
+                         dict[tuple[int, int], list[cp_model.IntVar]]]:
+    """The completion of lines and the ships each completed row may launch:
+    launch[ship, time], and per (line, time) the row's use[line, ship, time]."""
+    rules = problem.rules
+    times = range(rules.board_size)
     ships = list(rules.spaceships)
     launch_terms: dict[tuple[str, int], list[cp_model.IntVar]] = {(s, i): [] for s in ships
                                                                    for i in times}
@@ -173,18 +209,37 @@ def build(problem: MaxProblem, colour_cap: int | None = None,
             m.add(var == sum(launch_terms[s, i]))
             launch[s, i] = var
         m.add_at_most_one(launch[s, i] for i in times)
+    return launch, row_launch
+
+
+def _fix_prefix(m: cp_model.CpModel, problem: MaxProblem,
+                a: dict[tuple[int, str], cp_model.IntVar],
+                launch: dict[tuple[str, int], cp_model.IntVar],
+                prefix: Sequence[Placement]) -> None:
+    """The moves of a game in progress: their cells and launches fixed."""
     for i, p in enumerate(prefix):
         if not problem.draw or problem.draw[i].id != p.tile:
             raise BadInput(f"move {i + 1} ({p.tile}) does not match the call order")
         m.add(a[i, p.cell] == 1)
-        for s in ships:
+        for s in problem.rules.spaceships:
             m.add(launch[s, i] == int(s in p.launch))
+
+
+def _pad_rules(m: cp_model.CpModel, problem: MaxProblem,
+               a: dict[tuple[int, str], cp_model.IntVar],
+               launch: dict[tuple[str, int], cp_model.IntVar],
+               row_launch: dict[tuple[int, int], list[cp_model.IntVar]]
+               ) -> dict[str, cp_model.IntVar]:
+    """launched[ship], and the variant's rules of the pad: simple, ships in pad order;
+    advanced, one ship per tile and none on a launching row's earlier tiles."""
+    rules = problem.rules
+    times = range(rules.board_size)
+    ships = list(rules.spaceships)
     launched = {}
     for s in ships:
         launched[s] = m.new_bool_var(f"launched[{s}]")
         m.add(launched[s] == sum(launch[s, i] for i in times))
-
-    if variant.ships == "simple":
+    if problem.variant.ships == "simple":
         for low, high in zip(ships, ships[1:], strict=False):
             m.add(launched[high] <= launched[low])
             t_low = sum(i * launch[low, i] for i in times)
@@ -201,11 +256,18 @@ def build(problem: MaxProblem, colour_cap: int | None = None,
             for j in range(i):
                 # the row launching at i has no ship on a tile placed earlier on it
                 m.add(sum(uses) + sum(a[j, c] for c in line) + ship_at[j] <= 2)
+    return launched
 
-    # the ring: prefix[j] = the lowest j+1 ships all launched
+
+def _ring(m: cp_model.CpModel, problem: MaxProblem, launched: dict[str, cp_model.IntVar]
+          ) -> list[cp_model.LinearExpr]:
+    """The ring's terms of the objective: prefix[j] = the lowest j+1 ships all
+    launched, each worth its button's climb over the one below."""
+    ships = list(problem.rules.spaceships)
+    terms = []
     previous_button = 0
     previous = None
-    for j, (s, button) in enumerate(zip(ships, rules.buttons, strict=True)):
+    for j, (s, button) in enumerate(zip(ships, problem.rules.buttons, strict=True)):
         p = m.new_bool_var(f"prefix[{j}]")
         m.add(launched[s] >= p)
         if previous is None:
@@ -213,12 +275,9 @@ def build(problem: MaxProblem, colour_cap: int | None = None,
         else:
             m.add(previous >= p)
             m.add(p >= previous + launched[s] - 1)
-        objective.append((button - previous_button) * p)
+        terms.append((button - previous_button) * p)
         previous, previous_button = p, button
-
-    score = sum(objective)
-    m.maximize(score)
-    return ShipModel(m, classes, a, x, launch, score, options)
+    return terms
 
 
 def _classes(problem: MaxProblem) -> list[TileClass]:

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from models.take_it_higher.learned import CALLS, FUTURES, LOOKAHEAD
+from models.take_it_higher.learned.policy import CALLS, FUTURES, LOOKAHEAD
 from models.take_it_higher.positions import (
     Placement,
     Position,
@@ -311,7 +311,7 @@ class TakeItHigherGame(Game[Rules, GameState, Action]):
         """The learned policy: a digest of the values file it plays the variant from."""
         if name != "learned":
             return None
-        from models.take_it_higher.learned import values_digest
+        from models.take_it_higher.learned.files import values_digest
 
         return values_digest(rules, variant_from_name(setup.get("variant", "basic")),
                              options.get("values"))

@@ -3,11 +3,12 @@
 The tiles still to come are unknown: they are a random sample of the tiles not yet
 called (those a position file's `to_come` names always among them). The hint reads the
 board, the ships, the called tile and the tiles known to come, never the order of the
-tiles still to come: a dealt game that knows it gets the same answer. The estimate for a cell is the mean, over sampled futures, of the best final
-score reachable with the called tile on that cell and the sampled tiles on the other
-empty cells (each completion solved with CP-SAT, exact when it finishes in time;
-the best board found otherwise). Futures are shared between cells (common random
-numbers), so the ranking compares cells on the same futures.
+tiles still to come: a dealt game that knows it gets the same answer. The estimate for
+a cell is the mean, over sampled futures, of the best final score reachable with the
+called tile on that cell and the sampled tiles on the other empty cells (each
+completion solved with CP-SAT, exact when it finishes in time; the best board found
+otherwise). Futures are shared between cells (common random numbers), so the ranking
+compares cells on the same futures.
 
 Search order, within the time limit: (1) for each future, one solve with the called
 tile free, which gives that future's best cell and its value; (2) the cells chosen in
@@ -22,7 +23,7 @@ import statistics
 import time
 from collections import Counter
 from dataclasses import dataclass, replace
-from types import SimpleNamespace
+from types import ModuleType, SimpleNamespace
 
 from models.take_it_higher.encode import MaxProblem
 from models.take_it_higher.heuristics import cell_value
@@ -34,7 +35,7 @@ from models.take_it_higher.spaceships import best_launches
 from models.take_it_higher.state import GameState
 from solver.backends import SolverOptions
 from solver.errors import BadInput
-from solver.progress import live_status
+from solver.progress import Status, live_status
 from solver.stats import mean_error
 
 
@@ -80,11 +81,7 @@ def hint(state: GameState, tile: Tile, samples: int = 0, seed: int = 0,
     the position and the seed, not on the machine's load; time_limit is then unused.
     """
     start = time.perf_counter()  # before the import: a cold start counts
-    from models.take_it_higher.completion import (
-        joint_completion,
-        ring_completion,
-        stud_completion,
-    )
+    from models.take_it_higher import completion
 
     if state.called is None:
         state = state.apply_action(tile)  # BadInput if it was placed already
@@ -93,64 +90,104 @@ def hint(state: GameState, tile: Tile, samples: int = 0, seed: int = 0,
     empty = state.empty_cells()
     if not empty:
         raise BadInput("the board is full")
-    gold_silver = state.variant.gold_silver
-    if len(empty) == 1:  # the last tile: every legal launch scored exactly
-        last = []
-        for launch in state.legal_launches(tile, empty[0]):
-            total = state_sheet(state.apply_action(Placement(tile.id, empty[0], launch))).total
-            last.append(HintOption(empty[0], launch, total, 1))
-        last.sort(key=lambda o: (-o.estimate, len(o.launch)))
-        return HintResult(tile.id, last, 1, time.perf_counter() - start, True, False)
+    if len(empty) == 1:
+        return _last_tile(state, tile, empty[0], start)
+    search = _HintSearch(state, tile, samples, seed, time_limit, start, completion)
+    # the line counts futures valued (and the time left when the time limit governs)
+    with live_status("hint", None if samples else time_limit, unit="futures",
+                     since=start) as status:
+        search.first_futures()
+        search.every_future(search.candidates(empty), status)
+    common = search.common()
+    if search.joint and len(common) > 1:
+        search.plan_jointly(common)
+    options, valued = search.options(common)
+    lead = lead_se = None
+    if len(options) > 1 and len(common) > 1:
+        a, b = (valued[o.cell, o.launch] for o in options[:2])
+        diffs = [x - y for x, y in zip(a, b, strict=True)]
+        lead, lead_se = mean_error(diffs)
+    return HintResult(tile.id, options, len(common), round(time.perf_counter() - start, 3),
+                      search.exact, True, len(search.unseen), _round(lead), _round(lead_se))
 
-    unseen = state.unseen_tiles()
-    rng = random.Random(seed)
-    max_samples = samples if samples > 0 else 256
-    futures = [_future(rng, unseen, state.coming, len(empty) - 1)
-               for _ in range(max_samples)]
-    joint = JOINT and state.variant.ships is None
-    # with the joint completions last, the futures one by one get the rest of the time
-    deadline = start + time_limit * (1 - JOINT_SHARE if joint else 1)
-    first = min(FIRST_FUTURES, max_samples)
-    per_solve = (deadline - start) / (first + 4 * MIN_CANDIDATES)
 
-    def left() -> float:
-        return deadline - time.perf_counter()
+def _last_tile(state: GameState, tile: Tile, cell: str, start: float) -> HintResult:
+    """The last tile: every legal launch on the last cell scored exactly."""
+    last = []
+    for launch in state.legal_launches(tile, cell):
+        total = state_sheet(state.apply_action(Placement(tile.id, cell, launch))).total
+        last.append(HintOption(cell, launch, total, 1))
+    last.sort(key=lambda o: (-o.estimate, len(o.launch)))
+    return HintResult(tile.id, last, 1, time.perf_counter() - start, True, False)
 
-    def budget() -> SolverOptions:
-        if samples > 0:  # fixed work per solve: the same answer whatever the load
+
+class _HintSearch:
+    """One hint's search: its sampled futures and time budget, the completions found
+    per future, and each move's value on each future valued so far."""
+
+    def __init__(self, state: GameState, tile: Tile, samples: int, seed: int,
+                 time_limit: float, start: float, completion: ModuleType) -> None:
+        self.state, self.tile, self.samples = state, tile, samples
+        self.start, self.time_limit = start, time_limit
+        self.completion = completion  # the module, read when a solve runs
+        self.unseen = state.unseen_tiles()
+        rng = random.Random(seed)
+        self.max_samples = samples if samples > 0 else 256
+        n = len(state.empty_cells()) - 1
+        self.futures = [sample_future(rng, self.unseen, state.coming, n)
+                        for _ in range(self.max_samples)]
+        self.joint = JOINT and state.variant.ships is None
+        # with the joint completions last, the futures one by one get the rest of the time
+        self.deadline = start + time_limit * (1 - JOINT_SHARE if self.joint else 1)
+        self.first = min(FIRST_FUTURES, self.max_samples)
+        self.per_solve = (self.deadline - start) / (self.first + 4 * MIN_CANDIDATES)
+        # the completions found per future: another move's board, with the called tile
+        # swapped onto this move's cell, is a completion of this move to start from
+        self.boards: dict[int, list[dict[str, Tile]]] = {}
+        self.values: dict[Placement, dict[int, int]] = {}
+        self.solved: set[tuple[str, int]] = set()
+        self.chosen: Counter[str] = Counter()
+        self.exact = True
+        self.cells: list[str] = []  # the candidates valued on every future
+        self.complete = 0  # the futures every candidate was valued on
+
+    def left(self) -> float:
+        return self.deadline - time.perf_counter()
+
+    def budget(self) -> SolverOptions:
+        if self.samples > 0:  # fixed work per solve: the same answer whatever the load
             return SolverOptions(time_limit=None, deterministic_time=DETERMINISTIC_SOLVE,
                                  workers=1)
-        return SolverOptions(time_limit=max(0.05, per_solve), workers=2)
+        return SolverOptions(time_limit=max(0.05, self.per_solve), workers=2)
 
-    # the completions found per future: another move's board, with the called tile
-    # swapped onto this move's cell, is a completion of this move to start from
-    boards: dict[int, list[dict[str, Tile]]] = {}
-
-    def starts(cell: str | None, s: int) -> list[dict[str, Tile]]:
+    def starts(self, cell: str | None, s: int) -> list[dict[str, Tile]]:
+        """The boards found for future `s` so far, the called tile swapped onto `cell`."""
         if cell is None:
             return []
         out = []
-        for board in boards.get(s, []):
-            here = next(c for c, t in board.items() if t == tile)
+        for board in self.boards.get(s, []):
+            here = next(c for c, t in board.items() if t == self.tile)
             swapped = dict(board)
-            swapped[here], swapped[cell] = board[cell], tile
+            swapped[here], swapped[cell] = board[cell], self.tile
             out.append(swapped)
         return out
 
-    def best_start(cell: str | None, s: int) -> dict[str, Tile] | None:
-        known = starts(cell, s)
-        return max(known, key=lambda b: board_score(state.rules, b, gold_silver)
+    def best_start(self, cell: str | None, s: int) -> dict[str, Tile] | None:
+        known = self.starts(cell, s)
+        return max(known, key=lambda b: board_score(self.state.rules, b,
+                                                    self.state.variant.gold_silver)
                    ) if known else None
 
-    def solve(cell: str | None, s: int) -> tuple[str, dict[tuple[str, ...], int], bool]:
+    def solve(self, cell: str | None, s: int) -> tuple[str, dict[tuple[str, ...], int]]:
         """The best final score with the called tile on `cell` (or free) and then
         future `s` called in this order: the cell the completion used, and its score
         with each legal launch of the called tile there. With spaceships: the board
         with the best rows (advanced rules: plus the button the ring could reach on it,
         ring_completion, a relaxation of the launches), then for each launch of the
         called tile the best launches of that board in this call order (exact); each a
-        real game's score."""
-        future = futures[s]
+        real game's score. Whether each was proven goes into `exact`."""
+        state, tile = self.state, self.tile
+        future = self.futures[s]
         fixed = dict(state.board)
         draw = [tile, *future]
         if cell is not None:
@@ -161,109 +198,119 @@ def hint(state: GameState, tile: Tile, samples: int = 0, seed: int = 0,
         if state.variant.ships == "advanced":
             # the ring relaxation guides the board; under the simple rules (ships in pad
             # order) it costs rows the order then denies: the rows-first board is better
-            # there (docs, issue 19). The called tile's launch is valued below.
-            carrying = frozenset(c for c, v in state.ships_on.items() if v) \
-                if state.variant.ships == "advanced" else frozenset()
-            board, outcome = ring_completion(problem, budget(), frozenset(state.launched),
-                                             carrying, best_start(cell, s))
+            # there (docs). The called tile's launch is valued below.
+            carrying = frozenset(c for c, v in state.ships_on.items() if v)
+            board, outcome = self.completion.ring_completion(
+                problem, self.budget(), frozenset(state.launched), carrying,
+                self.best_start(cell, s))
         else:
-            board, outcome = stud_completion(problem, budget(), starts=starts(cell, s))
+            board, outcome = self.completion.stud_completion(problem, self.budget(),
+                                                             starts=self.starts(cell, s))
         proven = outcome.status == "optimal"
         if board is None:  # no board within the budget (a busy machine): a greedy one,
             board = greedy_completion(state, fixed, draw)  # never no estimate at all
-        boards.setdefault(s, []).append(board)
-        rows = board_score(state.rules, board, gold_silver)
+        self.boards.setdefault(s, []).append(board)
+        rows = board_score(state.rules, board, state.variant.gold_silver)
         cell_of = {t.id: c for c, t in board.items()}
         here = cell_of[tile.id]
         if state.variant.ships is None:
-            return here, {(): rows}, proven
+            self.exact &= proven
+            return here, {(): rows}
+        self.exact = False
         moves = [(t.id, cell_of[t.id]) for t in future]
         # by the clock only when the clock governs (a fixed budget must replay)
-        by = None if samples > 0 else deadline
+        by = None if self.samples > 0 else self.deadline
         scores = {}
         for launch in state.legal_launches(tile, here):
             after = state.apply_action(Placement(tile.id, here, launch))
             scores[launch] = rows + best_launches(after, moves, by)[0]
-        return here, scores, False
+        return here, scores
 
-    values: dict[Placement, dict[int, int]] = {}
-    solved: set[tuple[str, int]] = set()
-    chosen: Counter[str] = Counter()
-    exact = True
-
-    def record(s: int, cell: str, scores: dict[tuple[str, ...], int]) -> None:
-        solved.add((cell, s))
+    def record(self, s: int, cell: str, scores: dict[tuple[str, ...], int]) -> None:
+        self.solved.add((cell, s))
         for launch, value in scores.items():
-            values.setdefault(Placement(tile.id, cell, launch), {})[s] = value
+            self.values.setdefault(Placement(self.tile.id, cell, launch), {})[s] = value
 
-    # the line counts futures valued (and the time left when the time limit governs)
-    with live_status("hint", None if samples else time_limit, unit="futures",
-                     since=start) as status:
-        # step 1: the best cell of a few futures, found with the called tile free
-        for s in range(first):
-            if samples == 0 and s >= 1 and left() <= 0:
+    def first_futures(self) -> None:
+        """Step 1: the best cell of a few futures, found with the called tile free."""
+        for s in range(self.first):
+            if self.samples == 0 and s >= 1 and self.left() <= 0:
                 break  # the answer is due: one future valued is enough to rank
-            here, scores, proven = solve(None, s)
-            exact &= proven
-            record(s, here, scores)
-            chosen[here] += 1
-        # step 2: the chosen cells and the most promising others, valued future by future
-        # (the same futures for every candidate), until the time or the samples run out
+            here, scores = self.solve(None, s)
+            self.record(s, here, scores)
+            self.chosen[here] += 1
+
+    def candidates(self, empty: list[str]) -> list[str]:
+        """The cells chosen in step 1, most often first, and the most promising others
+        up to MIN_CANDIDATES."""
+        state, tile = self.state, self.tile
         others = sorted(empty, key=lambda c: (-cell_value(state, tile, c), c))
-        candidates = [c for c, _ in chosen.most_common()]
+        candidates = [c for c, _ in self.chosen.most_common()]
         for c in others:
             if len(candidates) >= MIN_CANDIDATES:
                 break
             if c not in candidates:
                 candidates.append(c)
-        complete = 0
-        for s in range(max_samples):
-            if samples == 0 and s >= 1 and left() < 0.8 * per_solve * len(candidates):
+        return candidates
+
+    def every_future(self, candidates: list[str], status: Status) -> None:
+        """Step 2: the candidates valued future by future (the same futures for every
+        candidate), until the time or the samples run out."""
+        self.cells = candidates
+        for s in range(self.max_samples):
+            if self.samples == 0 and s >= 1 and \
+                    self.left() < 0.8 * self.per_solve * len(candidates):
                 break
             for cell in candidates:
-                if (cell, s) not in solved:
-                    _, scores, proven = solve(cell, s)
-                    exact &= proven
-                    record(s, cell, scores)
-            complete = s + 1
-            status.step(complete, samples or None)
-    # compare on the futures where every candidate got a completion
-    common = [s for s in range(complete) if all((c, s) in solved for c in candidates)]
-    if joint and len(common) > 1:
-        # each candidate's futures once more, with one plan for them all; used only
-        # when every candidate got its boards (the plan lowers values: no mixing)
+                if (cell, s) not in self.solved:
+                    _, scores = self.solve(cell, s)
+                    self.record(s, cell, scores)
+            self.complete = s + 1
+            status.step(self.complete, self.samples or None)
+
+    def common(self) -> list[int]:
+        """The futures where every candidate got a completion: the options compare on
+        them."""
+        return [s for s in range(self.complete)
+                if all((c, s) in self.solved for c in self.cells)]
+
+    def plan_jointly(self, common: list[int]) -> None:
+        """Each candidate's futures once more, with one plan for them all; used only
+        when every candidate got its boards (the plan lowers values: no mixing)."""
+        state, tile, candidates = self.state, self.tile, self.cells
         planned = {}
         for i, cell in enumerate(candidates):
             fixed = dict(state.board)
             fixed[cell] = tile
-            problems = [MaxProblem(state.rules, state.variant, tuple(futures[s]),
+            problems = [MaxProblem(state.rules, state.variant, tuple(self.futures[s]),
                                    tuple(fixed.items())) for s in common]
-            known = [best_start(cell, s) for s in common]
-            work = replace(budget(), deterministic_time=DETERMINISTIC_SOLVE * len(common)) \
-                if samples > 0 else replace(budget(), time_limit=max(
-                    0.05, (start + time_limit - time.perf_counter()) / (len(candidates) - i)))
-            planned[cell] = joint_completion(problems, work, known)[0]
+            known = [self.best_start(cell, s) for s in common]
+            work = replace(self.budget(), deterministic_time=DETERMINISTIC_SOLVE * len(common)) \
+                if self.samples > 0 else replace(self.budget(), time_limit=max(
+                    0.05, (self.start + self.time_limit - time.perf_counter())
+                    / (len(candidates) - i)))
+            planned[cell] = self.completion.joint_completion(problems, work, known)[0]
         if all(b is not None for b in planned.values()):
             for cell, found in planned.items():
                 for s, (_, points) in zip(common, found, strict=True):
-                    values[Placement(tile.id, cell, ())][s] = points
-    options = []
-    valued: dict[tuple[str, tuple[str, ...]], list[int]] = {}
-    for move in (m for m in values if m.cell in candidates):
-        vals = [values[move][s] for s in common] or list(values[move].values())
-        valued[move.cell, move.launch] = vals
-        sd = statistics.stdev(vals) if len(vals) > 1 else None
-        options.append(HintOption(move.cell, move.launch, sum(vals) / len(vals), len(vals),
-                                  _round(sd), _round(sd and sd / math.sqrt(len(vals)))))
-    # a tie between launches goes to fewer ships (a ship kept can still launch)
-    options.sort(key=lambda o: (-o.estimate, o.cell, len(o.launch), o.launch))
-    lead = lead_se = None
-    if len(options) > 1 and len(common) > 1:
-        a, b = (valued[o.cell, o.launch] for o in options[:2])
-        diffs = [x - y for x, y in zip(a, b, strict=True)]
-        lead, lead_se = mean_error(diffs)
-    return HintResult(tile.id, options, len(common), round(time.perf_counter() - start, 3),
-                      exact, True, len(unseen), _round(lead), _round(lead_se))
+                    self.values[Placement(tile.id, cell, ())][s] = points
+
+    def options(self, common: list[int]
+                ) -> tuple[list[HintOption], dict[tuple[str, tuple[str, ...]], list[int]]]:
+        """The candidates' moves ranked by their mean over the common futures, and each
+        move's values on them."""
+        options = []
+        valued: dict[tuple[str, tuple[str, ...]], list[int]] = {}
+        for move in (m for m in self.values if m.cell in self.cells):
+            vals = [self.values[move][s] for s in common] or list(self.values[move].values())
+            valued[move.cell, move.launch] = vals
+            sd = statistics.stdev(vals) if len(vals) > 1 else None
+            options.append(HintOption(move.cell, move.launch, sum(vals) / len(vals),
+                                      len(vals), _round(sd),
+                                      _round(sd and sd / math.sqrt(len(vals)))))
+        # a tie between launches goes to fewer ships (a ship kept can still launch)
+        options.sort(key=lambda o: (-o.estimate, o.cell, len(o.launch), o.launch))
+        return options, valued
 
 
 def greedy_completion(state: GameState, fixed: dict[str, Tile], draw: list[Tile]
@@ -279,10 +326,11 @@ def greedy_completion(state: GameState, fixed: dict[str, Tile], draw: list[Tile]
     return board
 
 
-def _future(rng: random.Random, unseen: list[Tile], coming: tuple[Tile, ...], n: int
-            ) -> list[Tile]:
+def sample_future(rng: random.Random, unseen: list[Tile], coming: tuple[Tile, ...], n: int
+                  ) -> list[Tile]:
     """n tiles to come in a random order: the tiles known to come and a sample of the
-    other unseen tiles (without any known: a sample of the unseen tiles, as always)."""
+    other unseen tiles (without any known: a sample of the unseen tiles, as always).
+    The hint draws its futures with this, one after the other from its seeded rng."""
     if not coming:
         return rng.sample(unseen, n)
     others = [t for t in unseen if t not in coming]

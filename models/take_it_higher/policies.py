@@ -53,11 +53,16 @@ def hint_choice(samples: int = 0, time_limit: float = 2.0) -> Choose:
 def learned_choice(lookahead: int = 6, path: str | None = None,
                    endgame: int | None = None, futures: int | None = None,
                    calls: int | None = None) -> Choose:
-    """The cell of best learned value (`learned.learned_cells`), with its launch when
+    """The cell of best learned value (`learned.policy.learned_cells`), with its launch when
     the values are the ships' too; else rows only, with `greedy_launch` (and the ring
     bonus that launch adds counted). The endgame (at most `endgame` positions left) by
     exact values. The sampled futures' seed comes from `rng`, so games replay exactly."""
-    from models.take_it_higher.learned import CALLS, ENDGAME_POSITIONS, FUTURES, learned_cells
+    from models.take_it_higher.learned.policy import (
+        CALLS,
+        ENDGAME_POSITIONS,
+        FUTURES,
+        learned_cells,
+    )
 
     limit = ENDGAME_POSITIONS if endgame is None else endgame
     n = FUTURES if futures is None else futures

@@ -286,7 +286,10 @@ def _make_kind(rules_path: str | None, backend: str, time_limit: float) -> TakeI
     return TakeItHigherPuzzles(load_rules(rules_path), backend, time_limit)
 
 
-def _read(kind: TakeItHigherPuzzles, data: Any, where: str) -> tuple[Puzzle, Solution | None]:
+def read_puzzle(kind: TakeItHigherPuzzles, data: Any, where: str
+                ) -> tuple[Puzzle, Solution | None]:
+    """A puzzle file's puzzle and its stated solution (None without one); BadInput when
+    the stated score is not the solution's."""
     puzzle, extra = puzzle_from_dict(kind.rules, data, where)
     solution = None
     if "solution" in extra:
@@ -350,7 +353,7 @@ def canonical_puzzle(kind: Any, puzzle: Puzzle) -> str:
 def puzzle_game() -> Any:
     """The shared puzzle commands' description of Take it Higher! puzzles."""
     from solver.puzzle_cli import PuzzleGame
-    return PuzzleGame("take-it-higher", BACKENDS, _make_kind, _read, _write,
+    return PuzzleGame("take-it-higher", BACKENDS, _make_kind, read_puzzle, _write,
                       _solution_text, _picture, _terminal, canonical=canonical_puzzle,
                       knowledge=_knowledge)
 

@@ -16,7 +16,7 @@ from solver.render import Svg, text_on
 if TYPE_CHECKING:
     from models.take_it_higher.exact import ExactResult
     from models.take_it_higher.hint import HintResult
-    from models.take_it_higher.learned import LearnedResult
+    from models.take_it_higher.learned.policy import LearnedResult
 
 CELL_W = 6
 

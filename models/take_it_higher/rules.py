@@ -134,6 +134,18 @@ def load_rules(path: str | Path | None = None) -> Rules:
 def rules_from_dict(data: Any, where: str = "rules") -> Rules:
     """Build and check Rules from parsed JSON."""
     expect(data, dict, where)
+    cells = _cells(data, where)
+    colour_values, colour_rgb = _colours(data, where)
+    directions = _directions(data, where, colour_values, [c.id for c in cells])
+    stud_bonus, stud_rgb = _studs(data, where)
+    tiles = _tiles(data, where, directions, stud_bonus, len(cells))
+    ships, buttons = _spaceships(data, where, colour_values, stud_bonus)
+    return Rules(json_field(data, "name", str, where, "custom rules"), tuple(cells), colour_values,
+                 colour_rgb, tuple(directions), stud_bonus, stud_rgb, tuple(tiles), tuple(ships),
+                 tuple(buttons))
+
+
+def _cells(data: dict, where: str) -> list[Cell]:
     cells = []
     for i, c in enumerate(json_field(data, "cells", list, where)):
         w = f"{where}: cells[{i}]"
@@ -144,9 +156,12 @@ def rules_from_dict(data: Any, where: str = "rules") -> Rules:
         raise BadInput(f"{where}: the board has no cells")
     if len(cells) > MAX_CELLS:
         raise BadInput(f"{where}: {len(cells)} cells; a board has at most {MAX_CELLS}")
-    ids = [c.id for c in cells]
-    _no_duplicates(ids, f"{where}: cell")
+    _no_duplicates([c.id for c in cells], f"{where}: cell")
+    return cells
 
+
+def _colours(data: dict, where: str) -> tuple[dict[str, int], dict[str, str]]:
+    """Each colour's points and picture colour."""
     colour_values: dict[str, int] = {}
     colour_rgb: dict[str, str] = {}
     for name, spec in json_field(data, "colours", dict, where).items():
@@ -154,7 +169,13 @@ def rules_from_dict(data: Any, where: str = "rules") -> Rules:
         expect(spec, dict, w)
         colour_values[name] = _points(json_field(spec, "value", int, w), f"{w}.value")
         colour_rgb[name] = json_field(spec, "rgb", str, w, "#888888")
+    return colour_values, colour_rgb
 
+
+def _directions(data: dict, where: str, colour_values: dict[str, int], ids: list[str]
+                ) -> list[Direction]:
+    """The directions, each with colours defined in 'colours' and lines that cover
+    every cell once."""
     directions = []
     for i, d in enumerate(json_field(data, "directions", list, where)):
         w = f"{where}: directions[{i}]"
@@ -175,16 +196,25 @@ def rules_from_dict(data: Any, where: str = "rules") -> Rules:
     if not directions:
         raise BadInput(f"{where}: no directions of lines")
     _no_duplicates([d.name for d in directions], f"{where}: direction")
+    return directions
 
-    studs = json_field(data, "studs", dict, where, {})
+
+def _studs(data: dict, where: str) -> tuple[dict[str, int], dict[str, str]]:
+    """Each stud's bonus and picture colour (none: no studs)."""
     stud_bonus = {}
     stud_rgb = {}
-    for name, spec in studs.items():
+    for name, spec in json_field(data, "studs", dict, where, {}).items():
         w = f"{where}: studs.{name}"
         expect(spec, dict, w)
         stud_bonus[name] = _points(json_field(spec, "bonus", int, w), f"{w}.bonus")
         stud_rgb[name] = json_field(spec, "rgb", str, w, "#cccccc")
+    return stud_bonus, stud_rgb
 
+
+def _tiles(data: dict, where: str, directions: list[Direction], stud_bonus: dict[str, int],
+           n_cells: int) -> list[Tile]:
+    """The tiles, each with a stripe of its direction's colours in every direction; at
+    least enough to fill the board."""
     tiles = []
     for i, t in enumerate(json_field(data, "tiles", list, where)):
         w = f"{where}: tiles[{i}]"
@@ -209,9 +239,14 @@ def rules_from_dict(data: Any, where: str = "rules") -> Rules:
     _no_duplicates([t.id for t in tiles], f"{where}: tile")
     if len(tiles) > MAX_TILES:
         raise BadInput(f"{where}: {len(tiles)} tiles; a rules file has at most {MAX_TILES}")
-    if len(tiles) < len(cells):
-        raise BadInput(f"{where}: {len(tiles)} tiles cannot fill {len(cells)} cells")
+    if len(tiles) < n_cells:
+        raise BadInput(f"{where}: {len(tiles)} tiles cannot fill {n_cells} cells")
+    return tiles
 
+
+def _spaceships(data: dict, where: str, colour_values: dict[str, int],
+                stud_bonus: dict[str, int]) -> tuple[list[str], list[int]]:
+    """The ships bottom to top (each a colour or a stud) and the ring's buttons."""
     ships, buttons = [], []
     for i, s in enumerate(json_field(data, "spaceships", list, where, [])):
         w = f"{where}: spaceships[{i}]"
@@ -223,10 +258,7 @@ def rules_from_dict(data: Any, where: str = "rules") -> Rules:
         buttons.append(_points(json_field(s, "button", int, w), f"{w}.button",
                                MAX_BUTTON))
     _no_duplicates(ships, f"{where}: spaceship")
-
-    return Rules(json_field(data, "name", str, where, "custom rules"), tuple(cells), colour_values,
-                 colour_rgb, tuple(directions), stud_bonus, stud_rgb, tuple(tiles), tuple(ships),
-                 tuple(buttons))
+    return ships, buttons
 
 
 #: Limits of a rules file: a solver model must fit (the built-in game: 24 cells, 48

@@ -33,17 +33,15 @@ import itertools
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
 
 from ortools.sat.python import cp_model
 
 from models.take_it_higher.encode import LineOption, MaxProblem, TileClass
 from models.take_it_higher.encode_cpsat import capacity_cuts
 from models.take_it_higher.positions import Placement
+from models.take_it_higher.rules import Rules, board_symmetries
+from models.take_it_higher.stud_patterns import StudPatterns
 from solver.backends import SolveOutcome, SolverOptions, cpsat
-
-if TYPE_CHECKING:  # maximum imports this module
-    from models.take_it_higher.maximum import _StudPatterns
 
 # the LP workers prove row maxima over the whole tile set (maximum.CPSAT_SUBSOLVERS)
 SUBSOLVERS = ("reduced_costs", "max_lp")
@@ -133,15 +131,37 @@ def build_case(problem: MaxProblem, ships: list[str], rules_kind: str,
     out (a relaxation: every ship only needs a row of its own). `rows_cap` bounds the
     row points by a proven maximum; `at_least` asks for boards scoring at least that."""
     rules = problem.rules
-    scoring_studs = problem.variant.gold_silver
-    stud_ships = [s for s in ships if s in rules.stud_bonus]
     # without the gold/silver scoring, classes ignore studs (Gold J and Silver J are one
     # class) and a stud ship's row is checked by counting: its tiles of each class are
     # at most the class's tiles with that stud (the other copies go elsewhere)
     studded = replace(problem, variant=replace(problem.variant, gold_silver=True))
-    classes = (studded if scoring_studs else problem).classes()
-    cells = list(rules.cell_ids)
+    scoring = studded if problem.variant.gold_silver else problem
+    classes = scoring.classes()
     m = cp_model.CpModel()
+    # the variables are made in a fixed order: the solver's search depends on it
+    x, a = _case_board(m, problem, classes, order, fixed_classes, stud_pattern)
+    y, options, rows = _case_rows(m, scoring, classes, x, rows_cap, at_least)
+    z = _ship_rows(m, problem, classes, x, y, options, ships, a)
+    p: dict[str, cp_model.IntVar] = {}
+    w: dict[tuple[str, str], cp_model.IntVar] = {}
+    if order and ships:
+        p, w = _launch_times(m, rules, ships, rules_kind, z, a)
+    m.maximize(rows)
+    line_points = [[len(rules.lines[li][1]) * o.weight for o in opts]
+                   for li, opts in options.items()]
+    return CaseModel(m, classes, x, p, w, z, list(ships), list(rules.lines), a,
+                     problem.draw, line_points)
+
+
+def _case_board(m: cp_model.CpModel, problem: MaxProblem, classes: list[TileClass],
+                order: bool, fixed_classes: dict[str, int] | None,
+                stud_pattern: dict[str, str | None] | None
+                ) -> tuple[dict[tuple[str, int], cp_model.IntVar],
+                           dict[tuple[int, str], cp_model.IntVar] | None]:
+    """x[cell, class] within the classes' tiles; with a draw and `order`, a[time, cell]
+    places the tile called at each time (None otherwise); the classes and studs the
+    caller fixes."""
+    cells = list(problem.rules.cell_ids)
     x = {(c, k): m.new_bool_var(f"x[{c},{k}]") for c in cells for k in range(len(classes))}
     for c in cells:
         m.add_exactly_one(x[c, k] for k in range(len(classes)))
@@ -168,7 +188,19 @@ def build_case(problem: MaxProblem, ships: list[str], rules_kind: str,
         for (c, k), var in x.items():
             if classes[k].stud != stud_pattern[c]:
                 m.add(var == 0)
+    return x, a
 
+
+def _case_rows(m: cp_model.CpModel, scoring: MaxProblem, classes: list[TileClass],
+               x: dict[tuple[str, int], cp_model.IntVar], rows_cap: int | None,
+               at_least: int | None
+               ) -> tuple[dict[tuple[int, int], cp_model.IntVar], dict[int, list[LineOption]],
+                          cp_model.LinearExpr]:
+    """y[line, option]: the line scores as that (colour, stud or None) option, the
+    studs only when `scoring` scores them; the options of each line and the row
+    points, bounded by `rows_cap` and `at_least`."""
+    rules = scoring.rules
+    scoring_studs = scoring.variant.gold_silver
     studs: list[str | None] = [None, *sorted(rules.stud_bonus)] if scoring_studs else [None]
     y: dict[tuple[int, int], cp_model.IntVar] = {}
     options: dict[int, list[LineOption]] = {}
@@ -188,14 +220,26 @@ def build_case(problem: MaxProblem, ships: list[str], rules_kind: str,
                           and (o.stud is None or cls.stud == o.stud)) >= var)
             objective.append(len(line) * o.weight * var)
         m.add_at_most_one(y[li, oi] for oi in range(len(opts)))
-    capacity_cuts(studded if scoring_studs else problem, classes, m, y, options)
+    capacity_cuts(scoring, classes, m, y, options)
     rows = sum(objective)
     if rows_cap is not None:
         m.add(rows <= rows_cap)
     if at_least is not None:
         m.add(rows >= at_least)
+    return y, options, rows
 
-    # each ship its own row that allows it
+
+def _ship_rows(m: cp_model.CpModel, problem: MaxProblem, classes: list[TileClass],
+               x: dict[tuple[str, int], cp_model.IntVar],
+               y: dict[tuple[int, int], cp_model.IntVar],
+               options: dict[int, list[LineOption]], ships: list[str],
+               a: dict[tuple[int, str], cp_model.IntVar] | None
+               ) -> dict[tuple[int, str], cp_model.IntVar]:
+    """z[line, ship]: each ship its own row that allows it, one ship per row; stud
+    ships' rows by counting when the studs do not score."""
+    rules = problem.rules
+    scoring_studs = problem.variant.gold_silver
+    stud_ships = [s for s in ships if s in rules.stud_bonus]
     z: dict[tuple[int, str], cp_model.IntVar] = {}
     for s in ships:
         for li, opts in options.items():
@@ -217,50 +261,55 @@ def build_case(problem: MaxProblem, ships: list[str], rules_kind: str,
             for (li, s), var in z.items():
                 if s in stud_ships:
                     for c in rules.lines[li][1]:
-                        m.add(sum(a[i, c] for i, t in enumerate(draw) if t.stud == s) >= var)
+                        m.add(sum(a[i, c] for i, t in enumerate(problem.draw)
+                                  if t.stud == s) >= var)
+    return z
 
-    p: dict[str, cp_model.IntVar] = {}
+
+def _launch_times(m: cp_model.CpModel, rules: Rules, ships: list[str], rules_kind: str,
+                  z: dict[tuple[int, str], cp_model.IntVar],
+                  a: dict[tuple[int, str], cp_model.IntVar] | None
+                  ) -> tuple[dict[str, cp_model.IntVar], dict[tuple[str, str], cp_model.IntVar]]:
+    """p[cell]: when the cell is filled (from a with a draw), and w[cell, ship]: the
+    ship lands on the cell, the last of its row filled; the pad's rules on the
+    landing times T."""
+    cells = list(rules.cell_ids)
+    n = len(cells)
+    p = {c: m.new_int_var(0, n - 1, f"p[{c}]") for c in cells}
+    if a is None:
+        m.add_all_different(p.values())
+    else:
+        for c in cells:
+            m.add(p[c] == sum(i * a[i, c] for i in range(n)))
+    T = {s: m.new_int_var(0, n - 1, f"T[{s}]") for s in ships}
     w: dict[tuple[str, str], cp_model.IntVar] = {}
-    if order and ships:
-        n = len(cells)
-        p = {c: m.new_int_var(0, n - 1, f"p[{c}]") for c in cells}
-        if a is None:
-            m.add_all_different(p.values())
-        else:
-            for c in cells:
-                m.add(p[c] == sum(i * a[i, c] for i in range(n)))
-        T = {s: m.new_int_var(0, n - 1, f"T[{s}]") for s in ships}
-        for s in ships:
-            for c in cells:
-                on_row = [z[li, s] for li in (rules.line_of[c, d]
-                                              for d in range(len(rules.directions)))
-                          if (li, s) in z]
-                w[c, s] = m.new_bool_var(f"w[{c},{s}]")
-                m.add(sum(on_row) >= w[c, s]) if on_row else m.add(w[c, s] == 0)
-                m.add(T[s] == p[c]).only_enforce_if(w[c, s])
-            m.add_exactly_one(w[c, s] for c in cells)
-            for (li, t), var in z.items():
-                if t == s:
-                    for c in rules.lines[li][1]:
-                        m.add(p[c] <= T[s]).only_enforce_if(var)
-        if rules_kind == "simple":
-            for low, high in zip(ships, ships[1:], strict=False):
-                m.add(T[low] <= T[high])
-        else:
-            m.add_all_different(T.values())
-            for (li, s), var in z.items():
+    for s in ships:
+        for c in cells:
+            on_row = [z[li, s] for li in (rules.line_of[c, d]
+                                          for d in range(len(rules.directions)))
+                      if (li, s) in z]
+            w[c, s] = m.new_bool_var(f"w[{c},{s}]")
+            m.add(sum(on_row) >= w[c, s]) if on_row else m.add(w[c, s] == 0)
+            m.add(T[s] == p[c]).only_enforce_if(w[c, s])
+        m.add_exactly_one(w[c, s] for c in cells)
+        for (li, t), var in z.items():
+            if t == s:
                 for c in rules.lines[li][1]:
-                    for t in ships:
-                        if t != s:
-                            m.add_bool_or([~var, ~w[c, t]])
-    m.maximize(rows)
-    line_points = [[len(rules.lines[li][1]) * o.weight for o in opts]
-                   for li, opts in options.items()]
-    return CaseModel(m, classes, x, p, w, z, list(ships), list(rules.lines), a, draw,
-                     line_points)
+                    m.add(p[c] <= T[s]).only_enforce_if(var)
+    if rules_kind == "simple":
+        for low, high in zip(ships, ships[1:], strict=False):
+            m.add(T[low] <= T[high])
+    else:
+        m.add_all_different(T.values())
+        for (li, s), var in z.items():
+            for c in rules.lines[li][1]:
+                for t in ships:
+                    if t != s:
+                        m.add_bool_or([~var, ~w[c, t]])
+    return p, w
 
 
-def _stud_rows_by_counting(m: cp_model.CpModel, rules: object, classes: list[TileClass],
+def _stud_rows_by_counting(m: cp_model.CpModel, rules: Rules, classes: list[TileClass],
                            x: dict, z: dict, stud_ships: list[str]) -> None:
     """A row launching a stud ship is all of that stud: its tiles of each class are at
     most the class's tiles with the stud; rows of two different stud ships share no
@@ -374,18 +423,15 @@ class _Search:
 def maximise_by_cases(problem: MaxProblem, rows_max: int, colour_max: int | None,
                         start_game: list[Placement] | None, start_value: int,
                         remaining: Callable[[], SolverOptions],
-                        patterns: _StudPatterns | None = None
+                        patterns: StudPatterns | None = None
                         ) -> tuple[list[Placement] | None, SolveOutcome, list[CaseResult]]:
     """The best game over the cases, from the top button down (module docstring).
     `rows_max`: the proven maximum of the row points alone (with bonus rows under the
     gold/silver scoring); `colour_max`: with the gold/silver scoring, the proven
     maximum without the bonus (the C of the stud-pattern decomposition), else None;
     `start_game`: a legal game worth `start_value` to beat; `patterns`: the stud
-    patterns (maximum._StudPatterns) already listed for the row maximum, if any. Returns the best game and
-    the outcome: optimal when every case was solved or cut by its bound."""
-    from models.take_it_higher.maximum import _StudPatterns  # maximum imports this module
-    from models.take_it_higher.rules import board_symmetries
-
+    patterns (`StudPatterns`) already listed for the row maximum, if any. Returns the
+    best game and the outcome: optimal when every case was solved or cut by its bound."""
     rules = problem.rules
     ships, buttons = list(rules.spaceships), list(rules.buttons)
     search = _Search(problem, remaining, start_game, start_value)
@@ -396,7 +442,7 @@ def maximise_by_cases(problem: MaxProblem, rows_max: int, colour_max: int | None
     if colour_max is None:
         patterns = None
     elif patterns is None:
-        patterns = _StudPatterns(problem, "cpsat", board_symmetries(rules))
+        patterns = StudPatterns(problem, "cpsat", board_symmetries(rules))
     for j in range(len(ships), -1, -1):
         button = buttons[j - 1] if j else 0
         t = time.perf_counter()

@@ -1,0 +1,217 @@
+"""The learned values in play: the cells for the called tile ranked by them, the best
+few looked at more closely (one call ahead, or on sampled futures played by the
+values), and the endgame by the exact values (`exact.py`)."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from pathlib import Path
+
+from models.take_it_higher.learned.board import (
+    Board,
+    count_unseen,
+    launch,
+    place,
+    ring,
+)
+from models.take_it_higher.learned.features import board_value, moves, play_call
+from models.take_it_higher.learned.files import values_for
+from models.take_it_higher.learned.tables import LineValues
+from models.take_it_higher.rows import board_score
+from models.take_it_higher.rules import Tile
+from models.take_it_higher.state import GameState
+from solver.errors import BadInput
+from solver.stats import mean_error
+
+LOOKAHEAD = 6  # cells valued one call deeper by default
+# by default those cells are valued on 32 sampled futures of 5 calls each, played by the
+# values, then the value of the board (the same futures for every cell); 5 calls beat 2
+# under the advanced rules and lose nowhere (docs: "Longer futures")
+FUTURES = 32
+CALLS = 5
+# from this size of the rest of the game on, the exact values: about the last 5 calls,
+# 1-5 s of CPU (30,000 let in 6 calls at times: 17 s)
+ENDGAME_POSITIONS = 10_000
+
+
+@dataclass(frozen=True)
+class CellValue:
+    """A cell for the called tile and its expected final row points; `deep`: valued
+    one call ahead."""
+
+    cell: str
+    value: float
+    deep: bool = False
+    launch: tuple[str, ...] = ()  # the ships to launch with it (learned ship values)
+    futures: int = 0  # valued on this many sampled futures (0: exactly, one call ahead)
+    error: float = 0.0  # the standard error of a value on sampled futures
+
+
+@dataclass
+class LearnedResult:
+    """The cells for the called tile, best first, with their expected final row points
+    under the learned value (`looked_ahead` of them one call deeper); the values'
+    training games."""
+
+    tile: str
+    cells: list[CellValue]
+    looked_ahead: int
+    games: int
+    values: str
+    exact: bool = False  # the endgame: every cell valued exactly (best play), no table
+    ships: bool = False  # values with the ring: each cell's launch is part of it
+    futures: int = 0  # the cells looked ahead: on this many sampled futures (0: exactly)
+    calls: int = 0  # ... each played this many calls on
+
+
+def cell_values(v: LineValues, board: dict[str, Tile], unseen: list[Tile], tile: Tile,
+                lookahead: int = 0, ships_on: dict[str, tuple[str, ...]] | None = None,
+                futures: int = 0, calls: int = CALLS, seed: int = 0) -> list[CellValue]:
+    """Each empty cell for `tile` with the expected final points (the board's points
+    so far, what the tile completes, and the learned value of the board after it),
+    best first; the called tile is not among `unseen`, each of them equally likely
+    to come next. Rows only, unless the values are the ships' (`ships`): then the
+    ring too, and each cell with its best launch. With `lookahead` > 0 the best
+    `lookahead` cells (each with every launch it allows) are valued one call deeper
+    (the mean over every tile the next call may bring of its best move's value) and
+    ranked first, by that value; with `futures` > 0 instead on that many sampled
+    futures (seeded by `seed`, the same for every move): `calls` calls played by the
+    values, then the value of the board."""
+    lay = v.layout
+    b = v.board_of(board, unseen, ships_on)
+    now = board_score(v.rules, board, v.gold_silver) + (ring(lay, b) if v.ships else 0)
+    t = lay.tile_index[tile.id]
+    base = board_value(v, b, len(b.empty) - 1)
+    ranked = sorted(moves(v, b, t), reverse=True)
+    cells = v.rules.cell_ids
+    ships = v.rules.spaceships
+    values = [CellValue(cells[x], now + base + g, False, tuple(ships[s] for s in launched))
+              for g, x, launched in ranked]
+    if lookahead > 0 and len(b.empty) > 1:
+        # the best `lookahead` cells, each with its launches among the best moves
+        top: list[int] = []
+        for _, x, _ in ranked:
+            if x not in top and len(top) < lookahead:
+                top.append(x)
+        chosen = [m for m in ranked if m[1] in top]
+        coming = [lay.tile_index[u.id] for u in unseen]
+        samples = sample_futures(coming, min(calls, len(b.empty) - 1), futures, seed)
+        deep = _look_ahead(v, b, t, chosen, coming, samples, now)
+        values = deep + [c for c, m in zip(values, ranked, strict=True) if m[1] not in top]
+    # each cell once, with its best launch
+    seen: set[str] = set()
+    return [c for c in values if not (c.cell in seen or seen.add(c.cell))]
+
+
+def _look_ahead(v: LineValues, b: Board, t: int,
+                chosen: list[tuple[float, int, tuple[int, ...]]], coming: list[int],
+                samples: list[list[int]], now: float) -> list[CellValue]:
+    """The moves `chosen` for tile t valued on the sampled futures (one call deeper
+    without any), best first."""
+    lay = v.layout
+    cells = v.rules.cell_ids
+    ships = v.rules.spaceships
+    deep = []
+    for _, x, launched in chosen:
+        after = b.copy()
+        points = place(lay, after, t, x) + launch(lay, after, x, launched) \
+            if launched else place(lay, after, t, x)
+        if samples:
+            mean, error = mean_error([_rest(v, after.copy(), f) for f in samples])
+        else:
+            mean, error = _next_call(v, after, coming), 0.0
+        deep.append(CellValue(cells[x], now + points + mean, True,
+                              tuple(ships[s] for s in launched), len(samples), error))
+    deep.sort(key=lambda c: -c.value)
+    return deep
+
+
+def _next_call(v: LineValues, b: Board, coming: list[int]) -> float:
+    """The points still to come after board b (a move was just made), one call
+    deeper: the mean over every tile in `coming` of its best move and the value
+    after it."""
+    total = 0.0
+    for u in coming:
+        count_unseen(v.layout, b.supply, u, -1, v.fits)
+        here = board_value(v, b, len(b.empty) - 1)
+        total += here + max(moves(v, b, u))[0]
+        count_unseen(v.layout, b.supply, u, 1, v.fits)
+    return total / len(coming)
+
+
+def _rest(v: LineValues, b: Board, draw: list[int]) -> float:
+    """The points still to come after board b in one future: the tiles of `draw`
+    played by the values (board b changes), then the value of the board if tiles
+    are left to come."""
+    points = 0.0
+    for t in draw:
+        points += play_call(v, b, t)
+    if b.empty:
+        points += board_value(v, b, len(b.empty))
+    return points
+
+
+def sample_futures(coming: list[int], calls: int, futures: int, seed: int
+                   ) -> list[list[int]]:
+    """`futures` seeded futures of `calls` calls each from the tiles `coming` (tile
+    indices); the pool is sorted first, so the order a dealt game knows is never read."""
+    rng = random.Random(seed)
+    pool = sorted(coming)
+    return [rng.sample(pool, calls) for _ in range(futures)]
+
+
+def learned_cells(state: GameState, tile: Tile, lookahead: int = LOOKAHEAD,
+                  path: str | Path | None = None, endgame: int = ENDGAME_POSITIONS,
+                  futures: int = FUTURES, calls: int = CALLS, seed: int = 0
+                  ) -> LearnedResult:
+    """The cells for the called tile ranked by the learned value: with values learned
+    for the game's spaceship rules each cell with its launch and the ring counted, else
+    rows only (the launches are the caller's); the best `lookahead` on `futures`
+    sampled futures of `calls` calls (seeded by `seed`; 0 futures: one call ahead,
+    exactly; values of the rows alone in a spaceship game: always so); once the rest of
+    the game is at most `endgame` positions, by their exact values instead (the best
+    play, `exact.py`)."""
+    values = values_for(state.rules, state.variant, path)
+    if state.called is None:
+        state = state.apply_action(tile)  # BadInput if it was placed already
+    elif state.called != tile:
+        raise BadInput(f"the called tile is {state.called.id}, not {tile.id}")
+    if not state.empty_cells():
+        raise BadInput("the board is full")
+    source = "built-in" if path is None else str(path)
+    exact = _endgame(state, tile, endgame)
+    if exact is not None:
+        return LearnedResult(tile.id, [CellValue(c.cell, c.value, True) for c in exact],
+                             0, values.games, source, True)
+    if values.ships is None and state.variant.ships is not None:
+        futures = 0  # a future played by the rows' values alone would miss the ring
+    cells = cell_values(values, state.board, state.unseen_tiles(), tile, lookahead,
+                        state.ships_on if values.ships else None, futures, calls, seed)
+    deep = sum(c.deep for c in cells)
+    sampled = max((c.futures for c in cells), default=0)
+    return LearnedResult(tile.id, cells, deep, values.games, source,
+                         ships=values.ships is not None, futures=sampled,
+                         calls=calls if sampled else 0)
+
+
+_EXACT: list = []  # the endgame values of the last game, kept while it goes on
+
+
+def _endgame(state: GameState, tile: Tile, limit: int) -> list | None:
+    """The exact values of the cells (best play, `exact.py`) once the rest of the game
+    is at most `limit` positions (no spaceships, no tiles known to come), else None.
+    The values of one game's endgame are kept for its next moves."""
+    from models.take_it_higher.exact import ExactValues, positions
+
+    if state.variant.ships is not None or state.coming or limit <= 0:
+        return None
+    exact = _EXACT[0] if _EXACT else None
+    if exact is None or exact.rules is not state.rules or exact.variant != state.variant \
+            or not _EXACT[1].items() <= state.board.items():
+        exact = ExactValues(state.rules, state.variant, limit)
+    board, unseen = exact.position(state)  # the called tile is not among unseen
+    if positions(board.count(-1) - 1, unseen) > limit:
+        return None
+    _EXACT[:] = [exact, dict(state.board)]
+    return exact.cells_for(state, tile).cells

@@ -1,0 +1,98 @@
+"""Learning the tables by temporal differences from seeded self-play: after each
+placement the value of the previous board moves toward the points the placement scored
+plus the value of the new board (TD(0)), or after each game every board toward its
+lambda-return (TD(lambda))."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+from models.take_it_higher.learned.features import board_keys, play_call
+from models.take_it_higher.learned.tables import LineValues
+from models.take_it_higher.rules import Rules
+from models.take_it_higher.variants import Variant
+
+ALPHA = 0.2  # the step size of the learning, shared among a board's table entries
+
+
+def play(v: LineValues, draw: list[int], alpha: float = 0.0, lam: float = 0.0) -> int:
+    """One game of `draw` (tile indices in call order), each tile on the cell of best
+    gain (no look-ahead); with alpha > 0, learning as it goes (TD(0)), or with lam > 0
+    after the game, each board toward its lambda-return (TD(lambda), forward view).
+    Its points (rows, and the ring with `ships`)."""
+    b = v.new_board()
+    score = 0
+    previous: list[tuple] | None = None
+    before = 0.0
+    trail: list[tuple[list[tuple], float, int]] = []  # each board, its value, its points
+    for t in draw:
+        points = play_call(v, b, t)
+        score += points
+        if alpha:
+            entries = board_keys(v, b, len(b.empty))
+            value = v.value(entries)
+            if lam:
+                trail.append((entries, value, points))
+                continue
+            if previous is not None:
+                _update(v, previous, alpha * (points + value - before))
+            previous, before = entries, value
+    if alpha and lam:
+        _lambda_returns(v, trail, alpha, lam)
+    elif alpha and previous is not None:
+        _update(v, previous, alpha * (0.0 - before))
+    return score
+
+
+def _lambda_returns(v: LineValues, trail: list[tuple[list[tuple], float, int]],
+                    alpha: float, lam: float) -> None:
+    """Each board of a game's `trail` (its entries, value and points) toward its
+    lambda-return, from the last board back."""
+    # G_t = r_{t+1} + (1 - lam) V(s_{t+1}) + lam G_{t+1}; the last board's G is 0
+    ret = following = reward = 0.0  # the next board's return, value, points
+    for entries, value, points in reversed(trail):
+        ret = reward + (1 - lam) * following + lam * ret
+        _update(v, entries, alpha * (ret - value))
+        following, reward = value, points
+
+
+def _update(v: LineValues, entries: list[tuple], delta: float) -> None:
+    w = v.weights
+    step = delta / max(1, len(entries))
+    for k in entries:
+        w[k] = w.get(k, 0.0) + step
+
+
+def train(rules: Rules, variant: Variant, games: int, seed: int = 0, alpha: float = ALPHA,
+          values: LineValues | None = None,
+          progress: Callable[[int, float], None] | None = None,
+          chances: bool | None = None, fits: bool | None = None,
+          lam: float = 0.0) -> LineValues:
+    """Learn (or go on learning) by `games` seeded games of self-play, each a random
+    draw of the board's size; the step size falls to a third for the second half.
+    Values of the rows alone go on learning with the variant's ships, if it has any.
+    `chances`: whether ship tables read the ships' chances (default: new ship tables
+    do, resumed ones as they were learned); `fits`: whether the tables read the cells'
+    fits (default: as learned, off for new tables). `lam` > 0: TD(lambda) instead of
+    TD(0), each game's boards moved toward their lambda-returns after the game."""
+    fresh = values is None or values.ships is None
+    values = values or LineValues(rules, variant.gold_silver, seed=seed, ships=variant.ships)
+    if values.ships is None and variant.ships and rules.spaceships:
+        values.ships = variant.ships  # the rows' values go on learning with the ships
+    if values.ships and (fresh or chances is not None):
+        values.chances = fresh if chances is None else chances
+    if fits is not None:
+        values.fits = fits
+    rng = random.Random(seed * 1_000_003 + values.games)
+    n = len(rules.tiles)
+    window: list[int] = []
+    for g in range(games):
+        draw = rng.sample(range(n), rules.board_size)
+        a = alpha if g < games // 2 else alpha / 3
+        window.append(play(values, draw, a, lam))
+        values.games += 1
+        if progress is not None and len(window) == 1000:
+            progress(values.games, sum(window) / len(window))
+            window = []
+    return values
