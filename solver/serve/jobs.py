@@ -1,11 +1,10 @@
 """Solves off the request thread: a bounded pool of worker processes, jobs with a time
 limit, progress by polling, and cancellation.
 
-The pool is `size` slots, each a `ProcessPoolExecutor` of one process, so that a job
-cut off at its time limit or cancelled kills only its own process (a process pool
-cannot stop a running task otherwise); the slot starts a fresh process for the next
-job. Workers import the games' verbs once (`worker.warm`) and run a job's verb with
-its typed values (`worker.run_job`).
+The pool is `size` slots, each one worker process (solver/processes.py), so that a job
+cut off at its time limit or cancelled kills only its own process; the slot starts a
+fresh process for the next job. Workers import the games' verbs once (`worker.warm`)
+and run a job's verb with its typed values (`worker.run_job`).
 """
 
 from __future__ import annotations
@@ -14,11 +13,10 @@ import asyncio
 import itertools
 import multiprocessing
 import time
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import Any
 
+from solver.processes import Worker, WorkerDied
 from solver.registry import registered
 from solver.serve import worker
 
@@ -29,11 +27,10 @@ MAX_JOBS_KEPT = 200
 
 
 class Slot:
-    """One worker process (a one-process ProcessPoolExecutor) that can be killed."""
+    """One worker process that can be killed, and its progress buffer."""
 
     def __init__(self) -> None:
-        self.executor: ProcessPoolExecutor | None = None
-        # the running job's solver progress, written by the worker (worker._Reporter);
+        # the running job's solver progress, written by the worker (worker.REPORT);
         # no lock: a killed worker could hold it forever, a torn read is just skipped
         self.progress = multiprocessing.get_context("spawn").RawArray(
             "c", worker.PROGRESS_BYTES)
@@ -41,27 +38,33 @@ class Slot:
 
     def start(self) -> None:
         self.progress.value = b""
-        self.executor = ProcessPoolExecutor(
-            max_workers=1, mp_context=multiprocessing.get_context("spawn"),
-            initializer=worker.warm, initargs=(self.progress, registered()))
-        # start the process (and warm it) now; a job's clock starts once it is warm
-        self.ready = self.executor.submit(int, 0)
+        # spawn: a fresh interpreter, not a copy of the server's threads and sockets
+        self.worker = Worker(initializer=worker.warm,
+                             initargs=(self.progress, registered()), method="spawn",
+                             name="toppi-serve")
+        # warm it now (imports); a job's clock starts once it is warm
+        self.worker.call(int, 0)
+        self.warming = True
+
+    async def ready(self) -> None:
+        """Wait until the worker has imported the games (a new one is started if it
+        died on the way)."""
+        if self.warming:
+            try:
+                (await self.worker.outcome_async()).get()
+            except WorkerDied:
+                self.kill()
+                await self.ready()
+                return
+            self.warming = False
 
     def kill(self) -> None:
         """End the process (and with it the job it runs) and start a fresh one."""
-        executor, self.executor = self.executor, None
-        if executor is not None:
-            for process in list(getattr(executor, "_processes", {}).values()):
-                process.kill()
-            executor.shutdown(wait=False, cancel_futures=True)
+        self.worker.kill()
         self.start()
 
     def shutdown(self) -> None:
-        if self.executor is not None:
-            for process in list(getattr(self.executor, "_processes", {}).values()):
-                process.kill()
-            self.executor.shutdown(wait=False, cancel_futures=True)
-            self.executor = None
+        self.worker.kill()
 
 
 @dataclass
@@ -148,16 +151,13 @@ class Pool:
         slot = None
         try:
             slot = await self.free.get()
-            try:  # a fresh worker still importing the games: not the job's time
-                await asyncio.wrap_future(slot.ready)
-            except BrokenProcessPool:
-                slot.kill()
+            await slot.ready()  # a fresh worker still importing: not the job's time
             job.status, job.started, job.slot = "running", time.monotonic(), slot
-            assert slot.executor is not None
             slot.progress.value = b""
-            future = slot.executor.submit(worker.run_job, job.request)
+            slot.worker.call(worker.run_job, job.request)
             try:
-                job.outcome = await asyncio.wait_for(asyncio.wrap_future(future), job.limit)
+                answered = await asyncio.wait_for(slot.worker.outcome_async(), job.limit)
+                job.outcome = answered.get()
                 job.status = "done" if job.outcome.error is None else "error"
                 job.message = job.outcome.error
             except TimeoutError:
@@ -165,7 +165,7 @@ class Pool:
                 job.status = "timeout"
                 job.message = (f"toppi: error: time limit: no answer within "
                                f"{job.time_limit:g} s (the solve was stopped)")
-            except BrokenProcessPool:
+            except WorkerDied:
                 slot.kill()
                 job.status, job.message = "error", "toppi: error: the worker process died"
         except asyncio.CancelledError:
