@@ -11,14 +11,10 @@ from typing import Any
 def to_jsonable(obj: Any) -> Any:
     """Convert dataclasses, enums, tuples and dicts recursively into JSON values. A
     dataclass with a `json_document()` method is what that method returns (an answer
-    whose document lifts some fields to the top, such as `moves`' notes); one that names
-    a `json_root` field is that field's value (a document that is a list)."""
+    whose document lifts some fields to the top, such as `moves`' notes)."""
     document = getattr(obj, "json_document", None)
     if callable(document) and not isinstance(obj, type):
         return to_jsonable(document())
-    root = getattr(obj, "json_root", None)
-    if isinstance(root, str) and dataclasses.is_dataclass(obj) and not isinstance(obj, type):
-        return to_jsonable(getattr(obj, root))
     if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
         return {f.name: to_jsonable(getattr(obj, f.name)) for f in dataclasses.fields(obj)
                 if not f.metadata.get("json_skip")}

@@ -8,8 +8,9 @@ answer dataclass is in its JSON (so all are required), no other key is (so
 
 A verb's `answer` names one dataclass, or several parts whose fields make one document
 (`show`: the game's part and the fields every `show` has); a part written `?module:Type`
-adds fields that may be absent (a game's notes in `moves`). An answer whose class names
-a `json_root` field is that field's value (a document that is a list).
+adds fields that may be absent (a game's notes in `moves`). An answer written
+`module:A|module:B` is one of several documents (a verb whose options change what it
+answers), and one that names a type such as `list[Entry]` is that JSON value.
 """
 
 from __future__ import annotations
@@ -56,12 +57,33 @@ def _tighten(definition: dict[str, Any], cls: type | None) -> dict[str, Any]:
     return out
 
 
-def _parts(verb: Verb) -> Iterator[tuple[type, bool]]:
-    """The answer's parts: (dataclass, whether its fields are always there)."""
+def _parts(verb: Verb) -> Iterator[tuple[list[Any], bool]]:
+    """The answer's parts: (its types, whether its fields are always there). A part
+    written `module:A|module:B` is one of several documents (its types A and B)."""
     refs = verb.answer if isinstance(verb.answer, tuple) else (verb.answer,)
     for ref in refs:
         if ref is not None:
-            yield resolve(ref.lstrip("?")), not ref.startswith("?")
+            yield ([resolve(r.strip()) for r in ref.lstrip("?").split("|")],
+                   not ref.startswith("?"))
+
+
+def _reachable(document: dict[str, Any], defs: dict[str, Any]) -> dict[str, Any]:
+    """The definitions the document refers to, directly or through others (not those
+    only fields kept out of the JSON named)."""
+    used: set[str] = set()
+    todo: list[Any] = [document]
+    while todo:
+        node = todo.pop()
+        if isinstance(node, dict):
+            ref = node.get("$ref")
+            name = ref.rsplit("/", 1)[1] if isinstance(ref, str) else None
+            if name in defs and name not in used:
+                used.add(name)
+                todo.append(defs[name])
+            todo.extend(node.values())
+        elif isinstance(node, list):
+            todo.extend(node)
+    return {name: body for name, body in defs.items() if name in used}
 
 
 def answer_schema(game: str, verb: Verb) -> dict[str, Any] | None:
@@ -71,24 +93,26 @@ def answer_schema(game: str, verb: Verb) -> dict[str, Any] | None:
     parts = list(_parts(verb))
     if not parts or not verb.json:
         return None
+    types = [t for ts, _ in parts for t in ts]
     classes: dict[str, type] = {}
-    for cls, _ in parts:
-        _dataclasses(cls, classes)
-    tops, components = msgspec.json.schema_components([cls for cls, _ in parts],
-                                                      ref_template="#/$defs/{name}")
+    for t in types:
+        _dataclasses(t, classes)
+    tops, components = msgspec.json.schema_components(types, ref_template="#/$defs/{name}")
     defs = {name: _tighten(body, classes.get(name)) for name, body in components.items()}
-    properties: dict[str, Any] = {}
-    required: list[str] = []
-    for (_, always), top in zip(parts, tops, strict=True):
-        body = defs.pop(top["$ref"].rsplit("/", 1)[1])
-        properties.update(body["properties"])
-        if always:
-            required += [k for k in body["required"] if k not in required]
-    document = {"type": "object", "properties": properties, "required": required,
-                "additionalProperties": False}
-    root = getattr(parts[0][0], "json_root", None)
-    if root is not None:  # the document is this one field's value (a list)
-        document = properties[root]
+    if len(parts) == 1 and (len(types) > 1 or "$ref" not in tops[0]):
+        # one of several documents (A|B), or a document that is no object (a list)
+        document = tops[0] if len(tops) == 1 else {"anyOf": list(tops)}
+    else:
+        properties: dict[str, Any] = {}
+        required: list[str] = []
+        for (_, always), top in zip(parts, tops, strict=True):
+            body = defs.pop(top["$ref"].rsplit("/", 1)[1])
+            properties.update(body["properties"])
+            if always:
+                required += [k for k in body["required"] if k not in required]
+        document = {"type": "object", "properties": properties, "required": required,
+                    "additionalProperties": False}
+    defs = _reachable(document, defs)
     return {"$schema": DIALECT, "$id": f"/api/schema/{game}.{verb.name}",
             "title": f"{game}.{verb.name}",
             "description": f"`toppi {game} {verb.name} --json`: {verb.help}",

@@ -52,8 +52,8 @@ def click_type(p: Param) -> click.ParamType | None:
         return click.Choice(p.choices, case_sensitive=p.case_sensitive)
     if p.kind == "file":
         return click.Path(dir_okay=False)
-    if p.kind == "out":
-        return click.Path(dir_okay=False)
+    if p.kind == "out":  # an existing file it cannot write is refused before any work
+        return click.Path(dir_okay=False, writable=True)
     if p.kind == "folder":
         return click.Path(file_okay=False)
     return None
@@ -78,7 +78,7 @@ def click_option(p: Param) -> click.Option:
         more.update(default=p.default)
     else:
         more.update(type=click_type(p), multiple=p.multiple, required=p.required)
-        if p.default is not None:  # an explicit None default satisfies `required`
+        if not p.required:  # click takes a default given, even None, as the value given
             more["default"] = p.default
         if p.metavar:
             more["metavar"] = p.metavar

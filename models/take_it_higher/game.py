@@ -13,8 +13,6 @@ import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-import click
-
 from models.take_it_higher.learned.policy import CALLS, FUTURES, LOOKAHEAD
 from models.take_it_higher.positions import (
     Placement,
@@ -34,15 +32,18 @@ from models.take_it_higher.variants import (
     parse_variant,
     variant_from_name,
 )
-from solver.errors import BadInput, ToppiError
+from solver.errors import BadInput
 from solver.game import CHANCE, TERMINAL, Game, Policy
-from solver.options import seconds
+from solver.params import (
+    Param,
+    choice_param,
+    flag_param,
+    int_param,
+    seconds_param,
+)
 
 if TYPE_CHECKING:
-    from rich.console import Group
-
     from models.take_it_higher.queries import ShowResult
-    from solver.render import Svg
 
 Action = Placement | Tile
 
@@ -53,48 +54,45 @@ SIMULATED_OPTIMUM_TIME = 10.0
 PLAYED_OPTIMUM_TIME = 30.0
 
 
+def variant_param(default: str | None) -> Param:
+    """--variant: the game's setup (default basic), or a verb reading a position file
+    (default None: the file's variant)."""
+    more = "" if default else " Default: the file's variant, else basic."
+    return choice_param("variant", VARIANT_CHOICES, default, "basic; gold-silver bonus "
+                        "rows; simple or advanced spaceship rules." + more,
+                        case_sensitive=False)
+
+
+GOLD_SILVER_PARAM = flag_param("gold_silver",
+                               "Add the gold/silver bonus to a spaceship variant.")
+
+
 class TakeItHigherGame(Game[Rules, GameState, Action]):
     id = "take-it-higher"
-    title = "Take it Higher!"
     kind = "score"
     policy_names = ("greedy", "hint", "learned", "random")
-    setup_options = (
-        click.Option(["--variant"], default="basic", show_default=True,
-                     type=click.Choice(VARIANT_CHOICES, case_sensitive=False),
-                     help="basic; gold-silver bonus rows; simple or advanced spaceship "
-                          "rules."),
-        click.Option(["--gold-silver"], is_flag=True,
-                     help="Add the gold/silver bonus to a spaceship variant."),
-    )
+    setup_options = (variant_param("basic"), GOLD_SILVER_PARAM)
     play_options = (
-        click.Option(["--samples"], type=click.IntRange(min=0), default=0,
-                     show_default=True,
-                     help="Sampled futures per hint (0: as many as fit in --hint-time; "
-                          "K > 0: fixed work per hint, so games replay exactly from --seed)."),
-        click.Option(["--hint-time"], type=seconds(0.01), default=2.0,
-                     show_default=True, help="Seconds per hint."),
-        click.Option(["--values"], type=click.Path(dir_okay=False), default=None,
-                     help="Learned values for the learned policy (a file of 'toppi "
-                          "take-it-higher learn'; default: the built-in board's)."),
-        click.Option(["--lookahead"], type=click.IntRange(min=0), default=LOOKAHEAD,
-                     show_default=True,
-                     help="Learned policy: the best cells valued one call deeper."),
-        click.Option(["--futures"], type=click.IntRange(min=0), default=FUTURES,
-                     show_default=True,
-                     help="Learned policy: those cells valued on this many sampled futures "
-                          "(0: one call ahead, exactly)."),
-        click.Option(["--calls"], type=click.IntRange(min=1), default=CALLS,
-                     show_default=True,
-                     help="Learned policy: calls each sampled future plays on."),
-        click.Option(["--optimum-time"], type=seconds(0.01), default=None,
-                     help="Seconds for the hindsight optimum of a game's draw (default: "
-                          f"{SIMULATED_OPTIMUM_TIME:g} per simulated game, "
-                          f"{PLAYED_OPTIMUM_TIME:g} at the end of play)."),
-        click.Option(["--no-optimum"], is_flag=True, help="Skip the hindsight optimum."),
+        int_param("samples", 0, 0, None, "Sampled futures per hint (0: as many as fit in "
+                  "--hint-time; K > 0: fixed work per hint, so games replay exactly from "
+                  "--seed)."),
+        seconds_param("hint_time", 2.0, 0.01, "Seconds per hint."),
+        Param("values", "file", None, "Learned values for the learned policy (a file of "
+              "'toppi take-it-higher learn'; default: the built-in board's).", web=False),
+        int_param("lookahead", LOOKAHEAD, 0, None,
+                  "Learned policy: the best cells valued one call deeper."),
+        int_param("futures", FUTURES, 0, None, "Learned policy: those cells valued on this "
+                  "many sampled futures (0: one call ahead, exactly)."),
+        int_param("calls", CALLS, 1, None,
+                  "Learned policy: calls each sampled future plays on."),
+        seconds_param("optimum_time", None, 0.01, "Seconds for the hindsight optimum of a "
+                      f"game's draw (default: {SIMULATED_OPTIMUM_TIME:g} per simulated "
+                      f"game, {PLAYED_OPTIMUM_TIME:g} at the end of play)."),
+        flag_param("no_optimum", "Skip the hindsight optimum."),
     )
-    chance_option = click.Option(["--tile"], default=None, metavar="TILE",
-                                 help="The called tile (e.g. GJ) when the position calls "
-                                      "none: list its placements.")
+    chance_option = Param("tile", "text", None, "The called tile (e.g. GJ) when the "
+                          "position calls none: list its placements.", metavar="TILE")
+    show_answer = "models.take_it_higher.queries:ShowResult"
 
     # ------------------------------------------------------------------ data, positions
 
@@ -269,25 +267,6 @@ class TakeItHigherGame(Game[Rules, GameState, Action]):
 
         return show(state)
 
-    def terminal(self, state: GameState) -> Group:
-        from rich.console import Group
-        from rich.text import Text
-
-        from models.take_it_higher.render import board_text, called_tile_line
-
-        rules = state.rules
-        lines: list[Any] = [board_text(rules, state.board, state.ships_on)]
-        if state.called is not None:
-            lines.append(called_tile_line(rules, state.called, len(state.placements) + 1))
-        else:
-            lines.append(Text(f"{len(state.board)} of {rules.board_size} cells filled"))
-        return Group(*lines)
-
-    def picture(self, state: GameState, title: str) -> Svg:
-        from models.take_it_higher.render import board_svg
-
-        return board_svg(state.rules, state.board, state.ships_on, title=title)
-
     # ------------------------------------------------------------------ policies
 
     def policy(self, rules: Rules, name: str, options: dict[str, Any]) -> Policy[Action]:
@@ -350,54 +329,6 @@ class TakeItHigherGame(Game[Rules, GameState, Action]):
                 "optimum_all_proven": all(bool(r["optimum_proven"]) for r in records),
                 "ratio": round(mean / optimum_mean, 4) if optimum_mean else None,
                 "optimum_knows": OPTIMUM_KNOWS}
-
-    def final_report(self, rules: Rules, end: GameState, options: dict[str, Any]) -> Group:
-        """The score sheet, the moves, and the hindsight optimum of the same draw."""
-        from rich.console import Group
-        from rich.text import Text
-
-        from models.take_it_higher.render import sheet_table
-
-        sheet = state_sheet(end)
-        lines: list[Any] = [sheet_table(sheet), Text(
-            "Placements: " + " ".join(format_placement(p) for p in end.placements))]
-        if options.get("no_optimum") or not end.is_terminal():
-            return Group(*lines)
-        from models.take_it_higher.draws import hindsight_optimum
-
-        seconds = options.get("optimum_time") or PLAYED_OPTIMUM_TIME
-        draw = [rules.tile_by_id[p.tile] for p in end.placements]
-        optimum, proven = hindsight_optimum(rules, end.variant, draw, seconds)
-        if optimum is None:
-            lines.append(Text("The hindsight optimum was not found in time.", style="yellow"))
-            return Group(*lines)
-        how = "proven optimal" if proven else f"best found in {seconds:g} s"
-        share = f" ({100 * sheet.total / optimum:.0f}%)" if optimum else ""
-        line = Text("You scored ")
-        line.append(str(sheet.total), style="bold")
-        line.append(f"{share}; knowing every tile in advance (hindsight, all-seeing), the "
-                    "best possible with this draw is ")
-        line.append(str(optimum), style="bold")
-        line.append(f" ({how}).")
-        lines.append(line)
-        return Group(*lines)
-
-    def hint(self, rules: Rules, observation: GameState, options: dict[str, Any]) -> Any:
-        """The hint table for the called tile; its futures are seeded by the turn."""
-        from rich.text import Text
-
-        from models.take_it_higher.hint import hint
-        from models.take_it_higher.render import hint_table
-
-        if observation.called is None:
-            return Text("No tile is called yet.", style="yellow")
-        try:
-            result = hint(observation, observation.called, samples=options.get("samples", 0),
-                          seed=len(observation.placements) + 1,
-                          time_limit=options.get("hint_time", 2.0))
-        except ToppiError as exc:
-            return Text(f"No hint: {exc}", style="yellow")
-        return hint_table(result)
 
 
 GAME = TakeItHigherGame()

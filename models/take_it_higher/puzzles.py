@@ -352,7 +352,7 @@ def canonical_puzzle(kind: Any, puzzle: Puzzle) -> str:
 
 def puzzle_game() -> Any:
     """The shared puzzle commands' description of Take it Higher! puzzles."""
-    from solver.puzzle_cli import PuzzleGame
+    from solver.puzzles import PuzzleGame
     return PuzzleGame("take-it-higher", BACKENDS, _make_kind, read_puzzle, _write,
                       _solution_text, _picture, _terminal, canonical=canonical_puzzle,
                       knowledge=_knowledge)

@@ -4,7 +4,6 @@ dataclasses (the maximal score is in `maximum.py`, the hint in `hint.py`)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from models.take_it_higher.positions import Position, format_placement
 from models.take_it_higher.rules import Rules
@@ -39,8 +38,23 @@ def score(position: Position, variant: Variant) -> ScoreSheet:
     return score_sheet(position, variant)
 
 
-def tile_set(rules: Rules) -> list[dict[str, Any]]:
+@dataclass
+class TileEntry:
+    """One tile of the set: its id, letter, stud (None: none) and its stripe's colour
+    per direction (by the direction's name)."""
+
+    id: str
+    letter: str
+    stud: str | None
+    stripes: dict[str, str]
+
+
+#: `tiles --json`: every tile of the rules, in rules order (a JSON array)
+TileSet = list[TileEntry]
+
+
+def tile_set(rules: Rules) -> TileSet:
     """Every tile: id, letter, stud and its stripe per direction."""
     names = [d.name for d in rules.directions]
-    return [{"id": t.id, "letter": t.letter, "stud": t.stud,
-             "stripes": dict(zip(names, t.stripes, strict=True))} for t in rules.tiles]
+    return [TileEntry(t.id, t.letter, t.stud, dict(zip(names, t.stripes, strict=True)))
+            for t in rules.tiles]

@@ -1,22 +1,40 @@
-"""Pictures of a Take it Higher! board: coloured terminal blocks and SVG octagons."""
+"""Pictures of a Take it Higher! board: coloured terminal blocks and SVG octagons; the
+game's view (`VIEW`) and the terminal drawings of its verbs' answers."""
 
 from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from models.take_it_higher.positions import format_placement
 from models.take_it_higher.rules import Rules, Tile
-from models.take_it_higher.sheet import ScoreSheet
+from models.take_it_higher.sheet import ScoreSheet, state_sheet
+from models.take_it_higher.state import GameState
+from solver.errors import ToppiError
+from solver.game import GameView
 from solver.render import Svg, text_on
 
 if TYPE_CHECKING:
+    from models.take_it_higher.answers import (
+        ExactAnswer,
+        HintAnswer,
+        LearnAnswer,
+        LearnedAnswer,
+        ScoreAnswer,
+    )
+    from models.take_it_higher.answers_max import AutoMaxAnswer, DrawsAnswer, MaxAnswer
+    from models.take_it_higher.draws import DrawsResult
     from models.take_it_higher.exact import ExactResult
     from models.take_it_higher.hint import HintResult
     from models.take_it_higher.learned.policy import LearnedResult
+    from models.take_it_higher.maximum import MaxResult
+    from models.take_it_higher.queries import TileEntry
+    from solver.verbs import Call
 
 CELL_W = 6
 
@@ -203,6 +221,7 @@ def board_svg(rules: Rules, board: dict[str, Tile],
         octagon = [(cx + dx, cy + dy) for dx, dy in
                    [(-cut, -r), (cut, -r), (r, -cut), (r, cut), (cut, r), (-cut, r),
                     (-r, cut), (-r, -cut)]]
+        svg.hit("cell", c.id, cx - r, cy - r, size, size)
         tile = board.get(c.id)
         if tile is None:
             svg.polygon(octagon, "#2c3445", "#55607a")
@@ -222,3 +241,184 @@ def board_svg(rules: Rules, board: dict[str, Tile],
             svg.polygon([(sx, sy - 7), (sx + 5, sy + 4), (sx - 5, sy + 4)],
                         _ship_rgb(rules, s), "#000")
     return svg
+
+
+# --------------------------------------------------------------------------- the view
+
+class TakeItHigherView(GameView):
+    """The board for the terminal and as SVG; `play`'s hint (the sampled hint's table)
+    and its final report (the score sheet and the hindsight optimum of the draw)."""
+
+    def terminal(self, state: GameState) -> Group:
+        rules = state.rules
+        lines: list[RenderableType] = [board_text(rules, state.board, state.ships_on)]
+        if state.called is not None:
+            lines.append(called_tile_line(rules, state.called, len(state.placements) + 1))
+        else:
+            lines.append(Text(f"{len(state.board)} of {rules.board_size} cells filled"))
+        return Group(*lines)
+
+    def picture(self, state: GameState, title: str) -> Svg:
+        return board_svg(state.rules, state.board, state.ships_on, title=title)
+
+    def hint(self, rules: Rules, observation: GameState, options: dict[str, Any]
+             ) -> RenderableType:
+        """The hint table for the called tile; its futures are seeded by the turn."""
+        from models.take_it_higher.hint import hint
+
+        if observation.called is None:
+            return Text("No tile is called yet.", style="yellow")
+        try:
+            result = hint(observation, observation.called, samples=options.get("samples", 0),
+                          seed=len(observation.placements) + 1,
+                          time_limit=options.get("hint_time", 2.0))
+        except ToppiError as exc:
+            return Text(f"No hint: {exc}", style="yellow")
+        return hint_table(result)
+
+    def final_report(self, rules: Rules, end: GameState, options: dict[str, Any]) -> Group:
+        """The score sheet, the moves, and the hindsight optimum of the same draw."""
+        from models.take_it_higher.draws import hindsight_optimum
+        from models.take_it_higher.game import PLAYED_OPTIMUM_TIME
+
+        sheet = state_sheet(end)
+        lines: list[RenderableType] = [sheet_table(sheet), Text(
+            "Placements: " + " ".join(format_placement(p) for p in end.placements))]
+        if options.get("no_optimum") or not end.is_terminal():
+            return Group(*lines)
+        seconds = options.get("optimum_time") or PLAYED_OPTIMUM_TIME
+        draw = [rules.tile_by_id[p.tile] for p in end.placements]
+        optimum, proven = hindsight_optimum(rules, end.variant, draw, seconds)
+        if optimum is None:
+            lines.append(Text("The hindsight optimum was not found in time.", style="yellow"))
+            return Group(*lines)
+        how = "proven optimal" if proven else f"best found in {seconds:g} s"
+        share = f" ({100 * sheet.total / optimum:.0f}%)" if optimum else ""
+        line = Text("You scored ")
+        line.append(str(sheet.total), style="bold")
+        line.append(f"{share}; knowing every tile in advance (hindsight, all-seeing), the "
+                    "best possible with this draw is ")
+        line.append(str(optimum), style="bold")
+        line.append(f" ({how}).")
+        lines.append(line)
+        return Group(*lines)
+
+
+VIEW = TakeItHigherView()
+
+
+# --------------------------------------------------------------------------- answers
+
+def show_score(result: ScoreAnswer, call: Call) -> None:
+    """`score`: the board, the score sheet, and a word when the board is not full."""
+    from solver.render import stdout
+
+    state, rules = result.state, result.state.rules
+    stdout.print(board_text(rules, state.board, state.ships_on))
+    stdout.print(sheet_table(result))
+    if not result.complete:
+        stdout.print(f"[yellow]The board is not full ({len(state.placements)} of "
+                     f"{rules.board_size} tiles); only completed rows score.[/yellow]")
+
+
+def show_hint(result: HintAnswer | ExactAnswer | LearnedAnswer, call: Call) -> None:
+    """`hint`: the board and the ranked cells."""
+    from models.take_it_higher.answers import ExactAnswer, LearnedAnswer
+    from solver.render import stdout
+
+    state = result.state
+    stdout.print(board_text(state.rules, state.board, state.ships_on))
+    if isinstance(result, LearnedAnswer):
+        stdout.print(learned_table(result))
+    elif isinstance(result, ExactAnswer):
+        stdout.print(exact_table(result))
+    else:
+        stdout.print(hint_table(result))
+
+
+def show_max(result: MaxAnswer | AutoMaxAnswer | DrawsAnswer, call: Call) -> None:
+    """`max`: the board, its score sheet and how far it is proven; with --draws the
+    table of the draws and their distribution."""
+    from models.take_it_higher.answers_max import DrawsAnswer
+    from solver.render import stdout
+
+    if isinstance(result, DrawsAnswer):
+        draws_tables(result)
+        return
+    rules = call.rules()
+    stdout.print(board_text(rules, {c: rules.tile_by_id[t] for c, t in result.board.items()}))
+    stdout.print(sheet_table(result.sheet))
+    by = backend_text(result)
+    if result.status == "optimal":
+        stdout.print(f"[bold green]Maximum {result.score}, proven optimal[/bold green] "
+                     f"({by}, {result.seconds:.2f} s)")
+    else:
+        stdout.print(f"[bold yellow]Best found {result.score}; the maximum is at most "
+                     f"{result.bound}[/bold yellow] (time limit reached, {by}, "
+                     f"{result.seconds:.2f} s)")
+    stdout.print("Placements: " + " ".join(result.placements))
+
+
+def backend_text(result: MaxResult) -> str:
+    """"cpsat", or for auto which back-end proved it ("auto: proved by maxsat") or,
+    unproven, whose board and whose bound."""
+    from models.take_it_higher.auto import AutoMaxResult
+
+    if not isinstance(result, AutoMaxResult):
+        return result.backend
+    if result.proved_by is not None:
+        return f"auto: proved by {result.proved_by}"
+    return f"auto: board by {result.best_by}, bound by {result.bound_by}"
+
+
+def draws_tables(result: DrawsResult) -> None:
+    """`max --draws N`: each draw's optimum (up to 20 draws), then their distribution."""
+    from solver.render import stdout
+
+    if result.draws <= 20:
+        per_draw = Table(title="Draws", caption="? = best found in --time-limit, not proven")
+        for name in ("draw", "seed", "hindsight optimum", "seconds"):
+            per_draw.add_column(name, justify="right")
+        for r in result.records:
+            opt = "-" if r.score is None else f"{r.score}{'' if r.proven else '?'}"
+            per_draw.add_row(str(r.draw), str(r.seed), opt, f"{r.seconds:.2f}")
+        stdout.print(per_draw)
+    solved = result.backend
+    if result.solved_with and result.solved_with != result.backend:
+        solved = f"{result.backend}: {result.solved_with} for every draw"
+    table = Table(title=f"Hindsight optimum over {result.draws} draws",
+                  caption=f"{result.variant}, {solved}, {result.seconds:.1f} s")
+    table.add_column("")
+    table.add_column("value", justify="right")
+    if result.mean is not None and result.quartiles is not None:
+        q1, _, q3 = result.quartiles
+        for name, value in (("mean", f"{result.mean:.1f}"), ("median", f"{result.median:g}"),
+                            ("quartiles (Q1-Q3)", f"{q1:g} - {q3:g}"),
+                            ("min", str(result.min)), ("max", str(result.max))):
+            table.add_row(name, value)
+    table.add_row("proven optimal", f"{result.proven} of {result.draws}")
+    if result.found < result.draws:
+        table.add_row("no board found in time", str(result.draws - result.found))
+    stdout.print(table)
+
+
+def show_learn(result: LearnAnswer, call: Call) -> None:
+    """`learn`: what was written (on stderr: the values file is the output)."""
+    from solver.render import stderr
+
+    stderr.print(f"{result.games:,} games learned; {result.entries:,} table entries "
+                 f"written to {result.out}")
+
+
+def show_tiles(result: list[TileEntry], call: Call) -> None:
+    """`tiles`: the letter table, each stripe in its colour."""
+    from solver.render import stdout
+
+    rules = call.rules()
+    table = Table(title=rules.name)
+    table.add_column("tile")
+    for d in rules.directions:
+        table.add_column(d.name)
+    for t in result:
+        table.add_row(t.id, *[Text(s, style=rules.colour_rgb[s]) for s in t.stripes.values()])
+    stdout.print(table)

@@ -4,7 +4,7 @@ from what the layer read (a `Call`) to a plain dataclass, the `--json` document.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any
 
 from models.tippi_toppi.achievable import AchievableResult
 from models.tippi_toppi.hint import HintResult
@@ -61,12 +61,8 @@ class CatalogueTask:
     text: str
 
 
-@dataclass
-class TasksAnswer:
-    """`tasks --json`: the task catalogue, one row per task (the document is the list)."""
-
-    json_root: ClassVar[str] = "tasks"
-    tasks: list[CatalogueTask]
+#: `tasks --json`: the task catalogue, one row per task (the document is the list).
+TasksAnswer = list[CatalogueTask]
 
 
 def cards_view(state: GameState, cards: str) -> GameState:
@@ -121,5 +117,4 @@ def reachable(call: Call, samples: int, seed: int, time_limit: float,
 def tasks(call: Call) -> TasksAnswer:
     """The task catalogue with ids and levels."""
     rules = call.rules()
-    return TasksAnswer([CatalogueTask(t.id, t.level, t.task.text(rules))
-                        for t in rules.catalogue])
+    return [CatalogueTask(t.id, t.level, t.task.text(rules)) for t in rules.catalogue]

@@ -238,9 +238,9 @@ def show_tasks(result: TasksAnswer, call: Call) -> None:
     """`tasks`: the catalogue as a table."""
     from solver.render import stdout
 
-    table = Table(title=f"{len(result.tasks)} tasks (modelled on the rulebook)")
+    table = Table(title=f"{len(result)} tasks (modelled on the rulebook)")
     for c in ("id", "level", "text"):
         table.add_column(c)
-    for row in result.tasks:
+    for row in result:
         table.add_row(row.id, str(row.level), escape(row.text))
     stdout.print(table)

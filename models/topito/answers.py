@@ -4,7 +4,7 @@ what the layer read (a `Call`) to a plain dataclass, the `--json` document."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING
 
 from models.topito.hint import HintResult
 from models.topito.plan import PlanResult
@@ -58,12 +58,8 @@ class DeckCard:
     card: str
 
 
-@dataclass
-class DeckAnswer:
-    """`deck --json`: the cards in the deck file's order; the document is the list."""
-
-    json_root: ClassVar[str] = "cards"
-    cards: list[DeckCard]
+#: `deck --json`: the cards in the deck file's order (the document is the list).
+DeckAnswer = list[DeckCard]
 
 
 # --------------------------------------------------------------------------- helpers
@@ -184,4 +180,4 @@ def deck(call: Call) -> DeckAnswer:
     # not call.rules(): other rules data with the built-in deck is an error here
     rules = load_rules(call.rules_path, call.data_values.get("order_cards"))
     cards = load_deck(rules, call.data_values.get("deck_path"))
-    return DeckAnswer([DeckCard(c.kind, c.text(rules)) for c in cards])
+    return [DeckCard(c.kind, c.text(rules)) for c in cards]

@@ -371,10 +371,10 @@ def show_hint(res: HintAnswer, call: Call) -> None:
 
 def show_deck(res: DeckAnswer, call: Call) -> None:
     """`deck`: the cards in a table, by kind."""
-    table = Table(title=f"{len(res.cards)} cards")
+    table = Table(title=f"{len(res)} cards")
     table.add_column("kind")
     table.add_column("card")
-    for c in res.cards:
+    for c in res:
         table.add_row(c.kind, c.card)
     stdout.print(table)
 

@@ -1,0 +1,173 @@
+"""The answers of Take it Higher!'s own verbs (declared in verbs.py): each verb's
+function, from what the layer read (a `Call`) to a plain dataclass, the `--json`
+document. `max`'s are in answers_max.py (its answer types come with the solvers)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
+
+from models.take_it_higher.exact import ExactResult
+from models.take_it_higher.hint import HintResult
+from models.take_it_higher.learned.policy import LearnedResult
+from models.take_it_higher.positions import Position, position_from_dict
+from models.take_it_higher.queries import TileSet
+from models.take_it_higher.rules import Tile
+from models.take_it_higher.sheet import ScoreSheet
+from models.take_it_higher.state import GameState, replay
+from models.take_it_higher.variants import Variant, parse_variant
+from solver.answers import Seen, extend, seen
+from solver.errors import BadInput
+
+if TYPE_CHECKING:
+    from solver.verbs import Call
+
+
+@dataclass(kw_only=True)
+class OnBoard:
+    """The position the answer is about, kept for its picture (not in the JSON)."""
+
+    state: GameState = field(metadata={"json_skip": True}, repr=False)
+
+
+@dataclass
+class ScoreAnswer(Seen, OnBoard, ScoreSheet):
+    """`score --json`: the score sheet of the file's board under the chosen rules."""
+
+
+@dataclass
+class HintAnswer(Seen, OnBoard, HintResult):
+    """`hint --json`: the cells ranked over sampled futures (the last tile: exactly)."""
+
+
+@dataclass
+class ExactAnswer(Seen, OnBoard, ExactResult):
+    """`hint --exact --json`: each cell's exact expected final score."""
+
+
+@dataclass
+class LearnedAnswer(Seen, OnBoard, LearnedResult):
+    """`hint --learned --json`: the cells ranked by the learned value of boards."""
+
+
+@dataclass
+class LearnAnswer:
+    """`learn`: the values file written, its games and table entries."""
+
+    out: str
+    games: int
+    entries: int
+
+
+def chosen_variant(position: Position, name: str | None, gold_silver: bool) -> Variant:
+    """--variant if given, else the file's (basic if it names none); --gold-silver adds
+    the bonus rows."""
+    if name is not None:
+        return parse_variant(name, gold_silver)
+    variant = position.variant or Variant()
+    return replace(variant, gold_silver=True) if gold_silver else variant
+
+
+def position_of(call: Call) -> Position:
+    """The file's position as recorded (its launches are checked when it is replayed
+    under the chosen rules, which may not be the file's)."""
+    return position_from_dict(call.rules(), call.data(), call.where)
+
+
+def score(call: Call, variant: str | None, gold_silver: bool) -> ScoreAnswer:
+    """The score sheet of the file's board; launches replayed under the chosen rules."""
+    from models.take_it_higher import queries
+
+    position = position_of(call)
+    chosen = chosen_variant(position, variant, gold_silver)
+    sheet = queries.score(position, chosen)
+    state = replay(position, chosen)
+    if call.svg_path:
+        from models.take_it_higher.render import board_svg
+
+        call.save_svg(board_svg(call.rules(), state.board, state.ships_on,
+                                title=f"{sheet.total} points"))
+    return extend(sheet, ScoreAnswer, **seen(call.game, state, False), state=state)
+
+
+def called_tile(state: GameState, tile_text: str | None) -> Tile:
+    """--tile if given (it must be the file's called tile, if the file calls one), else
+    the file's called tile."""
+    if tile_text is not None:
+        tile = state.rules.parse_tile(tile_text, "--tile")
+        if state.called is not None and state.called != tile:
+            raise BadInput(f"--tile {tile.id}: the file calls {state.called.id}")
+        return tile
+    if state.called is not None:
+        return state.called
+    raise BadInput("--tile: give the called tile (the file calls none)")
+
+
+def hint(call: Call, tile_text: str | None, variant: str | None, gold_silver: bool,
+         samples: int, seed: int, time_limit: float, exact: bool, learned: bool,
+         values_path: str | None, lookahead: int | None, futures: int | None,
+         calls: int | None) -> HintAnswer | ExactAnswer | LearnedAnswer:
+    """Where to put the called tile: sampled futures, exact values or learned values."""
+    position = position_of(call)
+    state = replay(position, chosen_variant(position, variant, gold_silver))
+    tile = called_tile(state, tile_text)
+    if exact and learned:
+        raise BadInput("--exact and --learned: choose one")
+    if not learned and any(o is not None for o in (values_path, lookahead, futures, calls)):
+        raise BadInput("--values, --lookahead, --futures and --calls are options of "
+                       "--learned")
+    # the player's view: the board, the ships, the called tile (and the tiles the file
+    # knows to come); the tiles to come are sampled or averaged, their order never read
+    used = state if state.called is not None else state.apply_action(tile)
+    known = {**seen(call.game, used, False), "state": state}
+    if learned:
+        from models.take_it_higher.learned.policy import (
+            CALLS,
+            FUTURES,
+            LOOKAHEAD,
+            learned_cells,
+        )
+
+        cells = learned_cells(state, tile, LOOKAHEAD if lookahead is None else lookahead,
+                              values_path, futures=FUTURES if futures is None else futures,
+                              calls=CALLS if calls is None else calls, seed=seed)
+        return extend(cells, LearnedAnswer, **known)
+    if exact:
+        from models.take_it_higher.exact import exact_cells
+
+        return extend(exact_cells(state, tile), ExactAnswer, **known)
+    from models.take_it_higher.hint import hint as run_hint
+    from solver.options import since_start
+
+    # the whole command within the limit: what imports and reading took is spent
+    result = run_hint(state, tile, samples=samples, seed=seed,
+                      time_limit=max(0.05, time_limit - since_start()))
+    return extend(result, HintAnswer, **known)
+
+
+def learn(call: Call, variant: str, gold_silver: bool, games: int, seed: int, out: str,
+          resume: str | None, step: float, chances: bool | None, fits: bool | None,
+          lam: float) -> LearnAnswer:
+    """Learn the values by self-play and write them to --out."""
+    from pathlib import Path
+
+    from models.take_it_higher.learned.files import load_values
+    from models.take_it_higher.learned.td import train
+    from solver.progress import live_status
+
+    rules = call.rules()
+    scoring = parse_variant(variant, gold_silver)
+    start = load_values(Path(resume), rules, scoring) if resume else None
+    with live_status("learn", None, unit="games") as status:
+        values = train(rules, scoring, games, seed, alpha=step, values=start,
+                       progress=lambda n, mean: status.step(n, None), chances=chances,
+                       fits=fits, lam=lam)
+    values.save(Path(out))
+    return LearnAnswer(out, values.games, len(values.weights))
+
+
+def tiles(call: Call) -> TileSet:
+    """The tile set of the rules."""
+    from models.take_it_higher import queries
+
+    return queries.tile_set(call.rules())
