@@ -162,6 +162,16 @@ class Call:
             picture.save(self.svg_path)
 
 
+def defaults(params: tuple[Param, ...] | list[Param]) -> dict[str, Any]:
+    """Each parameter's default by name; where several flags set one name (`--any` /
+    `--all`), the one that has a default gives it."""
+    out: dict[str, Any] = {}
+    for p in params:
+        if out.get(p.name) is None:
+            out[p.name] = p.default
+    return out
+
+
 def answer(call: Call, values: dict[str, Any]) -> Any:
     """Run the verb of `call` with its own parameters' `values`: the answer."""
     return call.verb.function()(call, **values)

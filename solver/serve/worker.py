@@ -53,13 +53,13 @@ def answer_request(request: VerbRequest) -> Outcome:
     from solver.options import start_clock
     from solver.registry import entry
     from solver.results import to_jsonable
-    from solver.verbs import answer, make_call
+    from solver.verbs import answer, defaults, layer_params, make_call
 
     start_clock()  # time limits count from here, as from a command's start
     try:
         game = entry(request.game)
         verb = game.verb(request.verb)
-        values = {**{p.name: p.default for p in verb.params}, **request.values}
+        values = {**defaults([*verb.params, *layer_params(game, verb)]), **request.values}
         if verb.reads not in ("nothing", "puzzles"):
             values[verb.file_name] = request.file
         call = make_call(game, verb, values)

@@ -1,5 +1,5 @@
 // toppi serve: the game page. The position is the CLI's position file (JSON text);
-// every answer comes from the API (/api/<game>/...), which runs the CLI's commands.
+// every answer comes from the API (/api/<game>/...), which runs the game's verbs.
 "use strict";
 
 const CONFIG = JSON.parse(document.getElementById("config").textContent);
@@ -398,7 +398,8 @@ async function ask(verb) {
   try {
     const info = verbs[verb] || {};
     const body = info.takes_file === false ? "{}" : positionText();
-    if (["show", "moves"].includes(verb)) { showAnswer(verb, await post(verb, body, query)); return; }
+    // a quick verb answers at once; a solver's answer comes as a job to poll
+    if (info.runs === "thread") { showAnswer(verb, await post(verb, body, query)); return; }
     const started = await post(verb, body, (query ? query + "&" : "") + "async=1");
     if (!started.ok) { showAnswer(verb, started); return; }
     currentJob = started.data.job;
