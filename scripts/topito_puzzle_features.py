@@ -14,7 +14,7 @@ import random
 from models.topito.puzzles import RATING, TopitoPuzzles
 from models.topito.rules import load_deck, load_rules
 from solver.generate import attempt_seed
-from solver.options import DIFFICULTIES
+from solver.puzzles import DIFFICULTIES
 
 
 def main() -> None:

@@ -103,12 +103,7 @@ class LazyToppiGroup(ToppiGroup):
             entry = games().get(cmd_name)
             if entry is None:
                 return None
-            from importlib.util import find_spec
-
-            if find_spec(f"{entry.package}.verbs") is None:
-                found = importlib.import_module(f"{entry.package}.cli").group  # not yet
-            else:
-                found = game_group(entry)
+            found = game_group(entry)
         found.name = cmd_name  # its usage lines say `toppi <game> ...`
         self.commands[cmd_name] = found
         return found
@@ -147,7 +142,7 @@ def cli() -> None:
 
     Exit codes: 0 answered, 2 bad input or usage, 3 time limit without an answer.
     """
-    from solver.options import start_clock
+    from solver.deadline import start_clock
 
     start_clock()
 

@@ -2,7 +2,7 @@
 
 Every game describes itself once to solver/ with a subclass of `Game`, in the spirit of
 OpenSpiel's State API, and the shared commands (`show`, `moves`, `simulate`, `play`,
-solver/game_cli.py) and the contract test (tests/test_game_contract.py) are built from
+solver/shared_verbs.py) and the contract test (tests/test_game_contract.py) are built from
 that description alone. The words mean the same in every game:
 
 - a *state* is immutable from the outside: `apply_action(state, action)` returns a new

@@ -16,8 +16,7 @@ from typing import Any, Generic, Literal, Protocol, TypeVar
 
 from solver.errors import BadInput
 from solver.executor import Batch, SharedTasks
-from solver.options import DIFFICULTIES
-from solver.puzzles import Verdict
+from solver.puzzles import DIFFICULTIES, Verdict
 
 P = TypeVar("P")  # a puzzle (position + what is asked)
 S = TypeVar("S")  # a solution

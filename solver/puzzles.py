@@ -35,6 +35,9 @@ if TYPE_CHECKING:
     from solver.store import Store
     from solver.verbs import Call
 
+#: The difficulties a generated puzzle is rated (solver.generate rates them).
+DIFFICULTIES = ("easy", "medium", "hard")
+
 #: What a uniqueness check says of a puzzle.
 Verdict = Literal["unique", "several", "none", "unknown"]
 
@@ -287,7 +290,7 @@ def generate(call: Call, difficulty: str, count: int, seed: int, max_attempts: i
     """`generate`: puzzles with one solution, rated, from seeded attempts."""
     from pathlib import Path
 
-    from solver.options import deadline_in
+    from solver.deadline import deadline_in
     from solver.store import store_at
 
     game = puzzles_of(call)

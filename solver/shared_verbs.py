@@ -18,14 +18,13 @@ from solver.params import (
     seconds_param,
     seed_param,
 )
+from solver.puzzles import DIFFICULTIES
 from solver.verbs import Verb
 
 if TYPE_CHECKING:
     from solver.puzzles import PuzzleGame
     from solver.registry import GameEntry
 
-#: The difficulties a generated puzzle is rated (solver.generate rates them).
-DIFFICULTIES = ("easy", "medium", "hard")
 
 
 def play_verbs(entry: GameEntry) -> tuple[Verb, ...]:

@@ -1,7 +1,7 @@
 """`toppi puzzles list|export`: the puzzles that `generate --store FILE` saved.
 
 Every game's `generate` writes its puzzles into the one `puzzles` table of the store
-(solver/puzzle_cli.py), each row holding the puzzle file exactly as `generate --out`
+(solver/puzzles.py), each row holding the puzzle file exactly as `generate --out`
 writes it (puzzle, solution, rating), so exported files are read by the game's `solve`,
 `check-unique` and `sheet` as they are.
 """
@@ -16,10 +16,13 @@ from typing import Any
 import click
 
 from solver.errors import BadInput
-from solver.options import DIFFICULTIES, json_option
+from solver.puzzles import DIFFICULTIES
 from solver.registry import games
 from solver.render import print_json, stderr, stdout
 from solver.results import dumps
+
+json_option = click.option("--json", "as_json", is_flag=True,
+                           help="Print one JSON document on stdout instead of tables.")
 
 
 @dataclass

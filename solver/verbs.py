@@ -243,7 +243,7 @@ def make_call(entry: GameEntry, verb: Verb, values: dict[str, Any]) -> Call:
     call.svg_path = values.pop("svg_path", None)
     if verb.solving is not None:
         from solver.backends.common import SolverOptions
-        from solver.options import deadline_in
+        from solver.deadline import deadline_in
 
         limit = values.pop("time_limit")
         call.solver = SolverOptions(limit, values.pop("seed"), values.pop("workers", 2),

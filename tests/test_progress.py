@@ -16,7 +16,8 @@ from rich.console import Console
 from solver import progress
 from solver.backends import SolverOptions, cpsat
 from solver.backends.sat import INTERRUPTIBLE, CnfBuilder, IncrementalSat, maxsat
-from solver.options import quiet_option, solver_options
+from solver.verb_cli import QUIET, click_option
+from solver.verbs import solver_params
 
 
 @pytest.fixture
@@ -220,16 +221,14 @@ def test_sat_calls_until_a_deadline_are_counted_on_one_line(terminal, reports):
 
 
 def test_quiet_option_silences_a_command(terminal):
-    @click.command()
-    @solver_options(default_time=5)
-    def solve_cmd(solver: SolverOptions) -> None:
-        with progress.live_status("CP-SAT", solver.time_limit) as status:
+    def solve(time_limit: float, **solver: object) -> None:
+        with progress.live_status("CP-SAT", time_limit) as status:
             click.echo(f"active={status.active}")
 
-    @click.command()
-    @quiet_option
-    def plain_cmd() -> None:
-        click.echo(f"quiet={progress.is_quiet()}")
+    solve_cmd = click.Command("solve", callback=solve, params=[
+        *(click_option(p) for p in solver_params(5)), QUIET])
+    plain_cmd = click.Command("plain", params=[QUIET],
+                              callback=lambda: click.echo(f"quiet={progress.is_quiet()}"))
 
     runner = CliRunner()
     assert runner.invoke(solve_cmd, ["--quiet"]).output == "active=False\n"

@@ -96,7 +96,7 @@ def finish(call: Call, turns: int, time_limit: float) -> FinishAnswer:
     import time
 
     from models.hippo.finish import finish as run_finish
-    from solver.options import deadline_in
+    from solver.deadline import deadline_in
 
     state = call.state()
     # the limit counts from the command's start (imports and reading the file included)

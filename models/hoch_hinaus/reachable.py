@@ -21,8 +21,8 @@ from models.hoch_hinaus.game import GAME
 from models.hoch_hinaus.hint import distance, hint, policy_action
 from models.hoch_hinaus.state import GameState
 from solver.backends.common import SolverOptions
+from solver.deadline import deadline_in
 from solver.errors import BadInput, TimeLimitReached
-from solver.options import deadline_in
 from solver.progress import live_status
 from solver.stats import Rate, wilson
 

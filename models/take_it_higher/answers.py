@@ -137,7 +137,7 @@ def hint(call: Call, tile_text: str | None, variant: str | None, gold_silver: bo
 
         return extend(exact_cells(state, tile), ExactAnswer, **known)
     from models.take_it_higher.hint import hint as run_hint
-    from solver.options import since_start
+    from solver.deadline import since_start
 
     # the whole command within the limit: what imports and reading took is spent
     result = run_hint(state, tile, samples=samples, seed=seed,

@@ -53,7 +53,7 @@ from solver.errors import BadInput, TimeLimitReached
 from solver.generate import Rating, Search, as_features
 from solver.io import expect
 from solver.io import field as json_field
-from solver.options import DIFFICULTIES
+from solver.puzzles import DIFFICULTIES
 from solver.store import smallest_form
 
 # plan length per difficulty (unique puzzles of 4+ moves practically never exist with

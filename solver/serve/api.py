@@ -372,7 +372,7 @@ def library_dir(request: Request, game: str) -> Path:
 
 
 def _order(puzzles: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    from solver.options import DIFFICULTIES
+    from solver.puzzles import DIFFICULTIES
 
     order = {d: n for n, d in enumerate(DIFFICULTIES)}
     return sorted(puzzles, key=lambda p: (order.get(p["difficulty"], len(order)),

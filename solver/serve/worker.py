@@ -49,8 +49,8 @@ class Outcome:
 
 def answer_request(request: VerbRequest) -> Outcome:
     """Run the verb; every error becomes the CLI's one line with its exit code."""
+    from solver.deadline import start_clock
     from solver.errors import ToppiError
-    from solver.options import start_clock
     from solver.registry import entry
     from solver.results import to_jsonable
     from solver.verbs import answer, defaults, layer_params, make_call
