@@ -24,6 +24,7 @@ import time
 from pathlib import Path
 
 from solver.cli import COMMANDS
+from solver.registry import games
 
 GOAL = 0.15
 TOPPI = Path(sys.executable).with_name("toppi")
@@ -72,9 +73,10 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--runs", type=int, default=10)
     args = ap.parse_args()
+    commands = [([], None)] + [([g.id], f"{g.package}.verbs") for g in games().values()]
+    commands += [([name], module) for name, (module, _) in COMMANDS.items()]
     cases = {f"toppi {' '.join([*extra, '--help'])}": ([str(TOPPI), *extra, "--help"], module)
-             for extra, module in [([], None)] + [([name], module) for name, (module, _)
-                                                  in COMMANDS.items()]}
+             for extra, module in commands}
     times: dict[str, list[tuple[float, float]]] = {}
     for name, (command, _) in cases.items():
         try:

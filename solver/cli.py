@@ -18,7 +18,7 @@ COMMANDS = {
     "puzzles": ("solver.store_cli",
                 "Puzzles saved by `toppi <game> generate --store FILE`: list them, export "
                 "them as puzzle files."),
-    "serve": ("solver.serve.app",
+    "serve": ("solver.serve.command",
               "A local web app: the games on a page, build positions by clicking, ask, "
               "play, solve the puzzle library."),
 }

@@ -16,7 +16,6 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
-import click
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.middleware.trustedhost import TrustedHostMiddleware
@@ -166,36 +165,3 @@ def create_app(host: str = "127.0.0.1", pool_size: int = 2,
     app.state.puzzles = str(puzzles or puzzles_folder())
     app.state.store = str(store) if store is not None else None
     return app
-
-
-@click.command(name="serve")
-@click.option("--host", default="127.0.0.1", show_default=True,
-              help="Address to listen on (another than 127.0.0.1 opens the app to the "
-                   "network).")
-@click.option("--port", type=click.IntRange(0, 65535), default=8765, show_default=True)
-@click.option("--open", "open_browser", is_flag=True, help="Open the page in a browser.")
-@click.option("--workers", "pool_size", type=click.IntRange(1, 8), default=2,
-              show_default=True, help="Solver processes (jobs beyond them wait).")
-@click.option("--puzzles", "puzzles", type=click.Path(file_okay=False, exists=True),
-              default=None, help="The puzzles directory (default: the puzzles that ship "
-                                 "with toppi).")
-@click.option("--store", "store", type=click.Path(dir_okay=False, exists=True),
-              default=None, help="Browse the puzzles of this results store (the SQLite "
-                                 "file of `toppi <game> generate --store FILE`) on the "
-                                 "library pages.")
-def group(host: str, port: int, open_browser: bool, pool_size: int,
-          puzzles: str | None, store: str | None) -> None:
-    """A local web app: build positions by clicking on the games' pictures, ask the
-    CLI's questions, play with undo and hint, solve the puzzle library and the puzzles
-    of a --store file."""
-    import uvicorn
-
-    app = create_app(host, pool_size, puzzles, store)
-    url = f"http://{'127.0.0.1' if host in ('0.0.0.0', '::') else host}:{port}/"
-    if open_browser:
-        import threading
-        import webbrowser
-
-        threading.Timer(0.5, webbrowser.open, (url,)).start()
-    click.echo(f"toppi serve: {url}", err=True)
-    uvicorn.run(app, host=host, port=port, log_level="warning")
