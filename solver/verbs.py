@@ -180,6 +180,8 @@ def answer(call: Call, values: dict[str, Any]) -> Any:
 # ---------------------------------------------------------------- the layer's parameters
 
 def solver_params(default_time: float | None) -> tuple[Param, ...]:
+    """--time-limit (this default), --seed, --workers and --solver-log of a solving
+    verb (`Verb.solving`)."""
     return (
         seconds_param("time_limit", default_time,
                       help="Seconds before the solver stops with its best answer."),
@@ -258,8 +260,8 @@ def make_call(entry: GameEntry, verb: Verb, values: dict[str, Any]) -> Call:
 
 
 def batch_of(jobs: int | None, scheduler: str | None, resume: bool | None,
-             store_path: str | None) -> Any:
-    from solver.errors import BadInput
+             store_path: str | None) -> Batch:
+    """The batch layer a verb's --jobs / --scheduler ask for (checked)."""
     from solver.executor import Batch, default_jobs
 
     if resume and not store_path:
