@@ -60,6 +60,7 @@ from models.topito.plan import shortest
 from models.topito.puzzle_search import random_state
 from models.topito.rules import Card, Goal, load_deck, load_rules
 from models.topito.state import State
+from solver.deadline import Deadline
 from solver.progress import progress_bar
 
 BACKENDS = ("auto", "astar", "sat", "bfs", "sat0")
@@ -70,9 +71,9 @@ def timed(backend: str, state, goal, max_depth: int, limit: float):
     """(seconds, status, length) of one run; status "unknown" past the limit."""
     t = time.perf_counter()
     if backend == "sat0":
-        status, length, _, _ = sat_plan(state, goal, max_depth, t + limit)
+        status, length, _, _ = sat_plan(state, goal, max_depth, Deadline.after(limit))
     else:
-        status, length = shortest(state, goal, backend, max_depth, t + limit)[:2]
+        status, length = shortest(state, goal, backend, max_depth, Deadline.after(limit))[:2]
     return time.perf_counter() - t, status, length
 
 

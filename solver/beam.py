@@ -11,10 +11,11 @@ then means none exists (the game is lost)."""
 from __future__ import annotations
 
 import random
-import time
 from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass
 from typing import Generic, TypeVar
+
+from solver.deadline import Deadline
 
 S = TypeVar("S")
 A = TypeVar("A")
@@ -42,10 +43,10 @@ class BeamResult(Generic[A]):
     width: int  # the last width tried
 
 
-def beam(game: BeamGame[S, A], start: S, width: int, deadline: float,
+def beam(game: BeamGame[S, A], start: S, width: int, deadline: Deadline,
          rng: random.Random) -> BeamResult[A]:
-    """One beam search of `width` (see the module notes); stops at `deadline`
-    (time.perf_counter()) with line None and exhaustive False."""
+    """One beam search of `width` (see the module notes); stops at `deadline` with
+    line None and exhaustive False."""
     # each kept state carries its line as a chain (action, parent chain) to share it
     layer: list[tuple[S, tuple | None]] = [(start, None)]
     nodes = 0
@@ -64,7 +65,7 @@ def beam(game: BeamGame[S, A], start: S, width: int, deadline: float,
                 k = game.key(child)
                 if k not in children:
                     children[k] = (game.score(child) + rng.random(), child, link)
-            if time.perf_counter() > deadline:
+            if deadline.passed():
                 return BeamResult(None, nodes, False, width)
         ranked = sorted(children.values(), key=lambda c: -c[0])
         if len(ranked) > width:
@@ -74,7 +75,7 @@ def beam(game: BeamGame[S, A], start: S, width: int, deadline: float,
     return BeamResult(None, nodes, exhaustive, width)
 
 
-def widening_beam(game: BeamGame[S, A], start: S, deadline: float, seed: int = 0,
+def widening_beam(game: BeamGame[S, A], start: S, deadline: Deadline, seed: int = 0,
                   first_width: int = 8) -> BeamResult[A]:
     """Beams of width 8, 16, 32, ... (each with its own seeded tie-breaks) until one
     finds a win, one is exhaustive, or the deadline passes; nodes summed."""
@@ -83,7 +84,7 @@ def widening_beam(game: BeamGame[S, A], start: S, deadline: float, seed: int = 0
     while True:
         found = beam(game, start, width, deadline, rng)
         nodes += found.nodes
-        if found.line is not None or found.exhaustive or time.perf_counter() > deadline:
+        if found.line is not None or found.exhaustive or deadline.passed():
             return BeamResult(found.line, nodes, found.exhaustive, width)
         width *= 2
 

@@ -2,13 +2,14 @@
 
 `--time-limit` bounds a whole command, counted from its start (the root command group,
 or the web app's worker for a job, calls `start_clock`), so reading, imports and model
-building are inside it.
+building are inside it. A `Deadline` is the moment work must end, on that one clock;
+it is passed down as `deadline: Deadline` (`NO_DEADLINE` when nothing limits the work).
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from dataclasses import dataclass
 
 _started: float | None = None
 
@@ -25,6 +26,46 @@ def since_start() -> float:
     return 0.0 if _started is None else time.monotonic() - _started
 
 
-def deadline_in(seconds: float, clock: Callable[[], float] = time.monotonic) -> float:
-    """The reading of `clock` at which `seconds`, counted from the command's start, end."""
-    return clock() + seconds - since_start()
+@dataclass(frozen=True)
+class Deadline:
+    """The moment by which work must end: `at` is a `time.monotonic()` reading, None
+    for no deadline (`NO_DEADLINE`). Immutable, so one value can be handed to every
+    solve of a command."""
+
+    at: float | None = None
+
+    @classmethod
+    def after(cls, seconds: float | None) -> Deadline:
+        """`seconds` from now; None: no deadline."""
+        return NO_DEADLINE if seconds is None else cls(time.monotonic() + seconds)
+
+    @classmethod
+    def from_start(cls, seconds: float | None) -> Deadline:
+        """`seconds` counted from the command's start (`start_clock`; from now outside a
+        command); None: no deadline."""
+        return cls.after(None if seconds is None else seconds - since_start())
+
+    def left(self, now: float | None = None) -> float | None:
+        """Seconds left (0 once passed), None without a deadline. `now`: the
+        `time.monotonic()` reading to count from (default: the present)."""
+        if self.at is None:
+            return None
+        return max(0.0, self.at - (time.monotonic() if now is None else now))
+
+    def passed(self) -> bool:
+        """Whether the deadline has come (never without one)."""
+        return self.at is not None and time.monotonic() >= self.at
+
+    def min(self, other: Deadline) -> Deadline:
+        """The earlier of the two deadlines."""
+        if other.at is None or (self.at is not None and self.at <= other.at):
+            return self
+        return other
+
+    def sooner(self, seconds: float | None) -> Deadline:
+        """The earlier of this deadline and `seconds` from now (None: this one)."""
+        return self.min(Deadline.after(seconds))
+
+
+#: no deadline: the work is not limited in time
+NO_DEADLINE = Deadline()

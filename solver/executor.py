@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, overload
 
 from rich.markup import escape
 
+from solver.deadline import NO_DEADLINE, Deadline
 from solver.errors import BadInput, ToppiError
 from solver.render import stderr
 from solver.store import Store, canonical_json
@@ -148,9 +149,9 @@ class Batch:
     description: str = "tasks"
     progress: bool = True
     interrupted: bool = False
-    # time.monotonic() at which the batch stops: tasks running then are abandoned (the
-    # pool's workers stopped), so a run with a deadline ends on time
-    deadline: float | None = None
+    # when the batch stops: tasks running then are abandoned (the pool's workers
+    # stopped), so a run with a deadline ends on time
+    deadline: Deadline = NO_DEADLINE
     timed_out: bool = field(default=False, init=False)
     _alone_in_worker: bool = field(default=False, init=False)
     done: int = field(default=0, init=False)
@@ -205,7 +206,7 @@ class Batch:
                  ) -> Iterator[tuple[int, Any]]:
         self._alone_in_worker = False
         if self.jobs == 1 and not self.scheduler and (
-                self.deadline is None or not _picklable(fn, tasks[0])):
+                self.deadline == NO_DEADLINE or not _picklable(fn, tasks[0])):
             source = self._in_process(fn, tasks, keys)
         else:
             self._alone_in_worker = self.jobs == 1 and not self.scheduler
@@ -230,9 +231,7 @@ class Batch:
             yield key, fn(*args)
 
     def _past_deadline(self) -> bool:
-        import time
-
-        if self.deadline is not None and time.monotonic() >= self.deadline:
+        if self.deadline.passed():
             self.timed_out = True
         return self.timed_out
 
@@ -266,8 +265,6 @@ class Batch:
         Leaving early (a caller stopping, Ctrl-C, an error) cancels what is queued. With
         `finish_started`, a Ctrl-C still yields the chunks already started (they are
         finished anyway), then the KeyboardInterrupt goes on."""
-        import time
-
         pending: dict[cf.Future, int] = {}
 
         def fill() -> None:
@@ -279,8 +276,7 @@ class Batch:
         try:
             fill()
             while pending:
-                left = None if self.deadline is None else self.deadline - time.monotonic()
-                finished = executor.wait(pending, None if left is None else max(0, left))
+                finished = executor.wait(pending, self.deadline.left())
                 if not finished and self._past_deadline():
                     return
                 for future in finished:

@@ -14,6 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, Literal, Protocol, TypeVar
 
+from solver.deadline import NO_DEADLINE, Deadline
 from solver.errors import BadInput
 from solver.executor import Batch, SharedTasks
 from solver.puzzles import DIFFICULTIES, Verdict
@@ -172,7 +173,7 @@ def try_attempt(kind: PuzzleKind[P, S], difficulty: str, seed: int, attempt: int
 def generate(kind: PuzzleKind[P, S], difficulty: str, count: int, seed: int = 0,
              max_attempts: int | None = None,
              progress: Callable[[int, int], None] | None = None,
-             deadline: float | None = None, *, batch: Batch | None = None,
+             deadline: Deadline = NO_DEADLINE, *, batch: Batch | None = None,
              task: tuple[Callable[..., Attempt[P, S]], tuple[Any, ...]] | None = None,
              keep: Callable[[Attempt[P, S]], bool] | None = None,
              resumed: Sequence[Generated[P, S]] = ()) -> GenerationReport[P, S]:
@@ -180,7 +181,7 @@ def generate(kind: PuzzleKind[P, S], difficulty: str, count: int, seed: int = 0,
 
     Attempt i proposes from random.Random(attempt_seed(seed, i)); a puzzle is kept when
     its search is complete with exactly one solution and its rating matches. Stops after
-    `max_attempts` (default 200 per wanted puzzle) or at `deadline` (time.monotonic()).
+    `max_attempts` (default 200 per wanted puzzle) or at `deadline`.
 
     The attempts are tasks of `batch` (default: in this process); their outcomes are
     taken in attempt order and the loop stops at the same attempt whichever executor
@@ -210,8 +211,7 @@ def generate(kind: PuzzleKind[P, S], difficulty: str, count: int, seed: int = 0,
     next_attempt, since_last = first, 0
     if progress is not None:
         progress(len(report.puzzles), count)
-    done = len(report.puzzles) >= count or (deadline is not None
-                                            and time.monotonic() > deadline)
+    done = len(report.puzzles) >= count or deadline.passed()
     try:
         results = () if done else batch.run(
             function, SharedTasks((*leading, difficulty, seed), attempts), attempts,
@@ -234,8 +234,7 @@ def generate(kind: PuzzleKind[P, S], difficulty: str, count: int, seed: int = 0,
                 since_last = 0
                 if progress is not None:
                     progress(len(report.puzzles), count)
-            if len(report.puzzles) >= count or (deadline is not None
-                                                and time.monotonic() > deadline):
+            if len(report.puzzles) >= count or deadline.passed():
                 break
     except KeyboardInterrupt:
         batch.interrupted = True

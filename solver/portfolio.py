@@ -32,6 +32,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
+from solver.deadline import Deadline
 from solver.errors import TimeLimitReached, ToppiError
 from solver.processes import Worker, WorkerDied, kill_all, wait
 from solver.progress import live_status
@@ -173,15 +174,16 @@ def run_portfolio(entrants: Sequence[Entrant], proven: Callable[[Any], bool],
     race = _Race(entrants, proven)
     if time_limit is not None:  # a short limit leaves little to hand back: a short grace
         grace = min(grace, 0.2 + time_limit)
-    deadline = None if time_limit is None else race.start + time_limit + grace
+    # the children are killed at the deadline: the time limit and the grace after it
+    deadline = Deadline.after(None if time_limit is None else time_limit + grace)
     try:
         pids = race.launch()
         if on_start is not None:
             on_start(pids)
-        left = None if deadline is None else max(0.0, deadline - time.perf_counter() - grace)
-        with live_status(label, left):
+        left = deadline.left()
+        with live_status(label, None if left is None else max(0.0, left - grace)):
             while race.running:
-                timeout = None if deadline is None else deadline - time.perf_counter()
+                timeout = deadline.left()
                 if timeout is not None and timeout <= 0:
                     break
                 for worker in wait(race.running, timeout):

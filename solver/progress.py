@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
+from solver.deadline import Deadline
 from solver.render import stderr
 
 if TYPE_CHECKING:
@@ -132,8 +133,8 @@ class LiveStatus(Status):
         self.label = label
         self.unit = unit
         self.solves = solves
-        self.start = time.perf_counter() if since is None else since
-        self.deadline = None if time_limit is None else time.perf_counter() + time_limit
+        self.start = time.monotonic() if since is None else since
+        self.deadline = Deadline.after(time_limit)
         self.stage: str | None = None
         self.best: float | None = None
         self.best_bound: float | None = None
@@ -152,13 +153,11 @@ class LiveStatus(Status):
     def begin(self, label: str | None = None, time_limit: float | None = None) -> None:
         self.stage = label
         self.best = self.best_bound = None
-        if time_limit is not None:
-            end = time.perf_counter() + time_limit
-            self.deadline = end if self.deadline is None else min(self.deadline, end)
+        self.deadline = self.deadline.sooner(time_limit)
 
     def text(self, now: float | None = None) -> str:
         """e.g. "max · CP-SAT: best 910, bound 912, gap 0.2%, 3.1 s, 56.9 s left"."""
-        now = time.perf_counter() if now is None else now
+        now = time.monotonic() if now is None else now
         parts = []
         if self.done is not None and self.total is not None:
             parts.append(f"{self.done}/{self.total} {self.unit}".rstrip())
@@ -175,8 +174,9 @@ class LiveStatus(Status):
         elif not parts:
             parts.append("searching")
         parts.append(_seconds(now - self.start))
-        if self.deadline is not None and self.deadline > now:
-            parts.append(f"{_seconds(self.deadline - now)} left")
+        left = self.deadline.left(now)
+        if left:  # neither unlimited nor passed
+            parts.append(f"{_seconds(left)} left")
         label = self.label if self.stage is None else f"{self.label} · {self.stage}"
         return f"{label}: {', '.join(parts)}" if label else ", ".join(parts)
 
@@ -220,7 +220,7 @@ def live_status(label: str, time_limit: float | None = None, *, unit: str = "",
     unit: what `step` counts: "12/40 samples" with a total, "call 7" without one.
     solves: solves run inside report their best and bound to this line, each new solve
     replacing the last one's (a command made of several solves keeps one line).
-    since: when the work began (time.perf_counter()), if before this block.
+    since: when the work began (time.monotonic()), if before this block.
     show: False for work that prints its own progress (a solver's log).
 
     Not on a terminal, with --quiet, outside the main process or thread, or while
@@ -263,7 +263,7 @@ def live_status(label: str, time_limit: float | None = None, *, unit: str = "",
     job = _Job(live, status.start + SHOW_AFTER)
     _owner = status
     try:
-        if job.show_at <= time.perf_counter():  # the work began long enough ago
+        if job.show_at <= time.monotonic():  # the work began long enough ago
             live.start()
             job.shown = True
         else:
@@ -334,7 +334,7 @@ class _Shower:
                 if job is None:
                     self.cond.wait()
                     continue
-                delay = job.show_at - time.perf_counter()
+                delay = job.show_at - time.monotonic()
                 if delay > 0:
                     self.cond.wait(delay)
                     continue

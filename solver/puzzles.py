@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
 
+from solver.deadline import NO_DEADLINE, Deadline
 from solver.errors import BadInput
 from solver.io import load_json
 from solver.params import Param
@@ -222,7 +223,7 @@ def attempt_task(make_kind: Callable[..., Any], kind_args: tuple, extra: tuple,
 def generate_stored(game: PuzzleGame, kind: Any, kind_args: tuple, extra: dict[str, Any],
                     difficulty: str, count: int, seed: int, max_attempts: int | None,
                     batch: Batch, progress: Callable[[int, int], None] | None = None,
-                    deadline: float | None = None, store: Store | None = None,
+                    deadline: Deadline = NO_DEADLINE, store: Store | None = None,
                     resume: bool = False) -> GenerationReport:
     """`solver.generate.generate` for a command: every attempt a task of `batch` that
     builds the kind in its worker from `kind_args` (rules path, back-end, time limit)
@@ -290,14 +291,13 @@ def generate(call: Call, difficulty: str, count: int, seed: int, max_attempts: i
     """`generate`: puzzles with one solution, rated, from seeded attempts."""
     from pathlib import Path
 
-    from solver.deadline import deadline_in
     from solver.store import store_at
 
     game = puzzles_of(call)
     assert call.batch is not None
     kind = game.make_kind(call.rules_path, backend, time_limit, **extra)
     with progress_bar(f"{count} {difficulty} puzzle(s)") as update:
-        deadline = None if max_seconds is None else deadline_in(max_seconds)
+        deadline = Deadline.from_start(max_seconds)
         with store_at(call.store_path) as store:
             report = generate_stored(
                 game, kind, (call.rules_path, backend, time_limit), extra, difficulty,

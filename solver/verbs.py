@@ -245,12 +245,12 @@ def make_call(entry: GameEntry, verb: Verb, values: dict[str, Any]) -> Call:
     call.svg_path = values.pop("svg_path", None)
     if verb.solving is not None:
         from solver.backends.common import SolverOptions
-        from solver.deadline import deadline_in
+        from solver.deadline import Deadline
 
         limit = values.pop("time_limit")
         call.solver = SolverOptions(limit, values.pop("seed"), values.pop("workers", 2),
                                     values.pop("solver_log", False),
-                                    until=None if limit is None else deadline_in(limit))
+                                    deadline=Deadline.from_start(limit))
     if verb.batch:
         call.batch = batch_of(values.pop("jobs"), values.pop("scheduler"),
                               values.get("resume"), values.get("store_path"))

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from models.tippi_toppi.reachable import BEAM, search_winning_line
 from solver.beam import BeamGame, beam, widening_beam
+from solver.deadline import Deadline
 from tests.test_tippi_toppi_reachable import endgame
 
 
@@ -46,7 +47,7 @@ def _brute(target: int, steps: int, moves: tuple[int, ...]) -> bool:
        moves=st.lists(st.integers(1, 12), min_size=1, max_size=4, unique=True))
 def test_widening_beam_equals_brute_force(target, steps, moves):
     game = _sums(target, steps, tuple(moves))
-    found = widening_beam(game, (0, 0), time.perf_counter() + 30)
+    found = widening_beam(game, (0, 0), Deadline.after(30))
     assert (found.line is not None) is _brute(target, steps, tuple(moves))
     if found.line is not None:
         assert sum(found.line) == target and len(found.line) <= steps
@@ -57,9 +58,9 @@ def test_widening_beam_equals_brute_force(target, steps, moves):
 def test_a_narrow_beam_is_not_exhaustive_and_says_nothing():
     # 5 reached only by 2 + 3, which a width-1 beam preferring large totals cuts
     game = _sums(5, 2, (4, 3, 2))
-    narrow = beam(game, (0, 0), 1, time.perf_counter() + 10, random.Random(0))
+    narrow = beam(game, (0, 0), 1, Deadline.after(10), random.Random(0))
     assert narrow.line is None and not narrow.exhaustive
-    assert sorted(widening_beam(game, (0, 0), time.perf_counter() + 10).line) == [2, 3]
+    assert sorted(widening_beam(game, (0, 0), Deadline.after(10)).line) == [2, 3]
 
 
 def test_the_beam_stops_at_its_deadline():
@@ -67,7 +68,7 @@ def test_the_beam_stops_at_its_deadline():
                        won=lambda s: False, dead=lambda s: False, key=lambda s: s,
                        score=lambda s: 0)
     start = time.perf_counter()
-    found = widening_beam(endless, 0, start + 0.3)
+    found = widening_beam(endless, 0, Deadline.after(0.3))
     assert found.line is None and not found.exhaustive
     assert time.perf_counter() - start < 2
 
@@ -81,9 +82,9 @@ def test_tippi_toppi_beam_equals_the_depth_first_search():
         s = endgame(seed, 6, 2)
         if s.is_terminal():
             continue
-        line, _, complete = search_winning_line(s, time.perf_counter() + 30)
+        line, _, complete = search_winning_line(s, Deadline.after(30))
         assert complete
-        found = widening_beam(BEAM, s, time.perf_counter() + 30)
+        found = widening_beam(BEAM, s, Deadline.after(30))
         assert (found.line is not None) is (line is not None), seed
         if found.line is None:
             assert found.exhaustive

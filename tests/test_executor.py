@@ -18,6 +18,7 @@ import time
 import pytest
 
 from models.take_it_higher.rules import load_rules
+from solver.deadline import Deadline
 from solver.errors import BadInput, ToppiError
 from solver.executor import Batch, SharedTasks, default_jobs
 from solver.store import Store
@@ -306,7 +307,7 @@ def _nap(seconds: float) -> float:
 def test_a_deadline_abandons_the_tasks_still_running(jobs):
     """generate --max-seconds: the batch ends at its deadline, the tasks running then
     are stopped (their workers ended), not waited for; what finished is kept."""
-    batch = Batch(jobs, progress=False, deadline=time.monotonic() + 1.0)
+    batch = Batch(jobs, progress=False, deadline=Deadline.after(1.0))
     start = time.monotonic()
     got = dict(batch.run(_nap, [(0.1,), (30.0,), (30.0,)]))
     assert time.monotonic() - start < 4.0

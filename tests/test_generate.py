@@ -7,6 +7,7 @@ import random
 
 import pytest
 
+from solver.deadline import Deadline
 from solver.errors import BadInput
 from solver.generate import Rating, Search, as_features, check_unique, generate
 
@@ -185,7 +186,8 @@ def test_shared_puzzle_commands_with_a_game_option(tmp_path):
 def test_generation_stops_at_its_deadline():
     import time
     start = time.monotonic()
-    report = generate(SubsetSum(), "medium", 10 ** 6, seed=2, deadline=start + 0.3)
+    report = generate(SubsetSum(), "medium", 10 ** 6, seed=2,
+                      deadline=Deadline.after(0.3))
     assert time.monotonic() - start < 3
     assert 0 < len(report.puzzles) < 10 ** 6
 

@@ -16,6 +16,7 @@ from rich.console import Console
 from solver import progress
 from solver.backends import SolverOptions, cpsat
 from solver.backends.sat import INTERRUPTIBLE, CnfBuilder, IncrementalSat, maxsat
+from solver.deadline import Deadline
 from solver.verb_cli import QUIET, click_option
 from solver.verbs import solver_params
 
@@ -211,7 +212,7 @@ def test_sat_calls_until_a_deadline_are_counted_on_one_line(terminal, reports):
     b = CnfBuilder()
     xs = [b.var(i) for i in range(6)]
     b.at_most(xs, 2)
-    deadline = time.perf_counter() + 30
+    deadline = Deadline.after(30)
     with IncrementalSat(b, INTERRUPTIBLE) as sat:
         for k in range(1, 5):  # a growing horizon: first k variables true
             sat.solve_limited(xs[:k], deadline=deadline)

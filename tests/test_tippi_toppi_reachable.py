@@ -15,6 +15,7 @@ from models.tippi_toppi.positions import load_state
 from models.tippi_toppi.reachable import reachable, search_winning_line
 from models.tippi_toppi.rules import load_rules
 from models.tippi_toppi.state import new_game
+from solver.deadline import Deadline
 from tests.cli_helpers import game_runner
 
 R = load_rules()
@@ -48,7 +49,7 @@ def test_exact_reachable_equals_a_search_of_the_game(reading, seeds):
         if s.is_terminal():
             continue
         r = reachable(s, time_limit=30)
-        line, _, complete = search_winning_line(s, time.perf_counter() + 30)
+        line, _, complete = search_winning_line(s, Deadline.after(30))
         assert complete and r.method == "exact" and r.proven
         assert (r.answer == "yes") is (line is not None), seed
         answers.add(r.answer)
@@ -69,7 +70,7 @@ def test_exact_reachable_without_task_pile_equals_achievable():
 def test_reachable_on_the_solo_endgame_equals_a_search():
     s = load_state(R, PUZZLES / "solo-endgame.json")
     r = reachable(s, time_limit=30)
-    line, _, complete = search_winning_line(s, time.perf_counter() + 30)
+    line, _, complete = search_winning_line(s, Deadline.after(30))
     assert complete and r.proven and (r.answer == "yes") is (line is not None)
     out = run("reachable", str(PUZZLES / "solo-endgame.json"), "--open-hands").output
     assert ("No" if r.answer == "no" else "Yes") in out and "All-seeing" in out

@@ -5,7 +5,6 @@ replays in the rules engine and meets the goal, and the CLI answers keep their f
 from __future__ import annotations
 
 import random
-import time
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as hs
@@ -18,6 +17,7 @@ from models.topito.puzzle_search import random_state
 from models.topito.rules import Card, Goal, load_deck, load_rules, parse_card
 from models.topito.state import State
 from models.topito.verbs import PLAN_BACKENDS
+from solver.deadline import NO_DEADLINE, Deadline
 from tests.cli_helpers import game_runner
 from tests.cli_helpers import run_json as shared_run_json
 from tests.test_topito_plan import SMALL, random_card, replay_meets
@@ -62,7 +62,7 @@ def test_astar_and_auto_lengths_equal_bfs(seed):
     st, goal = small_case(seed)
     ref = bfs_plan(st, goal, 5)
     for backend in ("astar", "auto"):
-        status, length, moves, _, proof, _ = shortest(st, goal, backend, 5, None)
+        status, length, moves, _, proof, _ = shortest(st, goal, backend, 5, NO_DEADLINE)
         assert (status, length) == (ref.status, ref.length), (backend, st, goal)
         if length is not None:
             assert len(moves) == length and replay_meets(st, moves, goal)
@@ -218,7 +218,7 @@ def test_auto_in_tiny_turns_equals_bfs(monkeypatch):
         st = random_state(R, rng, rng.randint(3, R.n_blocks))
         goal = Goal(tuple(rng.sample(DECK, rng.randint(1, 3))), "all")
         ref = bfs_plan(st, goal, 3)
-        status, length, moves, _, proof, backend = shortest(st, goal, "auto", 3, None)
+        status, length, moves, _, proof, backend = shortest(st, goal, "auto", 3, NO_DEADLINE)
         assert (status, length) == (ref.status, ref.length), (st, goal)
         if length is not None:
             assert replay_meets(st, moves, goal)
@@ -242,7 +242,7 @@ def test_sat_in_slices_with_skips_equals_bfs():
         for turn in range(1000):
             if turn == 1 and ref.length:
                 sat.skip_to(ref.length - 1)  # what a faster A* would have ruled out
-            res = sat.run(time.perf_counter() + 0.0005)
+            res = sat.run(Deadline.after(0.0005))
             if res is not None:
                 break
         assert res is not None and res[:2] == (ref.status, ref.length), (st, goal)

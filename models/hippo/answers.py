@@ -93,14 +93,12 @@ def plan(call: Call, rolls_text: str, check: bool) -> PlanAnswer:
 
 def finish(call: Call, turns: int, time_limit: float) -> FinishAnswer:
     """The exact chance to empty the stock within N own turns."""
-    import time
-
     from models.hippo.finish import finish as run_finish
-    from solver.deadline import deadline_in
+    from solver.deadline import Deadline
 
     state = call.state()
     # the limit counts from the command's start (imports and reading the file included)
-    result = run_finish(state, turns, deadline=deadline_in(time_limit, time.perf_counter))
+    result = run_finish(state, turns, deadline=Deadline.from_start(time_limit))
     faces = state.rules.faces ** state.rules.dice
     return extend(result, FinishAnswer, **seen(call.game, replace(state, roll=None), False),
                   dice=f"exact: every roll of every turn averaged over all {faces} throws")

@@ -67,6 +67,7 @@ from fractions import Fraction
 from models.hippo.finish_search import Finisher
 from models.hippo.finish_tables import view_of
 from models.hippo.state import GameState
+from solver.deadline import NO_DEADLINE, Deadline
 from solver.errors import BadInput, TimeLimitReached
 from solver.progress import live_status
 
@@ -98,19 +99,19 @@ class FinishResult:
 
 
 def finish(state: GameState, turns: int, time_limit: float | None = None,
-           best_case_limit: int = 12, deadline: float | None = None) -> FinishResult:
+           best_case_limit: int = 12, deadline: Deadline = NO_DEADLINE) -> FinishResult:
     """Exact chances for 1..turns own turns and the fewest turns possible.
 
-    Stops at `deadline` (a time.perf_counter() reading), else `time_limit` seconds from
-    now: TimeLimitReached with one line giving the bounds known by then (the exact
-    chance within fewer turns from below, the bound without penalties from above)."""
+    Stops at `deadline`, else `time_limit` seconds from now: TimeLimitReached with one
+    line giving the bounds known by then (the exact chance within fewer turns from
+    below, the bound without penalties from above)."""
     if state.is_terminal():
         raise BadInput("the game is over: the stock is already empty")
     if turns < 1:
         raise BadInput("--turns must be at least 1")
     start = time.perf_counter()
-    if deadline is None and time_limit is not None:
-        deadline = start + time_limit
+    if deadline == NO_DEADLINE:
+        deadline = Deadline.after(time_limit)
     f = Finisher(state.rules, deadline)
     view = f.tables.pack(view_of(state))
     best = None
@@ -121,8 +122,7 @@ def finish(state: GameState, turns: int, time_limit: float | None = None,
             if f.possible(n, view, state.bonus, memo):
                 best = n
                 break
-        left = None if deadline is None else deadline - time.perf_counter()
-        with live_status("exact chance", left, unit="turns") as status:
+        with live_status("exact chance", deadline.left(), unit="turns") as status:
             for n in range(1, turns + 1):
                 p = f.chance(n, view, state.bonus)
                 rows.append(FinishRow(n, round(float(p), 6), str(p)))

@@ -3,9 +3,9 @@ time budget."""
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass, field
 
+from solver.deadline import Deadline
 from solver.errors import TimeLimitReached
 
 
@@ -55,14 +55,13 @@ class FinishCache:
 class Budget:
     """The time limit: every 32nd step of the DP reads the clock."""
 
-    def __init__(self, deadline: float | None) -> None:
-        self.deadline = deadline  # a time.perf_counter() reading, or None
+    def __init__(self, deadline: Deadline) -> None:
+        self.deadline = deadline
         self.calls = 0
 
     def tick(self) -> None:
         """One step more; TimeLimitReached once the deadline has passed."""
         self.calls += 1
-        if self.deadline is not None and self.calls % 32 == 0 and \
-                time.perf_counter() > self.deadline:
+        if self.calls % 32 == 0 and self.deadline.passed():
             raise TimeLimitReached("finishing chances: time limit reached "
                                    "(try fewer --turns or a larger --time-limit)")

@@ -12,13 +12,14 @@ from models.hippo.finish_endgame import Endgame
 from models.hippo.finish_moves import Moves
 from models.hippo.finish_tables import Tables
 from models.hippo.rules import Rules
+from solver.deadline import NO_DEADLINE, Deadline
 
 
 class Finisher:
     """The DP for one rules set: its tables, its memos (shared across queries and turn
     counts) and the parts that use them."""
 
-    def __init__(self, rules: Rules, deadline: float | None = None) -> None:
+    def __init__(self, rules: Rules, deadline: Deadline = NO_DEADLINE) -> None:
         self.rules = rules
         self.tables = Tables(rules)
         self.cache = FinishCache()

@@ -37,6 +37,7 @@ from models.hippo.positions import state_from_dict, state_to_dict
 from models.hippo.rules import Rules, with_reading
 from models.hippo.state import GameState, Move, outcomes
 from solver.backends import SolverOptions
+from solver.deadline import NO_DEADLINE, Deadline
 from solver.errors import BadInput, TimeLimitReached
 from solver.generate import Rating, Search, as_features
 from solver.io import expect
@@ -74,11 +75,11 @@ def _step_result(state: GameState, roll: tuple[int, ...], move: Move) -> tuple[M
 
 
 def can_empty(state: GameState, rolls: tuple[tuple[int, ...], ...], k: int,
-              memo: dict | None = None, deadline: float | None = None) -> bool:
+              memo: dict | None = None, deadline: Deadline = NO_DEADLINE) -> bool:
     """Whether the stock can be emptied with rolls k.. (brute force over the engine);
-    TimeLimitReached past `deadline` (time.monotonic())."""
+    TimeLimitReached past `deadline`."""
     memo = {} if memo is None else memo
-    if deadline is not None and time.monotonic() > deadline:
+    if deadline.passed():
         raise TimeLimitReached("brute force: time limit reached")
     if state.is_terminal():
         return True
@@ -91,7 +92,7 @@ def can_empty(state: GameState, rolls: tuple[tuple[int, ...], ...], k: int,
     return memo[key]
 
 
-def brute_solutions(puzzle: Puzzle, limit: int, deadline: float | None = None
+def brute_solutions(puzzle: Puzzle, limit: int, deadline: Deadline = NO_DEADLINE
                     ) -> tuple[list[Solution], bool]:
     """Up to `limit` solutions, depth first over every distinct result of every roll
     (results in the engine's order), pruned by can_empty; and whether the search was
@@ -176,7 +177,7 @@ class HippoPuzzles:
         start = time.perf_counter()
         if self.backend == "brute":
             found, complete = brute_solutions(puzzle, limit,
-                                              time.monotonic() + self.time_limit)
+                                              Deadline.after(self.time_limit))
             return Search(found, complete, round(time.perf_counter() - start, 3))
         found, complete = self._search_cpsat(puzzle, limit)
         return Search(found, complete, round(time.perf_counter() - start, 3))

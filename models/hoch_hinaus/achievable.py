@@ -137,11 +137,11 @@ def achievable(game: GameState, tasks: Sequence[Task], k: int, mode: str = "hand
     result = AchievableResult("no", True, k, mode, backend, texts)
     if backend == "sat":
         logic = CnfLogic()
-        logic.b.stop_at(options.deadline())  # building counts: the limit covers it
+        logic.b.stop_at(options.solve_deadline())  # building counts: the limit covers it
         model, fixed, switches = build(game, tasks, k, mode, logic)
         for lit in fixed:
             logic.clause([lit])
-        sol, core = model_or_core(logic.b, switches, options.deadline())
+        sol, core = model_or_core(logic.b, switches, options.solve_deadline())
         if sol is not None:
             acts = model.decode(lambda x: (x in sol) if x > 0 else (-x not in sol))
         else:

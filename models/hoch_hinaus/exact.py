@@ -25,7 +25,6 @@ are a winning line, which `solve` replays with the engine before answering.
 
 from __future__ import annotations
 
-import math
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -39,6 +38,7 @@ from models.hoch_hinaus.state import GameState
 from models.hoch_hinaus.tasks import Task
 from solver.backends.sat import INTERRUPTIBLE, ClausesUntil, CnfBuilder, IncrementalSat
 from solver.counting import Count
+from solver.deadline import NO_DEADLINE, Deadline
 from solver.errors import TimeLimitReached
 from solver.logic import CnfLogic
 
@@ -49,8 +49,8 @@ class _GuardedClauses(ClausesUntil):
     constraints that the guard, when true, switches off (auxiliary variables of
     cardinality encodings included)."""
 
-    def __init__(self, deadline: float | None) -> None:
-        super().__init__([], math.inf if deadline is None else deadline)
+    def __init__(self, deadline: Deadline) -> None:
+        super().__init__([], deadline)
         self.guard: int | None = None
 
     def append(self, clause: list[int]) -> None:
@@ -117,7 +117,7 @@ def placements_left(game: GameState) -> int:
     return sum(len(h) for h in game.hands) + len(game.reserve)
 
 
-def encode_game(game: GameState, deadline: float | None = None,
+def encode_game(game: GameState, deadline: Deadline = NO_DEADLINE,
                 horizon: int | None = None) -> GameModel:
     """The SAT model of the rest of `game` (everything known), within `horizon` turns
     (default: all that are left). TimeLimitReached when `deadline` passes first."""
@@ -253,7 +253,7 @@ class ExactAnswer:
     solve_seconds: float = 0.0
 
 
-def solve(game: GameState, deadline: float | None = None) -> ExactAnswer:
+def solve(game: GameState, deadline: Deadline = NO_DEADLINE) -> ExactAnswer:
     """Can `game` (everything known, still playing) be won? Decided on the SAT model."""
     start = time.perf_counter()
     try:
@@ -265,7 +265,8 @@ def solve(game: GameState, deadline: float | None = None) -> ExactAnswer:
                       built - start)
     # handing the clauses to the solver cannot be interrupted and costs about what
     # building them did: not started when that much time is not left
-    if deadline is not None and deadline - built < 0.5 * (built - start):
+    left = deadline.left()
+    if left is not None and left < 0.5 * (built - start):
         return res
     with IncrementalSat(model.builder, name=INTERRUPTIBLE) as sat:
         try:

@@ -22,6 +22,7 @@ from models.hoch_hinaus.encode import CnfLogic, StepModel
 from models.hoch_hinaus.state import GameState
 from models.hoch_hinaus.tasks import Task
 from solver.backends.sat import IncrementalSat
+from solver.deadline import Deadline
 from solver.errors import TimeLimitReached
 from solver.progress import live_status
 from solver.stats import mean_error
@@ -212,17 +213,17 @@ class Lookahead:
             self.task_lit[task] = self.model.fulfilled_within(task)
         return self.task_lit[task]
 
-    def _solve(self, assumptions: list[int], deadline: float) -> bool | None:
+    def _solve(self, assumptions: list[int], deadline: Deadline) -> bool | None:
         """Satisfiable? None when the conflict budget ran out (unproven);
         TimeLimitReached past the deadline."""
-        if time.perf_counter() > deadline:
+        if deadline.passed():
             raise TimeLimitReached("the hint's look-ahead reached its time limit")
         try:
             return self.solver.solve_limited(assumptions, conflicts=self.budget) is not None
         except TimeLimitReached:  # the conflict budget ran out
             return None
 
-    def check(self, g: GameState, mode: str, deadline: float,
+    def check(self, g: GameState, mode: str, deadline: Deadline,
               tasks: list[Task] | None = None) -> tuple[int, int, bool | None]:
         """(tasks proven achievable one by one, tasks unproven, all together: True/False
         or None if unproven) after a move: g is the game after place and fulfil, before
@@ -292,7 +293,7 @@ def _rank(game: GameState, acts: list[Action], draws: list[GameState], known: bo
 
 
 def _look_ahead(la: Lookahead, o: HintOption, g: GameState, draws: list[GameState],
-                memo: dict | None, deadline: float) -> None:
+                memo: dict | None, deadline: Deadline) -> None:
     """The look-ahead's figures of one option (`g`: the state after it as the player
     sees it; the next hands checked in `draws`, or in `g` with none), and its score
     raised by them. TimeLimitReached past the deadline (nothing changed then)."""
@@ -325,7 +326,8 @@ def hint(game: GameState, horizon: int = 2, top: int = 8, time_limit: float = 1.
     exact. The SAT look-ahead checks the `top` candidates: with any tile (from what the
     player sees) and with the next players' hands (in `lookahead_samples` of the draws).
     `rng` breaks ties at random; `actions`: the legal placements if the caller has them."""
-    start = time.perf_counter()
+    start = time.monotonic()  # the status line's clock
+    deadline = Deadline.after(time_limit)
     acts = game.legal_actions() if actions is None else actions
     if not acts:
         if not game.hands:
@@ -344,7 +346,6 @@ def hint(game: GameState, horizon: int = 2, top: int = 8, time_limit: float = 1.
         la = Lookahead(game, horizon)
         with live_status("look-ahead", time_limit, unit="candidates", since=start) as status:
             try:
-                deadline = start + time_limit
                 for o in options[:top]:
                     try:
                         _look_ahead(la, o, after[id(o)],
@@ -361,7 +362,7 @@ def hint(game: GameState, horizon: int = 2, top: int = 8, time_limit: float = 1.
     for o in options:
         o.reason = _reason(o, game, horizon, len(draws) if not known else 0)
     return HintResult(game.on_turn + 1, options, len(acts), checked, horizon,
-                      round(time.perf_counter() - start, 3), "",
+                      round(time.monotonic() - start, 3), "",
                       0 if known else len(draws), seed)
 
 

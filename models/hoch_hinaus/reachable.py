@@ -21,7 +21,7 @@ from models.hoch_hinaus.game import GAME
 from models.hoch_hinaus.hint import distance, hint, policy_action
 from models.hoch_hinaus.state import GameState
 from solver.backends.common import SolverOptions
-from solver.deadline import deadline_in
+from solver.deadline import NO_DEADLINE, Deadline
 from solver.errors import BadInput, TimeLimitReached
 from solver.progress import live_status
 from solver.stats import Rate, wilson
@@ -63,22 +63,21 @@ def _state_key(g: GameState) -> tuple:
             tuple(b.fillers for b in g.bonus), len(g.reserve))
 
 
-def _plan(g: GameState, max_left: int = 6, deadline: float | None = None
+def _plan(g: GameState, max_left: int = 6, deadline: Deadline = NO_DEADLINE
           ) -> tuple[bool, Action | None]:
     """(pruned, first placement of a plan). Pruned when the tasks provably cannot all be
     fulfilled with the tiles left: every open task and every task of the draw pile must
     hold after one of the remaining placements (a necessary condition, checked by the
     SAT model with the known tiles in their order, only when few placements remain,
     where it is cheap). Otherwise the SAT witness's first placement is returned as a
-    move to try first. Not pruned when `deadline` (time.perf_counter()) comes first."""
+    move to try first. Not pruned when `deadline` comes first."""
     left = sum(len(h) for h in g.hands) + len(g.reserve)
     if left == 0 or left > max_left:
         return False, None
     tasks = list(dict.fromkeys(t for t in g.open + g.draw_pile if t is not None))
     if not tasks:
         return False, None
-    options = SolverOptions(time_limit=None if deadline is None
-                            else max(0.01, deadline - time.perf_counter()))
+    options = SolverOptions().within(deadline)
     try:
         res = achievable(g, tasks, left, "known", "sat", options)
     except TimeLimitReached:
@@ -111,15 +110,16 @@ def _successors(g: GameState, actions: list[Action] | None = None) -> list[tuple
             sorted(out.values(), key=lambda x: x[0], reverse=True)]
 
 
-def dfs(game: GameState, time_limit: float, deadline: float | None = None
+def dfs(game: GameState, time_limit: float, deadline: Deadline = NO_DEADLINE
         ) -> ReachableResult:
     """Depth-first search over every turn (placements ordered by the hint's ranking,
     equal successor boards merged, lost states remembered), for `time_limit` seconds or
-    until `deadline` (time.perf_counter()). The reference the SAT model is tested
-    against."""
+    until `deadline`. The reference the SAT model is tested against."""
     start = time.perf_counter()
-    if deadline is not None:
-        time_limit = deadline - start
+    if deadline == NO_DEADLINE:
+        deadline = Deadline.after(time_limit)
+    else:
+        time_limit = deadline.left()
     failed: set[tuple] = set()
     nodes = 0
     out_of_time = False
@@ -133,12 +133,12 @@ def dfs(game: GameState, time_limit: float, deadline: float | None = None
         key = _state_key(g)
         if key in failed:
             return None
-        if time.perf_counter() - start > time_limit:
+        if deadline.passed():
             out_of_time = True
             return None
         nodes += 1
         status.step(nodes)
-        pruned, first = _plan(g, deadline=start + time_limit)
+        pruned, first = _plan(g, deadline=deadline)
         if pruned:
             failed.add(key)
             return None
@@ -214,7 +214,7 @@ def _hint_ranking(g: GameState, rng: random.Random, noisy: bool) -> Action | Non
     return options[pick].action
 
 
-def rollouts(game: GameState, rng: random.Random, deadline: float, first: int = 0
+def rollouts(game: GameState, rng: random.Random, deadline: Deadline, first: int = 0
              ) -> tuple[list[Action] | None, int]:
     """Games played out from `game`, by turns with the search's ranking (cheap: it
     ranks turns without a gap filler first) and the hint's (about ten times the work a
@@ -223,10 +223,10 @@ def rollouts(game: GameState, rng: random.Random, deadline: float, first: int = 
     passes. `first`: the number of the first game (1: skip the search's ranked one)."""
     turns = 0
     k = first
-    while time.perf_counter() < deadline:
+    while not deadline.passed():
         choose = _search_ranking if k % 2 == 0 else _hint_ranking
         g, line = game.copy(), []
-        while g.status == "playing" and time.perf_counter() < deadline:
+        while g.status == "playing" and not deadline.passed():
             a = choose(g, rng, k >= 2)
             if a is None:
                 break
@@ -251,22 +251,29 @@ def search_plan(left: int) -> list[tuple[str, float]]:
     return [("rollout", 0.03), ("search", 0.08), ("rollouts", 0.4), ("search", 0.75)]
 
 
-def exact(game: GameState, time_limit: float, deadline: float | None = None
+def exact(game: GameState, time_limit: float, deadline: Deadline = NO_DEADLINE
           ) -> ReachableResult:
     """Everything known: rollouts and the depth-first search for shares of the time
     (`search_plan`), then the SAT model of the rest of the game until `deadline`
-    (time.perf_counter(); default `time_limit` from now). Unknown at the deadline
-    (`stopped`)."""
+    (default `time_limit` from now). Unknown at the deadline (`stopped`)."""
     start = time.perf_counter()
-    end = start + time_limit if deadline is None else deadline
+    if deadline == NO_DEADLINE:
+        deadline = Deadline.after(time_limit)
+    total = deadline.left()
+    assert total is not None
     if not game.hands:
         raise BadInput("reachable needs a whole game state (hands, tasks), not a board")
     left = placements_left(game)
+    # each step ends at its share of the time, counted from now
+    steps = [(step, Deadline.after(share * total)) for step, share in search_plan(left)]
+    # the solver stops a little early: letting go of a whole game's model (a million
+    # clauses) and a late interrupt took up to 2.3 s past a 120-s limit
+    sat_deadline = Deadline.after(total - min(2.0, 0.05 * total))
     nodes = 0
-    for step, share in search_plan(left):
-        until = start + share * (end - start)
+    for step, step_deadline in steps:
         if step in ("rollout", "rollouts"):  # one cheap game first, then the rest
-            won, turns = rollouts(game, random.Random(0), until, int(step == "rollouts"))
+            won, turns = rollouts(game, random.Random(0), step_deadline,
+                                  int(step == "rollouts"))
             nodes += turns
             if won is not None:
                 res = ReachableResult("exact", "won", True, line_steps(game, won), nodes,
@@ -274,20 +281,17 @@ def exact(game: GameState, time_limit: float, deadline: float | None = None
                 res.seconds = round(time.perf_counter() - start, 3)
                 return res
             continue
-        res = dfs(game, 0, until)
+        res = dfs(game, 0, step_deadline)
         nodes += res.nodes
         res.nodes = nodes
         if res.answer != "unknown":
             res.seconds = round(time.perf_counter() - start, 3)
             return res
-    # the solver stops a little early: letting go of a whole game's model (a million
-    # clauses) and a late interrupt took up to 2.3 s past a 120-s limit
-    sat_end = end - min(2.0, 0.05 * (end - start))
-    with live_status("", end - time.perf_counter(), solves=True):  # the SAT call's line
-        got = solve_exact(game, sat_end)
+    with live_status("", deadline.left(), solves=True):  # the SAT call's line
+        got = solve_exact(game, sat_deadline)
     if got.answer is None:
         res = ReachableResult("exact", "unknown", False, nodes=nodes, by="sat")
-        res.note = (f"time limit {end - start:.3g} s reached: not proven either way "
+        res.note = (f"time limit {total:.3g} s reached: not proven either way "
                     f"({nodes} positions searched, then the SAT model of the rest of the "
                     f"game, {got.clauses} clauses, undecided)")
     else:
@@ -303,17 +307,17 @@ def exact(game: GameState, time_limit: float, deadline: float | None = None
 
 def play_out(game: GameState, rng: random.Random, policy: str,
              hint_time: float | None = 0.8, open_hands: bool = False, samples: int = 16,
-             deadline: float | None = None) -> GameState | None:
+             deadline: Deadline = NO_DEADLINE) -> GameState | None:
     """Play `game` (everything known; changed in place) to its end under `policy`, each
     player judging from their own observation (`open_hands`: from the whole state);
-    `hint_time` and `samples` as in `policy_action`. None when `deadline`
-    (time.perf_counter()) comes first; a hint's time is cut to what is left."""
+    `hint_time` and `samples` as in `policy_action`. None when `deadline` comes
+    first; a hint's time is cut to what is left."""
     g = game
     while not g.is_terminal():
         seen = g if open_hands else g.observation(g.on_turn)
         think = hint_time
-        if deadline is not None:
-            left = deadline - time.perf_counter()
+        left = deadline.left()
+        if left is not None:
             if left <= 0:
                 return None
             think = left if think is None else min(think, left)
@@ -335,11 +339,12 @@ def sampled(game: GameState, samples: int, policy: str, seed: int, time_limit: f
     if policy not in POLICIES:
         raise BadInput(f"--policy must be one of {', '.join(POLICIES)}")
     start = time.perf_counter()
+    deadline = Deadline.after(time_limit)
     wins = n = 0
     for i in range(samples):
         rng = random.Random(seed * 100003 + i)
         g = play_out(game.determinise(rng), rng, policy, open_hands=open_hands,
-                     samples=draws, deadline=start + time_limit)
+                     samples=draws, deadline=deadline)
         if g is None:  # the time limit, inside this game: it does not count
             break
         wins += g.status == "won"
@@ -369,6 +374,6 @@ def reachable(game: GameState, samples: int = 40, policy: str = "hint", seed: in
         return ReachableResult("exact", game.status, True,
                                note=f"the game in the file is already {game.status}")
     if game.everything_known:  # the limit counts from the command's start
-        return exact(game, time_limit, deadline_in(time_limit, time.perf_counter))
+        return exact(game, time_limit, Deadline.from_start(time_limit))
     return sampled(game, samples, policy, seed, time_limit, progress, open_hands, draws)
 

@@ -117,7 +117,7 @@ def maximise_auto(rules: Rules, variant: Variant, draw: list[Tile] | None = None
         raise BadInput(f"no back-end of {', '.join(backends or BACKENDS)} models the "
                        f"{variant.name} maximum")
     start = time.perf_counter()
-    deadline = options.deadline()
+    deadline = options.solve_deadline()
     if len(racing) == 1:  # nothing to race: no process to start
         alone = maximise(rules, variant, draw, racing[0], options)
         return _auto(alone, racing[0] if alone.status == "optimal" else None,
@@ -132,7 +132,8 @@ def maximise_auto(rules: Rules, variant: Variant, draw: list[Tile] | None = None
         if quick is not None:
             return _auto(quick, favourite, favourite, favourite, [],
                          time.perf_counter() - start)
-    limit = None if deadline is None else max(0.01, deadline - time.perf_counter())
+    left = deadline.left()
+    limit = None if left is None else max(0.01, left)
     solve_limit = limit
     if solve_limit is not None:  # model building counts: leave it a slice of the limit
         solve_limit = max(0.01, solve_limit - min(BUILD_RESERVE, 0.1 * solve_limit))

@@ -15,7 +15,6 @@ Deterministic when the budget is CP-SAT deterministic time on one worker.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Sequence
 from dataclasses import replace
 
@@ -28,6 +27,7 @@ from models.take_it_higher.rows import board_score
 from models.take_it_higher.rules import Tile
 from models.take_it_higher.spaceships import ring_bonus
 from solver.backends import SolveOutcome, SolverOptions, cpsat
+from solver.deadline import NO_DEADLINE, Deadline
 
 # shares of the budget: each master solve, each pattern solve; the rest is the whole model
 MASTER_SHARE = 0.04
@@ -133,7 +133,8 @@ class _Budget:
         self.by_work = options.deterministic_time is not None
         self.total = options.deterministic_time if self.by_work else options.time_limit
         self.used = 0.0
-        self.start = time.perf_counter()
+        # by the clock, the budget ends at a deadline (model building counts)
+        self.deadline = NO_DEADLINE if self.by_work else Deadline.after(self.total)
 
     def share(self, fraction: float) -> SolverOptions:
         if self.total is None:
@@ -151,8 +152,8 @@ class _Budget:
         return self._with(self._left())
 
     def _left(self) -> float:
-        used = self.used if self.by_work else time.perf_counter() - self.start
-        return max(self.total - used, 0.01 * self.total)
+        left = self.total - self.used if self.by_work else self.deadline.left()
+        return max(left, 0.01 * self.total)
 
     def _with(self, amount: float) -> SolverOptions:
         if self.by_work:

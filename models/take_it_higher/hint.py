@@ -34,6 +34,7 @@ from models.take_it_higher.sheet import state_sheet
 from models.take_it_higher.spaceships import best_launches
 from models.take_it_higher.state import GameState
 from solver.backends import SolverOptions
+from solver.deadline import NO_DEADLINE, Deadline
 from solver.errors import BadInput
 from solver.progress import Status, live_status
 from solver.stats import mean_error
@@ -80,7 +81,7 @@ def hint(state: GameState, tile: Tile, samples: int = 0, seed: int = 0,
     completion (CP-SAT deterministic time, one worker), so the answer depends only on
     the position and the seed, not on the machine's load; time_limit is then unused.
     """
-    start = time.perf_counter()  # before the import: a cold start counts
+    start = time.monotonic()  # before the import: a cold start counts
     from models.take_it_higher import completion
 
     if state.called is None:
@@ -107,7 +108,7 @@ def hint(state: GameState, tile: Tile, samples: int = 0, seed: int = 0,
         a, b = (valued[o.cell, o.launch] for o in options[:2])
         diffs = [x - y for x, y in zip(a, b, strict=True)]
         lead, lead_se = mean_error(diffs)
-    return HintResult(tile.id, options, len(common), round(time.perf_counter() - start, 3),
+    return HintResult(tile.id, options, len(common), round(time.monotonic() - start, 3),
                       search.exact, True, len(search.unseen), _round(lead), _round(lead_se))
 
 
@@ -118,7 +119,7 @@ def _last_tile(state: GameState, tile: Tile, cell: str, start: float) -> HintRes
         total = state_sheet(state.apply_action(Placement(tile.id, cell, launch))).total
         last.append(HintOption(cell, launch, total, 1))
     last.sort(key=lambda o: (-o.estimate, len(o.launch)))
-    return HintResult(tile.id, last, 1, time.perf_counter() - start, True, False)
+    return HintResult(tile.id, last, 1, time.monotonic() - start, True, False)
 
 
 class _HintSearch:
@@ -128,7 +129,6 @@ class _HintSearch:
     def __init__(self, state: GameState, tile: Tile, samples: int, seed: int,
                  time_limit: float, start: float, completion: ModuleType) -> None:
         self.state, self.tile, self.samples = state, tile, samples
-        self.start, self.time_limit = start, time_limit
         self.completion = completion  # the module, read when a solve runs
         self.unseen = state.unseen_tiles()
         rng = random.Random(seed)
@@ -137,10 +137,14 @@ class _HintSearch:
         self.futures = [sample_future(rng, self.unseen, state.coming, n)
                         for _ in range(self.max_samples)]
         self.joint = JOINT and state.variant.ships is None
-        # with the joint completions last, the futures one by one get the rest of the time
-        self.deadline = start + time_limit * (1 - JOINT_SHARE if self.joint else 1)
+        # the time counts from `start` (time.monotonic(), before the imports); with the
+        # joint completions last, the futures one by one get the rest of the time
+        elapsed = time.monotonic() - start
+        futures_time = time_limit * (1 - JOINT_SHARE if self.joint else 1)
+        self.deadline = Deadline.after(time_limit - elapsed)
+        self.futures_deadline = Deadline.after(futures_time - elapsed)
         self.first = min(FIRST_FUTURES, self.max_samples)
-        self.per_solve = (self.deadline - start) / (self.first + 4 * MIN_CANDIDATES)
+        self.per_solve = futures_time / (self.first + 4 * MIN_CANDIDATES)
         # the completions found per future: another move's board, with the called tile
         # swapped onto this move's cell, is a completion of this move to start from
         self.boards: dict[int, list[dict[str, Tile]]] = {}
@@ -150,9 +154,6 @@ class _HintSearch:
         self.exact = True
         self.cells: list[str] = []  # the candidates valued on every future
         self.complete = 0  # the futures every candidate was valued on
-
-    def left(self) -> float:
-        return self.deadline - time.perf_counter()
 
     def budget(self) -> SolverOptions:
         if self.samples > 0:  # fixed work per solve: the same answer whatever the load
@@ -219,11 +220,11 @@ class _HintSearch:
         self.exact = False
         moves = [(t.id, cell_of[t.id]) for t in future]
         # by the clock only when the clock governs (a fixed budget must replay)
-        by = None if self.samples > 0 else self.deadline
+        deadline = NO_DEADLINE if self.samples > 0 else self.futures_deadline
         scores = {}
         for launch in state.legal_launches(tile, here):
             after = state.apply_action(Placement(tile.id, here, launch))
-            scores[launch] = rows + best_launches(after, moves, by)[0]
+            scores[launch] = rows + best_launches(after, moves, deadline)[0]
         return here, scores
 
     def record(self, s: int, cell: str, scores: dict[tuple[str, ...], int]) -> None:
@@ -234,7 +235,7 @@ class _HintSearch:
     def first_futures(self) -> None:
         """Step 1: the best cell of a few futures, found with the called tile free."""
         for s in range(self.first):
-            if self.samples == 0 and s >= 1 and self.left() <= 0:
+            if self.samples == 0 and s >= 1 and self.futures_deadline.passed():
                 break  # the answer is due: one future valued is enough to rank
             here, scores = self.solve(None, s)
             self.record(s, here, scores)
@@ -258,8 +259,8 @@ class _HintSearch:
         candidate), until the time or the samples run out."""
         self.cells = candidates
         for s in range(self.max_samples):
-            if self.samples == 0 and s >= 1 and \
-                    self.left() < 0.8 * self.per_solve * len(candidates):
+            left = self.futures_deadline.left() or 0.0
+            if self.samples == 0 and s >= 1 and left < 0.8 * self.per_solve * len(candidates):
                 break
             for cell in candidates:
                 if (cell, s) not in self.solved:
@@ -287,8 +288,7 @@ class _HintSearch:
             known = [self.best_start(cell, s) for s in common]
             work = replace(self.budget(), deterministic_time=DETERMINISTIC_SOLVE * len(common)) \
                 if self.samples > 0 else replace(self.budget(), time_limit=max(
-                    0.05, (self.start + self.time_limit - time.perf_counter())
-                    / (len(candidates) - i)))
+                    0.05, (self.deadline.left() or 0.0) / (len(candidates) - i)))
             planned[cell] = self.completion.joint_completion(problems, work, known)[0]
         if all(b is not None for b in planned.values()):
             for cell, found in planned.items():

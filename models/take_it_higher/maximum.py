@@ -111,10 +111,10 @@ def _maximise_with_ships(problem: MaxProblem, backend: str, options: SolverOptio
         raise BadInput(f"with spaceships, --draw must call all {n} tiles (the call order "
                        f"decides which rows each tile completes)")
     start = time.perf_counter()
-    deadline = options.deadline()
+    deadline = options.solve_deadline()
 
     def remaining() -> SolverOptions:  # one time limit for all three solves
-        return options.ending_at(deadline)
+        return options.within(deadline)
 
     # proven maxima without the ring cap the row points and tighten the bound; their
     # best board, with the best launches for it, is a legal game to start from
@@ -229,10 +229,10 @@ def _solve_by_stud_patterns(problem: MaxProblem, backend: str, options: SolverOp
        score > best); stop when C + B <= best: no pattern left can beat the best board.
     Patterns equal under a board symmetry are excluded together."""
     start = time.perf_counter()
-    deadline = options.deadline()
+    deadline = options.solve_deadline()
 
     def remaining() -> SolverOptions:
-        return options.ending_at(deadline)
+        return options.within(deadline)
 
     def outcome(status: str, value: int | None, bound: int | None) -> SolveOutcome:
         return SolveOutcome(status, value, bound, time.perf_counter() - start, backend)

@@ -4,13 +4,13 @@ Take it Higher! bonus ring, and the best launches for a given sequence of moves.
 from __future__ import annotations
 
 import itertools
-import time
 from collections.abc import Collection, Sequence
 from typing import TYPE_CHECKING, TypeVar
 
 from models.take_it_higher.positions import Placement
 from models.take_it_higher.rows import ScoringRow, completed_rows, row_ships
 from models.take_it_higher.rules import Rules
+from solver.deadline import NO_DEADLINE, Deadline
 
 if TYPE_CHECKING:
     from models.take_it_higher.state import GameState
@@ -76,11 +76,11 @@ def ring_bonus(rules: Rules, launched: Collection[str]) -> tuple[int, str | None
 
 
 def best_launches(state: GameState, moves: Sequence[tuple[str, str]],
-                  deadline: float | None = None) -> tuple[int, list[Placement]]:
+                  deadline: Deadline = NO_DEADLINE) -> tuple[int, list[Placement]]:
     """Given a game in progress and the remaining (tile, cell) moves in order, the
     launches that maximise the final Take it Higher! bonus (exhaustive search over the
     legal launch sets, memoised on the ships' state). Returns (bonus, placements).
-    Past `deadline` (time.perf_counter()) only the first launch set of each move is
+    Past `deadline` only the first launch set of each move is
     followed: a legal game, not always the best."""
     rules = state.rules
     # the tiles land in a known order, so the rows each move completes do not depend
@@ -125,7 +125,7 @@ def best_launches(state: GameState, moves: Sequence[tuple[str, str]],
             if value > best[0]:
                 best = (value, [launch, *rest])
             # nothing later can beat the bound (ties keep the first found, as always)
-            if best[0] >= bound or deadline is not None and time.perf_counter() > deadline:
+            if best[0] >= bound or deadline.passed():
                 break
         memo[key] = best
         return best

@@ -13,6 +13,7 @@ from models.tippi_toppi.rules import Card
 from models.tippi_toppi.state import GameState
 from models.tippi_toppi.tasks import Task
 from solver.backends import SolverOptions
+from solver.deadline import Deadline
 from solver.errors import BadInput, TimeLimitReached
 
 BACKENDS = ("sat", "cpsat")
@@ -56,7 +57,7 @@ def achievable(state: GameState, tasks: list[Task] | None = None, within: int = 
         raise BadInput("no open tasks and no --task given: nothing to fulfil")
     problem = plan_problem(state, targets, within, cards, n_open)
     if backend == "sat":
-        moves_found, core = _solve_sat(problem, state, options.deadline())
+        moves_found, core = _solve_sat(problem, state, options.solve_deadline())
     else:
         moves_found, core = _solve_cpsat(problem, state, options)
     texts = [t.text(rules) for t in targets]
@@ -74,7 +75,7 @@ def achievable(state: GameState, tasks: list[Task] | None = None, within: int = 
                             seconds)
 
 
-def _solve_sat(problem: PlanProblem, state: GameState, deadline: float | None
+def _solve_sat(problem: PlanProblem, state: GameState, deadline: Deadline
                ) -> tuple[list[tuple[Card, int]], list[int] | None]:
     from models.tippi_toppi.encode_logic import decode_moves, encode_plan, sat_value
     from solver.backends.sat import CnfBuilder, model_or_core

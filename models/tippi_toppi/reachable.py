@@ -16,6 +16,7 @@ from models.tippi_toppi.positions import format_play
 from models.tippi_toppi.state import GameState, Play, sample_hidden
 from models.tippi_toppi.tasks import Task
 from solver.beam import BeamGame, widening_beam
+from solver.deadline import Deadline
 from solver.errors import BadInput, TimeLimitReached
 from solver.progress import live_status
 from solver.stats import Rate, wilson
@@ -66,7 +67,8 @@ def reachable(state: GameState, samples: int = 200, seed: int = 0,
     otherwise the hint policy's win rate over `samples` deals of the hidden cards and
     tasks (`pool`: what a hidden task may be, default the catalogue), or over the deals
     played when `time_limit` comes first (`stopped`)."""
-    start = time.perf_counter()
+    start = time.monotonic()  # the status line's clock
+    deadline = Deadline.after(time_limit)
     r = state.rules
     if state.is_won():
         return ReachableResult("exact", "yes", True, [], 0, None, 0, 0.0)
@@ -75,6 +77,10 @@ def reachable(state: GameState, samples: int = 200, seed: int = 0,
         # a long rest of the game is rarely decided by SAT in time: a beam search then
         plays_left = sum(len(h) for h in state.hands) + state.draw_count
         share = 0.0 if plays_left <= 12 else min(1.0, time_limit / 4)
+        # the steps end at shares of the time limit, counted from the start
+        first_only = Deadline.after(0)  # passed: one rollout, the hint's own line
+        beam_deadline = Deadline.after(0.7 * time_limit)
+        rollouts_deadline = Deadline.after(min(share, 2.0))
         with live_status("", time_limit, solves=True, since=start):  # the SAT call's line
             rng = random.Random(seed)
             if plays_left > 24:
@@ -83,22 +89,22 @@ def reachable(state: GameState, samples: int = 200, seed: int = 0,
                 # within 10 s, against 182 by rollouts and the depth-first search), then
                 # the depth-first search (plays in hint order, lost positions kept),
                 # which can prove a loss
-                line, nodes = _rollouts(state, rng, start)
+                line, nodes = _rollouts(state, rng, first_only)
                 answer = "yes" if line is not None else None
                 if answer is None:
-                    found = widening_beam(BEAM, state, start + 0.7 * time_limit, seed)
+                    found = widening_beam(BEAM, state, beam_deadline, seed)
                     line, nodes = found.line, nodes + found.nodes
                     answer = "yes" if line is not None else "no" if found.exhaustive else None
                 if answer is None:
-                    line, more, complete = search_winning_line(state, start + time_limit)
+                    line, more, complete = search_winning_line(state, deadline)
                     nodes += more
                     answer = "yes" if line is not None else "no" if complete else None
             else:
-                line, nodes = _rollouts(state, rng, start + min(share, 2.0))
+                line, nodes = _rollouts(state, rng, rollouts_deadline)
                 answer = "yes" if line is not None else None
                 if answer is None:
-                    answer, line = _sat_game(state, start + time_limit)
-        secs = round(time.perf_counter() - start, 3)
+                    answer, line = _sat_game(state, deadline)
+        secs = round(time.monotonic() - start, 3)
         if answer == "yes":
             check = state
             for play in line:
@@ -120,10 +126,10 @@ def reachable(state: GameState, samples: int = 200, seed: int = 0,
             wins += play_to_end(s, _best, random.Random(seed + k)).is_won()
             done = k + 1
             status.step(done, samples)
-            if done < samples and time.perf_counter() - start > time_limit:
+            if done < samples and deadline.passed():
                 break  # the estimate over the deals played (the same first deals)
     return ReachableResult("sampling", "estimate", False, [], 0, wilson(wins, done),
-                           done, round(time.perf_counter() - start, 3), done < samples)
+                           done, round(time.monotonic() - start, 3), done < samples)
 
 
 def _best(s: GameState, rng: random.Random) -> Play:
@@ -146,14 +152,14 @@ def _noisy(chance: float) -> Chooser:
 NOISE = (_noisy(0.15), _noisy(0.3), _noisy(0.5))
 
 
-def _rollouts(state: GameState, rng: random.Random, deadline: float, first: bool = True
+def _rollouts(state: GameState, rng: random.Random, deadline: Deadline, first: bool = True
               ) -> tuple[list[Play] | None, int]:
     """Games played out with the hint policy (the first one without noise unless
     `first` is False), then taking one of its first three choices now and then (NOISE
     in turns), until one is won, ROLLOUTS were tried or the deadline passes."""
     nodes = 0
     for k in range(ROLLOUTS):
-        if not first and time.perf_counter() > deadline:
+        if not first and deadline.passed():
             break
         end = play_to_end(state, _best if first else NOISE[k % len(NOISE)], rng)
         first = False
@@ -163,7 +169,7 @@ def _rollouts(state: GameState, rng: random.Random, deadline: float, first: bool
     return None, nodes
 
 
-def _sat_game(state: GameState, deadline: float
+def _sat_game(state: GameState, deadline: Deadline
               ) -> tuple[Literal["yes", "no"] | None, list[Play]]:
     """Decide with SAT whether the rest of the game can be won (every card known):
     ("yes", plays) / ("no", []) / (None, []) when the deadline passed."""
@@ -183,7 +189,8 @@ def _sat_game(state: GameState, deadline: float
         return None, []
     # handing the clauses to the solver cannot be interrupted and costs about what
     # building them did: not started when that much time is not left
-    if deadline - time.perf_counter() < time.perf_counter() - built:
+    left = deadline.left()
+    if left is not None and left < time.perf_counter() - built:
         return None, []
     with IncrementalSat(logic.b, name=INTERRUPTIBLE) as sat:
         try:
@@ -232,7 +239,7 @@ BEAM: BeamGame[GameState, Play] = BeamGame(
     dead=GameState.is_lost, key=_memo_key, score=_promise)
 
 
-def search_winning_line(state: GameState, deadline: float
+def search_winning_line(state: GameState, deadline: Deadline
                         ) -> tuple[list[Play] | None, int, bool]:
     """Depth-first search of every line of play for a winning one, plays tried in hint
     order, lost positions remembered: (line or None, positions, complete). The
@@ -251,7 +258,7 @@ def search_winning_line(state: GameState, deadline: float
         if key in failed:
             return None
         nodes += 1
-        if nodes % 256 == 0 and time.perf_counter() > deadline:
+        if nodes % 256 == 0 and deadline.passed():
             out_of_time = True
             return None
         for play, _ in ranked_plays(s):

@@ -107,7 +107,7 @@ def plan(call: Call, card_texts: tuple[str, ...], cards_text: tuple[str, ...], m
     state = used.blocks
     rules = state.rules
     goal = goal_of(rules, card_texts, cards_text, mode)
-    res = shortest_plan(state, goal, backend, max_moves, _solver(call).left())
+    res = shortest_plan(state, goal, backend, max_moves, _solver(call).solve_seconds())
     if call.svg_path:
         from models.topito.render import stacks_svg
 
@@ -126,7 +126,7 @@ def reachable(call: Call, card_texts: tuple[str, ...], cards_text: tuple[str, ..
     used = blocks_only(position(call, reversal_rule))
     state = used.blocks
     goal = goal_of(state.rules, card_texts, cards_text, mode)
-    res = within_reach(state, goal, within, backend, _solver(call).left())
+    res = within_reach(state, goal, within, backend, _solver(call).solve_seconds())
     return extend(res, ReachableAnswer, **known(call.game, used))
 
 
@@ -139,7 +139,7 @@ def race(call: Call, player: int | None, within: int | None, backend: str, max_m
     state = position(call, reversal_rule)
     try:
         res = fewest_moves(state, None if player is None else player - 1, max_moves,
-                           backend, _solver(call).left(), within)
+                           backend, _solver(call).solve_seconds(), within)
     except BadInput as err:
         raise BadInput(f"{call.file}: {err}") from None
     return extend(res, RaceAnswer, **seen(call.game, state, True), reading=RACE_READING)
@@ -164,8 +164,8 @@ def hint(call: Call, hand: str | None, backend: str, max_moves: int, open_hands:
     state = position(call, reversal_rule)
     cards = None if hand is None else hand_cards(state, hand)
     try:
-        res, used = table_hint(state, backend, max_moves, _solver(call).left(), open_hands,
-                               cards)
+        res, used = table_hint(state, backend, max_moves, _solver(call).solve_seconds(),
+                               open_hands, cards)
     except BadInput as err:
         raise BadInput(f"{call.file}: {err}") from None
     extra = ["the hand given with --hand"] if cards is not None and not used.hands else []

@@ -29,12 +29,12 @@ card names a block goes only to the first it may go to (relabel any plan).
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 
 from models.topito.bfs import SearchOutcome, path_to
 from models.topito.rules import Card, Goal, Stacks
 from models.topito.state import Ban, Move, State, successors
+from solver.deadline import NO_DEADLINE, Deadline
 
 # requirement kinds: ("in", b) b in play; ("pod", b, p) b in the stack on podium p;
 # ("on", lower, upper) upper directly on lower; ("below", lo, hi) lo under hi in one
@@ -309,7 +309,7 @@ def _dominated(best: dict[Stacks, dict[Ban, int]], stacks: Stacks, ban: Ban, g: 
 
 
 class AstarSearch:
-    """The search, run in slices (`run(until)`) so that `plan --backend auto` can
+    """The search, run in slices (`run(deadline)`) so that `plan --backend auto` can
     alternate it with SAT; `ruled_out`: every plan of at most that many moves is ruled
     out so far."""
 
@@ -345,10 +345,10 @@ class AstarSearch:
     def ruled_out(self) -> int:
         return self.f - 1
 
-    def run(self, until: float | None = None,
+    def run(self, deadline: Deadline = NO_DEADLINE,
             stop: Callable[[int], bool] | None = None) -> SearchOutcome | None:
-        """Search until the answer (returned, also kept in `outcome`) or until the
-        clock passes `until` or `stop(nodes)` says so (None: call again to go on)."""
+        """Search until the answer (returned, also kept in `outcome`) or until
+        `deadline` passes or `stop(nodes)` says so (None: call again to go on)."""
         if self.outcome is not None:
             return self.outcome
         n, rule, named, h = self.n, self.rule, self.named, self.bound.value
@@ -362,7 +362,7 @@ class AstarSearch:
                 f = self.f = f + 1
                 continue
             expanded += 1
-            if expanded & 63 == 0 and ((until is not None and time.perf_counter() > until)
+            if expanded & 63 == 0 and (deadline.passed()
                                        or (stop is not None and stop(self.nodes))):
                 return None
             key, g = bucket.pop()
@@ -399,7 +399,7 @@ class AstarSearch:
         return self.outcome
 
 
-def astar_plan(state: State, goal: Goal, max_depth: int, deadline: float | None = None,
+def astar_plan(state: State, goal: Goal, max_depth: int, deadline: Deadline = NO_DEADLINE,
                bound: PlanBound | None = None,
                stop: Callable[[int], bool] | None = None) -> SearchOutcome:
     """Shortest legal move sequence from `state` to a position meeting `goal`.

@@ -9,12 +9,12 @@ different bans (together they allow every move), or with the same ban.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 
 from models.topito.rules import Goal, Stacks
 from models.topito.state import Ban, Move, State, successors
+from solver.deadline import NO_DEADLINE, Deadline
 
 
 @dataclass
@@ -31,7 +31,7 @@ class SearchOutcome:
     nodes: int
 
 
-def bfs_plan(state: State, goal: Goal, max_depth: int, deadline: float | None = None,
+def bfs_plan(state: State, goal: Goal, max_depth: int, deadline: Deadline = NO_DEADLINE,
              first_moves: set[tuple[int, int]] | None = None) -> SearchOutcome:
     """Shortest legal move sequence from `state` to a position meeting `goal`."""
     n = state.rules.n_blocks
@@ -57,7 +57,7 @@ def bfs_plan(state: State, goal: Goal, max_depth: int, deadline: float | None = 
                 if bans is None or new_ban in bans:
                     continue
                 nodes += 1
-                if nodes % 4096 == 0 and deadline is not None and time.perf_counter() > deadline:
+                if nodes % 4096 == 0 and deadline.passed():
                     return SearchOutcome("unknown", None, [], depth - 1, nodes)
                 if new_ban is None or len(bans) == 1:
                     seen[new] = None
@@ -124,7 +124,7 @@ class PlansOutcome:
 
 
 def shortest_plans(state: State, goal: Goal, max_depth: int, limit: int = 2,
-                   deadline: float | None = None) -> PlansOutcome:
+                   deadline: Deadline = NO_DEADLINE) -> PlansOutcome:
     """Up to `limit` distinct shortest plans: layers of (stacks, ban) keys with every
     predecessor kept, then paths read back from the goal keys of the first layer that
     holds any. Exact (every move sequence is represented), so the plans listed are all
@@ -143,7 +143,7 @@ def shortest_plans(state: State, goal: Goal, max_depth: int, limit: int = 2,
             stacks, ban = key
             for b, src, dst, new in successors(stacks, ban, n):
                 nodes += 1
-                if nodes % 4096 == 0 and deadline is not None and time.perf_counter() > deadline:
+                if nodes % 4096 == 0 and deadline.passed():
                     return PlansOutcome("unknown", None, [], nodes)
                 child = (new, None if src is None or not rule else (b, src))
                 if child not in nxt:

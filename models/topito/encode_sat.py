@@ -26,6 +26,7 @@ from collections.abc import Sequence
 from models.topito.rules import Card, Goal, Stacks
 from models.topito.state import Move, State
 from solver.backends.sat import INTERRUPTIBLE, CnfBuilder, IncrementalSat
+from solver.deadline import NO_DEADLINE, Deadline
 from solver.errors import TimeLimitReached
 
 SAT_SOLVER = INTERRUPTIBLE  # Glucose: PySAT's CaDiCaL cannot stop at a deadline
@@ -307,7 +308,7 @@ class SatPlanner:
         return self._goal_lits[key]
 
     # ---------------------------------------------------------------- solving
-    def solve(self, assumptions: Sequence[int], deadline: float | None = None
+    def solve(self, assumptions: Sequence[int], deadline: Deadline = NO_DEADLINE
               ) -> set[int] | None:
         """A model (true literals) or None (unsatisfiable); TimeLimitReached when the
         deadline passes first."""
@@ -350,14 +351,14 @@ class SatPlanner:
         self.close()
 
 
-def arrangement_exists(state: State, goal: Goal, deadline: float | None = None) -> bool:
+def arrangement_exists(state: State, goal: Goal, deadline: Deadline = NO_DEADLINE) -> bool:
     """Can any arrangement of the blocks meet the goal at all (whatever the moves)?
     No: no plan of any length exists (e.g. "Cat on Bear" with "rank 1: Cat")."""
     with SatPlanner(state, free_start=True) as planner:
         return planner.solve([planner.goal_lit(goal, 0)], deadline) is not None
 
 
-def sat_plan(state: State, goal: Goal, max_depth: int, deadline: float | None = None,
+def sat_plan(state: State, goal: Goal, max_depth: int, deadline: Deadline = NO_DEADLINE,
              planner: SatPlanner | None = None, first: Move | None = None,
              lower: int = 0, must_move: Sequence[int] = ()
              ) -> tuple[str, int | None, list[Move], int]:
@@ -394,8 +395,8 @@ def sat_plan(state: State, goal: Goal, max_depth: int, deadline: float | None = 
 
 
 class SatSearch:
-    """sat_plan in slices (`run(until)`), for `plan --backend auto`, which alternates it
-    with A*: a call interrupted at `until` is asked again at the same horizon (the
+    """sat_plan in slices (`run(deadline)`), for `plan --backend auto`, which alternates
+    it with A*: a call interrupted at `deadline` is asked again at the same horizon (the
     solver keeps what it learnt); `skip_to(k)` lets a horizon start at k when every
     shorter plan was ruled out by someone else. `start`: the horizons below it were
     ruled out before (the lower bound)."""
@@ -415,9 +416,9 @@ class SatSearch:
         if self.outcome is None and self.t > self.max_depth:
             self.outcome = ("infeasible", None, [], self.max_depth)
 
-    def run(self, until: float | None = None
+    def run(self, deadline: Deadline = NO_DEADLINE
             ) -> tuple[str, int | None, list[Move], int] | None:
-        """(status, length, moves, depth_done) as sat_plan, or None when `until` passed
+        """(status, length, moves, depth_done) as sat_plan, or None when `deadline` passed
         first (call again to go on)."""
         if self.outcome is not None:
             return self.outcome
@@ -431,7 +432,7 @@ class SatSearch:
                 t = self.t
                 planner.extend(t)
                 need = [planner.moved_lit(mask, t) for mask in self.must_move]
-                model = planner.solve(need + [planner.goal_lit(self.goal, t)], until)
+                model = planner.solve(need + [planner.goal_lit(self.goal, t)], deadline)
                 if model is not None:
                     self.outcome = ("optimal", t, planner.moves_of(model, t), t - 1)
                     return self.close()

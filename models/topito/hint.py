@@ -29,9 +29,9 @@ from typing import TypedDict
 from models.topito.bfs import bfs_plan
 from models.topito.encode_sat import SatPlanner, sat_plan
 from models.topito.nearness import Blocks, near_distances
-from models.topito.plan import deadline_after
 from models.topito.rules import Card, Goal, Rules
 from models.topito.state import GameState, Move, State, format_move, move_dict, successors
+from solver.deadline import Deadline
 from solver.errors import BadInput, TimeLimitReached
 
 # What a move is worth (`Outlook.value`). Weights chosen by playing the hint policy
@@ -268,7 +268,7 @@ class CardDistances:
     first move, with one back-end (one incremental SAT planner serves every card)."""
 
     def __init__(self, state: State, backend: str, max_moves: int,
-                 deadline: float | None) -> None:
+                 deadline: Deadline) -> None:
         self.state, self.backend, self.max = state, backend, max_moves
         self.deadline = deadline
         self.planner = SatPlanner(state) if backend == "sat" else None
@@ -328,7 +328,7 @@ def hint(state: State, hand: list[Card], backend: str = "sat", max_moves: int = 
     met_now = [c for c in hand if c.met(state.stacks)]
     considered = [c for c in hand if c not in met_now] or list(hand)
     looks = outlooks(state, considered, chances)
-    dist = CardDistances(state, backend, max_moves, deadline_after(time_limit))
+    dist = CardDistances(state, backend, max_moves, Deadline.after(time_limit))
     try:
         now = {c: dist.now(c) for c in considered}
         rows = []

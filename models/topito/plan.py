@@ -19,6 +19,7 @@ from models.topito.queries import MoveInfo, move_info, podium_dict
 from models.topito.rules import Goal
 from models.topito.state import Move, State
 from models.topito.verbs import PLAN_BACKENDS
+from solver.deadline import Deadline
 from solver.errors import BadInput, TimeLimitReached
 
 # the back-ends (declared with the verbs): hint and generate take BACKENDS (they
@@ -29,11 +30,6 @@ AUTO_FIRST_SLICE = 0.5
 AUTO_SLICE = 0.1  # A*'s turn
 SAT_FACTOR = 3  # SAT's turn is this many times longer (it answers more of the hard cases)
 AUTO_ASTAR_NODES = 250_000
-
-
-def deadline_after(time_limit: float | None) -> float | None:
-    """The time.perf_counter() at which `time_limit` seconds from now run out."""
-    return None if time_limit is None else time.perf_counter() + time_limit
 
 
 @dataclass
@@ -60,7 +56,7 @@ class PlanResult:
 
 
 def shortest(state: State, goal: Goal, backend: str, max_moves: int,
-             deadline: float | None) -> tuple[str, int | None, list[Move], int, str, str]:
+             deadline: Deadline) -> tuple[str, int | None, list[Move], int, str, str]:
     """(status, length, moves, depth_done, proof text, the back-end that answered)."""
     if backend not in PLAN_BACKENDS:
         raise BadInput(f"unknown backend '{backend}' (backends: {', '.join(PLAN_BACKENDS)})")
@@ -108,37 +104,32 @@ def shortest(state: State, goal: Goal, backend: str, max_moves: int,
     search = AstarSearch(state, goal, max_moves, bound)
     sat = SatSearch(state, goal, max_moves, lower, must)
     first = sat.t
-    until = _until(deadline, AUTO_FIRST_SLICE)
+    astar_turn = deadline.sooner(AUTO_FIRST_SLICE)
     while True:
-        out = search.run(until, lambda nodes: nodes > AUTO_ASTAR_NODES)
+        out = search.run(astar_turn, lambda nodes: nodes > AUTO_ASTAR_NODES)
         if out is not None:
             sat.close()
             return _outcome(out.status, out.length, out.moves, out.depth_done,
                             _astar_how(lower, by_bound, out.nodes), max_moves, "astar")
-        if deadline is not None and time.perf_counter() >= deadline:
+        if deadline.passed():
             break
         if search.ruled_out >= sat.t:
             sat.skip_to(search.ruled_out + 1)
             first = sat.t
-        res = sat.run(_until(deadline, SAT_FACTOR * AUTO_SLICE))
+        res = sat.run(deadline.sooner(SAT_FACTOR * AUTO_SLICE))
         if res is not None:
             why = by_bound if first == lower else (
                 f"A*: every position that could begin a plan of at most {first - 1} moves "
                 f"examined ({search.nodes} states)")
             return _outcome(*res, _sat_how(first, why), max_moves, "sat")
-        if deadline is not None and time.perf_counter() >= deadline:
+        if deadline.passed():
             break
-        until = _until(deadline, AUTO_SLICE)
+        astar_turn = deadline.sooner(AUTO_SLICE)
         if search.nodes > AUTO_ASTAR_NODES:
-            until = time.perf_counter()  # A* has had its share of memory: SAT alone
+            astar_turn = Deadline.after(0)  # A* has had its share of memory: SAT alone
     sat.close()
     done = max(search.ruled_out, sat.t - 1)
     return _outcome("unknown", None, [], done, _sat_how(0, ""), max_moves, "auto")
-
-
-def _until(deadline: float | None, slice_s: float) -> float:
-    end = time.perf_counter() + slice_s
-    return end if deadline is None else min(deadline, end)
 
 
 def _astar_how(lower: int, by_bound: str, nodes: int) -> Callable[[int], str]:
@@ -194,7 +185,7 @@ def plan(state: State, goal: Goal, backend: str = "auto", max_moves: int = 12,
     r = state.rules
     t0 = time.perf_counter()
     status, length, moves, done, proof, proved_by = shortest(
-        state, goal, backend, max_moves, deadline_after(time_limit))
+        state, goal, backend, max_moves, Deadline.after(time_limit))
     if status == "unknown":
         raise TimeLimitReached(f"{proof} (a plan needs at least {done + 1} moves)")
     steps, end = replay(state, moves)

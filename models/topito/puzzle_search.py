@@ -17,6 +17,7 @@ import random
 from models.topito.encode_sat import SatPlanner
 from models.topito.rules import Card, Goal, Rules
 from models.topito.state import Move, State, locate
+from solver.deadline import NO_DEADLINE, Deadline
 
 
 def random_state(rules: Rules, rng: random.Random, in_play: int | None = None) -> State:
@@ -42,7 +43,7 @@ def random_state(rules: Rules, rng: random.Random, in_play: int | None = None) -
 
 
 def other_plan(planner: SatPlanner, goal: Goal, length: int, moves: list[Move],
-               deadline: float | None = None) -> list[Move] | None:
+               deadline: Deadline = NO_DEADLINE) -> list[Move] | None:
     """Another move sequence of `length` moves that meets the goal, or None (proven:
     with the given plan blocked under an activation literal the encoding is
     unsatisfiable). `planner` must be built without symmetry breaking (plans are counted)."""
@@ -53,7 +54,7 @@ def other_plan(planner: SatPlanner, goal: Goal, length: int, moves: list[Move],
     return None if model is None else planner.moves_of(model, length)
 
 
-def _first_moves(planner: SatPlanner, goal_lit: int, limit: int, deadline: float | None
+def _first_moves(planner: SatPlanner, goal_lit: int, limit: int, deadline: Deadline
                  ) -> list[tuple[int, int]] | None:
     """The distinct first moves (block, podium) of the plans that meet the goal literal;
     None when there are more than `limit`."""
@@ -69,7 +70,7 @@ def _first_moves(planner: SatPlanner, goal_lit: int, limit: int, deadline: float
 
 
 def _plans_starting(planner: SatPlanner, goal_lit: int, first: tuple[int, int], length: int,
-                    limit: int, deadline: float | None) -> int:
+                    limit: int, deadline: Deadline) -> int:
     """How many plans start with `first` (counted up to limit + 1), by blocking each
     plan found under a fresh activation literal."""
     acts: list[int] = []
@@ -114,7 +115,7 @@ def walk_back(rules: Rules, deck: list[Card], rng: random.Random, moves: int
     return State(rules, tuple(tuple(s) for s in stacks)), met + rest
 
 
-def screen_position(base: State, cards: list[Card], moves: int, deadline: float | None
+def screen_position(base: State, cards: list[Card], moves: int, deadline: Deadline
                     ) -> tuple[State, Card, list[Move]] | None:
     """The first card (in the given order) whose shortest plan from `base` has exactly
     `moves` moves and looks unique, with the position and that plan.
@@ -179,7 +180,7 @@ def deep_candidates(rules: Rules, deck: list[Card], rng: random.Random, kind: st
 
 
 def _all_plans(planner: SatPlanner, goal_lit: int, length: int, limit: int,
-               deadline: float | None) -> list[list[Move]] | None:
+               deadline: Deadline) -> list[list[Move]] | None:
     """Every plan that meets the goal literal (None when more than `limit`): each plan
     found is blocked under its own activation literal."""
     acts: list[int] = []
@@ -234,7 +235,7 @@ def cut_to_one(state: State, plans: list[list[Move]], bans: int, rng: random.Ran
 
 
 def screen_deep(base: State, kind: str, combos: list[tuple[Card, ...]], moves: int,
-                bans: int, rng: random.Random, deadline: float | None
+                bans: int, rng: random.Random, deadline: Deadline
                 ) -> tuple[State, tuple[Card, ...], tuple[int, ...], list[Move]] | None:
     """The first card set (in the given order) whose shortest plan from `base` has
     exactly `moves` moves and whose K-move plans (at most CUT_LIMIT) can be cut to one

@@ -19,7 +19,6 @@ length has met every card by its end).
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -27,6 +26,7 @@ from typing import TYPE_CHECKING
 from models.topito.bfs import PlansOutcome, layered_paths
 from models.topito.rules import Card, Goal, Stacks
 from models.topito.state import Ban, Move, State, successors
+from solver.deadline import NO_DEADLINE, Deadline
 
 TYPES = ("card", "all", "hand")
 # how many cards each type holds
@@ -116,7 +116,7 @@ def count_ask_plans(state: State, ask: Ask, length: int, mask: int | None = None
 
 
 def shortest_ask_plans(state: State, ask: Ask, max_depth: int, limit: int = 2,
-                       deadline: float | None = None, mask: int | None = None
+                       deadline: Deadline = NO_DEADLINE, mask: int | None = None
                        ) -> PlansOutcome:
     """Up to `limit` distinct shortest plans (the layered search of
     bfs.shortest_plans, every predecessor kept, over nodes that carry the hand's cards
@@ -133,7 +133,7 @@ def shortest_ask_plans(state: State, ask: Ask, max_depth: int, limit: int = 2,
         for node in layers[-1]:
             for move, child in _children(node, ask, n, rule):
                 nodes += 1
-                if nodes % 4096 == 0 and deadline is not None and time.perf_counter() > deadline:
+                if nodes % 4096 == 0 and deadline.passed():
                     return PlansOutcome("unknown", None, [], nodes)
                 if child not in nxt:
                     nxt[child] = []

@@ -49,6 +49,7 @@ from models.topito.rules import (
 )
 from models.topito.state import Move, State, format_move, move_dict
 from models.topito.verbs import BACKENDS
+from solver.deadline import Deadline
 from solver.errors import BadInput, TimeLimitReached
 from solver.generate import Rating, Search, as_features
 from solver.io import expect
@@ -132,9 +133,6 @@ class TopitoPuzzles:
         # labelled as asked
         self.any_difficulty = moves is not None or puzzle_type != "card" or bans > 0
 
-    def _deadline(self) -> float:
-        return time.perf_counter() + self.time_limit
-
     def propose(self, rng: random.Random, difficulty: str) -> Puzzle:
         """Random stacks walked K moves back; the first deck card whose K-move plan
         looks unique (SAT screening); failing that, a card the search will reject."""
@@ -147,7 +145,7 @@ class TopitoPuzzles:
 
         base, cards = walk_back(self.rules, self.deck, rng, k)
         try:
-            found = screen_position(base, cards, k, self._deadline())
+            found = screen_position(base, cards, k, Deadline.after(self.time_limit))
         except TimeLimitReached:
             found = None
         if found is None:  # stated as a K-move puzzle, it is "none" or "several"
@@ -165,7 +163,7 @@ class TopitoPuzzles:
         base, combos = deep_candidates(self.rules, self.deck, rng, self.puzzle_type, k)
         try:
             found = screen_deep(base, self.puzzle_type, combos, k, self.bans, rng,
-                                self._deadline())
+                                Deadline.after(self.time_limit))
         except TimeLimitReached:
             found = None
         if found is None:
@@ -200,7 +198,7 @@ class TopitoPuzzles:
         from models.topito.encode_sat import SatPlanner
         from models.topito.puzzle_search import other_plan
 
-        deadline = self._deadline()
+        deadline = Deadline.after(self.time_limit)
         # no symmetry breaking: plans are counted
         with SatPlanner(state) as planner:
             found: list[Solution] = []
@@ -229,7 +227,7 @@ class TopitoPuzzles:
         the goal literal is the type's (puzzle_types.ask_lit)."""
         from models.topito.encode_sat import SatPlanner
 
-        deadline = self._deadline()
+        deadline = Deadline.after(self.time_limit)
         with SatPlanner(state, banned=ask.banned) as planner:
             found: list[Solution] = []
             try:
@@ -256,7 +254,8 @@ class TopitoPuzzles:
 
     def _search_ask_bfs(self, state: State, ask: Ask, max_moves: int, limit: int
                         ) -> tuple[list[Solution], bool, float]:
-        out = shortest_ask_plans(state, ask, max_moves, max(limit, 1), self._deadline())
+        out = shortest_ask_plans(state, ask, max_moves, max(limit, 1),
+                                 Deadline.after(self.time_limit))
         effort = out.nodes / 10000
         plans = [tuple(p) for p in out.plans]
         if out.status == "unknown":
@@ -271,7 +270,7 @@ class TopitoPuzzles:
 
     def _search_bfs(self, state: State, goal: Goal, max_moves: int, limit: int
                     ) -> tuple[list[Solution], bool, float]:
-        out = shortest_plans(state, goal, max_moves, max(limit, 1), self._deadline())
+        out = shortest_plans(state, goal, max_moves, max(limit, 1), Deadline.after(self.time_limit))
         effort = out.nodes / 10000
         plans = [tuple(p) for p in out.plans]
         if out.status == "unknown":
@@ -301,7 +300,7 @@ class TopitoPuzzles:
                        if bfs_plan(state.apply_action(m), goal, k).length is not None)
         from models.topito.encode_sat import SatPlanner
 
-        deadline = self._deadline()
+        deadline = Deadline.after(self.time_limit)
         count = 0
         with SatPlanner(state) as planner:
             planner.extend(k + 1)
@@ -335,7 +334,7 @@ class TopitoPuzzles:
                 for t in range(1, k + 2):
                     try:  # --time-limit per solver call (a 5-move hand takes ~100 calls)
                         found = planner.solve([a, ask_lit(planner, ask, t)],
-                                              self._deadline())
+                                              Deadline.after(self.time_limit))
                     except TimeLimitReached:
                         found = set()  # not ruled out in time: counted as plausible
                     if found is not None:

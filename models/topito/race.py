@@ -40,6 +40,7 @@ from models.topito.queries import podium_dict
 from models.topito.rules import Card, Stacks, cards_text
 from models.topito.state import GameState, Move, format_move, seats_from, successors
 from models.topito.verbs import RACE_BACKENDS
+from solver.deadline import Deadline
 from solver.errors import BadInput, TimeLimitReached
 from solver.progress import NO_STATUS, Status, live_status
 
@@ -347,7 +348,7 @@ class _Outcome:
 
 
 def _astar(state: GameState, player: int | None, max_moves: int,
-           deadline: float | None, status: Status = NO_STATUS) -> _Outcome:
+           deadline: Deadline, status: Status = NO_STATUS) -> _Outcome:
     """Best-first (A*) by f = moves made + the lower bound, one bucket of f at a time;
     the bound is consistent (it drops by at most one a move), so each state is expanded
     once, at its fewest moves, and the first win generated in bucket f takes f moves."""
@@ -380,7 +381,7 @@ def _astar(state: GameState, player: int | None, max_moves: int,
             g, key = bucket.pop()  # the deepest first: the last bucket ends sooner
             if best[key] < g:
                 continue
-            if deadline is not None and time.perf_counter() > deadline:
+            if deadline.passed():
                 raise _OutOfTime(f, nodes)
             kids = lean.children(key, g)
             nodes += len(kids)
@@ -430,7 +431,7 @@ def state_key(state: GameState) -> tuple:
             tuple(len(p) for p in state.played), state.deck_count, state.turn)
 
 
-def _bfs(state: GameState, player: int | None, max_moves: int, deadline: float | None,
+def _bfs(state: GameState, player: int | None, max_moves: int, deadline: Deadline,
          status: Status = NO_STATUS) -> _Outcome:
     """Breadth-first over whole game states with the engine's own moves; at the first
     layer holding a win, every winner of that layer is collected."""
@@ -446,7 +447,7 @@ def _bfs(state: GameState, player: int | None, max_moves: int, deadline: float |
             here = state_key(st)
             for move in st.legal_moves():
                 nodes += 1
-                if deadline is not None and nodes % 256 == 0 and time.perf_counter() > deadline:
+                if nodes % 256 == 0 and deadline.passed():
                     raise _OutOfTime(depth, nodes)
                 child = st.move(move)
                 key = state_key(child)
@@ -529,7 +530,7 @@ def race(state: GameState, player: int | None = None, max_moves: int = 12,
     if backend not in RACE_BACKENDS:
         raise BadInput(f"unknown backend '{backend}' (backends: {', '.join(RACE_BACKENDS)})")
     t0 = time.perf_counter()
-    deadline = None if time_limit is None else t0 + time_limit
+    deadline = Deadline.after(time_limit)
     state = full_state(state)
     _seat(player, state)
     if within is not None:

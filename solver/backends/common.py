@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Literal, TypeVar
+
+from solver.deadline import NO_DEADLINE, Deadline
 
 #: What a solve proved: "optimal" (value proven), "feasible" (best found; a bound limits
 #: the optimum), "infeasible" (proven no solution) or "unknown" (nothing found in time).
@@ -32,29 +33,29 @@ class SolverOptions:
     workers: int = 2
     log: bool = False
     deterministic_time: float | None = None
-    #: time.monotonic() by which the whole command must end (its --time-limit counted
-    #: from its start, so imports and model building count): every solve stops there
-    until: float | None = None
+    #: when the whole command must end (its --time-limit counted from its start, so
+    #: imports and model building count): every solve stops there
+    deadline: Deadline = NO_DEADLINE
 
-    def left(self) -> float | None:
-        """Seconds a solve may take: the time limit, or less where the command's end is
-        nearer (at least a hundredth, so a solve late by a hair still returns what it
-        has instead of failing)."""
-        if self.time_limit is None or self.until is None:
-            return self.time_limit
-        return max(0.01, min(self.time_limit, self.until - time.monotonic()))
+    def solve_seconds(self) -> float | None:
+        """Seconds a solve started now may take (None: no limit): the time limit, or
+        less where the deadline is nearer (at least a hundredth, so a solve late by a
+        hair still returns what it has instead of failing)."""
+        left = self.deadline.left()
+        if left is None or self.time_limit is None:
+            return self.time_limit if left is None else max(0.01, left)
+        return max(0.01, min(self.time_limit, left))
 
-    def deadline(self, clock: Callable[[], float] = time.perf_counter) -> float | None:
-        """The reading of `clock` at which a solve started now must end (`left`)."""
-        left = self.left()
-        return None if left is None else clock() + left
+    def solve_deadline(self) -> Deadline:
+        """When a solve (or several, sharing one limit) started now must end:
+        `solve_seconds` from now."""
+        return Deadline.after(self.solve_seconds())
 
-    def ending_at(self, deadline: float | None) -> SolverOptions:
-        """These options with the time limit cut to what is left until `deadline`
-        (time.perf_counter(), from `deadline()`): one limit for several solves."""
-        if deadline is None:
-            return self
-        return replace(self, time_limit=max(0.01, deadline - time.perf_counter()))
+    def within(self, deadline: Deadline) -> SolverOptions:
+        """These options with the time limit cut to what is left until `deadline` now
+        (at least a hundredth): one limit for several solves."""
+        left = deadline.left()
+        return self if left is None else replace(self, time_limit=max(0.01, left))
 
 
 @dataclass

@@ -32,8 +32,9 @@ def make_solver(options: SolverOptions, subsolvers: Sequence[str] = (),
     """
     solver = cp_model.CpSolver()
     p = solver.parameters
-    if options.time_limit is not None:
-        p.max_time_in_seconds = float(options.left())
+    seconds = options.solve_seconds()
+    if seconds is not None:
+        p.max_time_in_seconds = float(seconds)
     if options.deterministic_time is not None:
         p.max_deterministic_time = float(options.deterministic_time)
     p.random_seed = int(options.seed)

@@ -19,6 +19,7 @@ from pysat.formula import WCNF, IDPool
 from pysat.solvers import Solver
 
 from solver.backends.common import SolveOutcome, SolverOptions, deletion_core
+from solver.deadline import NO_DEADLINE, Deadline
 from solver.errors import TimeLimitReached
 from solver.progress import NO_STATUS, Status, live_status
 
@@ -28,7 +29,7 @@ class ClausesUntil(list):
     the clock is read, and TimeLimitReached raised once it has passed (a model of a
     million clauses takes seconds to build)."""
 
-    def __init__(self, clauses: list[list[int]], deadline: float) -> None:
+    def __init__(self, clauses: list[list[int]], deadline: Deadline) -> None:
         super().__init__(clauses)
         self.deadline = deadline
         self._next = len(self) + 4096
@@ -36,7 +37,7 @@ class ClausesUntil(list):
     def _check(self) -> None:
         if len(self) >= self._next:
             self._next = len(self) + 4096
-            if time.perf_counter() > self.deadline:
+            if self.deadline.passed():
                 raise TimeLimitReached("the time limit passed while the model was built")
 
     def append(self, clause: list[int]) -> None:
@@ -56,10 +57,10 @@ class CnfBuilder:
         self.hard: list[list[int]] = []
         self.soft: list[tuple[int, int]] = []  # (literal, weight): reward when true
 
-    def stop_at(self, deadline: float | None) -> CnfBuilder:
-        """Raise TimeLimitReached while clauses are added once `deadline`
-        (time.perf_counter()) has passed; returns the builder."""
-        if deadline is not None:
+    def stop_at(self, deadline: Deadline) -> CnfBuilder:
+        """Raise TimeLimitReached while clauses are added once `deadline` has passed;
+        returns the builder."""
+        if deadline != NO_DEADLINE:
             self.hard = ClausesUntil(self.hard, deadline)
         return self
 
@@ -158,11 +159,12 @@ def maxsat(builder: CnfBuilder, options: SolverOptions, stratified: bool = False
           _rc2(builder, stratified, line, total) as rc2):
         timer = None
         fired = threading.Event()
-        if options.time_limit is not None:
+        seconds = options.solve_seconds()
+        if seconds is not None:
             def stop() -> None:
                 fired.set()
                 rc2.interrupt()
-            timer = threading.Timer(options.left(), stop)
+            timer = threading.Timer(seconds, stop)
             timer.start()
         try:
             model = rc2.compute(expect_interrupt=timer is not None)
@@ -218,13 +220,13 @@ INTERRUPTIBLE = "glucose4"
 
 
 def model_or_core(builder: CnfBuilder, switches: Sequence[int],
-                  deadline: float | None = None) -> tuple[set[int] | None, list[int] | None]:
+                  deadline: Deadline = NO_DEADLINE
+                  ) -> tuple[set[int] | None, list[int] | None]:
     """(true literals of a model under every switch, None), or (None, a subset-minimal
     unsatisfiable subset of the switches): the question "can all of these hold, and if
-    not, which few of them block it?". With a `deadline` (time.perf_counter()) the
-    solver is Glucose, stopped there (TimeLimitReached, saying whether "no" was already
-    proven); without, CaDiCaL."""
-    if deadline is None:
+    not, which few of them block it?". With a `deadline` the solver is Glucose, stopped
+    there (TimeLimitReached, saying whether "no" was already proven); without, CaDiCaL."""
+    if deadline == NO_DEADLINE:
         with IncrementalSat(builder) as sat:
             core = sat.minimal_core(switches)
             return (sat.solve(switches), None) if core is None else (None, core)
@@ -251,7 +253,7 @@ class IncrementalSat:
         self.name = name
         self.solver = Solver(name=name, bootstrap_with=builder.hard)
         self._added = len(builder.hard)
-        self.created = time.perf_counter()
+        self.created = time.monotonic()  # the status line's clock
         self.calls = 0  # limited calls, counted on the status line
 
     def sync(self) -> None:
@@ -267,24 +269,26 @@ class IncrementalSat:
             return {lit for lit in self.solver.get_model() if lit > 0}
         return None
 
-    def solve_limited(self, assumptions: Sequence[int] = (), deadline: float | None = None,
-                      conflicts: int | None = None) -> set[int] | None:
-        """Like solve, but raises TimeLimitReached when `deadline` (time.perf_counter())
-        passes or the `conflicts` budget runs out first."""
+    def solve_limited(self, assumptions: Sequence[int] = (),
+                      deadline: Deadline = NO_DEADLINE, conflicts: int | None = None
+                      ) -> set[int] | None:
+        """Like solve, but raises TimeLimitReached when `deadline` passes or the
+        `conflicts` budget runs out first."""
         self.sync()
-        if deadline is not None and self.name.startswith("cadical"):
+        limited = deadline != NO_DEADLINE
+        if limited and self.name.startswith("cadical"):
             raise ValueError("CaDiCaL cannot be interrupted: use IncrementalSat(..., "
                              "name=INTERRUPTIBLE) for deadlines")
-        if deadline is not None and time.perf_counter() >= deadline:
+        if deadline.passed():
             raise TimeLimitReached("the SAT solver reached its deadline before deciding")
         solver = self.solver
         if conflicts is not None:
             solver.conf_budget(conflicts)
         done = threading.Event()
         guard = None
-        if deadline is not None:
+        if limited:
             def watchdog() -> None:  # keep interrupting until the call returns
-                if not done.wait(max(0.0, deadline - time.perf_counter())):
+                if not done.wait(deadline.left()):
                     while not done.wait(0.02):
                         solver.interrupt()
             guard = threading.Thread(target=watchdog, daemon=True)
@@ -293,36 +297,36 @@ class IncrementalSat:
         try:
             with self._line(deadline):
                 ok = solver.solve_limited(assumptions=list(assumptions),
-                                          expect_interrupt=deadline is not None)
+                                          expect_interrupt=limited)
         finally:
             done.set()
             if guard is not None:
                 guard.join()
                 solver.clear_interrupt()
         if ok is None:
-            if deadline is not None and time.perf_counter() >= deadline:
+            if deadline.passed():
                 raise TimeLimitReached("the SAT solver reached its deadline before deciding")
             raise TimeLimitReached("the SAT solver used its conflict budget before deciding")
         return {lit for lit in solver.get_model() if lit > 0} if ok else None
 
-    def _line(self, deadline: float | None) -> AbstractContextManager[object]:
+    def _line(self, deadline: Deadline) -> AbstractContextManager[object]:
         """A status line for a call that may run until a deadline (counted from this
         solver's creation, so a loop of calls keeps one line)."""
-        if deadline is None:
+        if deadline == NO_DEADLINE:
             return nullcontext()
-        return _counted(live_status("SAT", deadline - time.perf_counter(), unit="call",
+        return _counted(live_status("SAT", deadline.left(), unit="call",
                                     since=self.created), self.calls)
 
-    def minimal_core(self, assumptions: Sequence[int], deadline: float | None = None
+    def minimal_core(self, assumptions: Sequence[int], deadline: Deadline = NO_DEADLINE
                      ) -> list[int] | None:
         """A subset-minimal unsatisfiable subset of `assumptions`, or None when the
         formula is satisfiable under all of them (deletion on the solver's cores). With
-        a `deadline` (time.perf_counter(); needs an INTERRUPTIBLE solver) a call that
-        cannot decide in time raises TimeLimitReached."""
+        a `deadline` (needs an INTERRUPTIBLE solver) a call that cannot decide in time
+        raises TimeLimitReached."""
         self.sync()
 
         def core_of(subset: list[int]) -> list[int] | None:
-            if deadline is None:
+            if deadline == NO_DEADLINE:
                 if self.solver.solve(assumptions=subset):
                     return None
             elif self.solve_limited(subset, deadline) is not None:

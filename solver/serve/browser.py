@@ -13,6 +13,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from solver.deadline import Deadline
+
 CHROMIUM = "/usr/bin/chromium"
 CHROMEDRIVER = "/usr/bin/chromedriver"
 FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -39,9 +41,9 @@ def running_server(pool_size: int = 2, store: str | Path | None = None) -> Itera
                                            log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
-    deadline = time.monotonic() + 20
+    deadline = Deadline.after(20)
     while not server.started:
-        if time.monotonic() > deadline or not thread.is_alive():
+        if deadline.passed() or not thread.is_alive():
             raise RuntimeError("toppi serve did not start")
         time.sleep(0.02)
     try:
@@ -87,11 +89,11 @@ def chromium(width: int = 1400, height: int = 1000) -> Iterator[Any]:
 
 def wait_for(driver: Any, script: str, timeout: float = 20.0) -> Any:
     """Poll a JavaScript expression until it is truthy; return its value."""
-    deadline = time.monotonic() + timeout
+    deadline = Deadline.after(timeout)
     while True:
         value = driver.execute_script(f"return {script}")
         if value:
             return value
-        if time.monotonic() > deadline:
+        if deadline.passed():
             raise TimeoutError(f"waited {timeout:g} s for: {script}")
         time.sleep(0.05)
