@@ -103,11 +103,11 @@ def _evaluate(game: GameState, a: Action, memo: dict | None = None
     """The placement played and its tasks fulfilled (before the draw); `memo` (per
     placement) keeps what holds on the board after it and the tasks' distances, for the
     draws of the same move."""
-    bonus_before = sum(1 for b in game.bonus if b.fillers > 0)
-    g = game.placed(a)
-    released = sum(1 for b in g.bonus if b.fillers > 0) < bonus_before
     memo = {} if memo is None else memo
-    g, done = g.fulfilled(memo.setdefault("holds", {}))
+    g, done = game.before_draw(a, memo.setdefault("holds", {}))
+    # (the fulfil step leaves the bonus tasks as the placement left them)
+    released = (sum(1 for b in g.bonus if b.fillers > 0)
+                < sum(1 for b in game.bonus if b.fillers > 0))
     r = game.rules
     nxt = (g.on_turn + 1) % g.players if g.players else 0
     hand = list(g.hands[nxt]) if g.hands else []

@@ -164,7 +164,7 @@ def dfs(game: GameState, time_limit: float, deadline: float | None = None
             p = step.placement
             idx = g.rules.space_index
             g = g.apply_action(Action(p["tile"], idx[p["on"][0]], idx[p["on"][1]],
-                                   None if p["filler"] is None else idx[p["filler"]]))
+                                      None if p["filler"] is None else idx[p["filler"]]))
         if g.status != "won":
             raise RuntimeError("the winning line does not win when replayed (a bug)")
     res = ReachableResult("exact", "won" if line is not None else

@@ -12,10 +12,11 @@ dealt game knows everything, so its turns never stop.
 A `Position` is what lies where and what of it is known; a `GameState` is a position
 with the engine (legal placements, the turn's steps, chance). Both are immutable: every
 move gives a new state (`apply_action` and `turn`: a whole turn or a chance outcome;
-the rulebook's steps one by one: `placed`, `fulfilled`, `drawn`), and a state's lists
-and board are never changed once it is made (`but` makes a changed copy). Legality is
-checked here and only here (`check_move`, `check_placement`, `check_outcome`). Each move
-is worked out on a private working copy (`_Turn`), frozen into the new state.
+the rulebook's steps one by one: `placed`, `fulfilled`, `drawn`; the first two at once:
+`before_draw`), and a state's lists and board are never changed once it is made (`but`
+makes a changed copy). Legality is checked here and only here (`check_move`,
+`check_placement`, `check_outcome`). Each move is worked out on a private working copy
+(`_Turn`), frozen into the new state.
 """
 
 from __future__ import annotations
@@ -320,6 +321,16 @@ class GameState(Position):
         very board, kept across calls by a caller that plays the same board with
         different task piles."""
         work = _Turn(self)
+        done = work.fulfil(memo)
+        return work.state(), done
+
+    def before_draw(self, a: Action, memo: dict[Task, bool] | None = None
+                    ) -> tuple[GameState, list[Task]]:
+        """Steps 1 and 2 at once, `placed` then `fulfilled` (`memo` as there): the state
+        before the draw and the tasks fulfilled (what the hint judges a placement by)."""
+        self.check_placement(a)
+        work = _Turn(self)
+        work.place(a)
         done = work.fulfil(memo)
         return work.state(), done
 
