@@ -138,6 +138,26 @@ def test_an_illegal_placement_with_a_gap_filler_changes_nothing():
     assert g.fillers_left == 2 and g.board.height(S["A1"]) == 2
 
 
+def test_a_state_is_never_changed_by_its_methods():
+    """Frozen: every step, check and view gives a new state or nothing, and the state it
+    was asked of stays as it was, its fields cannot be set."""
+    import dataclasses
+
+    g = _corner_gap_game()
+    before = _snapshot(g)
+    a = Action("T20", S["A1"], S["B1"], S["A1"])
+    placed = g.placed(a)
+    assert placed.fulfilled()[0].drawn().turns == 1 and g.turn(a)[0].turns == 1
+    assert g.before_draw(a)[0].fillers_left == placed.fillers_left == 2
+    g.filler_taken(), g.judged(), g.observation(0), g.determinise(random.Random(0))
+    g.check_move(a), g.legal_actions(), g.tiles_to_place().clear()
+    assert _snapshot(g) == before
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        g.status = "lost"  # type: ignore[misc]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        g.bonus[0].fillers = 0  # type: ignore[misc]
+
+
 def test_bonus_task_face_up_when_fewer_than_four_open():
     g = _corner_gap_game()
     g = g.but(open=g.open[:2], draw_pile=[])
