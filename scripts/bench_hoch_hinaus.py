@@ -132,11 +132,9 @@ def views(games: int) -> None:
             return g
         o = g.observation(g.on_turn)
         if view == "+ other hands":
-            o.hands = [list(h) for h in g.hands]
-        elif view == "+ task piles":
-            o.draw_pile = list(g.draw_pile)
-            for b, c in zip(o.bonus, g.bonus, strict=True):
-                b.task = c.task
+            return o.but(hands=g.hands)
+        if view == "+ task piles":
+            return o.but(draw_pile=g.draw_pile, bonus=g.bonus)
         return o
 
     for view in ("own", "+ other hands", "+ task piles", "everything"):
@@ -175,20 +173,20 @@ def reachable_positions(buckets: list[str], n: int, eps: float = 0.3
         rng = random.Random(seed)
         g = new_game(data.rules, data.catalogue, 1 + seed % 4, "normal", rng)
         if "all" in out and len(out["all"]) < n:
-            out["all"].append((seed, g.copy()))
+            out["all"].append((seed, g))
         want = sorted((int(b) for b in buckets if b != "all" and len(out[b]) < n),
                       reverse=True)
         while g.status == "playing" and want:
             left = placements_left(g)
             if left == want[0]:
-                out[str(left)].append((seed, g.copy()))
+                out[str(left)].append((seed, g))
             want = [w for w in want if w < left]
             if not want:
                 break
             a = policy_action(g, rng, "random" if rng.random() < eps else "greedy", None)
             if a is None:
                 break
-            g.play_in_place(a)
+            g = g.apply_action(a)
         seed += 1
     return out, seed
 

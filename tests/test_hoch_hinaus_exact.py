@@ -33,9 +33,9 @@ def small_end_game(seed: int) -> GameState:
         acts = [a for a in g.legal_actions() if a.filler is None]
         if g.status != "playing" or not acts:
             break
-        g.play_in_place(rng.choice(acts))
-    g.reserve = g.reserve[:rng.randrange(0, 2)]
-    g.hands = [h[:1 if len(g.hands) == 2 else 2] for h in g.hands]
+        g = g.apply_action(rng.choice(acts))
+    g = g.but(reserve=g.reserve[:rng.randrange(0, 2)])
+    g = g.but(hands=[h[:1 if len(g.hands) == 2 else 2] for h in g.hands])
     tasks = list(CAT.tasks)
     rng.shuffle(tasks)
     if rng.random() < 0.5:  # tasks a random line of placements fulfils
@@ -46,13 +46,11 @@ def small_end_game(seed: int) -> GameState:
                 b.apply(rng.choice(acts))
         now, after = g.board.visible(), b.visible()
         tasks = [t for t in tasks if holds(R, t, after) and not holds(R, t, now)] + tasks
-    g.open = [tasks.pop(0) for _ in range(rng.choice((1, 2, 4)))]
-    g.draw_pile = [tasks.pop(0) for _ in range(rng.randrange(0, 3))]
-    g.bonus = [Bonus(tasks.pop(), rng.choice((1, 2))) for _ in range(rng.randrange(0, 3))]
-    g.completed = []
-    g.status = "playing"
-    g.check_lost()
-    return g
+    g = g.but(open=[tasks.pop(0) for _ in range(rng.choice((1, 2, 4)))])
+    g = g.but(draw_pile=[tasks.pop(0) for _ in range(rng.randrange(0, 3))])
+    g = g.but(bonus=[Bonus(tasks.pop(), rng.choice((1, 2)))
+                     for _ in range(rng.randrange(0, 3))])
+    return g.but(completed=[], status="playing").judged()
 
 
 def end_games(n: int) -> list[GameState]:
@@ -73,9 +71,9 @@ def brute_force(g: GameState) -> bool:
 
 
 def replays_to_a_win(game: GameState, line) -> bool:
-    g = game.copy()
+    g = game
     for a in line:
-        g.play_in_place(a)
+        g = g.apply_action(a)
     return g.status == "won"
 
 
@@ -121,15 +119,15 @@ def test_tasks_turn_up_and_are_fulfilled_as_the_engine_does(seed):
     rng = random.Random(100 + seed)
     g = new_game(R, CAT, 1 + seed % 3, "first", rng)
     if seed % 2:  # a short pile, so bonus tasks also go straight to the open ones
-        g.draw_pile = g.draw_pile[:1]
-    line, states = [], [g.copy()]
+        g = g.but(draw_pile=g.draw_pile[:1])
+    line, states = [], [g]
     while g.status == "playing" and len(line) < 7:
         acts = g.legal_actions()
         fill = [a for a in acts if a.filler is not None]
         a = rng.choice(fill if fill and rng.random() < 0.7 else acts)
         line.append(a)
-        g.play_in_place(a)
-        states.append(g.copy())
+        g = g.apply_action(a)
+        states.append(g)
     start = states[0]
     model = encode_game(start, horizon=len(line))
     fixed = [lit for t, a in enumerate(line) for lit in _actions_lits(model, t, a)]
@@ -198,7 +196,7 @@ def test_cli_time_limit_exits_3_with_what_it_knows(tmp_path):
     # a fresh deal whose last pile task cannot hold (13 of 12 spaces): no rollout or
     # search wins, and the whole game's model is not built within a second
     g = new_game(R, CAT, 2, "normal", random.Random(1))
-    g.draw_pile.append(parse_task(R, "13 GREEN"))
+    g = g.but(draw_pile=[*g.draw_pile, parse_task(R, "13 GREEN")])
     res = run("reachable", _file(tmp_path, g), "--open-hands", "--json", "--time-limit", "1")
     data = json.loads(res.stdout)
     assert res.exit_code == 3 and data["answer"] == "unknown" and data["stopped"]
@@ -208,13 +206,13 @@ def test_cli_time_limit_exits_3_with_what_it_knows(tmp_path):
 
 
 def _replay_steps(game: GameState, line) -> GameState:
-    g = game.copy()
+    g = game
     for step in line:
         p = step.placement
         assert g.on_turn + 1 == step.player
-        g.play_in_place(Action(p["tile"], R.space_index[p["on"][0]],
-                               R.space_index[p["on"][1]],
-                               None if p["filler"] is None else R.space_index[p["filler"]]))
+        g = g.apply_action(Action(p["tile"], R.space_index[p["on"][0]],
+                                  R.space_index[p["on"][1]],
+                                  None if p["filler"] is None else R.space_index[p["filler"]]))
     return g
 
 

@@ -137,9 +137,9 @@ def test_the_draw_from_an_unknown_reserve_is_a_chance_node_counted_by_brute_forc
     assert sorted(probabilities) == sorted(unseen) and len(unseen) == 7
     drawn: Counter = Counter()
     for order in permutations(unseen):
-        state = seen.copy()
-        state.hands[1] = list(order[:3])
-        state.reserve, state.reserve_known = list(order[3:]), True
+        hands = [list(h) for h in seen.hands]
+        hands[1] = list(order[:3])
+        state = seen.but(hands=hands, reserve=list(order[3:]), reserve_known=True)
         state = state.apply_action(action)
         drawn[state.hands[0][-1]] += 1
     total = sum(drawn.values())
@@ -173,9 +173,8 @@ def test_turning_up_an_unknown_task_is_a_chance_node_counted_by_brute_force():
     assert len(unseen) == 5
     turned: Counter = Counter()
     for order in permutations(range(len(unseen))):  # pile top, pile, bonus, box, box
-        full = state.copy()
-        full.draw_pile = [unseen[order[0]], unseen[order[1]]]
-        full.bonus[0].task = unseen[order[2]]
+        full = state.but(draw_pile=[unseen[order[0]], unseen[order[1]]],
+                         bonus=[Bonus(unseen[order[2]], state.bonus[0].fillers)])
         after_full, _ = full.turn(action)
         first = unseen[order[0]]
         assert first in after_full.open or first in after_full.completed

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from models.hoch_hinaus.game import GAME
 from models.hoch_hinaus.hint import hint
 from models.hoch_hinaus.positions import position_json
-from models.hoch_hinaus.state import GameState, new_game
+from models.hoch_hinaus.state import Bonus, GameState, new_game
 from tests.cli_helpers import assert_one_line_error, game_runner
 
 DATA = GAME.load_rules(None)
@@ -37,21 +37,20 @@ def redealt(g: GameState, seed: int) -> GameState:
     the other hands and the reserve from the same tiles, the draw pile and the bonus
     tasks under gap fillers from the same tasks."""
     rng = random.Random(seed)
-    h = g.copy()
-    places = [(s, i) for s, hand in enumerate(h.hands) if s != h.on_turn
+    hands = [list(hand) for hand in g.hands]
+    places = [(s, i) for s, hand in enumerate(hands) if s != g.on_turn
               for i in range(len(hand))]
-    tiles = [h.hands[s][i] for s, i in places] + h.reserve
+    tiles = [hands[s][i] for s, i in places] + g.reserve
     rng.shuffle(tiles)
     for s, i in places:
-        h.hands[s][i] = tiles.pop()
-    h.reserve = tiles
-    hidden = [b for b in h.bonus if b.task is not None and b.fillers > 0]
-    tasks = list(h.draw_pile) + [b.task for b in hidden]
+        hands[s][i] = tiles.pop()
+    bonus = list(g.bonus)
+    hidden = [j for j, b in enumerate(bonus) if b.task is not None and b.fillers > 0]
+    tasks = list(g.draw_pile) + [bonus[j].task for j in hidden]
     rng.shuffle(tasks)
-    for b in hidden:
-        b.task = tasks.pop()
-    h.draw_pile = tasks
-    return h
+    for j in hidden:
+        bonus[j] = Bonus(tasks.pop(), bonus[j].fillers)
+    return g.but(hands=hands, reserve=tiles, bonus=bonus, draw_pile=tasks)
 
 
 def ranking(res):

@@ -51,12 +51,9 @@ def test_hint_look_ahead_agrees_with_achievable():
     assert res.checked == 3
     for o in res.options[:3]:
         assert o.unproven == 0
-        g2 = g.copy()
-        g2.place(o.action)
-        g2.fulfil()
+        g2, _ = g.placed(o.action).fulfilled()
         tasks = [t for t in g2.open if t is not None]
-        g3 = g2.copy()
-        g3.draw()  # the reserve order is known in this file: the engine's draw
+        g3 = g2.drawn()  # the reserve order is known in this file: the engine's draw
         for mode, (n_got, together_got) in (("any", (o.achievable, o.together)),
                                            ("hand", (o.achievable_hands, o.together_hands))):
             n = sum(achievable(g3, [t], 2, mode).answer == "yes" for t in tasks)
@@ -65,7 +62,6 @@ def test_hint_look_ahead_agrees_with_achievable():
 
 
 def _replay_line(g, line):
-    g = g.copy()
     for step in line:
         p = step.placement
         a = Action(p["tile"], R.space_index[p["on"][0]], R.space_index[p["on"][1]],

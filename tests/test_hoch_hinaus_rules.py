@@ -92,7 +92,7 @@ def test_gap_filler_example_in_the_corner():
     acts = [a for a in g.legal_actions() if a.filler == S["A1"]
             and {a.first, a.second} == {S["A1"], S["B1"]}]
     assert acts, "a gap filler in the corner lets a tile lie on the 0 and its neighbour"
-    before = g.copy()
+    before = g
     g = g.apply_action(acts[0])
     assert before.board.height(S["A1"]) == 0 and before.fillers_left == 3  # unchanged
     assert g.board.height(S["A1"]) == 2 and g.board.height(S["B1"]) == 2
@@ -100,7 +100,7 @@ def test_gap_filler_example_in_the_corner():
     assert g.bonus[0].fillers == 0 and g.draw_pile[0] == parse_task(R, "Exactly EIGHT GREEN")
     assert g.fillers_left == 2
     # the next filler comes from the 2nd bonus task
-    g.take_filler()
+    g = g.filler_taken()
     assert g.bonus[1].fillers == 1
 
 
@@ -112,37 +112,56 @@ def _snapshot(g):
 
 def test_an_illegal_placement_with_a_gap_filler_changes_nothing():
     """The filler is taken only once the tile is known to fit: a placement refused after
-    its gap filler leaves the fillers, the bonus tasks and the board as they were, in
-    place as through apply_action, and the error names why."""
+    its gap filler leaves the fillers, the bonus tasks and the board as they were, step
+    by step as through apply_action, and the error names why."""
     from models.hoch_hinaus.game import GAME
     g = _corner_gap_game()
     before = _snapshot(g)
     assert before[3] == 3 and [b.fillers for b in g.bonus] == [1, 2]
     # a filler in C4, then a tile on A1 (height 0) and B1 (height 1): not flat
     bad = Action("T20", S["A1"], S["B1"], S["C4"])
-    for attempt in (g.place, g.play_in_place, g.apply_action,
+    for attempt in (g.placed, g.turn, g.apply_action,
                     lambda a: GAME.apply_action(g, a)):
         with pytest.raises(BadInput, match="illegal placement filler C4 .*would not lie "
                                            "flat \\(A1 has height 0, B1 height 1\\)"):
             attempt(bad)
         assert _snapshot(g) == before
     # no gap filler left: refused before anything is laid
-    g.bonus = [Bonus(b.task, 0) for b in g.bonus]
+    g = g.but(bonus=[Bonus(b.task, 0) for b in g.bonus])
     empty = _snapshot(g)
     with pytest.raises(BadInput, match="no gap filler is left"):
-        g.place(Action("T20", S["A1"], S["B1"], S["A1"]))
+        g.placed(Action("T20", S["A1"], S["B1"], S["A1"]))
     assert _snapshot(g) == empty
     # the same placement with its filler where it fits: the filler is used
     g = _corner_gap_game()
-    g.place(Action("T20", S["A1"], S["B1"], S["A1"]))
+    g = g.placed(Action("T20", S["A1"], S["B1"], S["A1"]))
     assert g.fillers_left == 2 and g.board.height(S["A1"]) == 2
+
+
+def test_a_state_is_never_changed_by_its_methods():
+    """Frozen: every step, check and view gives a new state or nothing, and the state it
+    was asked of stays as it was, its fields cannot be set."""
+    import dataclasses
+
+    g = _corner_gap_game()
+    before = _snapshot(g)
+    a = Action("T20", S["A1"], S["B1"], S["A1"])
+    placed = g.placed(a)
+    assert placed.fulfilled()[0].drawn().turns == 1 and g.turn(a)[0].turns == 1
+    assert g.before_draw(a)[0].fillers_left == placed.fillers_left == 2
+    g.filler_taken(), g.judged(), g.observation(0), g.determinise(random.Random(0))
+    g.check_move(a), g.legal_actions(), g.tiles_to_place().clear()
+    assert _snapshot(g) == before
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        g.status = "lost"  # type: ignore[misc]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        g.bonus[0].fillers = 0  # type: ignore[misc]
 
 
 def test_bonus_task_face_up_when_fewer_than_four_open():
     g = _corner_gap_game()
-    g.open = g.open[:2]
-    g.draw_pile = []
-    g.take_filler()
+    g = g.but(open=g.open[:2], draw_pile=[])
+    g = g.filler_taken()
     assert g.open[-1] == parse_task(R, "Exactly EIGHT GREEN") and not g.draw_pile
 
 

@@ -390,8 +390,7 @@ def _brute_force_bonus(state, moves):
     (tile_id, cell), rest = moves[0], moves[1:]
     best = -1
     for launch in state.legal_launches(state.rules.tile_by_id[tile_id], cell):
-        after = state.copy()
-        after.play_in_place(Placement(tile_id, cell, launch), check=False)
+        after = state.placed(Placement(tile_id, cell, launch))
         best = max(best, _brute_force_bonus(after, rest))
     return best
 
@@ -439,7 +438,7 @@ def test_ship_hint_values_every_launch_of_a_cell_exactly(name, ships, gold_silve
     variant = Variant(gold_silver, ships)
     *before, second, last = pos.placements
     state = replay(Position(rules, before), variant)
-    state.coming = (rules.tile_by_id[last.tile],)
+    state = state.but(coming=(rules.tile_by_id[last.tile],))
     tile = rules.tile_by_id[second.tile]
     result = hint(state, tile, samples=2, seed=0)
     expected = {}

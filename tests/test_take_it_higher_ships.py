@@ -254,3 +254,29 @@ def test_ship_completion_from_a_game_in_progress(seed, ships, k):
                                           SolverOptions(time_limit=20, workers=1))
     assert outcome.status == "optimal" and outcome.objective == best
     assert done[:k] == game[:k]
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_search_scratch_is_the_engine_changed_in_place(seed):
+    """The brute force's `Scratch` (a search's own board, changed in place) offers the
+    state's moves; played, it is the state the engine gives (`placed`), and with every
+    move taken back, the state it was built from, which never changed."""
+    from models.take_it_higher.state import GameState, Scratch
+
+    rules = small_ship_rules(seed)
+    variant = Variant(seed % 2 == 0, SHIPS[seed % 2])
+    rng = random.Random(seed)
+    start = state = GameState(rules, variant)
+    scratch, played = Scratch(start), []
+    for tile in rng.sample(list(rules.tiles), rules.board_size):
+        moves = state.placements_for(tile)
+        assert scratch.placements_for(tile) == moves
+        move = rng.choice(moves)
+        scratch.play(move)
+        played.append(move)
+        state = state.placed(move)
+        assert scratch.state() == state and scratch.bonus() == state.bonus()
+    assert scratch.is_terminal() and not start.placements and not start.board
+    for move in reversed(played):
+        scratch.undo(move)
+    assert scratch.state() == start == GameState(rules, variant)

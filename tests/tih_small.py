@@ -9,7 +9,7 @@ from collections.abc import Callable
 from models.take_it_higher.positions import Placement, Position
 from models.take_it_higher.rows import board_score
 from models.take_it_higher.rules import Rules, Tile, rules_from_dict
-from models.take_it_higher.state import GameState, replay
+from models.take_it_higher.state import GameState, Scratch, replay
 from models.take_it_higher.variants import Variant
 
 DIRECTION_KEYS = [
@@ -113,18 +113,19 @@ def small_ship_rules(seed: int, stud_ships: bool = True, shuffle_pad: bool = Tru
 
 
 def _ship_search(rules: Rules, variant: Variant,
-                 tiles_for: Callable[[GameState], list[Tile]]
+                 tiles_for: Callable[[Scratch], list[Tile]]
                  ) -> tuple[int, list[Placement]]:
     """Best final total and one game reaching it. Every turn: each tile `tiles_for`
     offers, each empty cell and each launch set the rules engine allows
-    (GameState.placements_for); the moves are made and undone in place.
+    (Scratch.placements_for, as GameState's); the moves are made and undone in place
+    on the search's own `Scratch`.
 
     The final total is the score sheet's: row points (+ gold/silver bonus rows) + the
     Take it Higher bonus (GameState.bonus, from the set of launched ships). The legal
     launches depend on the ships only through that set and the cells that carry a ship
     (advanced rules: a row with a ship cannot launch another), so the best continuation
     is memoised on (board, launched ships, cells with ships)."""
-    state = GameState(rules, variant)  # this search's own: changed in place
+    state = Scratch(GameState(rules, variant))  # this search's own: changed in place
     memo: dict[tuple[frozenset, frozenset, frozenset], tuple[int, tuple[Placement, ...]]] = {}
     row_points: dict[frozenset, int] = {}
 
@@ -141,9 +142,9 @@ def _ship_search(rules: Rules, variant: Variant,
         out: tuple[int, tuple[Placement, ...]] = (-1, ())
         for tile in tiles_for(state):
             for move in state.placements_for(tile):
-                state.play_in_place(move)
+                state.play(move)
                 value, rest = best(board_key | {(move.cell, move.tile)})
-                state.undo_in_place(move)
+                state.undo(move)
                 if value > out[0]:
                     out = (value, (move, *rest))
         memo[key] = out
@@ -159,7 +160,7 @@ def brute_force_ship_best(rules: Rules, variant: Variant, draw: list[Tile] | Non
     order) each called tile must be placed in turn; without, any board_size distinct
     tiles in any order."""
     if draw is None:
-        return _ship_search(rules, variant, GameState.unplaced_tiles)
+        return _ship_search(rules, variant, Scratch.unplaced_tiles)
     if len(draw) != rules.board_size or len({t.id for t in draw}) != len(draw):
         raise ValueError("the draw must call board_size distinct tiles")
     return _ship_search(rules, variant, lambda s: [draw[len(s.placements)]])

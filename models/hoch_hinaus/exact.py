@@ -9,7 +9,7 @@ so a line that wins after T < K turns is a model too. A step is written as encod
 writes it, with its clauses switched off by its idle literal (`_GuardedClauses`), plus
 the frame clauses "idle: the state stays, no tile, no gap filler".
 
-The tasks, exactly as the engine runs them (state.py's fulfil and take_filler):
+The tasks, exactly as the engine runs them (state.py's fulfilled and filler_taken):
 - done[X][t]  <->  done[X][t-1] or (up[X][t] and X holds on the board after step t).
 - A task is up (turned up) from the moment fewer than 4 tasks ahead of it are undone.
   Ahead of pile task j: the open tasks, pile tasks 1..j-1 and every bonus task released
@@ -285,12 +285,12 @@ def solve(game: GameState, deadline: Deadline = NO_DEADLINE) -> ExactAnswer:
 def winning_prefix(game: GameState, line: Sequence[Action]) -> list[Action]:
     """The placements of `line` up to the engine's win; RuntimeError when the engine
     does not reach a win on it (the model would be wrong)."""
-    g = game.copy()
+    g = game
     out = []
     for a in line:
         if g.status != "playing":
             break
-        g.play_in_place(a)
+        g = g.apply_action(a)
         out.append(a)
     if g.status != "won":
         raise RuntimeError(f"the SAT model's line ends {g.status} when the engine plays it "

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 from models.hoch_hinaus.board import Action, action_json, action_text
 from models.hoch_hinaus.positions import position_json, read_position
 from models.hoch_hinaus.rules import Rules, load_rules
-from models.hoch_hinaus.state import TASK_COUNTS, GameState, new_game
+from models.hoch_hinaus.state import TASK_COUNTS, Bonus, GameState, new_game
 from solver.errors import BadInput
 from solver.game import CHANCE, TERMINAL, Game, Policy
 from solver.params import Param, choice_param, int_param, seconds_param
@@ -117,18 +117,13 @@ class HochHinausGame(Game[GameData, GameState, Any]):
         tiles, fillers = options.get("tiles") or (), options.get("fillers")
         if not tiles and fillers is None:
             return state
-        g = state.copy()
-        if tiles:
-            _hold_instead(g, tiles)
+        g = _held_instead(state, tiles) if tiles else state
         if fillers is False:
-            for b in g.bonus:
-                b.fillers = 0
-            g.spare_fillers = 0
+            g = g.but(bonus=[Bonus(b.task, 0) for b in g.bonus], spare_fillers=0)
         elif fillers and g.fillers_left == 0:
-            g.spare_fillers = 1
+            g = g.but(spare_fillers=1)
         if g.hands and g.status != "won":
-            g.status = "playing"
-            g.check_lost()
+            g = g.but(status="playing").judged()
         return g
 
     def setups(self, rules: GameData, **options: Any) -> list[dict[str, Any]]:
@@ -326,9 +321,10 @@ class HochHinausGame(Game[GameData, GameState, Any]):
                 "mean_turns": round(mean(r["turns"] for r in records), 2)}
 
 
-def _hold_instead(g: GameState, tiles: Sequence[str]) -> None:
-    """The player on turn holds `tiles` instead of the hand (taken from wherever they
-    were); a board file becomes a one-player position with that hand."""
+def _held_instead(g: GameState, tiles: Sequence[str]) -> GameState:
+    """The state with the player on turn holding `tiles` instead of the hand (taken
+    from wherever they were); a board file becomes a one-player position with that
+    hand."""
     r = g.rules
     on_board = set(g.board.tiles_used())
     unseen = set(g.unseen_tiles())
@@ -340,15 +336,15 @@ def _hold_instead(g: GameState, tiles: Sequence[str]) -> None:
         ids.append(tile.id)
     ids = list(dict.fromkeys(ids))
     if g.board_only:
-        g.hands, g.reserve, g.reserve_known, g.on_turn = [list(ids)], [], True, 0
-        return
-    g.hands = [[t for t in h if t not in ids] for h in g.hands]
-    g.hands[g.on_turn] = list(ids)
+        return g.but(hands=[list(ids)], reserve=[], reserve_known=True, on_turn=0)
+    hands: list[list[str | None]] = [[t for t in h if t not in ids] for h in g.hands]
+    hands[g.on_turn] = list(ids)
     if g.reserve_known:
-        g.reserve = [t for t in g.reserve if t not in ids]
+        reserve = [t for t in g.reserve if t not in ids]
     else:
         taken = sum(1 for t in ids if t in unseen)
-        g.reserve = g.reserve[:max(0, len(g.reserve) - taken)]
+        reserve = g.reserve[:max(0, len(g.reserve) - taken)]
+    return g.but(hands=hands, reserve=reserve)
 
 
 GAME = HochHinausGame()

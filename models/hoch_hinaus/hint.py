@@ -1,7 +1,7 @@
 """The best placement for the player on turn, with ranked alternatives and reasons.
 
 Every legal placement (hand tile, spaces, which way round, gap filler or not) is played
-on a copy with the rules engine: tasks fulfilled now (newly turned-up known tasks too),
+with the rules engine: tasks fulfilled now (newly turned-up known tasks too),
 whether the next player could still place a tile (a dead end loses the game), and how
 far each other open task is from holding. The best candidates are then checked with the
 SAT model: which of the remaining open tasks stay achievable within a few placements
@@ -101,14 +101,14 @@ class HintResult:
 
 def _evaluate(game: GameState, a: Action, memo: dict | None = None
               ) -> tuple[HintOption, GameState]:
-    """The placement played on a copy; `memo` (per placement) keeps what holds on the
-    board after it and the tasks' distances, for the draws of the same move."""
-    g = game.copy()
-    bonus_before = sum(1 for b in g.bonus if b.fillers > 0)
-    g.place(a)
-    released = sum(1 for b in g.bonus if b.fillers > 0) < bonus_before
+    """The placement played and its tasks fulfilled (before the draw); `memo` (per
+    placement) keeps what holds on the board after it and the tasks' distances, for the
+    draws of the same move."""
     memo = {} if memo is None else memo
-    done = g.fulfil(memo.setdefault("holds", {}))
+    g, done = game.before_draw(a, memo.setdefault("holds", {}))
+    # (the fulfil step leaves the bonus tasks as the placement left them)
+    released = (sum(1 for b in g.bonus if b.fillers > 0)
+                < sum(1 for b in game.bonus if b.fillers > 0))
     r = game.rules
     nxt = (g.on_turn + 1) % g.players if g.players else 0
     hand = list(g.hands[nxt]) if g.hands else []

@@ -261,9 +261,8 @@ def read_position(rules: Rules, data: Any, where: str, pros: bool | None = None,
                        f"{len(state.unseen_tasks())} tasks not seen in the file")
     if hands and not state.chance_due:
         if not open_ and not pile:
-            state.status = "won"
-        else:
-            state.check_lost()
+            return state.but(status="won")
+        return state.judged()
     return state
 
 

@@ -96,8 +96,7 @@ def _successors(g: GameState, actions: list[Action] | None = None) -> list[tuple
     not lost, nearest tasks."""
     out: dict[tuple, tuple] = {}
     for a in g.legal_actions() if actions is None else actions:
-        g2 = g.copy()
-        done = g2.play_in_place(a)
+        g2, done = g.turn(a)
         key = _state_key(g2)
         if key in out:
             continue
@@ -158,14 +157,14 @@ def dfs(game: GameState, time_limit: float, deadline: Deadline = NO_DEADLINE
     if not game.hands:
         raise BadInput("reachable needs a whole game state (hands, tasks), not a board")
     with live_status("exact search", time_limit, unit="positions") as status:
-        line = search(game.copy())
+        line = search(game)
     if line is not None:  # the line is the certificate: replay it with the engine
-        g = game.copy()
+        g = game
         for step in line:
             p = step.placement
             idx = g.rules.space_index
-            g.play_in_place(Action(p["tile"], idx[p["on"][0]], idx[p["on"][1]],
-                                   None if p["filler"] is None else idx[p["filler"]]))
+            g = g.apply_action(Action(p["tile"], idx[p["on"][0]], idx[p["on"][1]],
+                                      None if p["filler"] is None else idx[p["filler"]]))
         if g.status != "won":
             raise RuntimeError("the winning line does not win when replayed (a bug)")
     res = ReachableResult("exact", "won" if line is not None else
@@ -181,10 +180,10 @@ def dfs(game: GameState, time_limit: float, deadline: Deadline = NO_DEADLINE
 
 def line_steps(game: GameState, actions: list[Action]) -> list[LineStep]:
     """The placements as played by the engine from `game`: who plays, what it fulfils."""
-    g, out = game.copy(), []
+    g, out = game, []
     for a in actions:
         player = g.on_turn + 1
-        done = g.play_in_place(a)
+        g, done = g.turn(a)
         out.append(LineStep(player, action_json(g.rules, a), [t.text() for t in done]))
     return out
 
@@ -225,12 +224,12 @@ def rollouts(game: GameState, rng: random.Random, deadline: Deadline, first: int
     k = first
     while not deadline.passed():
         choose = _search_ranking if k % 2 == 0 else _hint_ranking
-        g, line = game.copy(), []
+        g, line = game, []
         while g.status == "playing" and not deadline.passed():
             a = choose(g, rng, k >= 2)
             if a is None:
                 break
-            g.play_in_place(a)
+            g = g.apply_action(a)
             line.append(a)
             turns += 1
         if g.status == "won":
@@ -308,7 +307,7 @@ def exact(game: GameState, time_limit: float, deadline: Deadline = NO_DEADLINE
 def play_out(game: GameState, rng: random.Random, policy: str,
              hint_time: float | None = 0.8, open_hands: bool = False, samples: int = 16,
              deadline: Deadline = NO_DEADLINE) -> GameState | None:
-    """Play `game` (everything known; changed in place) to its end under `policy`, each
+    """Play `game` (everything known) to its end under `policy` (the end state), each
     player judging from their own observation (`open_hands`: from the whole state);
     `hint_time` and `samples` as in `policy_action`. None when `deadline` comes
     first; a hint's time is cut to what is left."""
@@ -323,9 +322,8 @@ def play_out(game: GameState, rng: random.Random, policy: str,
             think = left if think is None else min(think, left)
         a = policy_action(seen, rng, policy, think, samples=samples)
         if a is None:
-            g.status = "lost"
-            break
-        g.play_in_place(a)
+            return g.but(status="lost")
+        g = g.apply_action(a)
     return g
 
 

@@ -6,21 +6,25 @@ What a player does not know is None: a tile in another player's hand, a task of 
 face-down draw pile or under a bonus task's gap fillers, a task turned up whose face
 chance has yet to show. A reserve of unknown order (`reserve_known` False) holds only
 its size. Drawing from it, and turning up an unknown task, are chance events: the turn
-stops there (`chance_due`) until `resolve_in_place` (or `apply_action`) gives the
-outcome. A dealt game knows everything, so its turns never stop.
+stops there (`chance_due`) until `apply_action` (or `turn`) is given the outcome. A
+dealt game knows everything, so its turns never stop.
 
 A `Position` is what lies where and what of it is known; a `GameState` is a position
-with the engine (legal placements, the turn's steps, chance). `apply_action` and `turn`
-return a new state. The searches' hot loops change a copy in place with
-`play_in_place` (a whole turn) or the rulebook's steps `place`, `fulfil` and `draw`.
+with the engine (legal placements, the turn's steps, chance). Both are immutable: every
+move gives a new state (`apply_action` and `turn`: a whole turn or a chance outcome;
+the rulebook's steps one by one: `placed`, `fulfilled`, `drawn`; the first two at once:
+`before_draw`), and a state's lists and board are never changed once it is made (`but`
+makes a changed copy). Legality is checked here and only here (`check_move`,
+`check_placement`, `check_outcome`). Each move is worked out on a private working copy
+(`_Turn`), frozen into the new state.
 """
 
 from __future__ import annotations
 
 import random
 from collections import Counter
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Literal, Self
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any, Literal, Self
 
 from models.hoch_hinaus.board import Action, Board, action_text
 from models.hoch_hinaus.rules import Rules
@@ -40,7 +44,7 @@ Status = Literal["playing", "won", "lost"]
 TASK_COUNTS = ("pile", "total")
 
 
-@dataclass
+@dataclass(frozen=True)
 class Bonus:
     """A face-down bonus task with the gap fillers lying on it."""
 
@@ -48,42 +52,19 @@ class Bonus:
     fillers: int
 
 
-@dataclass
-class Position:
-    """What lies where, and what of it is known (see the module's docstring for what
-    None means): the information half of a `GameState`, which adds the engine.
-
-    A state without hands is a board file: every tile not on the board may be placed,
-    its gap fillers are `spare_fillers` (on no bonus task), and it is never won or lost.
-    `on_turn` is the seat on turn from 0 (files and answers count from 1).
-    """
+class _Views:
+    """What a state and the engine's working copy (`_Turn`) both read of their fields."""
 
     rules: Rules
     board: Board
     open: list[Task | None]
-    draw_pile: list[Task | None]
     bonus: list[Bonus]
     hands: list[list[str | None]]
-    reserve: list[str | None]
-    completed: list[Task] = field(default_factory=list)
-    on_turn: int = 0
-    pros: bool = False
-    reserve_known: bool = True
-    status: Status = "playing"
-    turns: int = 0
-    draw_due: bool = False  # the player on turn still draws from the unordered reserve
-    spare_fillers: int = 0
-    catalogue: Catalogue | None = None  # where unknown tasks come from
-
-    def copy(self) -> Self:
-        return type(self)(self.rules, self.board.copy(), list(self.open),
-                         list(self.draw_pile), [Bonus(b.task, b.fillers) for b in self.bonus],
-                         [list(h) for h in self.hands], list(self.reserve),
-                         list(self.completed), self.on_turn, self.pros, self.reserve_known,
-                         self.status, self.turns, self.draw_due, self.spare_fillers,
-                         self.catalogue)
-
-    # ------------------------------------------------------------------ what is known
+    on_turn: int
+    pros: bool
+    status: Status
+    draw_due: bool
+    spare_fillers: int
 
     @property
     def players(self) -> int:
@@ -108,6 +89,52 @@ class Position:
     @property
     def chance_due(self) -> bool:
         return self.draw_due or self.task_due
+
+    def stuck(self) -> bool:
+        """The player on turn of a game in play holds only known tiles and cannot place
+        any of them (a hand with unknown tiles cannot be judged: it is taken as able)."""
+        if self.status != "playing" or not self.hands:
+            return False
+        hand = self.hands[self.on_turn]
+        if any(t is None for t in hand):
+            return False
+        return not self.board.can_place(hand, self.pros,  # type: ignore[arg-type]
+                                        self.fillers_left > 0)
+
+
+@dataclass(frozen=True)
+class Position(_Views):
+    """What lies where, and what of it is known (see the module's docstring for what
+    None means): the information half of a `GameState`, which adds the engine. Never
+    changed once made, its lists and board included (`but` makes a changed copy).
+
+    A state without hands is a board file: every tile not on the board may be placed,
+    its gap fillers are `spare_fillers` (on no bonus task), and it is never won or lost.
+    `on_turn` is the seat on turn from 0 (files and answers count from 1).
+    """
+
+    rules: Rules
+    board: Board
+    open: list[Task | None]
+    draw_pile: list[Task | None]
+    bonus: list[Bonus]
+    hands: list[list[str | None]]
+    reserve: list[str | None]
+    completed: list[Task] = field(default_factory=list)
+    on_turn: int = 0
+    pros: bool = False
+    reserve_known: bool = True
+    status: Status = "playing"
+    turns: int = 0
+    draw_due: bool = False  # the player on turn still draws from the unordered reserve
+    spare_fillers: int = 0
+    catalogue: Catalogue | None = None  # where unknown tasks come from
+
+    def but(self, **changes: Any) -> Self:
+        """The same state with some fields replaced (a new state; this one is kept)."""
+        return replace(self, **changes)
+
+    # ------------------------------------------------------------------ what is known
 
     @property
     def everything_known(self) -> bool:
@@ -154,20 +181,18 @@ class Position:
         """What `player` knows: the board, the open and completed tasks, the gap fillers,
         their own hand; not the other hands, the reserve's order, the draw pile or the
         bonus tasks (all face down)."""
-        g = self.copy()
-        g.hands = [h if s == player else [None] * len(h) for s, h in enumerate(g.hands)]
-        if g.reserve:
-            g.reserve = [None] * len(g.reserve)
-            g.reserve_known = False
-        g.draw_pile = [None] * len(g.draw_pile)
-        for b in g.bonus:
-            b.task = None
-        return g
+        hands = [list(h) if s == player else [None] * len(h)
+                 for s, h in enumerate(self.hands)]
+        changes: dict[str, Any] = {}
+        if self.reserve:
+            changes = {"reserve": [None] * len(self.reserve), "reserve_known": False}
+        return replace(self, hands=hands, draw_pile=[None] * len(self.draw_pile),
+                       bonus=[Bonus(None, b.fillers) for b in self.bonus], **changes)
 
 
 class GameState(Position):
-    """A position with the rules at work: the legal placements, the turn's steps (in
-    place, for the searches' hot loops) and the states after a move (new ones)."""
+    """A position with the rules at work: the legal placements, the checks of a move
+    (the only ones) and the states after a move (new ones)."""
 
     # ------------------------------------------------------------------ moves
 
@@ -180,7 +205,7 @@ class GameState(Position):
         if any(t is None for t in hand):
             raise BadInput(f"the hand of player {self.on_turn + 1} (on turn) is unknown "
                            "('?'): its placements cannot be listed")
-        return hand  # type: ignore[return-value]
+        return list(hand)  # type: ignore[arg-type]
 
     def legal_actions(self) -> list[Action]:
         """Every placement of the player on turn (none at a chance event or the end)."""
@@ -206,43 +231,19 @@ class GameState(Position):
             return [(t, n / total) for t, n in counts.items()]
         return []
 
-    # ------------------------------------------------------------------ turns (in place)
+    # ------------------------------------------------------------------ the checks
 
-    def take_filler(self) -> None:
-        """Take a gap filler from the first bonus task that has one; the last one taken
-        puts that task face down on the draw pile (face up if fewer than 4 are open).
-        Then the spare ones."""
-        for b in self.bonus:
-            if b.fillers > 0:
-                b.fillers -= 1
-                if b.fillers == 0:
-                    if len(self.open) < self.rules.open_tasks:
-                        self.open.append(b.task)
-                    else:
-                        self.draw_pile.insert(0, b.task)
-                    b.task = None
-                return
-        if self.spare_fillers > 0:
-            self.spare_fillers -= 1
-            return
-        raise BadInput("no gap filler is left")
-
-    def place(self, a: Action) -> None:
-        """Step 1 of a turn (checked): the optional gap filler, then the tile. Every
-        check comes first, so an illegal placement changes nothing (not even the gap
-        fillers left): a BadInput names why."""
+    def check_placement(self, a: Action) -> None:
+        """BadInput naming why `a` may not be placed now (step 1 of a turn: the optional
+        gap filler, then the tile), whatever the turn's stage."""
         r = self.rules
         if not isinstance(a, Action):
             raise BadInput(f"'{a}' is not a placement")
         if self.board_only:
             if a.tile not in self.tiles_to_place():
                 raise BadInput(f"tile {a.tile} is not a tile of the set off the board")
-            hand = None
-        else:
-            hand = self.hands[self.on_turn]
-            if a.tile is None or a.tile not in hand:
-                raise BadInput(f"tile {a.tile} is not in the hand of player "
-                               f"{self.on_turn + 1}")
+        elif a.tile is None or a.tile not in self.hands[self.on_turn]:
+            raise BadInput(f"tile {a.tile} is not in the hand of player {self.on_turn + 1}")
         for s in (a.first, a.second):
             if not (isinstance(s, int) and 0 <= s < r.n_spaces):
                 raise BadInput(f"a tile on space {s!r}: no such space")
@@ -255,20 +256,184 @@ class GameState(Position):
         why = self.board.why_not_after(a.filler, a.first, a.second, tile.faces, self.pros)
         if why is not None:
             raise BadInput(f"illegal placement {action_text(r, a)}: {why}")
+
+    def check_outcome(self, outcome: object) -> None:
+        """BadInput naming why `outcome` is not an outcome of the chance event due."""
+        if self.draw_due:
+            if not isinstance(outcome, str) or outcome not in self.unseen_tiles():
+                raise BadInput(f"'{outcome}' is not an unseen tile: it cannot be drawn")
+        elif self.task_due:
+            if isinstance(outcome, (str, Action)) or outcome not in self.unseen_tasks():
+                raise BadInput(f"'{_text(outcome)}' is not an unseen task of the "
+                               "catalogue: it cannot be turned up")
+        else:
+            raise BadInput("no chance event is due here")
+
+    def check_move(self, move: object) -> None:
+        """BadInput naming why `move` is not legal now: a whole turn's placement, or the
+        outcome of the chance event due."""
+        if self.chance_due:
+            self.check_outcome(move)
+            return
+        if not isinstance(move, Action):
+            raise BadInput(f"'{_text(move)}' is not a placement (no chance event is due)")
+        if self.status != "playing":
+            raise BadInput(f"the game is over ({self.status})")
+        self.check_placement(move)
+
+    # ------------------------------------------------------------------ new states
+
+    def turn(self, move: Move) -> tuple[GameState, list[Task]]:
+        """The state after `move` and the tasks it fulfilled: a placement's whole turn
+        (place, fulfil, draw; it stops at a chance event: an unknown task turned up, a
+        draw from the unordered reserve), or the outcome of the chance event due, after
+        which the turn goes on. BadInput naming why if it is not legal here."""
+        self.check_move(move)
+        work = _Turn(self)
+        if self.draw_due:
+            work.draw_tile(move)  # type: ignore[arg-type]
+            return work.state(), []
+        if self.task_due:
+            work.open[work.open.index(None)] = move  # type: ignore[call-overload]
+        else:
+            work.place(move)  # type: ignore[arg-type]
+        done = work.after_placement()
+        return work.state(), done
+
+    def apply_action(self, move: Move) -> GameState:
+        """The state after `move` (a new one; this one is unchanged)."""
+        return self.turn(move)[0]
+
+    def placed(self, a: Action) -> GameState:
+        """Step 1 of a turn: the gap filler (if any) and the tile laid, nothing else
+        (BadInput naming why if `a` may not be placed)."""
+        self.check_placement(a)
+        work = _Turn(self)
+        work.place(a)
+        return work.state()
+
+    def fulfilled(self, memo: dict[Task, bool] | None = None
+                  ) -> tuple[GameState, list[Task]]:
+        """Step 2: every fulfilled open task discarded, new ones turned up until 4 are
+        open, newly turned-up tasks that are fulfilled at once discarded; the state and
+        the tasks fulfilled. The game is won when no task is open and the draw pile is
+        empty. Stops when an unknown task is turned up. `memo`: which tasks hold on this
+        very board, kept across calls by a caller that plays the same board with
+        different task piles."""
+        work = _Turn(self)
+        done = work.fulfil(memo)
+        return work.state(), done
+
+    def before_draw(self, a: Action, memo: dict[Task, bool] | None = None
+                    ) -> tuple[GameState, list[Task]]:
+        """Steps 1 and 2 at once, `placed` then `fulfilled` (`memo` as there): the state
+        before the draw and the tasks fulfilled (what the hint judges a placement by)."""
+        self.check_placement(a)
+        work = _Turn(self)
+        work.place(a)
+        done = work.fulfil(memo)
+        return work.state(), done
+
+    def drawn(self) -> GameState:
+        """Step 3: a tile drawn (if the reserve has one), then the next player's turn; a
+        player on turn who cannot place a tile loses the game for everyone. From an
+        unordered reserve the draw waits for chance (`draw_due`)."""
+        work = _Turn(self)
+        work.draw()
+        return work.state()
+
+    def filler_taken(self) -> GameState:
+        """A gap filler taken (BadInput if none is left): from the first bonus task
+        that has one; the last one taken puts that task face down on the draw pile (face
+        up if fewer than 4 are open). Then the spare ones."""
+        if self.fillers_left == 0:
+            raise BadInput("no gap filler is left")
+        work = _Turn(self)
+        work.take_filler()
+        return work.state()
+
+    def judged(self) -> GameState:
+        """The state with the game lost if the player on turn cannot place a tile
+        (nothing is judged while a chance event is due, mid-turn)."""
+        if self.chance_due or not self.stuck():
+            return self
+        return replace(self, status="lost")
+
+    def determinise(self, rng: random.Random) -> GameState:
+        """A state with every unknown drawn at random, uniformly: the hidden tiles (other
+        hands, the reserve in an order) from the unseen tiles, the unknown tasks from the
+        catalogue tasks not seen. A turn stopped at a chance event is then finished."""
+        hands = [list(h) for h in self.hands]
+        reserve, reserve_known = self.reserve, self.reserve_known
+        hidden = [(s, i) for s, h in enumerate(hands) for i, t in enumerate(h) if t is None]
+        if not reserve_known or hidden:
+            pool: list = self.unseen_tiles()
+            rng.shuffle(pool)
+            for s, i in hidden:
+                hands[s][i] = pool.pop()
+            if not reserve_known:
+                reserve, reserve_known = pool[:len(reserve)], True
+        pool = self.unseen_tasks()
+        rng.shuffle(pool)
+        draw_pile = [t if t is not None else pool.pop() for t in self.draw_pile]
+        open_ = [t if t is not None else pool.pop() for t in self.open]
+        bonus = [Bonus(pool.pop(), b.fillers) if b.task is None and b.fillers > 0 else b
+                 for b in self.bonus]
+        g = replace(self, hands=hands, reserve=list(reserve), reserve_known=reserve_known,
+                    draw_pile=draw_pile, open=open_, bonus=bonus)
+        if not self.chance_due:
+            return g
+        work = _Turn(g)
+        if self.draw_due:  # the reserve's order is known now: its first tile is drawn
+            work.draw_due = False
+            work.draw()
+        else:
+            work.after_placement()
+        return work.state()
+
+
+class _Turn(_Views):
+    """The engine's working copy of a state for one move: the rulebook's steps change it
+    in place, unchecked (`GameState` checks every move first), and `state` freezes it."""
+
+    def __init__(self, s: GameState) -> None:
+        self.rules, self.board = s.rules, s.board.copy()
+        self.open, self.draw_pile = list(s.open), list(s.draw_pile)
+        self.bonus, self.hands = list(s.bonus), [list(h) for h in s.hands]
+        self.reserve, self.completed = list(s.reserve), list(s.completed)
+        self.on_turn, self.pros, self.reserve_known = s.on_turn, s.pros, s.reserve_known
+        self.status, self.turns, self.draw_due = s.status, s.turns, s.draw_due
+        self.spare_fillers, self.catalogue = s.spare_fillers, s.catalogue
+
+    def state(self) -> GameState:
+        return GameState(self.rules, self.board, self.open, self.draw_pile, self.bonus,
+                         self.hands, self.reserve, self.completed, self.on_turn, self.pros,
+                         self.reserve_known, self.status, self.turns, self.draw_due,
+                         self.spare_fillers, self.catalogue)
+
+    def take_filler(self) -> None:
+        for i, b in enumerate(self.bonus):
+            if b.fillers > 0:
+                if b.fillers > 1:
+                    self.bonus[i] = Bonus(b.task, b.fillers - 1)
+                    return
+                if len(self.open) < self.rules.open_tasks:
+                    self.open.append(b.task)
+                else:
+                    self.draw_pile.insert(0, b.task)
+                self.bonus[i] = Bonus(None, 0)
+                return
+        self.spare_fillers -= 1
+
+    def place(self, a: Action) -> None:
         if a.filler is not None:
             self.take_filler()
             self.board.place_filler(a.filler)
-        self.board.place_tile(tile, a.first, a.second)
-        if hand is not None:
-            hand.remove(a.tile)
+        self.board.place_tile(self.rules.tile_by_id[a.tile], a.first, a.second)
+        if self.hands:
+            self.hands[self.on_turn].remove(a.tile)
 
     def fulfil(self, memo: dict[Task, bool] | None = None) -> list[Task]:
-        """Step 2: discard every fulfilled open task, turn up new ones until 4 are open,
-        and discard newly turned-up tasks that are fulfilled at once. Returns the tasks
-        fulfilled; the game is won when no task is open and the draw pile is empty. Stops
-        when an unknown task is turned up (chance shows it; then fulfil again). `memo`:
-        which tasks hold on this very board, kept across calls by a caller that plays
-        the same board with different task piles."""
         from models.hoch_hinaus.tasks import holds as holds_on
 
         visible = self.board.visible()
@@ -298,9 +463,6 @@ class GameState(Position):
         return done
 
     def draw(self) -> None:
-        """Step 3: draw a tile (if the reserve has one); then the next player's turn. A
-        player on turn who cannot place a tile loses the game for everyone. From an
-        unordered reserve the draw waits for chance (`draw_due`)."""
         if self.hands and self.reserve:
             if not self.reserve_known:
                 self.draw_due = True
@@ -308,115 +470,25 @@ class GameState(Position):
             self.hands[self.on_turn].append(self.reserve.pop(0))
         self.pass_turn()
 
+    def draw_tile(self, tile: str) -> None:
+        """The draw from the unordered reserve, of `tile`; then the next player's turn."""
+        self.hands[self.on_turn].append(tile)
+        self.reserve.pop()
+        self.draw_due = False
+        self.pass_turn()
+
     def pass_turn(self) -> None:
         if self.hands:
             self.on_turn = (self.on_turn + 1) % self.players
         self.turns += 1
-        self._judge_stuck()
-
-    def check_lost(self) -> None:
-        """Lost when the player on turn cannot place a tile (a hand with unknown tiles
-        cannot be judged: it is taken as able); nothing is judged mid-turn."""
-        if not self.chance_due:
-            self._judge_stuck()
-
-    def _judge_stuck(self) -> None:
-        if self.status != "playing" or not self.hands:
-            return
-        hand = self.hands[self.on_turn]
-        if any(t is None for t in hand):
-            return
-        if not self.board.can_place(hand, self.pros,  # type: ignore[arg-type]
-                                    self.fillers_left > 0):
+        if self.stuck():
             self.status = "lost"
 
-    def play_in_place(self, a: Action) -> list[Task]:
-        """A player's whole turn, in place: place, fulfil, draw. Returns the tasks
-        fulfilled. Stops at a chance event (an unknown task turned up, a draw from the
-        unordered reserve). BadInput if the placement is not legal (nothing changed)."""
-        if self.status != "playing":
-            raise BadInput(f"the game is over ({self.status})")
-        if self.chance_due:
-            raise BadInput("chance acts first: " + ("a tile is drawn" if self.draw_due
-                                                   else "a task is turned up"))
-        self.place(a)
-        return self._after_placement()
-
-    def _after_placement(self) -> list[Task]:
+    def after_placement(self) -> list[Task]:
         done = self.fulfil()
         if self.status == "playing" and not self.task_due:
             self.draw()
         return done
-
-    def resolve_in_place(self, outcome: str | Task) -> list[Task]:
-        """The chance event due, in place: the tile drawn or the task turned up; then
-        the turn goes on. Returns the tasks fulfilled meanwhile."""
-        if self.draw_due:
-            if not isinstance(outcome, str) or outcome not in self.unseen_tiles():
-                raise BadInput(f"'{outcome}' is not an unseen tile: it cannot be drawn")
-            self.hands[self.on_turn].append(outcome)
-            self.reserve.pop()
-            self.draw_due = False
-            self.pass_turn()
-            return []
-        if self.task_due:
-            if isinstance(outcome, (str, Action)) or outcome not in self.unseen_tasks():
-                raise BadInput(f"'{_text(outcome)}' is not an unseen task of the "
-                               "catalogue: it cannot be turned up")
-            self.open[self.open.index(None)] = outcome
-            return self._after_placement()
-        raise BadInput("no chance event is due here")
-
-    def act_in_place(self, move: Move) -> list[Task]:
-        """A placement, or the outcome of the chance event due, in place."""
-        if self.chance_due:
-            return self.resolve_in_place(move)  # type: ignore[arg-type]
-        if not isinstance(move, Action):
-            raise BadInput(f"'{_text(move)}' is not a placement (no chance event is due)")
-        return self.play_in_place(move)
-
-    # ------------------------------------------------------------------ new states
-
-    def turn(self, move: Move) -> tuple[GameState, list[Task]]:
-        """The state after `move` (a new one; this one is unchanged) and the tasks it
-        fulfilled. BadInput if it is not legal here."""
-        after = self.copy()
-        done = after.act_in_place(move)
-        return after, done
-
-    def apply_action(self, move: Move) -> GameState:
-        """The state after `move` (a new one; this one is unchanged)."""
-        return self.turn(move)[0]
-
-    def determinise(self, rng: random.Random) -> GameState:
-        """A copy with every unknown drawn at random, uniformly: the hidden tiles (other
-        hands, the reserve in an order) from the unseen tiles, the unknown tasks from the
-        catalogue tasks not seen. A turn stopped at a chance event is then finished."""
-        g = self.copy()
-        hidden = [(s, i) for s, h in enumerate(g.hands) for i, t in enumerate(h) if t is None]
-        if not g.reserve_known or hidden:
-            pool: list = g.unseen_tiles()
-            rng.shuffle(pool)
-            for s, i in hidden:
-                g.hands[s][i] = pool.pop()
-            if not g.reserve_known:
-                g.reserve = pool[:len(g.reserve)]
-                g.reserve_known = True
-        task_due = g.task_due
-        pool = g.unseen_tasks()
-        rng.shuffle(pool)
-        g.draw_pile = [t if t is not None else pool.pop() for t in g.draw_pile]
-        g.open = [t if t is not None else pool.pop() for t in g.open]
-        for b in g.bonus:
-            if b.task is None and b.fillers > 0:
-                b.task = pool.pop()
-        if g.draw_due:
-            g.draw_due = False
-            g.hands[g.on_turn].append(g.reserve.pop(0))
-            g.pass_turn()
-        elif task_due:
-            g._after_placement()
-        return g
 
 
 def _text(move: object) -> str:

@@ -142,8 +142,6 @@ class TakeItHigherGame(Game[Rules, GameState, Action]):
         return list(state.legal_placements())
 
     def apply_action(self, state: GameState, action: Action) -> GameState:
-        if not isinstance(action, (Placement, Tile)):
-            raise BadInput(f"{action!r} is neither a placement nor a called tile")
         return state.apply_action(action)
 
     def chance_outcomes(self, state: GameState) -> list[tuple[Action, float]]:
