@@ -51,3 +51,14 @@ def extend(result: Any, answer_type: type[T], **more: Any) -> T:
     """An answer of `answer_type` holding `result`'s fields and `more`."""
     values = {f.name: getattr(result, f.name) for f in fields(result)}
     return answer_type(**values, **more)
+
+
+@dataclass(kw_only=True)
+class Capped:
+    """An answer whose work is counted in deterministic units (samples, futures, search
+    nodes, CP-SAT's deterministic time or conflicts) and only capped by `--time-limit`:
+    without the cap's cut it is a function of the input, the options and `--seed`;
+    `cut_by_time` says the cap cut the work (the answer is then the best found within
+    it, and says so)."""
+
+    cut_by_time: bool = False

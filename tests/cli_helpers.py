@@ -6,7 +6,8 @@ from __future__ import annotations
 import json
 import signal
 import socket
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from click.testing import CliRunner, Result
@@ -115,3 +116,29 @@ def without_times(value: Any) -> Any:
     if isinstance(value, list):
         return [without_times(v) for v in value]
     return value
+
+
+@contextmanager
+def busy(processes: int = 1) -> Iterator[None]:
+    """The block runs beside `processes` CPU-bound processes (a loaded machine)."""
+    import subprocess
+    import sys
+
+    spinners = [subprocess.Popen([sys.executable, "-c", "while True: pass"])
+                for _ in range(processes)]
+    try:
+        yield
+    finally:
+        for p in spinners:
+            p.kill()
+            p.wait()
+
+
+def same_answer_when_busy(run: Callable[..., Result], *args: str) -> Any:
+    """The JSON answer of `run(*args, "--json")`, asked twice, once beside a CPU-bound
+    process: the two must be equal (timings left out); returns it."""
+    first = run_json(run, *args)
+    with busy():
+        second = run_json(run, *args)
+    assert without_times(first) == without_times(second), args
+    return first
