@@ -40,9 +40,9 @@ def cluster():
                 [*dask, "worker", address, "--nthreads", "1", "--no-dashboard",
                  "--host", "127.0.0.1"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                 env=env))
-        try:
-            with Client(address, timeout="20s") as client:
-                client.wait_for_workers(2, timeout=30)
+        try:  # generous guards: two workers start in seconds, slower on a busy machine
+            with Client(address, timeout="120s") as client:
+                client.wait_for_workers(2, timeout=180)
         except Exception as exc:  # a clear failure, never a skip
             dead = [p.args[4] for p in procs if p.poll() is not None]
             pytest.fail(f"could not start a Dask scheduler and two workers on {address}: "

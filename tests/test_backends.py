@@ -224,6 +224,9 @@ def _pigeons(b: CnfBuilder, n: int) -> None:
 
 
 def test_limited_sat_calls_stop_at_deadline_and_budget():
+    """A call that cannot end in any test's time (12 pigeons in 11 holes) stops at its
+    deadline with TimeLimitReached, and at a conflict budget. How soon after the
+    deadline it stops is timed by scripts/bench_time_limits.py, not here."""
     import time
 
     import pytest
@@ -238,7 +241,7 @@ def test_limited_sat_calls_stop_at_deadline_and_budget():
         with pytest.raises(TimeLimitReached, match="deadline") as stopped:
             sat.solve_limited(deadline=Deadline.after(0.3))
         assert stopped.value.exit_code == 3
-        assert time.perf_counter() - start < 2.0
+        assert time.perf_counter() - start < 60  # a guard against a hang only
         with pytest.raises(TimeLimitReached, match="conflict budget"):
             sat.solve_limited(conflicts=100)
     small = CnfBuilder()

@@ -1,10 +1,14 @@
 """The fuzz invariant on a small budget (scripts/fuzz.py runs thousands of tries): on
 damaged files and bad option values, every verb of every game answers, gives one clean
-line with exit 2, or stops at its time limit with exit 3 — never a traceback, a hang or
-a run far past its limit."""
+line with exit 2, or stops at its time limit with exit 3 — never a traceback or a hang.
+
+The suite's tries are the same on every run (fixed seeds), and their verdict does not
+depend on the machine's load: whether a try ran past its limit is timed by
+scripts/fuzz.py (its "overrun" column), not here; a hang (60 s) is still a failure."""
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import pytest
@@ -14,12 +18,14 @@ from hypothesis import strategies as st
 from tests.cli_helpers import load_script
 
 FUZZ = load_script("fuzz")
+NO_OVERRUN = math.inf  # the suite does not time the tries (scripts/fuzz.py --slack does)
 
 
-@settings(max_examples=2, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=2, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(seed=st.integers(0, 2**31 - 1))
 def test_bad_input_never_ends_in_a_traceback_or_a_hang(tmp_path, seed):
-    tally = FUZZ.run(40, seed, limit=2.0, slack=3.0, workdir=tmp_path)
+    tally = FUZZ.run(40, seed, limit=2.0, slack=NO_OVERRUN, workdir=tmp_path)
     assert len(tally.outcomes) == 40
     assert not tally.failures(), [(o.kind, o.what, o.detail) for o in tally.failures()]
 
@@ -29,7 +35,7 @@ def test_the_damage_is_real():
     import tempfile
 
     with tempfile.TemporaryDirectory() as tmp:
-        counts = FUZZ.run(60, 5, limit=2.0, slack=3.0, workdir=Path(tmp)).count()
+        counts = FUZZ.run(60, 5, limit=2.0, slack=NO_OVERRUN, workdir=Path(tmp)).count()
     assert counts["clean error"] >= 40 and counts["answer"] >= 1  # two thirds, and some
 
 
@@ -43,7 +49,7 @@ def test_a_list_as_a_direction_colour_is_one_line():
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "r.json"
         path.write_text(json.dumps(data))
-        out = FUZZ.invoke(["take-it-higher", "tiles", "--rules", str(path)], None, 1.0)
+        out = FUZZ.invoke(["take-it-higher", "tiles", "--rules", str(path)], None, NO_OVERRUN)
     assert out.kind == "clean error", out
 
 
@@ -54,7 +60,7 @@ def test_damaged_stores_end_cleanly_and_are_never_trusted(tmp_path):
     import random
 
     rng = random.Random(3)
-    outcomes = [FUZZ.store_outcome(FUZZ.store_try(rng, tmp_path, n), tmp_path, 3.0)
+    outcomes = [FUZZ.store_outcome(FUZZ.store_try(rng, tmp_path, n), tmp_path, NO_OVERRUN)
                 for n in range(16)]
     assert not [o for o in outcomes if o.kind not in ("answer", "clean error")], outcomes
     resumed = [o for o in outcomes if o.kind == "answer" and "--resume" in o.what]
@@ -81,7 +87,7 @@ def test_the_store_oracle_sees_a_trusted_edit(tmp_path, monkeypatch):
     monkeypatch.setattr(solver.store.Store, "_read", trusting)
     rng = random.Random(3)
     kinds = [FUZZ.store_outcome(FUZZ.store_try(rng, tmp_path, n, ["runs"]), tmp_path,
-                                3.0).kind for n in range(20)]
+                                NO_OVERRUN).kind for n in range(20)]
     assert "wrong answer" in kinds
 
 
@@ -101,5 +107,6 @@ def test_a_colour_that_is_not_rgb_is_one_line(tmp_path, game, rules, verb):
     data["colours"][0]["rgb"] = ""
     path = tmp_path / "r.json"
     path.write_text(json.dumps(data))
-    out = FUZZ.invoke([game, verb[0], str(root / verb[1]), "--rules", str(path)], None, 1.0)
+    out = FUZZ.invoke([game, verb[0], str(root / verb[1]), "--rules", str(path)], None,
+                      NO_OVERRUN)
     assert out.kind == "clean error", out

@@ -10,6 +10,7 @@ import pytest
 from solver.deadline import Deadline
 from solver.errors import BadInput
 from solver.generate import Rating, Search, as_features, check_unique, generate
+from tests.cli_helpers import EventDeadline
 
 
 class SubsetSum:
@@ -184,12 +185,25 @@ def test_shared_puzzle_commands_with_a_game_option(tmp_path):
 
 
 def test_generation_stops_at_its_deadline():
-    import time
-    start = time.monotonic()
-    report = generate(SubsetSum(), "medium", 10 ** 6, seed=2,
-                      deadline=Deadline.after(0.3))
-    assert time.monotonic() - start < 3
-    assert 0 < len(report.puzzles) < 10 ** 6
+    """A million puzzles asked, the deadline passes once three are found (an event,
+    not the clock: the same puzzles on any machine): those are kept, the loop ends."""
+    deadline = EventDeadline()
+
+    def found(done: int, total: int) -> None:
+        if done >= 3:
+            deadline.event.set()
+
+    report = generate(SubsetSum(), "medium", 10 ** 6, seed=2, progress=found,
+                      deadline=deadline)
+    assert len(report.puzzles) == 3
+    assert report.puzzles == generate(SubsetSum(), "medium", 3, seed=2).puzzles
+
+
+def test_generation_past_its_deadline_on_the_clock_finds_nothing():
+    """A deadline already passed (on the real clock) when generation starts: no attempt
+    is made, whatever the load."""
+    report = generate(SubsetSum(), "medium", 10 ** 6, seed=2, deadline=Deadline.after(0))
+    assert report.puzzles == [] and report.attempts == 0
 
 
 def test_a_kind_shaped_by_the_author_keeps_any_rating_labelled_as_asked():

@@ -138,76 +138,115 @@ def test_body_limit(client):
     assert "larger than" in r.json()["error"]
 
 
-def test_time_limit_stops_the_solve(client, monkeypatch):
-    """The command's own limit is passed on; a process past it (and the grace) is killed."""
-    started = time.monotonic()
-    # the limit counts from the command's start, a cold worker's imports included:
-    # 3 s leave room for a board on a busy machine
-    r = post(client, "/api/take-it-higher/max", "{}", variant="gold-silver",
-             time_limit="3", backend="cpsat")
-    took = time.monotonic() - started
-    assert r.status_code == 200 and r.json()["status"] in ("optimal", "feasible"), r.text
-    assert took < 3 + jobs.GRACE + 1
-    monkeypatch.setattr(jobs, "GRACE", 0.0)  # now the kill comes first
-    started = time.monotonic()
-    r = post(client, "/api/take-it-higher/max", "{}", variant="gold-silver",
-             time_limit="0.3", backend="cpsat")
-    took = time.monotonic() - started
+# A solve that runs to the web's longest limit (60 s) whatever the load (the proof of
+# the advanced gold/silver maximum takes far longer; a busy machine only makes it
+# longer): the job to hold a slot, to cancel or to kill, in tests that wait seconds.
+LONG_SOLVE = {"variant": "advanced", "gold_silver": "1", "backend": "cpsat",
+              "time_limit": "60"}
+GUARD = 120  # seconds a test waits for what must come: a guard against a hang only
+
+
+def wait_for_job(client, job: str, done) -> dict:
+    """Poll the job until `done(status)`; its status then."""
+    deadline = time.monotonic() + GUARD
+    while not done(status := client.get(f"/api/jobs/{job}").json()):
+        assert time.monotonic() < deadline, status
+        time.sleep(0.05)
+    return status
+
+
+def test_the_commands_own_limit_is_passed_on(client, monkeypatch):
+    """The request's time limit is the command's own: at a limit that has passed before
+    the model is built, the command itself stops with its own line (exit 3), the one
+    the CLI prints, and no process is killed (the kill is far off here)."""
+    from click.testing import CliRunner
+
+    from solver.cli import cli as toppi
+
+    monkeypatch.setattr(jobs, "GRACE", 600.0)
+    file = PUZZLES / "hoch-hinaus/midgame-1.json"
+    options = {"within": "12", "tiles": "any", "time_limit": "0.01"}
+    done = CliRunner().invoke(toppi, ["hoch-hinaus", "achievable", str(file), "--within",
+                                      "12", "--tiles", "any", "--time-limit", "0.01",
+                                      "--json", "--quiet"])
+    assert done.exit_code == 3, done.output
+    r = post(client, "/api/hoch-hinaus/achievable", file.read_text(), **options)
+    assert (r.status_code, r.headers["X-Toppi-Exit"]) == (504, "3"), r.text
+    assert r.json()["error"] == done.stderr.strip()
+    assert "(the solve was stopped)" not in r.json()["error"]
+
+
+def test_a_job_past_its_limit_is_killed(client, monkeypatch):
+    """A process past its kill limit (the command's limit + GRACE) is killed: 504 with
+    one line; the slot answers again. Here the kill comes 0.3 s after the start, long
+    before the command could answer on its own, whatever the load. (How soon after the
+    limit the answer comes is timed by scripts/bench_serve.py.)"""
+    monkeypatch.setattr(jobs, "GRACE", 0.3 - float(LONG_SOLVE["time_limit"]))
+    r = post(client, "/api/take-it-higher/max", "{}", **LONG_SOLVE)
     assert r.status_code == 504, r.text
-    assert r.json()["error"].startswith("toppi: error: time limit")
-    assert took < 2.5
+    assert r.json()["error"] == ("toppi: error: time limit: no answer within 60 s "
+                                 "(the solve was stopped)")
+    monkeypatch.undo()
+    text = (PUZZLES / "hippo/midgame-4p.json").read_text()
+    for _ in range(client.app.state.pool.size):  # every slot, the killed one restarted
+        assert post(client, "/api/hippo/best", text, roll="3,4,5").status_code == 200
 
 
 def test_async_job_poll_and_cancel(client):
-    r = post(client, "/api/take-it-higher/max", "{}", variant="gold-silver",
-             time_limit="30", backend="cpsat", **{"async": "1"})
+    r = post(client, "/api/take-it-higher/max", "{}", **LONG_SOLVE, **{"async": "1"})
     assert r.status_code == 202
     job = r.json()["job"]
-    deadline = time.monotonic() + 10
-    while client.get(f"/api/jobs/{job}").json()["status"] != "running":
-        assert time.monotonic() < deadline
-        time.sleep(0.05)
-    status = client.get(f"/api/jobs/{job}").json()
-    assert status["time_limit"] == 30 and 0 <= status["progress"] < 1
+    status = wait_for_job(client, job, lambda s: s["status"] != "queued")
+    assert status["status"] == "running", status
+    assert status["time_limit"] == 60 and 0 <= status["progress"] < 1
+    assert "--time-limit 60" in status["command"]
     # the solver's own progress comes through: CP-SAT's best board and its bound
-    while not (status["solver"] or {}).get("best"):
-        assert time.monotonic() < deadline + 20, status
-        time.sleep(0.1)
-        status = client.get(f"/api/jobs/{job}").json()
+    status = wait_for_job(client, job, lambda s: (s["solver"] or {}).get("best"))
+    assert status["status"] == "running", status
     live = status["solver"]
     assert live["stage"] == "CP-SAT" and 0 < live["best"] <= live["bound"]
     assert live["text"].startswith(f"CP-SAT: best {live['best']}")
-    started = time.monotonic()
     r = client.delete(f"/api/jobs/{job}")
     assert r.json()["status"] == "cancelled"
-    assert time.monotonic() - started < 3
     final = client.get(f"/api/jobs/{job}").json()
-    assert final["http_status"] == 409 and final["elapsed"] < 10
+    assert final["http_status"] == 409 and final["status"] == "cancelled"
     # the pool answers again afterwards
     text = (PUZZLES / "hippo/midgame-4p.json").read_text()
     assert post(client, "/api/hippo/best", text, roll="3,4,5").status_code == 200
     assert client.get("/api/jobs/nope").status_code == 404
 
 
+def test_pages_do_not_wait_for_the_pool(client):
+    """Every slot of the pool runs a long solve: the pages and the quick verbs still
+    answer (they never queue behind the pool), while the solves go on. (How fast:
+    scripts/bench_serve.py.)"""
+    held = [post(client, "/api/take-it-higher/max", "{}", **LONG_SOLVE,
+                 **{"async": "1"}).json()["job"] for _ in range(client.app.state.pool.size)]
+    try:
+        for job in held:
+            wait_for_job(client, job, lambda s: s["status"] != "queued")
+        assert client.get("/hippo").status_code == 200
+        text = (PUZZLES / "hippo/midgame-4p.json").read_text()
+        assert post(client, "/api/hippo/show", text).status_code == 200
+        assert [client.get(f"/api/jobs/{j}").json()["status"] for j in held] == \
+            ["running"] * len(held)
+    finally:
+        for job in held:
+            client.delete(f"/api/jobs/{job}")
+
+
 def test_twenty_concurrent_requests(client):
-    """20 requests at once (quick verbs, pictures, solves) all answered; the page
-    answers fast while the pool is busy."""
+    """20 requests at once (quick verbs, pictures, solves) all answered, and a page
+    among them."""
     text = (PUZZLES / "hippo/midgame-4p.json").read_text()
     calls = [("show", {}), ("picture", {}), ("best", {"roll": "6,4,2"}),
              ("moves", {"roll": "3,4,5"})] * 5
-    page_times = []
-
-    def page():
-        started = time.monotonic()
-        assert client.get("/hippo").status_code == 200
-        page_times.append(time.monotonic() - started)
-
     with ThreadPoolExecutor(21) as pool:
         futures = [pool.submit(post, client, f"/api/hippo/{v}", text, **o) for v, o in calls]
-        pool.submit(page).result(timeout=60)
-        codes = [f.result(timeout=60).status_code for f in futures]
+        page = pool.submit(client.get, "/hippo")
+        codes = [f.result(timeout=GUARD).status_code for f in futures]
+        assert page.result(timeout=GUARD).status_code == 200
     assert codes == [200] * 20
-    assert len(page_times) == 1 and page_times[0] < 1.0
 
 
 def test_apply_undo_shape_and_picture(client):
@@ -421,13 +460,13 @@ ANSWERS = [
     ("hoch-hinaus", "reachable", "hoch-hinaus/endgame-known.json", {"open_hands": "1"}),
     ("hoch-hinaus", "reachable", "hoch-hinaus/endgame-known.json",
      {"samples": "2", "policy": "greedy"}),
-    ("hoch-hinaus", "hint", "hoch-hinaus/midgame-2.json", {"time_limit": "10"}),
+    ("hoch-hinaus", "hint", "hoch-hinaus/midgame-2.json", {"time_limit": "60"}),
     ("hoch-hinaus", "solve", "hoch-hinaus/library/hoch-hinaus-easy-2026-1.json", {}),
     ("tippi-toppi", "show", "tippi-toppi/hidden.json", {}),
     ("tippi-toppi", "moves", "tippi-toppi/known-deck.json", {}),
     ("tippi-toppi", "achievable", "tippi-toppi/known-deck.json",
      {"within": "4", "cards": "known"}),
-    ("tippi-toppi", "reachable", "tippi-toppi/solo-endgame.json", {"time_limit": "1"}),
+    ("tippi-toppi", "reachable", "tippi-toppi/solo-endgame.json", {"time_limit": "60"}),
     ("tippi-toppi", "hint", "tippi-toppi/hidden.json", {}),
     ("tippi-toppi", "solve", "tippi-toppi/library/tippi-toppi-easy-2026-1.json", {}),
     ("topito", "show", "topito/start.json", {}),
@@ -514,10 +553,7 @@ def test_api_answers_have_their_schemas(client, store):
     valid(client, "error", post(client, "/api/hippo/best", hippo, roll="6,4,9").json())
     job = post(client, "/api/hippo/best", hippo, roll="6,4,2", **{"async": "1"}).json()
     valid(client, "job", job)
-    deadline = time.monotonic() + 30
-    while "http_status" not in (ended := client.get(f"/api/jobs/{job['job']}").json()):
-        assert time.monotonic() < deadline
-        time.sleep(0.05)
+    ended = wait_for_job(client, job["job"], lambda s: "http_status" in s)
     valid(client, "job", ended)
     valid(client, "hippo.best", ended["result"])
     name = "hippo-easy-2026-1"
