@@ -1,4 +1,4 @@
-"""Fixtures shared by the test modules."""
+"""Fixtures shared by the test modules, and the suite's Hypothesis settings."""
 
 from __future__ import annotations
 
@@ -7,8 +7,20 @@ import subprocess
 import sys
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 from tests.cli_helpers import free_port
+
+# Property tests give the same verdict on every run and on any machine: the examples
+# come from a fixed seed (derandomize), and nothing is timed: no per-example deadline,
+# no "too slow" health check (both fail a test on a busy machine). A test's own
+# @settings keeps what it does not name (one that lists health checks to suppress
+# lists too_slow as well). HYPOTHESIS_PROFILE=explore draws new examples each run.
+settings.register_profile("suite", derandomize=True, deadline=None,
+                          suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("explore", parent=settings.get_profile("suite"),
+                          derandomize=False)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "suite"))
 
 
 @pytest.fixture(scope="session")

@@ -22,7 +22,7 @@ NO_OVERRUN = math.inf  # the suite does not time the tries (scripts/fuzz.py --sl
 
 
 @settings(max_examples=2, deadline=None, derandomize=True,
-          suppress_health_check=[HealthCheck.function_scoped_fixture])
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**31 - 1))
 def test_bad_input_never_ends_in_a_traceback_or_a_hang(tmp_path, seed):
     tally = FUZZ.run(40, seed, limit=2.0, slack=NO_OVERRUN, workdir=tmp_path)
