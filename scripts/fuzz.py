@@ -15,7 +15,8 @@ runs past the limit + slack seconds (an overrun; SIGALRM at 60 s marks a hang).
 
 The table gives the tries, answers (0), clean errors (2), time limits (3) and the
 failures by class; the figures of issue 21 are this script's (docs/architecture.md).
-tests/test_fuzz.py runs the same tries on a small budget in the suite.
+tests/test_fuzz.py runs the same tries on a small budget in the suite, from fixed seeds and
+without the overrun check (a verdict that would depend on the machine's load).
 """
 
 from __future__ import annotations
