@@ -99,6 +99,7 @@ class Shape:
     studs: tuple[str, ...] = ("gold", "silver")
     copies: int = 1
     alternate: bool = False
+    colours: dict[str, tuple[int, str]] | None = None  # value, picture colour; None: COLOURS
 
 
 def _hexagon(side: int) -> Callable[[], list[tuple[int, int]]]:
@@ -122,6 +123,15 @@ HEX3 = [("q", ["white", "red"], 60, lambda q, r: q),
 HEX3_3COL = [("q", ["white", "yellow", "red"], 60, lambda q, r: q),
              ("r", ["orange", "pink", "blue"], 0, lambda q, r: r),
              ("s", ["green", "purple", "red"], 120, lambda q, r: q + r)]
+# Take It Easy (Peter Burley): numbers 1-9 as colours, three directions 1/5/9, 2/6/7, 3/4/8
+TAKE_IT_EASY_COLOURS = {
+    "grey": (1, "#a8a8a8"), "pink": (2, "#f4a3c0"), "rose": (3, "#e8668f"),
+    "light-blue": (4, "#7fd0f0"), "teal": (5, "#2aa9a0"), "red": (6, "#e03030"),
+    "green": (7, "#3aa655"), "orange": (8, "#f28c28"), "yellow": (9, "#f5d000"),
+}
+HEX3_TAKE_IT_EASY = [("q", ["grey", "teal", "yellow"], 90, lambda q, r: q),
+                     ("r", ["pink", "red", "green"], 30, lambda q, r: r),
+                     ("s", ["rose", "light-blue", "orange"], 150, lambda q, r: q + r)]
 # a fifth direction on the square grid: lines of a knight's move (x + 2y constant)
 KNIGHT = ("knight", ["white", "blue"], 30, lambda x, y: x + 2 * y)
 
@@ -131,6 +141,11 @@ SHAPES: dict[str, Shape] = {
     "hexagon-3col": Shape("hexagon of side 3 (19 cells), 3 directions of 3 colours, 27 "
                           "letters once each (one copy per tile, studs alternate)",
                           _hexagon(3), _hex_picture, HEX3_3COL, alternate=True),
+    "take-it-easy": Shape("Take It Easy: hexagon of side 3 (19 cells), 3 directions valued "
+                          "1/5/9, 2/6/7 and 3/4/8, 27 tiles (each combination once; "
+                          "studs alternate, for the gold/silver variant only)",
+                          _hexagon(3), _hex_picture, HEX3_TAKE_IT_EASY, alternate=True,
+                          colours=TAKE_IT_EASY_COLOURS),
     "hexagon-large": Shape("hexagon of side 4 (37 cells), 3 directions, 8 letters x "
                            "gold/silver x 3 copies = 48 tiles", _hexagon(4), _hex_picture,
                            HEX3, copies=3),
@@ -205,7 +220,8 @@ def shape_rules(name: str) -> dict:
         "name": f"Take it Higher! family: {name} ({shape.about})",
         "cells": [{"id": cell_id[c], "x": shape.picture(*c)[0], "y": shape.picture(*c)[1]}
                   for c in cells],
-        "colours": {k: {"value": v, "rgb": rgb} for k, (v, rgb) in COLOURS.items()},
+        "colours": {k: {"value": v, "rgb": rgb}
+                    for k, (v, rgb) in (shape.colours or COLOURS).items()},
         "directions": directions,
         "studs": {s: STUDS[s] for s in shape.studs},
         "tiles": tiles,

@@ -85,6 +85,11 @@ class Game(Generic[R, S, A]):
     # Options that choose a new game's setup (players, difficulty, variant...), passed
     # to `setups` by name; simulate and play offer them.
     setup_options: ClassVar[tuple[Param, ...]] = ()
+    # Defaults of setup options for `play`, where simulate's defaults span several
+    # setups (e.g. every player count) and a game needs one.
+    play_setup: ClassVar[dict[str, Any]] = {}
+    # How the game's moves and pieces are written (a key for `play`'s help and `moves`).
+    notation: ClassVar[str] = ""
     # Options of the policies and of the per-game measures (hint budget, optimum...),
     # passed to `policy` and `measure` as one dict; simulate and play offer them.
     play_options: ClassVar[tuple[Param, ...]] = ()

@@ -60,7 +60,7 @@ def play_in_terminal(call: Call, state: Any, me: int, policies: list[Policy],
 
     game, view, rules = call.game, call.entry.view(), call.rules()
     stdout.print(f"[bold]{escape(call.entry.title)}[/bold] (seed {seed}): you play seat "
-                 f"{me + 1}; type a move, 'moves', 'hint' or 'quit'.")
+                 f"{me + 1}; type a move, 'moves', 'hint', 'help' or 'quit'.")
     try:
         while not game.is_terminal(state):
             p = game.current_player(state)
@@ -174,6 +174,18 @@ def _cell(value: Any) -> str:
     return "" if value is None else str(value)
 
 
+def play_help(game: Any) -> str:
+    """What `play` understands, and the game's notation."""
+    lines = ["Type a move (as 'moves' lists it, or its number there), or:",
+             "  moves (m)   the legal moves, numbered",
+             "  hint (h)    advice for you, from what you may know",
+             "  help (?)    this text",
+             "  quit (q)    end the game"]
+    if game.notation:
+        lines += ["", game.notation]
+    return "\n".join(lines)
+
+
 def _ask(call: Call, seen: Any, state: Any, options: dict[str, Any]) -> Any:
     """Ask until a legal move is given; None if the player quits."""
     from rich.markup import escape
@@ -187,7 +199,10 @@ def _ask(call: Call, seen: Any, state: Any, options: dict[str, Any]) -> Any:
             continue
         if key in ("quit", "q", "exit"):
             return None
-        if key in ("moves", "m", "?"):
+        if key in ("help", "?"):
+            stdout.print(play_help(game), highlight=False)
+            continue
+        if key in ("moves", "m"):
             for i, a in enumerate(legal, 1):
                 stdout.print(f"  {i}: {escape(game.action_text(state, a))}")
             continue

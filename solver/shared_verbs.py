@@ -8,6 +8,7 @@ solver/play_view.py and solver/puzzle_view.py; declaring them imports neither.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from solver.params import (
@@ -22,6 +23,7 @@ from solver.puzzles import DIFFICULTIES
 from solver.verbs import Verb
 
 if TYPE_CHECKING:
+    from solver.game import Game
     from solver.puzzles import PuzzleGame
     from solver.registry import GameEntry
 
@@ -74,7 +76,7 @@ def play_verbs(entry: GameEntry) -> tuple[Verb, ...]:
                        metavar="P[,P...]"),
                  seed_param(None, "Seed of the deal and of chance (random if omitted; "
                             "printed so the game can be replayed)."),
-                 *game.setup_options, *game.play_options),
+                 *play_setup_options(game), *game.play_options),
              reads="position?", json=False, quiet=True),
     )
 
@@ -126,3 +128,9 @@ def puzzle_verbs(puzzles: PuzzleGame) -> tuple[Verb, ...]:
              answer="solver.puzzles:SheetResult", show="solver.puzzle_view:sheet",
              reads="puzzles", json=False, quiet=True, data=False, file_name="puzzles"),
     )
+
+
+def play_setup_options(game: Game) -> tuple[Param, ...]:
+    """The setup options of `play`: simulate's, with the game's `play_setup` defaults."""
+    return tuple(replace(p, default=game.play_setup[p.name]) if p.name in game.play_setup
+                 else p for p in game.setup_options)

@@ -166,4 +166,10 @@ def game_group(entry: GameEntry) -> click.Group:
                 self.commands[name] = command(entry, verb)
             return self.commands[name]
 
+        def format_epilog(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+            notation = entry.game().notation  # read only when this help is shown
+            if notation:
+                formatter.write_paragraph()
+                formatter.write_text(f"Notation: {notation}")
+
     return VerbGroup(entry.id, help=f"{entry.title}: {entry.summary}")

@@ -47,6 +47,9 @@ def _roll_text(roll: Roll) -> str:
 
 class HippoGame(Game[Rules, GameState, Action]):
     id = "hippo"
+    notation = (
+        "A move places the roll's chips, one 'LANE COLOUR' each, e.g. '2 red, 10 red' "
+        "(lanes 1-12, the hippo's lane is 7); a roll is its dice, e.g. 6,4,2.")
     kind = "competitive"
     policy_names = ("best", "greedy", "random")
     setup_options = (

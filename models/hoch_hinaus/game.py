@@ -58,6 +58,12 @@ def _random_choice(observation: Any, legal: list, rng: random.Random) -> Any:
 
 class HochHinausGame(Game[GameData, GameState, Any]):
     id = "hoch-hinaus"
+    notation = (
+        "A face is a colour letter (O orange, P pink, G green, V purple; K black, a gap "
+        "filler's) and a number, e.g. G3; a tile has two, T07(O1-O2). A placement lays "
+        "each face of a tile on a space (column letter, row number): 'T07 O1:A1 O2:B1', "
+        "after 'filler A1 + ' when a gap filler is laid first. On the board, h2 is a "
+        "space's height.")
     kind = "cooperative"
     policy_names = ("hint", "greedy", "random")
     data_options = (

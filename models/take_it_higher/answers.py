@@ -148,22 +148,38 @@ def hint(call: Call, tile_text: str | None, variant: str | None, gold_silver: bo
 def learn(call: Call, variant: str, gold_silver: bool, games: int, seed: int, out: str,
           resume: str | None, step: float, chances: bool | None, fits: bool | None,
           lam: float) -> LearnAnswer:
-    """Learn the values by self-play and write them to --out."""
+    """Learn the values by self-play and write them to --out; says first how many games
+    it plays and about how long they take, then shows a bar with the time left."""
     from pathlib import Path
 
     from models.take_it_higher.learned.files import load_values
-    from models.take_it_higher.learned.td import train
-    from solver.progress import live_status
+    from models.take_it_higher.learned.td import seconds_per_game, train
+    from solver.progress import is_quiet, progress_bar
+    from solver.render import stderr
 
     rules = call.rules()
     scoring = parse_variant(variant, gold_silver)
     start = load_values(Path(resume), rules, scoring) if resume else None
-    with live_status("learn", None, unit="games") as status:
+    before = start.games if start else 0
+    if not is_quiet():
+        about = games * seconds_per_game(rules, scoring)
+        stderr.print(f"learn: {games:,} games of self-play, about {about_time(about)} "
+                     "here (--games to change)", highlight=False)
+    with progress_bar("learn (games)") as update:
         values = train(rules, scoring, games, seed, alpha=step, values=start,
-                       progress=lambda n, mean: status.step(n, None), chances=chances,
-                       fits=fits, lam=lam)
+                       progress=lambda n, mean: update(n - before, games),
+                       chances=chances, fits=fits, lam=lam)
     values.save(Path(out))
     return LearnAnswer(out, values.games, len(values.weights))
+
+
+def about_time(seconds: float) -> str:
+    """A rough duration in words: '40 seconds', '8 minutes', '2.5 hours'."""
+    if seconds < 90:
+        return f"{max(1, round(seconds))} seconds"
+    if seconds < 90 * 60:
+        return f"{round(seconds / 60)} minutes"
+    return f"{seconds / 3600:.1f} hours"
 
 
 def tiles(call: Call) -> TileSet:

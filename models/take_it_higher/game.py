@@ -69,6 +69,11 @@ GOLD_SILVER_PARAM = flag_param("gold_silver",
 
 class TakeItHigherGame(Game[Rules, GameState, Action]):
     id = "take-it-higher"
+    notation = (
+        "A tile is its stud (G gold, S silver) and its letter, e.g. GA ('tiles' lists "
+        "the letters' stripes); a move puts the called tile on a cell: a cell (e.g. c3: "
+        "column a-f, row 1-6) or TILE@CELL, with +SHIP after it to launch spaceships "
+        "(spaceship variants), e.g. GA@c3+white.")
     kind = "score"
     policy_names = ("greedy", "hint", "learned", "random")
     setup_options = (variant_param("basic"), GOLD_SILVER_PARAM)

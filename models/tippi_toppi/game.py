@@ -66,6 +66,10 @@ def _numbers(text: str, what: str) -> list[int]:
 
 class TippiToppiGame(Game[Rules, GameState, Action]):
     id = "tippi-toppi"
+    notation = (
+        "A card is a colour code (G green, P pink, O orange, V purple) and its number, "
+        "e.g. G3; a play is CARD>PILE, e.g. G3>2 (piles 1-4), with p2: before it for the "
+        "second player in a game of several.")
     kind = "cooperative"
     policy_names = ("hint", "random")
     data_options = (COMPARISONS_PARAM,)
@@ -82,6 +86,7 @@ class TippiToppiGame(Game[Rules, GameState, Action]):
                      "ones included (total), or the task pile alone, the open tasks on top "
                      "(pile)."),
     )
+    play_setup = {"players": "2", "difficulty": "normal"}
     chance_option = Param(
         "chance", "text", None, "When chance acts next: the card drawn (e.g. G3) or the "
         "task turned up (its text or catalogue id); the moves after it are listed.",

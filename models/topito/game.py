@@ -55,6 +55,10 @@ REVERSAL_PARAM = Param(
 
 class TopitoGame(Game[GameRules, GameState, Action]):
     id = "topito"
+    notation = (
+        "A move names the animals that move (the one taken and those on top of it) and "
+        "the podiums: 'move Bear+Cat red -> blue' takes Bear with Cat on it from the red "
+        "podium to the blue one; 'draw' names a card drawn.")
     kind = "competitive"
     policy_names = ("greedy", "hint", "random")
     data_options = (DECK_PARAM, ORDER_CARDS_PARAM)
