@@ -34,12 +34,76 @@ class LazyConsole:
             raise AttributeError(name)
         return getattr(self.console, name)
 
+    def print(self, *objects: Any, **options: Any) -> None:
+        """Console.print, with tables too wide for the terminal stacked (`fitted`)."""
+        console = self.console
+        self.console.print(*(fitted(console, o) for o in objects), **options)
+
     # rich's live displays hold the console with `with console:`
     def __enter__(self) -> Console:
         return self.console.__enter__()
 
     def __exit__(self, *exc: Any) -> None:
         self.console.__exit__(*exc)
+
+
+def fitted(console: Console, renderable: Any) -> Any:
+    """A table whose words cannot all fit the console's width (rich would cut them to
+    "…") as a stack instead: each row a block of "header  value" lines, so no move or
+    name is ever cut; anything else as it is."""
+    from rich.console import Group
+    from rich.measure import Measurement
+    from rich.table import Table
+
+    if isinstance(renderable, Group):
+        return Group(*(fitted(console, r) for r in renderable.renderables))
+    if not isinstance(renderable, Table) or not renderable.columns:
+        return renderable
+    # measured without the console's limit: the width the words need, not less
+    wide = console.options.update(max_width=10 ** 5)
+    table = Measurement.get(console, wide, renderable)
+    if table.maximum <= console.width:
+        return renderable
+    if table.minimum > console.width:
+        return stacked(renderable)
+    # rich would narrow the widest columns first, cutting their words: give each
+    # column its longest word, and the room left in proportion to what it would use
+    cells = [[c.header, *c.cells] for c in renderable.columns]
+    sizes = [[Measurement.get(console, wide, x) for x in column] for column in cells]
+    low = [max(m.minimum for m in column) for column in sizes]
+    high = [max(m.maximum for m in column) for column in sizes]
+    room = console.width - (table.minimum - sum(low)) - sum(low)
+    spare = sum(h - lo for lo, h in zip(low, high, strict=True)) or 1
+    for column, lo, h in zip(renderable.columns, low, high, strict=True):
+        column.width = lo + (h - lo) * room // spare
+    return renderable
+
+
+def stacked(table: Any) -> Any:
+    """The rows of a rich Table one below the other, each a grid of header and value."""
+    from rich.console import Group
+    from rich.table import Table
+    from rich.text import Text
+
+    headers = [Text.from_markup(h) if isinstance(h, str) else h
+               for h in (c.header for c in table.columns)]
+    names = [" ".join(h.plain.split()) if isinstance(h, Text) else str(h) for h in headers]
+    cells = [list(c.cells) for c in table.columns]
+    parts: list[Any] = []
+    if table.title:
+        parts.append(Text.from_markup(table.title, style="italic")
+                     if isinstance(table.title, str) else table.title)
+    for r in range(table.row_count):
+        grid = Table.grid(padding=(0, 2))
+        grid.add_column(style="bold", no_wrap=True)
+        grid.add_column(overflow="fold")
+        for name, column in zip(names, cells, strict=True):
+            grid.add_row(name, column[r] if r < len(column) else "")
+        parts += [Text(""), grid]
+    if table.caption:
+        parts += [Text(""), Text.from_markup(table.caption)
+                  if isinstance(table.caption, str) else table.caption]
+    return Group(*parts)
 
 
 #: Human output goes to stdout; progress and logs to stderr (stdout stays clean for --json).

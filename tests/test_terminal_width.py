@@ -1,0 +1,124 @@
+"""Terminal output that reads at 80 columns: every verb of every game, printed for a
+terminal 80 columns wide, cuts no word to "…" (a table whose words cannot fit is
+stacked, row by row). The table of commands covers every verb but those that print no
+table of their own (listed, with why)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from solver import render
+from solver.registry import games
+from tests.cli_helpers import game_runner
+
+ROOT = Path(__file__).resolve().parents[1]
+P = ROOT / "puzzles"
+
+# verbs that print no table of their own: an interactive game; one summary line
+NOT_HERE = {"play", "generate", "learn"}
+
+
+def library(game: str) -> str:
+    return str(sorted((P / game / "library").glob("*.json"))[0])
+
+
+TIH, HH, TT = P / "take-it-higher", P / "hoch-hinaus", P / "tippi-toppi"
+TOP, HIP = P / "topito", P / "hippo"
+COMMANDS: dict[str, dict[str, list[str]]] = {
+    "take-it-higher": {
+        "show": [f"{TIH}/midgame-basic.json"],
+        "moves": [f"{TIH}/midgame-basic.json"],
+        "simulate": ["--games", "2", "--policy", "greedy", "--policy", "random",
+                     "--optimum-time", "2",
+                     "--jobs", "1"],
+        "solve": [library("take-it-higher")],
+        "check-unique": [library("take-it-higher")],
+        "sheet": [library("take-it-higher"), "--svg", "{tmp}/sheet.html"],
+        "score": [f"{TIH}/example-board.json", "--variant", "gold-silver"],
+        "max": ["--draws", "2", "--jobs", "1"],
+        "hint": [f"{TIH}/midgame-basic.json"],
+        "tiles": [],
+    },
+    "hoch-hinaus": {
+        "show": [f"{HH}/midgame-2.json"],
+        "moves": [f"{HH}/midgame-2.json"],
+        "simulate": ["--games", "2", "--jobs", "1"],
+        "solve": [library("hoch-hinaus")],
+        "check-unique": [library("hoch-hinaus")],
+        "sheet": [library("hoch-hinaus"), "--svg", "{tmp}/sheet.html"],
+        "achievable": [f"{HH}/midgame-1.json", "--within", "3"],
+        "hint": [f"{HH}/midgame-2.json"],
+        "reachable": [f"{HH}/endgame-known.json", "--open-hands"],
+    },
+    "tippi-toppi": {
+        "show": [f"{TT}/hidden.json"],
+        "moves": [f"{TT}/known-deck.json"],
+        "simulate": ["--games", "4", "--jobs", "1"],
+        "solve": [library("tippi-toppi")],
+        "check-unique": [library("tippi-toppi")],
+        "sheet": [library("tippi-toppi"), "--svg", "{tmp}/sheet.html"],
+        "achievable": [f"{TT}/known-deck.json", "--within", "6", "--cards", "known"],
+        "hint": [f"{TT}/hidden.json"],
+        "reachable": [f"{TT}/solo-endgame.json"],
+        "tasks": [],
+    },
+    "topito": {
+        "show": [f"{TOP}/midgame.json"],
+        "moves": [f"{TOP}/midgame.json"],
+        "simulate": ["--games", "2", "--jobs", "1"],
+        "solve": [library("topito")],
+        "check-unique": [library("topito")],
+        "sheet": [library("topito"), "--svg", "{tmp}/sheet.html"],
+        "plan": [f"{TOP}/midgame.json", "--card", "Duck on Owl"],
+        "reachable": [f"{TOP}/midgame.json", "--card", "Duck on Owl", "--within", "3"],
+        "race": [f"{TOP}/race/endgame.json"],
+        "hint": [f"{TOP}/midgame.json"],
+        "deck": [],
+    },
+    "hippo": {
+        "show": [f"{HIP}/start-2p.json"],
+        "moves": [f"{HIP}/start-2p.json", "--roll", "6,4,2"],
+        "simulate": ["--games", "4", "--players", "3", "--policy", "best,greedy,random",
+                     "--jobs", "1"],
+        "solve": [library("hippo")],
+        "check-unique": [library("hippo")],
+        "sheet": [library("hippo"), "--svg", "{tmp}/sheet.html"],
+        "best": [f"{HIP}/midgame-4p.json", "--roll", "3,4,5"],
+        "plan": [f"{HIP}/solo-endgame.json", "--rolls", "6,4,2 5,5,1 3,3,2"],
+        "finish": [f"{HIP}/solo-endgame.json"],
+    },
+}
+
+
+def test_every_verb_is_listed() -> None:
+    for game, entry in games().items():
+        assert set(COMMANDS[game]) == set(entry.verbs()) - NOT_HERE, game
+
+
+@pytest.fixture
+def eighty_columns(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """stdout and stderr consoles made afresh for a terminal of 80 columns."""
+    monkeypatch.setenv("COLUMNS", "80")
+    for console in (render.stdout, render.stderr):
+        monkeypatch.setattr(console, "_console", None)
+    yield
+    for console in (render.stdout, render.stderr):
+        console._console = None  # the next test makes its own
+
+
+@pytest.mark.parametrize("game,verb", [(g, v) for g, verbs in COMMANDS.items()
+                                       for v in verbs])
+def test_no_word_is_cut_at_80_columns(game: str, verb: str, tmp_path: Path,
+                                      eighty_columns: None) -> None:
+    args = [a.replace("{tmp}", str(tmp_path)) for a in COMMANDS[game][verb]]
+    result = game_runner(game)(verb, *args)
+    assert result.exception is None or isinstance(result.exception, SystemExit), \
+        result.output
+    assert result.exit_code in (0, 3), result.output
+    out = result.stdout
+    assert out.strip(), result.output
+    assert "…" not in out, out
+    assert max(len(line) for line in out.splitlines()) <= 80, out
