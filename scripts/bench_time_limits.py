@@ -1,5 +1,5 @@
 """Every solving command on a hard input with a small `--time-limit`: does it return
-within the limit + 1 s, counted from process start (issue 21)?
+within the limit + 1 s, counted from process start?
 
     python scripts/bench_time_limits.py [--limit 1] [--runs 3] [--only TEXT]
 

@@ -29,7 +29,7 @@
   players 1-4 and the five levels in turn, dealt from seed i; everything known, as with
   --open-hands), each with the time limit --limit: how many are proven (won with a
   line the engine replays, or lost by SAT), the median and largest time, by player
-  count (issue 20 goal: >= 98 % of 200 proven within 10 s).
+  count (the goal: >= 98 % of 200 proven within 10 s).
 Times are wall clock inside one process (model building included).
 """
 

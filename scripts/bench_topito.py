@@ -1,4 +1,4 @@
-"""Benchmark of `toppi topito plan` (issue 20 goals: every shortest plan up to 8 moves
+"""Benchmark of `toppi topito plan` (the goals: every shortest plan up to 8 moves
 in <= 1 s median, the stack-reversal family up to 8 moves in <= 2 s median, proven
 minimal), and of the honest `hint` (target: median <= 1 s).
 
@@ -10,7 +10,7 @@ minimal), and of the honest `hint` (target: median <= 1 s).
 Back-ends (`--backends`, comma-separated): the `plan` back-ends as `plan.shortest`
 runs them — auto (the default: A* for a bounded number of positions, then SAT from
 what A* ruled out), astar, sat (its horizon from the lower bound), bfs — and sat0, the
-SAT encoding from horizon 0 without the bound (the back-end before issue 20). Times are
+SAT encoding from horizon 0 without the bound (the back-end before A*). Times are
 wall time inside the process (encodings built each time); a back-end over `--limit`
 seconds on a case counts as over it and is not run again on that case.
 

@@ -1,4 +1,4 @@
-"""Benchmark of `toppi topito simulate` with the hint policy (issue 17's goals: the hint
+"""Benchmark of `toppi topito simulate` with the hint policy (the goals: the hint
 beats greedy with 95 % intervals that do not overlap, 2 players, >= 1,000 games; 1,000
 two-player games in <= 5 minutes on 2 cores).
 

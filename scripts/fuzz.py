@@ -14,7 +14,7 @@ raises (a traceback), exits with another code, writes more than one line on exit
 runs past the limit + slack seconds (an overrun; SIGALRM at 60 s marks a hang).
 
 The table gives the tries, answers (0), clean errors (2), time limits (3) and the
-failures by class; the figures of issue 21 are this script's (docs/architecture.md).
+failures by class; the robustness figures in docs/architecture.md are this script's.
 tests/test_fuzz.py runs the same tries on a small budget in the suite, from fixed seeds and
 without the overrun check (a verdict that would depend on the machine's load).
 """

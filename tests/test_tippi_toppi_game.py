@@ -203,8 +203,8 @@ def test_simulate_replays_the_figures_of_seed_0():
     default); with the "present" reading the games replay the figures first published
     under it (the hint won 11 of the 20 solo games, the random policy fulfilled 8.05
     tasks a game). With open hands (Kids) the hint counts the others' cards over every
-    card it does not hold, as without (issue 16: it counted them over the draw pile alone
-    and won 3 and 2 of these games, 44.0 and 45.83 plays)."""
+    card it does not hold, as without (counted over the draw pile alone, it won 3 and 2 of
+    these games, 44.0 and 45.83 plays)."""
     setups = GAME.setups(R, players="1", difficulty="beginner")
     result = simulate(GAME, R, 20, setups, [["hint"], ["random"]], seed=0)
     figures = [(c.seats, c.win_rate.successes, c.measures) for c in result.cells]

@@ -1,4 +1,4 @@
-"""What Tippi Toppi's answers know (issue 16): the hint reads only what the player on
+"""What Tippi Toppi's answers know: the hint reads only what the player on
 turn sees, whatever the file gives; --open-hands is the labelled all-seeing reference;
 positions may leave hands, the draw pile and the task pile unknown, and bad unknowns
 are one-line errors."""

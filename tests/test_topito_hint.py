@@ -1,4 +1,4 @@
-"""Topito's honest hint (issue 16): it uses only what the player on turn may know (own
+"""Topito's honest hint: it uses only what the player on turn may know (own
 hand, blocks, played piles, counts of the unseen), its chances of meeting another
 player's card are exact over the unseen cards, and it is the same however the cards
 hidden from that player lie. Positions with unknowns (hands as a count, the deck as a

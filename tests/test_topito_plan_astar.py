@@ -1,4 +1,4 @@
-"""Topito plans by A* and `--backend auto` (issue 20): the lower bound never exceeds
+"""Topito plans by A* and `--backend auto`: the lower bound never exceeds
 the true distance (BFS), A*/auto/SAT-from-the-bound lengths equal BFS, every plan
 replays in the rules engine and meets the goal, and the CLI answers keep their form."""
 
