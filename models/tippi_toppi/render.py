@@ -180,7 +180,13 @@ def show_achievable(result: AchievableAnswer, call: Call) -> None:
         return
     stdout.print(f"[bold red]No[/bold red] (proven): not all {len(result.targets)} tasks "
                  f"within {result.within} plays {how}")
-    stdout.print("These tasks cannot all be fulfilled together (each smaller set can):")
+    if result.core_minimal:
+        stdout.print("These tasks cannot all be fulfilled together (each smaller set can):")
+    else:
+        why = ("[yellow](cut by the time limit)[/yellow]" if result.cut_by_time else
+               "(out of work: raise --conflicts or --work)")
+        stdout.print("These tasks cannot all be fulfilled together; a smaller set of them "
+                     f"may not either, a check was left undecided {why}:")
     for t in result.core:
         stdout.print(f"  • {escape(t)}")
 
