@@ -32,9 +32,11 @@ from solver.stats import Rate, wilson
 #: the default work (deterministic units): sampled deals, search positions, SAT conflicts
 SAMPLES, NODES, CONFLICTS = REACHABLE_SAMPLES, REACHABLE_NODES, REACHABLE_CONFLICTS
 #: a long game's beam search may make this share of `nodes` children (the depth-first
-#: search the rest); a short game's noisy rollouts may make `ROLLOUT_SHARE` of them
+#: search the rest); a short game's noisy rollouts `ROLLOUT_SHARE` of them in plays (a
+#: rollout play ranks every legal play: about 2,400 per CPU second, so 5,000 plays at
+#: the default are about the 2 s the rollouts had when they were timed)
 BEAM_SHARE = 0.7
-ROLLOUT_SHARE = 0.25
+ROLLOUT_SHARE = 0.05
 LONG_GAME = 24  # plays left above which SAT does not decide the rest in seconds
 MAX_PLAYS = 1000  # a rollout longer than this is stopped (a game has about 50 plays)
 
