@@ -58,7 +58,8 @@ VERBS = (
          "models.tippi_toppi.answers:reachable",
          params=(int_param("samples", REACHABLE_SAMPLES, 1, 100000, "Deals of the hidden cards (when "
                            "not everything is known)."),
-                 seed_param(help="Seed of the deals and of the exact search's rollouts."),
+                 seed_param(help="Seed of the deals, and of the exact search (its "
+                            "rollouts and the beam's ties)."),
                  int_param("nodes", REACHABLE_NODES, 1, 10**9, "Exact: positions the searches may "
                            "make (rollout plays, beam children, depth-first positions)."),
                  int_param("conflicts", REACHABLE_CONFLICTS, 1, 10**9, "Exact: conflicts of the SAT "
