@@ -3,7 +3,7 @@
     python scripts/bench_tippi_toppi.py [--states 20] [--games 200] [--jobs 2]
     python scripts/bench_tippi_toppi.py --speedup [--games 250] [--runs 3]
     python scripts/bench_tippi_toppi.py --hint-latency [--states 20] [--runs 5]
-    python scripts/bench_tippi_toppi.py --reachable 200 [--limit 10]
+    python scripts/bench_tippi_toppi.py --reachable 200 [--nodes N] [--conflicts C] [--limit S]
 
 - achievable: all four open tasks, K = 6, from a known deck (cards=known), on seeded
   games a few random plays in; median (and max) wall time per back-end (goal: median
@@ -27,9 +27,10 @@
   Python process each time) on 3 of the positions, --runs times each.
 - --reachable N (only this): `reachable` on N fresh full-information deals (deal i:
   players 1-4 and the five levels in turn, dealt from seed i; everything known, as with
-  --open-hands), each with the time limit --limit: how many are proven (won with a
-  line the engine replays, or lost by SAT), the median and largest time, by player
-  count (the goal: >= 98 % of 200 proven within 10 s).
+  --open-hands), each with the work budget --nodes / --conflicts (default: the
+  command's) and the time limit --limit as a cap (default none): how many are proven
+  (won with a line the engine replays, or lost), the median and largest time (wall and
+  CPU), by player count, and how many the time limit cut.
 Times are wall clock inside one process (model building included).
 """
 
@@ -85,11 +86,14 @@ def main() -> None:
                     help="only the hint's decision time (honest and --open-hands)")
     ap.add_argument("--reachable", type=int, default=0, metavar="N",
                     help="only: reachable on N fresh full-information deals")
-    ap.add_argument("--limit", type=float, default=10.0, help="seconds per deal (--reachable)")
+    ap.add_argument("--limit", type=float, default=None,
+                    help="a cap in seconds per deal (--reachable; default none)")
+    ap.add_argument("--nodes", type=int, default=None, help="search positions (--reachable)")
+    ap.add_argument("--conflicts", type=int, default=None, help="SAT conflicts (--reachable)")
     args = ap.parse_args()
     rules = load_rules()
     if args.reachable:
-        fresh_reachable(rules, args.reachable, args.limit)
+        fresh_reachable(rules, args.reachable, args.limit, args.nodes, args.conflicts)
         return
     if args.speedup:
         speedup(rules, args.games, args.runs)
@@ -124,28 +128,39 @@ def main() -> None:
           f"win rate {100 * c.win_rate.rate:.1f}%")
 
 
-def fresh_reachable(rules, n: int, limit: float) -> None:
+def fresh_reachable(rules, n: int, limit: float | None, nodes: int | None,
+                    conflicts: int | None) -> None:
+    from models.tippi_toppi.budgets import REACHABLE_CONFLICTS, REACHABLE_NODES
     from models.tippi_toppi.reachable import reachable
+    from solver.deadline import Deadline
 
+    nodes = nodes or REACHABLE_NODES
+    conflicts = conflicts or REACHABLE_CONFLICTS
+    print(f"--nodes {nodes} --conflicts {conflicts} --limit {limit}")
     levels = len(rules.difficulties)
     rows = []
     for i in range(n):
         players, level = 1 + i % 4, (i // 4) % levels
         state = new_game(rules, players, level, i)
-        start = time.perf_counter()
-        r = reachable(state, time_limit=limit)
-        rows.append((players, level, r.answer, r.proven, time.perf_counter() - start))
+        start, cpu = time.perf_counter(), time.process_time()
+        r = reachable(state, nodes=nodes, conflicts=conflicts, deadline=Deadline.after(limit))
+        rows.append((players, level, r.answer, r.proven, time.perf_counter() - start,
+                     time.process_time() - cpu, r.cut_by_time))
         print(f"deal {i}: {players} players, {rules.difficulties[level]}: {r.answer} "
-              f"({'proven' if r.proven else 'not proven'}) {rows[-1][-1]:.2f} s", flush=True)
+              f"({'proven' if r.proven else 'not proven'}) {rows[-1][4]:.2f} s, "
+              f"{rows[-1][5]:.2f} s CPU, {r.nodes} positions, {r.conflicts} conflicts"
+              + (" (cut by the time limit)" if r.cut_by_time else ""), flush=True)
     for label, part in [("all", rows)] + [(f"{p} players", [r for r in rows if r[0] == p])
                                           for p in range(1, 5)]:
         if not part:
             continue
         proven = sum(r[3] for r in part)
-        times = [r[4] for r in part]
+        times, cpus = [r[4] for r in part], [r[5] for r in part]
         answers = {a: sum(r[2] == a for r in part) for a in ("yes", "no", "unknown")}
         print(f"{label}: {proven}/{len(part)} proven ({100 * proven / len(part):.1f} %), "
-              f"{answers}, median {statistics.median(times):.2f} s, max {max(times):.2f} s")
+              f"{answers}, median {statistics.median(times):.2f} s, max {max(times):.2f} s"
+              f" (CPU median {statistics.median(cpus):.2f} s, max {max(cpus):.2f} s), "
+              f"cut by the time limit {sum(r[6] for r in part)}")
 
 
 def latency_states(rules, n):

@@ -4,8 +4,9 @@ cooperative game with every hand and pile known is one).
 Layer by layer (one action each), every child of the kept states is made; children that
 are won end the search, dead ones are dropped, equal ones (by `key`: what decides the
 rest of the game) are merged, and the `width` best by `score` (ties broken by a seeded
-random number) are kept. `widening_beam` runs it with widths 8, 16, 32, ... until the
-deadline. A layer that never had to be cut makes the search exhaustive: no win found
+random number) are kept. `widening_beam` runs it with widths 8, 16, 32, ... until a
+budget of children made (`max_nodes`: work, so the result does not depend on the
+machine) or the deadline (a cap) runs out. A layer that never had to be cut makes the search exhaustive: no win found
 then means none exists (the game is lost)."""
 
 from __future__ import annotations
@@ -44,9 +45,9 @@ class BeamResult(Generic[A]):
 
 
 def beam(game: BeamGame[S, A], start: S, width: int, deadline: Deadline,
-         rng: random.Random) -> BeamResult[A]:
-    """One beam search of `width` (see the module notes); stops at `deadline` with
-    line None and exhaustive False."""
+         rng: random.Random, max_nodes: int | None = None) -> BeamResult[A]:
+    """One beam search of `width` (see the module notes); stops at `deadline` or after
+    `max_nodes` children (None: no budget) with line None and exhaustive False."""
     # each kept state carries its line as a chain (action, parent chain) to share it
     layer: list[tuple[S, tuple | None]] = [(start, None)]
     nodes = 0
@@ -60,6 +61,8 @@ def beam(game: BeamGame[S, A], start: S, width: int, deadline: Deadline,
                 link = (action, chain)
                 if game.won(child):
                     return BeamResult(_unchain(link), nodes, False, width)
+                if max_nodes is not None and nodes >= max_nodes:
+                    return BeamResult(None, nodes, False, width)
                 if game.dead(child):
                     continue
                 k = game.key(child)
@@ -76,15 +79,18 @@ def beam(game: BeamGame[S, A], start: S, width: int, deadline: Deadline,
 
 
 def widening_beam(game: BeamGame[S, A], start: S, deadline: Deadline, seed: int = 0,
-                  first_width: int = 8) -> BeamResult[A]:
+                  first_width: int = 8, max_nodes: int | None = None) -> BeamResult[A]:
     """Beams of width 8, 16, 32, ... (each with its own seeded tie-breaks) until one
-    finds a win, one is exhaustive, or the deadline passes; nodes summed."""
+    finds a win, one is exhaustive, `max_nodes` children were made in all (None: no
+    budget) or the deadline passes; nodes summed."""
     rng = random.Random(seed)
     width, nodes = first_width, 0
     while True:
-        found = beam(game, start, width, deadline, rng)
+        left = None if max_nodes is None else max_nodes - nodes
+        found = beam(game, start, width, deadline, rng, left)
         nodes += found.nodes
-        if found.line is not None or found.exhaustive or deadline.passed():
+        spent = max_nodes is not None and nodes >= max_nodes
+        if found.line is not None or found.exhaustive or spent or deadline.passed():
             return BeamResult(found.line, nodes, found.exhaustive, width)
         width *= 2
 

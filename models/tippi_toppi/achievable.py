@@ -1,17 +1,21 @@
 """Can the open tasks (or given tasks) all be fulfilled within K plays? Answered as a
-plain dataclass, on PySAT or CP-SAT."""
+plain dataclass, on PySAT or CP-SAT. The work is counted, never timed: PySAT's calls
+share a budget of conflicts, CP-SAT's solves (one worker) a budget of deterministic
+seconds, so the answer is the same on any machine; the time limit only caps them."""
 
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
+from models.tippi_toppi.budgets import ACHIEVABLE_CONFLICTS, ACHIEVABLE_WORK
 from models.tippi_toppi.encode import CARD_MODES, PlanProblem, plan_problem, replay_check
 from models.tippi_toppi.positions import format_play
 from models.tippi_toppi.rules import Card
 from models.tippi_toppi.state import GameState
 from models.tippi_toppi.tasks import Task
+from solver.answers import Capped
 from solver.backends import SolverOptions
 from solver.deadline import Deadline
 from solver.errors import BadInput, TimeLimitReached
@@ -20,11 +24,13 @@ BACKENDS = ("sat", "cpsat")
 
 
 @dataclass
-class AchievableResult:
+class AchievableResult(Capped):
     """yes: `plays` fulfil every target within `within` plays (re-checked by the rules
     engine; fulfilled_after[k] = the play after which target k holds). no: proven by
-    the solver; `core` is a smallest-by-inclusion set of targets that cannot all be
-    fulfilled within `within` plays (every proper subset can)."""
+    the solver; `core` is a set of targets that cannot all be fulfilled within `within`
+    plays, smallest by inclusion (every proper subset can) unless `core_minimal` is
+    false: a deletion check left undecided by the work budget, or by the time limit
+    (`cut_by_time`), kept its target."""
 
     answer: Literal["yes", "no"]
     proven: bool
@@ -36,12 +42,18 @@ class AchievableResult:
     fulfilled_after: list[int | None]
     core: list[str]
     seconds: float
+    core_minimal: bool = True
 
 
 def achievable(state: GameState, tasks: list[Task] | None = None, within: int = 6,
                cards: str = "known", backend: str = "sat",
-               options: SolverOptions | None = None) -> AchievableResult:
-    """Can the tasks (default: all open tasks) all be fulfilled within `within` plays?"""
+               options: SolverOptions | None = None,
+               conflicts: int = ACHIEVABLE_CONFLICTS, work: float = ACHIEVABLE_WORK
+               ) -> AchievableResult:
+    """Can the tasks (default: all open tasks) all be fulfilled within `within` plays?
+    PySAT within `conflicts` conflicts in all, CP-SAT (one worker) within `work`
+    deterministic seconds in all; `options`' time limit only caps them.
+    TimeLimitReached when neither answer was found."""
     options = options or SolverOptions()
     if backend not in BACKENDS:
         raise BadInput(f"unknown backend '{backend}' ({', '.join(BACKENDS)})")
@@ -57,14 +69,17 @@ def achievable(state: GameState, tasks: list[Task] | None = None, within: int = 
         raise BadInput("no open tasks and no --task given: nothing to fulfil")
     problem = plan_problem(state, targets, within, cards, n_open)
     if backend == "sat":
-        moves_found, core = _solve_sat(problem, state, options.solve_deadline())
+        moves_found, core, minimal, cut = _solve_sat(problem, state, conflicts,
+                                                     options.solve_deadline())
     else:
-        moves_found, core = _solve_cpsat(problem, state, options)
+        moves_found, core, minimal, cut = _solve_cpsat(
+            problem, state, replace(options, workers=1, deterministic_time=work))
     texts = [t.text(rules) for t in targets]
     seconds = round(time.perf_counter() - start, 4)
     if core is not None:
         return AchievableResult("no", True, texts, within, cards, backend, [], [],
-                                [texts[k] for k in core], seconds)
+                                [texts[k] for k in core], seconds, minimal,
+                                cut_by_time=cut)
     plays, first = replay_check(state, problem, moves_found, cards)
     if any(f is None for f in first):  # the engine disagrees with the encoding: a bug
         raise AssertionError(f"witness {plays} does not fulfil every target: {first}")
@@ -75,34 +90,52 @@ def achievable(state: GameState, tasks: list[Task] | None = None, within: int = 
                             seconds)
 
 
-def _solve_sat(problem: PlanProblem, state: GameState, deadline: Deadline
-               ) -> tuple[list[tuple[Card, int]], list[int] | None]:
+Found = tuple[list[tuple[Card, int]], list[int] | None, bool, bool]
+
+
+def _solve_sat(problem: PlanProblem, state: GameState, conflicts: int, deadline: Deadline
+               ) -> Found:
+    """(the plays of a witness, None, ...) or ([], the core's targets, minimal, cut by
+    the time limit)."""
     from models.tippi_toppi.encode_logic import decode_moves, encode_plan, sat_value
-    from solver.backends.sat import CnfBuilder, model_or_core
+    from models.tippi_toppi.within import model_or_core_within
+    from solver.backends.sat import CnfBuilder
     from solver.logic import CnfLogic
 
     logic = CnfLogic(CnfBuilder().stop_at(deadline))  # building counts: the limit covers it
     plan = encode_plan(logic, problem, state.rules)
-    model, core = model_or_core(logic.b, plan.switches, deadline)
-    if core is not None:
-        return [], [plan.switches.index(s) for s in core]
-    return decode_moves(sat_value(model), plan, problem), None
+    got = model_or_core_within(logic.b, plan.switches, conflicts, deadline)
+    if got.model is None:
+        core = [plan.switches.index(s) for s in got.core or []]
+        return [], core, got.minimal, got.cut_by_time
+    return decode_moves(sat_value(got.model), plan, problem), None, True, False
 
 
-def _solve_cpsat(problem: PlanProblem, state: GameState, options: SolverOptions
-                 ) -> tuple[list[tuple[Card, int]], list[int] | None]:
+def _solve_cpsat(problem: PlanProblem, state: GameState, options: SolverOptions) -> Found:
+    """As `_solve_sat`, on CP-SAT with one worker: the solves share
+    `options.deterministic_time`."""
     from models.tippi_toppi.encode_logic import cpsat_value, decode_moves, encode_plan
+    from models.tippi_toppi.within import shrink_core
     from solver.backends import cpsat
     from solver.logic import CpLogic
 
     logic = CpLogic()
     plan = encode_plan(logic, problem, state.rules)
-    core = cpsat.minimal_core(logic.m, plan.switches, options)  # TimeLimitReached: exit 3
-    if core is not None:
-        return [], core
-    for s in plan.switches:
-        logic.clause([s])
+    work = options.deterministic_time or 0.0
+    logic.m.add_assumptions(plan.switches)
     solver, outcome = cpsat.solve(logic.m, options)
-    if not outcome.has_solution:
-        raise TimeLimitReached("CP-SAT reached the time limit before a witness")
-    return decode_moves(cpsat_value(solver), plan, problem), None
+    logic.m.clear_assumptions()
+    if outcome.has_solution:
+        return decode_moves(cpsat_value(solver), plan, problem), None, True, False
+    if outcome.status != "infeasible":
+        if solver.deterministic_time < 0.99 * work:
+            raise TimeLimitReached("CP-SAT found no answer within the time limit")
+        raise TimeLimitReached(f"CP-SAT found no answer within its work budget (--work "
+                               f"{work:g} deterministic seconds)")
+    # shrink within the switches CP-SAT already blamed: a subset-minimal core of those
+    # is subset-minimal among all switches too
+    blamed = set(solver.sufficient_assumptions_for_infeasibility())
+    first = [i for i, s in enumerate(plan.switches) if s.index in blamed]
+    left = replace(options, deterministic_time=max(0.0, work - solver.deterministic_time))
+    core, minimal, cut = shrink_core(logic.m, plan.switches, first, left)
+    return [], core, minimal, cut

@@ -34,22 +34,14 @@ class HintAnswer(Known, HintResult):
 @dataclass
 class ReachableAnswer(Known, ReachableResult):
     """`reachable --json`: whether it read the whole file (`open_hands`) or the view of
-    the player on turn."""
+    the player on turn; a sampled rate cut by the time limit is the rate over the deals
+    played (`cut_by_time`, exit 0)."""
 
     open_hands: bool = False
-    # the position it read (a GameState), and the deals and seconds asked: for the
-    # terminal, not in the document
+    # the position it read (a GameState) and the deals asked: for the terminal, not in
+    # the document
     position: Any = field(default=None, metadata={"json_skip": True}, repr=False)
     asked: int = field(default=0, metadata={"json_skip": True})
-    time_limit: float = field(default=0.0, metadata={"json_skip": True})
-
-    def exit_with(self, store_path: str | None) -> tuple[int, str] | None:
-        """Sampling cut by the time limit: exit 3, saying what was played (the answer
-        over those deals is printed already)."""
-        if not self.stopped:
-            return None
-        return 3, (f"Time limit of {self.time_limit:g} s: {self.samples} of {self.asked} "
-                   "deals played.")
 
 
 @dataclass
@@ -80,14 +72,16 @@ def cards_view(state: GameState, cards: str) -> GameState:
 
 
 def achievable(call: Call, task_texts: tuple[str, ...], within: int, cards: str,
-               backend: str) -> AchievableAnswer:
-    """Can the open tasks (or the --task ones) all be fulfilled within K plays?"""
+               backend: str, conflicts: int, work: float) -> AchievableAnswer:
+    """Can the open tasks (or the --task ones) all be fulfilled within K plays? Within
+    `conflicts` (PySAT) or `work` deterministic seconds (CP-SAT), the time limit a cap."""
     from models.tippi_toppi.achievable import achievable as run_achievable
 
     rules, state = call.rules(), call.state()
     tasks = [rules.parse_task(t, "--task") for t in task_texts]
     used = cards_view(state, cards)  # --cards known: the query names what is missing
-    result = run_achievable(used, tasks or None, within, cards, backend, call.solver)
+    result = run_achievable(used, tasks or None, within, cards, backend, call.solver,
+                            conflicts, work)
     return extend(result, AchievableAnswer, **knowledge(call.game, used))
 
 
@@ -99,19 +93,31 @@ def hint(call: Call, open_hands: bool) -> HintAnswer:
     return extend(result, HintAnswer, **knowledge(call.game, used), position=used)
 
 
-def reachable(call: Call, samples: int, seed: int, time_limit: float,
-              open_hands: bool) -> ReachableAnswer:
+def reachable(call: Call, samples: int, seed: int, nodes: int, conflicts: int,
+              time_limit: float, open_hands: bool) -> ReachableAnswer:
     """Can the game still be won: exact with everything known (--open-hands), else the
-    hint policy's win rate over sampled deals of what the player on turn cannot see."""
+    hint policy's win rate over sampled deals of what the player on turn cannot see.
+    The work is counted (deals, positions, conflicts); `time_limit`, counted from the
+    command's start, only caps it. An exact search left undecided has no answer:
+    TimeLimitReached (one line, exit 3)."""
     from models.tippi_toppi.reachable import reachable as run_reachable
+    from solver.deadline import Deadline
+    from solver.errors import TimeLimitReached
 
     game, state = call.game, call.state()
     seen = state
     if not open_hands and game.current_player(state) >= 0:
         seen = game.observation(state, game.current_player(state))
-    result = run_reachable(seen, samples, seed, time_limit)
+    result = run_reachable(seen, samples, seed, nodes, conflicts,
+                           Deadline.from_start(time_limit))
+    if result.answer == "unknown":
+        why = (f"the time limit of {time_limit:g} s" if result.cut_by_time else
+               f"--nodes {nodes} and --conflicts {conflicts}")
+        raise TimeLimitReached(f"no winning line found and none proven impossible within "
+                               f"{why} ({result.nodes} positions, {result.conflicts} "
+                               "conflicts)")
     return extend(result, ReachableAnswer, **knowledge(call.game, seen), open_hands=open_hands,
-                  position=seen, asked=samples, time_limit=time_limit)
+                  position=seen, asked=samples)
 
 
 def tasks(call: Call) -> TasksAnswer:

@@ -180,7 +180,13 @@ def show_achievable(result: AchievableAnswer, call: Call) -> None:
         return
     stdout.print(f"[bold red]No[/bold red] (proven): not all {len(result.targets)} tasks "
                  f"within {result.within} plays {how}")
-    stdout.print("These tasks cannot all be fulfilled together (each smaller set can):")
+    if result.core_minimal:
+        stdout.print("These tasks cannot all be fulfilled together (each smaller set can):")
+    else:
+        why = ("[yellow](cut by the time limit)[/yellow]" if result.cut_by_time else
+               "(out of work: raise --conflicts or --work)")
+        stdout.print("These tasks cannot all be fulfilled together; a smaller set of them "
+                     f"may not either, a check was left undecided {why}:")
     for t in result.core:
         stdout.print(f"  • {escape(t)}")
 
@@ -206,24 +212,22 @@ def show_hint(result: HintAnswer, call: Call) -> None:
 
 
 def show_reachable(result: ReachableAnswer, call: Call) -> None:
-    """`reachable`: exact (yes with a line, no, unknown) or the sampled win rate, and
-    what it was worked out from."""
+    """`reachable`: exact (yes with a line, no) or the sampled win rate, what it was
+    worked out from, and whether the time limit cut the work."""
     from solver.play_view import knows_line
     from solver.render import stdout
 
     known = knows_line(call.game, result.position, result.open_hands)
+    cut = " [yellow](cut by the time limit)[/yellow]" if result.cut_by_time else ""
     if result.method == "exact":
         if result.answer == "yes":
             stdout.print(f"[bold green]Yes[/bold green], the game can still be won "
-                         f"({len(result.line)} plays, checked by the rules engine):")
+                         f"({len(result.line)} plays, checked by the rules engine){cut}:")
             stdout.print(" ".join(result.line) or "(already won)")
-        elif result.answer == "no":
-            stdout.print(f"[bold red]No[/bold red], the game cannot be won: proven by SAT "
-                         f"over every line of the remaining plays ({result.seconds:.1f} s)")
         else:
-            stdout.print(f"[yellow]Unknown[/yellow]: no winning line found and the search "
-                         f"was not finished in {result.time_limit:g} s ({result.nodes} "
-                         "positions)")
+            stdout.print(f"[bold red]No[/bold red], the game cannot be won: proven over "
+                         f"every line of the remaining plays ({result.nodes} positions, "
+                         f"{result.conflicts} SAT conflicts){cut}")
         stdout.print(known)
         return
     rate = result.rate
@@ -231,6 +235,9 @@ def show_reachable(result: ReachableAnswer, call: Call) -> None:
     stdout.print(f"Not everything is known: the hint policy won {rate.successes} of "
                  f"{rate.trials} sampled deals = {100 * rate.rate:.1f}% "
                  f"(95% interval {100 * rate.low:.1f}-{100 * rate.high:.1f}%)")
+    if result.cut_by_time:
+        stdout.print(f"[yellow](cut by the time limit: {result.samples} of {result.asked} "
+                     "deals played)[/yellow]")
     stdout.print(known)
 
 

@@ -7,6 +7,13 @@ their pictures in render.py. Declaring them imports no solver.
 from __future__ import annotations
 
 from models.tippi_toppi.achievable import BACKENDS
+from models.tippi_toppi.budgets import (
+    ACHIEVABLE_CONFLICTS,
+    ACHIEVABLE_WORK,
+    REACHABLE_CONFLICTS,
+    REACHABLE_NODES,
+    REACHABLE_SAMPLES,
+)
 from models.tippi_toppi.encode import CARD_MODES
 from models.tippi_toppi.game import COMPARISONS_PARAM
 from solver.params import OPEN_HANDS, Param, choice_param, int_param, seconds_param, seed_param
@@ -16,17 +23,25 @@ from solver.verbs import Solving, Verb
 VERBS = (
     Verb("achievable", "Can the open tasks (or each --task) all be fulfilled within K "
          "plays? Yes with a line of plays (re-checked by the rules engine), or no with the "
-         "smallest set of the tasks that blocks it.", "models.tippi_toppi.answers:achievable",
+         "smallest set of the tasks that blocks it. The work is counted (--conflicts, "
+         "--work), so the answer is the same on any machine; --time-limit only caps it.",
+         "models.tippi_toppi.answers:achievable",
          params=(Param("task_texts", "text", (), "A task to fulfil instead of the open tasks "
                        "(repeatable).", flags=("--task",), multiple=True),
                  int_param("within", 6, 0, 40, "Number of plays K."),
                  choice_param("cards", CARD_MODES, "known", "hand: the player's own cards; "
                               "hands: all hands (open play); known: all hands and the draw "
                               "pile in order."),
-                 choice_param("backend", BACKENDS, "sat", "PySAT (incremental, cores) or "
-                              "CP-SAT.")),
+                 choice_param("backend", BACKENDS, "sat", "PySAT (Glucose, incremental, "
+                              "cores) or CP-SAT (one worker)."),
+                 int_param("conflicts", ACHIEVABLE_CONFLICTS, 1, 10**9, "PySAT: conflicts "
+                           "the SAT calls may use in all (their work: the answer is the "
+                           "same on any machine)."),
+                 Param("work", "float", ACHIEVABLE_WORK, "CP-SAT: deterministic seconds "
+                       "the solves may use in all (its load-independent work unit).",
+                       minimum=0.01, maximum=1e6, show_default=True)),
          answer="models.tippi_toppi.answers:AchievableAnswer",
-         show="models.tippi_toppi.render:show_achievable", solving=Solving(60.0),
+         show="models.tippi_toppi.render:show_achievable", solving=Solving(120.0),
          web="pool"),
     Verb("hint", "Which card on which pile for the player on turn: every legal play ranked, "
          "with its reasons (tasks fulfilled now, tasks kept within reach, piles kept "
@@ -38,13 +53,21 @@ VERBS = (
     Verb("reachable", "Can the game still be won? From what the player on turn may know: "
          "the hint policy's win rate over sampled hidden cards with a 95 % Wilson interval. "
          "With --open-hands and full information (all hands, the draw pile and the task "
-         "pile known): exact.", "models.tippi_toppi.answers:reachable",
-         params=(int_param("samples", 200, 1, 100000, "Deals of the hidden cards (when not "
-                           "everything is known)."),
-                 seed_param(help="Seed of the deals."),
-                 seconds_param("time_limit", 10.0, 0.01, "Seconds for the exact search "
-                               "(full information) or the sampling (it then answers over "
-                               "the deals played, exit 3)."),
+         "pile known): exact. The work is counted (deals, positions, SAT conflicts), so "
+         "the answer is the same on any machine; --time-limit only caps it.",
+         "models.tippi_toppi.answers:reachable",
+         params=(int_param("samples", REACHABLE_SAMPLES, 1, 100000, "Deals of the hidden cards (when "
+                           "not everything is known)."),
+                 seed_param(help="Seed of the deals, and of the exact search (its "
+                            "rollouts and the beam's ties)."),
+                 int_param("nodes", REACHABLE_NODES, 1, 10**9, "Exact: positions the searches may "
+                           "make (rollout plays, beam children, depth-first positions)."),
+                 int_param("conflicts", REACHABLE_CONFLICTS, 1, 10**9, "Exact: conflicts of the SAT "
+                           "model of the rest of the game (at most 24 plays left)."),
+                 seconds_param("time_limit", 120.0, 0.01, "A cap on the whole command: "
+                               "sampling cut by it answers over the deals played (said "
+                               "so, exit 0); an exact search cut by it before an answer "
+                               "exits 3. Within it, it changes nothing."),
                  OPEN_HANDS),
          answer="models.tippi_toppi.answers:ReachableAnswer",
          show="models.tippi_toppi.render:show_reachable", quiet=True, web="pool"),
