@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from models.hippo.state import GameState, Move, colour_choices, outcomes, place_chip
 from models.hippo.verbs import PUZZLE_BACKENDS
@@ -95,7 +95,9 @@ class PlanStep:
 @dataclass
 class PlanResult:
     """The plan and how good it is, honestly: `status` optimal (proven by CP-SAT) or
-    feasible (best found, `bound` on the objective)."""
+    feasible (best found, `bound` on the objective; `stopped_by` says whether the work
+    or the time limit stopped CP-SAT). `work`: CP-SAT's deterministic seconds used, of
+    `work_limit` (None: no budget)."""
 
     player: str
     rolls: int
@@ -107,6 +109,9 @@ class PlanResult:
     proven: bool
     objective: int  # turns * big + chips left (turns = rolls + 1 when not emptied)
     bound: int | None
+    stopped_by: Literal["work", "time limit"] | None
+    work: float
+    work_limit: float | None
     seconds: float
     steps: list[PlanStep]
 
@@ -169,7 +174,9 @@ def picks_of(pm: PlanModel, value: Callable[[Any], bool], k: int) -> list[bool]:
 
 def solve_plan(state: GameState, rolls: list[tuple[int, ...]],
                options: SolverOptions | None = None) -> PlanResult:
-    """The CP-SAT plan, replayed and checked by the rules engine."""
+    """The CP-SAT plan, replayed and checked by the rules engine. With
+    `options.deterministic_time` and one worker it is the same plan every time unless
+    the time limit stops CP-SAT first (`stopped_by`)."""
     from models.hippo.encode_cpsat import build
     from solver.backends import cpsat
 
@@ -178,10 +185,16 @@ def solve_plan(state: GameState, rolls: list[tuple[int, ...]],
         raise BadInput("the game is over: nothing to plan")
     pm = build(state, rolls)
     solver, outcome = cpsat.solve(pm.model, options)
+    budget = options.deterministic_time
+    stopped = _stopped_by(outcome.status, solver.deterministic_time, budget)
     if not outcome.has_solution:
         if outcome.status == "infeasible":  # never: a roll always has an option
             raise RuntimeError("the plan model is infeasible")
-        raise TimeLimitReached(f"no plan found within {options.time_limit} s")
+        if stopped == "work":
+            raise TimeLimitReached(f"no plan found within --work {budget:g} (CP-SAT's "
+                                   "deterministic seconds): give it more work")
+        raise TimeLimitReached(f"no plan found within the time limit "
+                               f"({options.time_limit} s)")
     me = state.to_move
     s = state
     moves: list[Move] = []
@@ -217,5 +230,15 @@ def solve_plan(state: GameState, rolls: list[tuple[int, ...]],
     emptied = value[0] <= len(rolls)
     return PlanResult(state.colours[me], len(rolls), emptied, value[0] if emptied else None,
                       value[1], state.stock_size(me) - value[1], outcome.status,
-                      outcome.status == "optimal", objective, outcome.bound,
+                      outcome.status == "optimal", objective, outcome.bound, stopped,
+                      round(solver.deterministic_time, 3), budget,
                       round(outcome.wall_time, 3), steps)
+
+
+def _stopped_by(status: str, used: float, budget: float | None
+                ) -> Literal["work", "time limit"] | None:
+    """What stopped CP-SAT before it proved its answer: its work budget (it used the
+    deterministic seconds it was given) or the time limit (it had work left)."""
+    if status in ("optimal", "infeasible"):
+        return None
+    return "work" if budget is not None and used >= 0.99 * budget else "time limit"
