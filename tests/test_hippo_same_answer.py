@@ -64,6 +64,12 @@ def test_plan_is_the_same_when_busy():
     assert not answer["cut_by_time"] and answer["work_limit"] == 10
 
 
+def test_plan_uses_one_worker_whatever_workers_says():
+    one = run_json(run, "plan", MIDGAME, "--rolls", ROLLS_8, "--workers", "1")
+    four = run_json(run, "plan", MIDGAME, "--rolls", ROLLS_8, "--workers", "4")
+    _equal_but(one, four)
+
+
 def test_plan_cut_by_its_work_is_the_same_when_busy():
     answer = same_answer_when_busy(run, "plan", TRAP, "--rolls", ROLLS_12, "--work", "0.2")
     assert answer["status"] == "feasible" and answer["stopped_by"] == "work"

@@ -251,6 +251,7 @@ def show_finish(result: FinishAnswer, call: Call) -> None:
                      f"({b.at_least_because}), at most {100 * b.at_most:.4f}% "
                      f"({b.at_most_because}). Try fewer --turns or more --steps.")
     best = (f"{result.best_case_turns} turn(s)" if result.best_case_turns is not None
-            else "not found" if result.bounds is not None else "more than 12 turns")
+            else "not found (stopped first, or more than 12 turns)"
+            if result.bounds is not None else "more than 12 turns")
     stdout.print(f"Best case (kindest dice): {best}. Exact DP over {result.states} "
                  f"positions, {result.steps:,} steps, {result.seconds:.2f} s.")
