@@ -14,7 +14,7 @@ from solver.verbs import Solving, Verb
 #: The solo puzzle's solvers: CP-SAT and brute force.
 PUZZLE_BACKENDS = ("cpsat", "brute")
 #: `plan`'s work by default: CP-SAT's deterministic seconds with one worker (the
-#: examples' plans over 18 rolls are proven within 0.6; 10 take 40-60 s of wall time)
+#: examples' plans over 18 rolls are proven within 0.6; 10 are 20-50 s of CPU)
 PLAN_WORK = 10.0
 #: `finish`'s steps by default (positions and rolls valued, tables of rooms made; about
 #: 80,000 a second): `--turns 3` on any example takes at most 0.11 million, `--turns 4`
@@ -46,7 +46,7 @@ VERBS = (
                  Param("check", "flag", False, "Also solve by brute force (short "
                        "sequences) and compare.")),
          answer="models.hippo.answers:PlanAnswer", show="models.hippo.render:show_plan",
-         solving=Solving(120.0), web="pool"),
+         solving=Solving(300.0), web="pool"),
     Verb("finish", "The exact chance that the player on turn empties the stock within N own "
          "turns if the others do not interfere (playing to maximise that chance), and the "
          "best case: the fewest turns in which the dice could let it happen. The work is "
