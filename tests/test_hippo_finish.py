@@ -164,7 +164,7 @@ def test_finish_cli():
     assert '"best_case_turns": 1' in out.stdout
     short = CliRunner().invoke(cli, ["hippo", "finish", str(PUZZLES / "midgame-4p.json"),
                                      "--turns", "3", "--steps", "1000"])
-    assert short.exit_code == 0 and "stopped after --steps 1,000" in short.stdout
+    assert short.exit_code == 0 and "stopped after --steps 1,000" in " ".join(short.stdout.split())
 
 
 def plain_chance(rules, state: GameState, turns: int) -> Fraction:

@@ -213,10 +213,16 @@ def show_plan(result: PlanAnswer, call: Call) -> None:
                       "+".join(map(str, st.roll)), ", ".join(st.placements),
                       str(st.stock_after), "; ".join(st.events))
     stdout.print(table)
-    how = ("[bold green]proven optimal[/bold green]" if result.proven else
-           f"[bold yellow]best found, not proven[/bold yellow] (bound {result.bound}; "
-           + ("cut by the time limit)" if result.cut_by_time else
-              f"stopped by --work {result.work_limit:g})"))
+    stop = ("cut by the time limit" if result.cut_by_time else
+            f"stopped by --work {result.work_limit:g}")
+    if result.proven:
+        how = "[bold green]proven optimal[/bold green]"
+    elif result.found_by == "CP-SAT":
+        how = (f"[bold yellow]best found, not proven[/bold yellow] (bound {result.bound}; "
+               f"{stop})")
+    else:
+        how = (f"[bold yellow]a greedy plan, not proven[/bold yellow] (CP-SAT found none: "
+               f"{stop})")
     done = f"CP-SAT, {result.work:g} of {result.work_limit:g} work, {result.seconds:.2f} s" \
         if result.work_limit is not None else f"CP-SAT, {result.seconds:.2f} s"
     if result.emptied:
