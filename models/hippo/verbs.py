@@ -41,7 +41,8 @@ VERBS = (
                        required=True),
                  Param("work", "float", PLAN_WORK, "CP-SAT's work: deterministic seconds "
                        "(load-independent; one worker, whatever --workers says). Past it "
-                       "the best plan found with its bound.", minimum=0.001,
+                       "the best plan found with its bound (the greedy plan if CP-SAT "
+                       "found none).", minimum=0.001,
                        maximum=1e6, show_default=True),
                  Param("check", "flag", False, "Also solve by brute force (short "
                        "sequences) and compare.")),
