@@ -25,7 +25,7 @@ simulate: --games games of the best policy on every seat on a local pool of --jo
       fresh process, --runs times: median wall time of the whole command (start-up
       included), the DP's own seconds, the median CPU time of the command (user +
       system: what the load does not inflate), the chance and the positions valued; a
-      run that hits the limit (exit 3) is shown as such with its bounds. The load
+      run stopped by its steps or the limit is shown as such with its bounds. The load
       average is printed before, after each position and after (the machine's 2 cores
       are shared).
 """
@@ -162,9 +162,11 @@ def finish_times(files: list[str], turns: list[int], limit: float, runs: int) ->
                 if out.returncode == 0:
                     res = json.loads(out.stdout)
                     inner.append(res["seconds"])
-                    line = f"{100 * res['by_turns'][-1]['chance']:.4f}% ({res['states']} positions)"
-                elif out.returncode == 3:
-                    line = "time limit: " + out.stderr.strip().split("; ", 1)[-1]
+                    b = res["bounds"]
+                    line = (f"{100 * res['chance']:.4f}%" if b is None else
+                            f"stopped by the {b['stopped_by']}: at least "
+                            f"{100 * b['at_least']:.4f}%, at most {100 * b['at_most']:.4f}%")
+                    line += f" ({res['states']} positions, {res['steps']:,} steps)"
                 else:
                     raise SystemExit(f"{' '.join(command)}: exit {out.returncode}: "
                                      f"{out.stderr.strip()}")

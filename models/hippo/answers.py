@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from models.hippo.finish import FinishResult
 from models.hippo.plan import PlanResult
 from models.hippo.queries import BestResult
-from solver.answers import Seen, extend, seen
+from solver.answers import Capped, Seen, extend, seen
 from solver.errors import BadInput
 
 if TYPE_CHECKING:
@@ -26,16 +26,18 @@ class BestAnswer(Seen, BestResult):
 
 
 @dataclass
-class PlanAnswer(Seen, PlanResult):
-    """`plan --json`: all-seeing by nature (the rolls to come are given, in order)."""
+class PlanAnswer(Capped, Seen, PlanResult):
+    """`plan --json`: all-seeing by nature (the rolls to come are given, in order);
+    `cut_by_time` when the time limit, not the work (`--work`), stopped CP-SAT."""
 
     brute_force_objective: int | None = None
 
 
 @dataclass
-class FinishAnswer(Seen, FinishResult):
+class FinishAnswer(Capped, Seen, FinishResult):
     """`finish --json`, from before the dice of the file's turn, every roll averaged
-    exactly (`dice` says so; `chance` is the answer)."""
+    exactly (`dice` says so; `chance` is the answer, or `bounds` when the work stopped
+    first; `cut_by_time` when the time limit, not --steps, stopped it)."""
 
     dice: str | None = None
 
@@ -67,7 +69,7 @@ def best(call: Call, roll_text: str | None, top: int) -> BestAnswer:
                          f"{rules.faces ** rules.dice} throws of the dice")
 
 
-def plan(call: Call, rolls_text: str, check: bool) -> PlanAnswer:
+def plan(call: Call, rolls_text: str, work: float, check: bool) -> PlanAnswer:
     """The solo puzzle's plan for a known sequence of rolls."""
     from models.hippo.notation import parse_rolls
     from models.hippo.plan import brute_force, solve_plan
@@ -76,7 +78,9 @@ def plan(call: Call, rolls_text: str, check: bool) -> PlanAnswer:
     rules = state.rules
     rolls = parse_rolls(rules, rolls_text)
     assert call.solver is not None
-    result = solve_plan(state, rolls, call.solver)
+    # one worker with a work budget: the same plan every time (the time limit a cap)
+    result = solve_plan(state, rolls, replace(call.solver, workers=1,
+                                              deterministic_time=work))
     checked = None
     if check:
         if len(rolls) > 8:
@@ -88,17 +92,20 @@ def plan(call: Call, rolls_text: str, check: bool) -> PlanAnswer:
     return extend(result, PlanAnswer,
                   **seen(call.game, replace(state, roll=None), True,
                          ["the rolls to come, in order (--rolls)"]),
+                  cut_by_time=result.stopped_by == "time limit",
                   brute_force_objective=checked)
 
 
-def finish(call: Call, turns: int, time_limit: float) -> FinishAnswer:
-    """The exact chance to empty the stock within N own turns."""
+def finish(call: Call, turns: int, steps: int, time_limit: float) -> FinishAnswer:
+    """The exact chance to empty the stock within N own turns (or its two bounds)."""
     from models.hippo.finish import finish as run_finish
     from solver.deadline import Deadline
 
     state = call.state()
     # the limit counts from the command's start (imports and reading the file included)
-    result = run_finish(state, turns, deadline=Deadline.from_start(time_limit))
+    result = run_finish(state, turns, deadline=Deadline.from_start(time_limit), steps=steps)
     faces = state.rules.faces ** state.rules.dice
+    cut = result.bounds is not None and result.bounds.stopped_by == "time limit"
     return extend(result, FinishAnswer, **seen(call.game, replace(state, roll=None), False),
+                  cut_by_time=cut,
                   dice=f"exact: every roll of every turn averaged over all {faces} throws")

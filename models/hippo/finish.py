@@ -63,13 +63,19 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Literal
 
+from models.hippo.finish_cache import OutOfSteps
 from models.hippo.finish_search import Finisher
 from models.hippo.finish_tables import view_of
 from models.hippo.state import GameState
 from solver.deadline import NO_DEADLINE, Deadline
 from solver.errors import BadInput, TimeLimitReached
 from solver.progress import live_status
+
+#: The DP's steps by default: `--turns 4` on the crowded middle-game examples takes
+#: about 2.7 million (30-40 s), `--turns 3` on any example at most 0.11 million
+DEFAULT_STEPS = 4_000_000
 
 
 @dataclass
@@ -80,31 +86,61 @@ class FinishRow:
 
 
 @dataclass
+class FinishBounds:
+    """What is proven about the chance within `turns` when the work stopped before it
+    was exact: a bound from below (the exact chance within fewer turns, or 0) and one
+    from above (the same game without penalties and without lanes)."""
+
+    turns: int
+    at_least: float
+    at_least_exact: str
+    at_least_because: str
+    at_most: float
+    at_most_exact: str
+    at_most_because: str
+    stopped_by: Literal["steps", "time limit"]
+
+
+@dataclass
 class FinishResult:
     """Chances to empty the stock within 1..N own turns (each with the play that
-    maximises that chance), nobody else moving; the best case in turns."""
+    maximises that chance), nobody else moving; the best case in turns. When the work
+    stopped first (`proven` false): `chance` and `exact` are null, `by_turns` holds the
+    turn counts done, and `bounds` the two proven bounds."""
 
     player: str
     stock: int
     bonus_roll: bool
     turns: int
-    chance: float
-    exact: str
-    best_case_turns: int | None  # None: not within the turns searched
+    chance: float | None
+    exact: str | None
+    best_case_turns: int | None  # None: not within 12 turns (or not searched: stopped)
     by_turns: list[FinishRow]
     proven: bool
+    bounds: FinishBounds | None
     method: str
     states: int
+    steps: int  # the work done: positions and rolls valued, rooms tables made
+    steps_limit: int | None
     seconds: float
 
 
+METHOD = ("exact DP over the player's view (own/other fields, own/other chips in stock), "
+          "dice multisets weighted by their throws, integer numerators over 216 per roll, "
+          "maximising the chance for each N; results pruned by a bound without penalties "
+          "and the dice averages by thresholds (Star1)")
+
+
 def finish(state: GameState, turns: int, time_limit: float | None = None,
-           best_case_limit: int = 12, deadline: Deadline = NO_DEADLINE) -> FinishResult:
+           best_case_limit: int = 12, deadline: Deadline = NO_DEADLINE,
+           steps: int | None = None) -> FinishResult:
     """Exact chances for 1..turns own turns and the fewest turns possible.
 
-    Stops at `deadline`, else `time_limit` seconds from now: TimeLimitReached with one
-    line giving the bounds known by then (the exact chance within fewer turns from
-    below, the bound without penalties from above)."""
+    The work is counted in steps (`steps`: at most that many, None: no limit); the
+    time limit (`deadline`, else `time_limit` seconds from now) only caps it. Stopped
+    by either, the answer gives the two bounds known by then (the exact chance within
+    fewer turns from below, the bound without penalties from above), and which limit
+    stopped it."""
     if state.is_terminal():
         raise BadInput("the game is over: the stock is already empty")
     if turns < 1:
@@ -112,11 +148,12 @@ def finish(state: GameState, turns: int, time_limit: float | None = None,
     start = time.perf_counter()
     if deadline == NO_DEADLINE:
         deadline = Deadline.after(time_limit)
-    f = Finisher(state.rules, deadline)
+    f = Finisher(state.rules, deadline, steps)
     view = f.tables.pack(view_of(state))
     best = None
     rows: list[FinishRow] = []
     memo: dict = {}
+    stopped: Literal["steps", "time limit"] | None = None
     try:
         for n in range(1, max(turns, best_case_limit) + 1):
             if f.possible(n, view, state.bonus, memo):
@@ -127,22 +164,27 @@ def finish(state: GameState, turns: int, time_limit: float | None = None,
                 p = f.chance(n, view, state.bonus)
                 rows.append(FinishRow(n, round(float(p), 6), str(p)))
                 status.step(n, turns)
+    except OutOfSteps:
+        stopped = "steps"
     except TimeLimitReached:
-        size = state.stock_size(state.to_move)
-        low = f"{100 * rows[-1].chance:.4f}% (exact within {rows[-1].turns} turn" \
-              f"{'s' if rows[-1].turns > 1 else ''})" if rows else "0%"
-        high = float(f.bounds.upper(turns, size, state.bonus))
-        raise TimeLimitReached(
-            f"finishing chances: time limit reached after {time.perf_counter() - start:.1f} s; "
-            f"within {turns} turns the chance is at least {low} and at most "
-            f"{100 * high:.4f}% (no penalties); try fewer --turns or a larger --time-limit"
-        ) from None
-    p = Fraction(rows[-1].exact)
+        stopped = "time limit"
+    bounds = None if stopped is None else _bounds(f, state, turns, rows, stopped)
+    p = None if stopped is not None else Fraction(rows[-1].exact)
+    done = f.budget.calls if steps is None else min(f.budget.calls, steps)
     return FinishResult(
         state.colours[state.to_move], state.stock_size(state.to_move), state.bonus, turns,
-        round(float(p), 6), str(p), best, rows, True,
-        "exact DP over the player's view (own/other fields, own/other chips in stock), "
-        "dice multisets weighted by their throws, integer numerators over 216 per roll, "
-        "maximising the chance for each N; results pruned by a bound without penalties "
-        "and the dice averages by thresholds (Star1)",
-        f.states(), round(time.perf_counter() - start, 3))
+        None if p is None else round(float(p), 6), None if p is None else str(p), best,
+        rows, stopped is None, bounds, METHOD, f.states(), done, steps,
+        round(time.perf_counter() - start, 3))
+
+
+def _bounds(f: Finisher, state: GameState, turns: int, rows: list[FinishRow],
+            stopped: Literal["steps", "time limit"]) -> FinishBounds:
+    """The bounds proven on the chance within `turns` when the work stopped."""
+    low = Fraction(rows[-1].exact) if rows else Fraction(0)
+    why = (f"exact within {rows[-1].turns} turn{'s' if rows[-1].turns > 1 else ''}"
+           if rows else "nothing valued yet")
+    high = f.bounds.upper(turns, state.stock_size(state.to_move), state.bonus)
+    return FinishBounds(turns, round(float(low), 6), str(low), why, round(float(high), 6),
+                        str(high), "the same game without penalties and without lanes",
+                        stopped)

@@ -1,5 +1,5 @@
 """The finishing-chance DP's memos, gathered in one object shared by its parts, and its
-time budget."""
+budget: steps counted (deterministic work) and the time limit as a cap."""
 
 from __future__ import annotations
 
@@ -52,16 +52,26 @@ class FinishCache:
                 + len(self.last_turn_by_room))
 
 
-class Budget:
-    """The time limit: every 32nd step of the DP reads the clock."""
+class OutOfSteps(Exception):
+    """The DP has taken the steps it was given (`Budget.steps`)."""
 
-    def __init__(self, deadline: Deadline) -> None:
+
+class Budget:
+    """The DP's work, counted in steps (a position valued, a roll valued, a table of
+    the rooms made: each costs about the same CPU time), and the time limit as a cap
+    (every 32nd step reads the clock). `steps` None: no step limit."""
+
+    def __init__(self, deadline: Deadline, steps: int | None = None) -> None:
         self.deadline = deadline
+        self.steps = steps
         self.calls = 0
 
     def tick(self) -> None:
-        """One step more; TimeLimitReached once the deadline has passed."""
+        """One step more; OutOfSteps past the step limit, TimeLimitReached once the
+        deadline has passed."""
         self.calls += 1
+        if self.steps is not None and self.calls > self.steps:
+            raise OutOfSteps
         if self.calls % 32 == 0 and self.deadline.passed():
             raise TimeLimitReached("finishing chances: time limit reached "
                                    "(try fewer --turns or a larger --time-limit)")

@@ -94,6 +94,7 @@ class Endgame:
         after it, so it is pushed out first): that matters only when the stock is larger
         than an empty lane's room, and then the due other chips (placed first) may go
         to any of the split's groups."""
+        self.budget.tick()
         t = self.tables
         d, dice_n, cap = t.d, t.rules.dice, t.rules.capacity
         last_by_room, rmask = self.cache.last_by_room, t.rmask

@@ -19,11 +19,12 @@ class Finisher:
     """The DP for one rules set: its tables, its memos (shared across queries and turn
     counts) and the parts that use them."""
 
-    def __init__(self, rules: Rules, deadline: Deadline = NO_DEADLINE) -> None:
+    def __init__(self, rules: Rules, deadline: Deadline = NO_DEADLINE,
+                 steps: int | None = None) -> None:
         self.rules = rules
         self.tables = Tables(rules)
         self.cache = FinishCache()
-        self.budget = Budget(deadline)
+        self.budget = Budget(deadline, steps)
         self.moves = Moves(self.tables, self.cache)
         self.endgame = Endgame(self.tables, self.cache, self.moves, self.budget)
         self.bounds = Bounds(self.tables, self.cache, self.endgame)
@@ -140,6 +141,7 @@ class Finisher:
         each lane's room by its bit offset): a split with a penalty in it has the lower
         bound of a stock grown by a full lane, so those splits wait until the others
         are done, best first."""
+        self.budget.tick()
         if self._on_rooms(n, view):
             return self._two_from_end(view, size, dice, win, bonus_next, t,
                                       self.tables.rooms(view, size))
@@ -220,6 +222,7 @@ class Finisher:
                             ) -> tuple[int, tuple[tuple[int, tuple[int, ...]], ...]]:
         """(the best of the splits that fit the rooms and lead to the last turn, the other
         splits with their bounds, best first): see `_two_from_end`."""
+        self.budget.tick()
         tables, endgame = self.tables, self.endgame
         if size <= tables.rules.dice and endgame.wins_now(dice, size, rooms):
             return win, ()

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from models.hippo.state import GameState, Move, colour_choices, outcomes, place_chip
 from models.hippo.verbs import PUZZLE_BACKENDS
 from solver.backends import SolverOptions
-from solver.errors import BadInput, TimeLimitReached
+from solver.errors import BadInput
 
 if TYPE_CHECKING:
 
@@ -95,7 +95,10 @@ class PlanStep:
 @dataclass
 class PlanResult:
     """The plan and how good it is, honestly: `status` optimal (proven by CP-SAT) or
-    feasible (best found, `bound` on the objective)."""
+    feasible (best found, `bound` on the objective; `stopped_by` says whether the work
+    or the time limit stopped CP-SAT; when CP-SAT found no plan, `found_by` names the
+    greedy rule that made this one, and `bound` is null). `work`: CP-SAT's deterministic seconds used, of
+    `work_limit` (None: no budget)."""
 
     player: str
     rolls: int
@@ -107,6 +110,10 @@ class PlanResult:
     proven: bool
     objective: int  # turns * big + chips left (turns = rolls + 1 when not emptied)
     bound: int | None
+    stopped_by: Literal["work", "time limit"] | None
+    found_by: str  # CP-SAT, or the greedy rule when CP-SAT found no plan in its limits
+    work: float
+    work_limit: float | None
     seconds: float
     steps: list[PlanStep]
 
@@ -169,7 +176,10 @@ def picks_of(pm: PlanModel, value: Callable[[Any], bool], k: int) -> list[bool]:
 
 def solve_plan(state: GameState, rolls: list[tuple[int, ...]],
                options: SolverOptions | None = None) -> PlanResult:
-    """The CP-SAT plan, replayed and checked by the rules engine."""
+    """The CP-SAT plan, replayed and checked by the rules engine. With
+    `options.deterministic_time` and one worker it is the same plan every time unless
+    the time limit stops CP-SAT first (`stopped_by`). When CP-SAT found no plan within
+    its limits, the greedy plan (`found_by` says so): a plan always exists."""
     from models.hippo.encode_cpsat import build
     from solver.backends import cpsat
 
@@ -178,10 +188,50 @@ def solve_plan(state: GameState, rolls: list[tuple[int, ...]],
         raise BadInput("the game is over: nothing to plan")
     pm = build(state, rolls)
     solver, outcome = cpsat.solve(pm.model, options)
-    if not outcome.has_solution:
-        if outcome.status == "infeasible":  # never: a roll always has an option
-            raise RuntimeError("the plan model is infeasible")
-        raise TimeLimitReached(f"no plan found within {options.time_limit} s")
+    budget = options.deterministic_time
+    stopped = _stopped_by(outcome.status, solver.deterministic_time, budget)
+    if outcome.status == "infeasible":  # never: a roll always has an option
+        raise RuntimeError("the plan model is infeasible")
+
+    def by_model(k: int, roll: tuple[int, ...], s: GameState) -> Move:
+        chosen = [q for q, v in enumerate(pm.select[k]) if solver.value(v)]
+        assert len(chosen) == 1
+        return colour_move(s, pm.sequences[k][chosen[0]], picks_of(pm, solver.boolean_value, k))
+
+    found = outcome.has_solution
+    moves, steps = _replay(state, rolls, by_model if found else greedy_move)
+    value = plan_value(state, moves)
+    objective = value[0] * pm.big + value[1]
+    if found and objective != outcome.objective:
+        raise RuntimeError(f"plan replay gives {value}, the model claimed "
+                           f"{outcome.objective}")
+    emptied = value[0] <= len(rolls)
+    me = state.to_move
+    return PlanResult(state.colours[me], len(rolls), emptied, value[0] if emptied else None,
+                      value[1], state.stock_size(me) - value[1],
+                      outcome.status if found else "feasible", outcome.status == "optimal",
+                      objective, outcome.bound, stopped,
+                      "CP-SAT" if found else GREEDY, round(solver.deterministic_time, 3),
+                      budget, round(outcome.wall_time, 3), steps)
+
+
+GREEDY = ("the greedy rule (each roll: the fewest chips left), since CP-SAT found no plan "
+          "within its limit")
+
+
+def greedy_move(k: int, roll: tuple[int, ...], state: GameState) -> Move:
+    """Roll k's option that leaves the fewest chips in the stock (the first of them):
+    the plan given when CP-SAT found none."""
+    me = state.to_move
+    return min(outcomes(state, roll),
+               key=lambda o: solo_step(state, o.move).stock_size(me)).move
+
+
+def _replay(state: GameState, rolls: list[tuple[int, ...]],
+            choose: Callable[[int, tuple[int, ...], GameState], Move]
+            ) -> tuple[list[Move], list[PlanStep]]:
+    """The plan's moves (`choose(k, roll, state)` for roll k), played by the rules engine
+    until the stock is empty, with each step's events."""
     me = state.to_move
     s = state
     moves: list[Move] = []
@@ -190,10 +240,7 @@ def solve_plan(state: GameState, rolls: list[tuple[int, ...]],
     for k, roll in enumerate(rolls):
         if s.is_terminal():
             break
-        chosen = [q for q, v in enumerate(pm.select[k]) if solver.value(v)]
-        assert len(chosen) == 1
-        move = colour_move(s, pm.sequences[k][chosen[0]],
-                           picks_of(pm, solver.boolean_value, k))
+        move = choose(k, roll, s)
         if not s.bonus:
             turn += 1
         after, events = s.play(move)
@@ -209,13 +256,13 @@ def solve_plan(state: GameState, rolls: list[tuple[int, ...]],
                               nxt.stock_size(me), text))
         moves.append(move)
         s = nxt
-    value = plan_value(state, moves)
-    objective = value[0] * pm.big + value[1]
-    if objective != outcome.objective:
-        raise RuntimeError(f"plan replay gives {value}, the model claimed "
-                           f"{outcome.objective}")
-    emptied = value[0] <= len(rolls)
-    return PlanResult(state.colours[me], len(rolls), emptied, value[0] if emptied else None,
-                      value[1], state.stock_size(me) - value[1], outcome.status,
-                      outcome.status == "optimal", objective, outcome.bound,
-                      round(outcome.wall_time, 3), steps)
+    return moves, steps
+
+
+def _stopped_by(status: str, used: float, budget: float | None
+                ) -> Literal["work", "time limit"] | None:
+    """What stopped CP-SAT before it proved its answer: its work budget (it used the
+    deterministic seconds it was given) or the time limit (it had work left)."""
+    if status in ("optimal", "infeasible"):
+        return None
+    return "work" if budget is not None and used >= 0.99 * budget else "time limit"

@@ -213,15 +213,24 @@ def show_plan(result: PlanAnswer, call: Call) -> None:
                       "+".join(map(str, st.roll)), ", ".join(st.placements),
                       str(st.stock_after), "; ".join(st.events))
     stdout.print(table)
-    how = ("[bold green]proven optimal[/bold green]" if result.proven else
-           f"[bold yellow]best found, not proven[/bold yellow] (bound {result.bound})")
+    stop = ("cut by the time limit" if result.cut_by_time else
+            f"stopped by --work {result.work_limit:g}")
+    if result.proven:
+        how = "[bold green]proven optimal[/bold green]"
+    elif result.found_by == "CP-SAT":
+        how = (f"[bold yellow]best found, not proven[/bold yellow] (bound {result.bound}; "
+               f"{stop})")
+    else:
+        how = (f"[bold yellow]a greedy plan, not proven[/bold yellow] (CP-SAT found none: "
+               f"{stop})")
+    done = f"CP-SAT, {result.work:g} of {result.work_limit:g} work, {result.seconds:.2f} s" \
+        if result.work_limit is not None else f"CP-SAT, {result.seconds:.2f} s"
     if result.emptied:
-        stdout.print(f"Stock emptied in {result.turns} turn(s): {how} "
-                     f"(CP-SAT, {result.seconds:.2f} s)")
+        stdout.print(f"Stock emptied in {result.turns} turn(s): {how} ({done})")
     else:
         stdout.print(f"The stock cannot be emptied with these rolls; at most "
                      f"{result.chips_shed} chips shed, {result.chips_left} left: {how} "
-                     f"(CP-SAT, {result.seconds:.2f} s)")
+                     f"({done})")
     if result.brute_force_objective is not None:
         stdout.print(f"Brute force agrees: objective {result.brute_force_objective}.")
 
@@ -239,7 +248,16 @@ def show_finish(result: FinishAnswer, call: Call) -> None:
     for row in result.by_turns:
         table.add_row(str(row.turns), f"{100 * row.chance:.4f}%", row.exact)
     stdout.print(table)
+    if result.bounds is not None:
+        b = result.bounds
+        why = ("cut by the time limit" if result.cut_by_time else
+               f"stopped after --steps {result.steps_limit:,}")
+        stdout.print(f"[bold yellow]Within {b.turns} turns not exact ({why}); proven "
+                     f"bounds:[/bold yellow] at least {100 * b.at_least:.4f}% "
+                     f"({b.at_least_because}), at most {100 * b.at_most:.4f}% "
+                     f"({b.at_most_because}). Try fewer --turns or more --steps.")
     best = (f"{result.best_case_turns} turn(s)" if result.best_case_turns is not None
-            else "more than 12 turns")
+            else "not found (stopped first, or more than 12 turns)"
+            if result.bounds is not None else "more than 12 turns")
     stdout.print(f"Best case (kindest dice): {best}. Exact DP over {result.states} "
-                 f"positions, {result.seconds:.2f} s.")
+                 f"positions, {result.steps:,} steps, {result.seconds:.2f} s.")

@@ -13,6 +13,13 @@ from solver.verbs import Solving, Verb
 
 #: The solo puzzle's solvers: CP-SAT and brute force.
 PUZZLE_BACKENDS = ("cpsat", "brute")
+#: `plan`'s work by default: CP-SAT's deterministic seconds with one worker (the
+#: examples' plans over 18 rolls are proven within 0.6; 10 are 20-50 s of CPU)
+PLAN_WORK = 10.0
+#: `finish`'s steps by default (positions and rolls valued, tables of rooms made; about
+#: 80,000 a second): `--turns 3` on any example takes at most 0.11 million, `--turns 4`
+#: on the crowded middle game 3.8 million (45 s)
+FINISH_STEPS = 6_000_000
 
 VERBS = (
     Verb("best", "The best placement for the roll: most chips shed this turn (a bonus roll "
@@ -26,25 +33,36 @@ VERBS = (
          svg=True, web="pool"),
     Verb("plan", "Solo puzzle: the placements for a known sequence of rolls (the board stays "
          "as you leave it) that empty the stock in the fewest own turns, or shed the most "
-         "chips if it cannot be emptied. CP-SAT over all the rolls; the plan is replayed "
-         "by the rules engine.", "models.hippo.answers:plan",
+         "chips if it cannot be emptied. CP-SAT over all the rolls, one worker with a "
+         "fixed amount of work (--work), so the same plan every time; the plan is "
+         "replayed by the rules engine.", "models.hippo.answers:plan",
          params=(Param("rolls_text", "text", None, 'The rolls in the order thrown, bonus '
                        'rolls included: "6,4,2 5,5,1 ...".', flags=("--rolls",),
                        required=True),
+                 Param("work", "float", PLAN_WORK, "CP-SAT's work: deterministic seconds "
+                       "(load-independent; one worker, whatever --workers says). Past it "
+                       "the best plan found with its bound (the greedy plan if CP-SAT "
+                       "found none).", minimum=0.001,
+                       maximum=1e6, show_default=True),
                  Param("check", "flag", False, "Also solve by brute force (short "
                        "sequences) and compare.")),
          answer="models.hippo.answers:PlanAnswer", show="models.hippo.render:show_plan",
-         solving=Solving(60.0), web="pool"),
+         solving=Solving(300.0), web="pool"),
     Verb("finish", "The exact chance that the player on turn empties the stock within N own "
          "turns if the others do not interfere (playing to maximise that chance), and the "
-         "best case: the fewest turns in which the dice could let it happen. Three turns "
-         "take about a second on the example positions; four take a second on an end game "
-         "and 35-40 s in a crowded middle game (past the limit both bounds are given).",
+         "best case: the fewest turns in which the dice could let it happen. The work is "
+         "counted in steps (--steps), so the answer is the same every time; three turns "
+         "take about a second on the example positions, four 1-45 s. Stopped by --steps "
+         "or --time-limit, it gives the two proven bounds.",
          "models.hippo.answers:finish",
          params=(int_param("turns", 3, 1, 12, "Own turns (this one included): can I "
                            "finish by my next turns?"),
-                 seconds_param("time_limit", 120.0, 0.1, "Seconds from the start before "
-                               "giving up: exit 3 with the bounds known.")),
+                 int_param("steps", FINISH_STEPS, 1, 10 ** 12, "The DP's work: positions "
+                           "and rolls valued (about 80,000 a second). Past it: the two "
+                           "bounds proven by then."),
+                 seconds_param("time_limit", 300.0, 0.01, "A cap: seconds from the "
+                               "start; past it the two bounds proven by then (cut by the "
+                               "time limit).")),
          answer="models.hippo.answers:FinishAnswer", show="models.hippo.render:show_finish",
          quiet=True, web="pool"),
 )
