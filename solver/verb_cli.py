@@ -38,6 +38,26 @@ class FiniteFloatRange(click.FloatRange):
         return number
 
 
+class Utf8Text(click.ParamType):
+    """Text that is valid UTF-8: bad bytes in an argument (Python's surrogate escapes)
+    are refused here, before they reach a file or the terminal."""
+
+    name = "text"
+
+    def convert(self, value: Any, param: click.Parameter | None,
+                ctx: click.Context | None) -> Any:
+        if isinstance(value, str):
+            try:
+                value.encode("utf-8")
+            except UnicodeEncodeError as exc:
+                self.fail(f"not valid UTF-8 (a bad byte at character {exc.start}).",
+                          param, ctx)
+        return value
+
+
+UTF8_TEXT = Utf8Text()
+
+
 def click_type(p: Param) -> click.ParamType | None:
     if p.kind == "int":
         if p.minimum is None and p.maximum is None:
@@ -56,6 +76,8 @@ def click_type(p: Param) -> click.ParamType | None:
         return click.Path(dir_okay=False, writable=True)
     if p.kind == "folder":
         return click.Path(file_okay=False)
+    if p.kind == "text":
+        return UTF8_TEXT
     return None
 
 
