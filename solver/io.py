@@ -194,7 +194,9 @@ class _NotANumber(ValueError):
 
 
 class _TooLarge(ValueError):
-    pass
+    def __init__(self, message: str, literal: str) -> None:
+        super().__init__(message)
+        self.literal = literal
 
 
 def _no_constant(name: str) -> Any:
@@ -205,14 +207,14 @@ def _no_constant(name: str) -> Any:
 def _bounded_int(text: str) -> int:
     if len(text.lstrip("-")) > MAX_DIGITS:
         raise _TooLarge(f"an integer of {len(text.lstrip('-'))} digits (at most "
-                        f"{MAX_DIGITS})")
+                        f"{MAX_DIGITS})", text)
     return int(text)
 
 
 def _finite_float(text: str) -> float:
     value = float(text)
     if not math.isfinite(value):
-        raise _TooLarge(f"the number {text[:30]} is out of range")
+        raise _TooLarge(f"the number {text[:30]} is out of range", text)
     return value
 
 
@@ -238,7 +240,7 @@ def parse_json(text: str, source: str) -> Any:
         raise BadInput(f"{source}: {exc} is not a number (JSON has no NaN or Infinity)"
                        ) from None
     except _TooLarge as exc:
-        raise BadInput(f"{source}: {exc}") from None
+        raise BadInput(f"{source}: {exc}{_place(text, exc.literal)}") from None
     except json.JSONDecodeError as exc:
         raise BadInput(
             f"{source}: malformed JSON at line {exc.lineno} column {exc.colno}: {exc.msg}"
@@ -250,6 +252,15 @@ def parse_json(text: str, source: str) -> Any:
     if _depth(data) > MAX_DEPTH:
         raise BadInput(too_deep)
     return data
+
+
+def _place(text: str, literal: str) -> str:
+    """ at line L column C: where a literal first stands in the text."""
+    at = text.find(literal)
+    if at < 0:
+        return ""
+    line = text.count("\n", 0, at) + 1
+    return f" at line {line} column {at - (text.rfind(chr(10), 0, at) + 1) + 1}"
 
 
 def _depth(value: Any) -> int:

@@ -93,6 +93,8 @@ class Store:
     def __init__(self, path: str | Path, create: bool = True) -> None:
         from solver.io import check_output, read_start
 
+        if not str(path).strip():
+            raise BadInput("--store: empty file name")
         self.path = Path(path)
         if not create or os.path.lexists(self.path):
             # a regular file (not a FIFO, a device...), and a database

@@ -217,6 +217,12 @@ def rules_from_dict(data: Any, where: str = "rules") -> Rules:
         if len(pair) != 2 or not all(isinstance(x, int) and not isinstance(x, bool)
                                      and 0 <= x < piles for x in pair):
             raise BadInput(f"{where}.adjacent: {pair} is not a pair of piles 0-{piles - 1}")
+        if pair[0] == pair[1]:  # neighbours are two piles (the relation is irreflexive)
+            raise BadInput(f"{where}.adjacent[{i}]: pile {pair[0]} cannot be its own "
+                           "neighbour")
+        if tuple(pair) in adjacent or tuple(pair[::-1]) in adjacent:  # and symmetric
+            raise BadInput(f"{where}.adjacent[{i}]: piles {pair[0]} and {pair[1]} are "
+                           "neighbours already (each pair once, in either order)")
         adjacent.append(tuple(pair))
     difficulties = tuple(expect(d, str, f"{where}.difficulties[{i}]")
                          for i, d in enumerate(json_field(data, "difficulties", list, where)))

@@ -26,6 +26,10 @@ def group(host: str, port: int, open_browser: bool, pool_size: int,
     """A local web app: build positions by clicking on the games' pictures, ask the
     CLI's questions, play with undo and hint, solve the puzzle library and the puzzles
     of a --store file."""
+    if store is not None:  # a regular SQLite file, checked before the server starts
+        from solver.store import Store
+
+        Store(store, create=False).close()
     import uvicorn
 
     from solver.serve.app import create_app

@@ -59,7 +59,7 @@ def _count(data: dict, key: str, low: int, high: int, where: str) -> int:
 
 def read_weights(entries: list, where: str) -> dict[tuple, float]:
     """The table entries of a values file, checked: each [key, weight], the key a list
-    of a tag (one letter of TAGS) and integers or lists of integers, met once; the
+    of a tag (one letter of TAGS) and integers or lists of them, met once; the
     weight a finite number of at most MAX_WEIGHT."""
     if len(entries) > MAX_ENTRIES:
         raise BadInput(f"{where}: {len(entries)} entries, more than {MAX_ENTRIES}")
@@ -87,8 +87,8 @@ def _key(k: list, where: str) -> tuple:
     out: list[Any] = [k[0]]
     for i, x in enumerate(k[1:], 1):
         if isinstance(x, list):
-            if not all(isinstance(y, int) and not isinstance(y, bool) for y in x):
-                raise BadInput(f"{where}[{i}]: expected a list of integers")
+            if not all(isinstance(y, int) for y in x):  # bools too (a ship launched)
+                raise BadInput(f"{where}[{i}]: expected a list of integers or booleans")
             out.append(tuple(x))
         else:
             out.append(expect(x, int, f"{where}[{i}]"))
