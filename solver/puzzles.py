@@ -289,7 +289,6 @@ def generate(call: Call, difficulty: str, count: int, seed: int, max_attempts: i
              max_seconds: float | None, out_dir: str | None, backend: str,
              time_limit: float, **extra: Any) -> GenerateResult:
     """`generate`: puzzles with one solution, rated, from seeded attempts."""
-    from pathlib import Path
 
     from solver.store import store_at
 

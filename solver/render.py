@@ -6,8 +6,6 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from solver.errors import BadInput
-
 if TYPE_CHECKING:
     from rich.console import Console
 
