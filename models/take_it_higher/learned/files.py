@@ -61,6 +61,8 @@ def read_weights(entries: list, where: str) -> dict[tuple, float]:
     """The table entries of a values file, checked: each [key, weight], the key a list
     of a tag (one letter of TAGS) and integers or lists of them, met once; the
     weight a finite number of at most MAX_WEIGHT."""
+    if not entries:  # `learn` writes every entry it learned: a game teaches hundreds
+        raise BadInput(f"{where}: no table entries")
     if len(entries) > MAX_ENTRIES:
         raise BadInput(f"{where}: {len(entries)} entries, more than {MAX_ENTRIES}")
     weights: dict[tuple, float] = {}
