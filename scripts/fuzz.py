@@ -85,7 +85,7 @@ OPTION_TRIES: list[tuple[str, ...]] = [
 # the kinds of try, each as often as it is listed
 KINDS = (["position"] * 5 + ["puzzle"] * 2 + ["rules"] * 2 + ["option", "store"]
          + ["special"] * 2 + ["values"] * 2 + ["crafted store", "huge", "text"]
-         + ["output"] * 2 + ["round trip"] * 2)
+         + ["output"] * 2 + ["round trip"] * 2 + ["verb"] * 2)
 #: What a try may end in without failing.
 GOOD = ("answer", "clean error", "time limit")
 #: The failure classes, in the table's order.
@@ -274,7 +274,17 @@ def new_try(rng: random.Random, workdir: Path, n: int, game: str, kind: str,
         return inputs.text_try(rng, workdir)
     if kind == "output":
         return inputs.output_try(rng, workdir)
+    if kind == "verb":
+        return inputs.every_verb_try(rng, workdir, n, game, write_damaged)
     return inputs.roundtrip_try(rng, workdir, n, game)
+
+
+def write_damaged(rng: random.Random, path: Path, source: Path) -> None:
+    """A damaged copy of `source` at `path` (another game's file: a Hippo position)."""
+    text = source.read_text()
+    other = (ROOT / "puzzles" / "hippo" / "start-2p.json").read_text()
+    damaged, _ = damage(json.loads(text), text, rng, other)
+    path.write_text(damaged, encoding="utf-8", errors="surrogateescape")
 
 
 def damaged_file_try(rng: random.Random, path: Path, game: str, kind: str, other: str,
@@ -494,8 +504,23 @@ def report(tally: Tally, heading: str, show: int) -> None:
         failed = sum(n for k, n in c.items() if k not in GOOD)
         print(f"    {source}: {sum(c.values())}: {c['answer']} / {c['clean error']} / "
               f"{c['time limit']} / {failed}")
+    print(f"  commands reached: {reached(tally)}")
     for o in tally.failures()[:show]:
         print(f"  FAIL {o.kind}: toppi {o.what[:300]}  {o.detail}")
+
+
+def reached(tally: Tally) -> str:
+    """How many of the declared commands (every game's verbs, `puzzles list|export`,
+    `serve`) the tries ran, and those left out."""
+    from solver.registry import games
+
+    declared = {f"{g} {v}" for g, e in games().items() for v in e.verbs()}
+    declared |= {"puzzles list", "puzzles export", "serve"}
+    ran = {" ".join(o.what.split()[:2]) for o in tally.outcomes}
+    ran |= {o.what.split()[0] for o in tally.outcomes if o.what.startswith("serve")}
+    missing = sorted(declared - ran)
+    return f"{len(declared & ran)} of {len(declared)}" + (
+        f" (not: {', '.join(missing[:8])})" if missing else "")
 
 
 if __name__ == "__main__":

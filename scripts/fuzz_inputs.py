@@ -447,3 +447,44 @@ def _playout(game: Any, rules: Any, seed: int, steps: int, from_file: bool) -> A
             break
         state = game.apply_action(state, rng.choice(legal))
     return state
+
+
+# ---------------------------------------------------------------- every verb
+
+REQUIRED = {"within": "2", "rolls_text": "6,4,2"}
+
+
+def every_verb_try(rng: random.Random, workdir: Path, n: int, game_id: str,
+                   write_damaged: Callable[[random.Random, Path, Path], None]) -> Try:
+    """Any verb of the game (from its declarations, so none is left out), its FILE a
+    damaged repository file or a special file, or (a verb that reads no file) a special
+    file as its --rules; its required options given."""
+    from solver.registry import games
+
+    entry = games()[game_id]
+    name, verb = rng.choice(sorted(entry.verbs().items()))
+    args = [game_id, name]
+    special = special_files(workdir)
+    bad = special[rng.choice([s for s in SPECIAL if s != "empty"])]
+    must_fail = True
+    if verb.reads == "nothing" or name == "play":
+        if verb.reads == "nothing":
+            args += ["--rules", str(bad)]
+        else:  # `play` reads the terminal: only a file it must refuse
+            args.append(str(bad))
+    elif rng.random() < 0.5:
+        args.append(str(bad))
+    else:
+        puzzles = verb.reads in ("puzzle", "puzzles")
+        source = ROOT / (LIBRARY_PUZZLES[game_id] if puzzles else POSITIONS[game_id])
+        path = workdir / f"verb{n}.json"
+        write_damaged(rng, path, source)
+        args.append(str(path))
+        must_fail = False
+    for p in verb.params:
+        if p.required:
+            if p.kind == "out":
+                args += [p.spellings[0], str(workdir / f"o{n}.{'svg' if 'svg' in p.spellings[0] else 'json'}")]
+            else:
+                args += [p.spellings[0], REQUIRED[p.name]]
+    return Try(args, "every verb", must_fail=must_fail)

@@ -112,7 +112,8 @@ def test_a_colour_that_is_not_rgb_is_one_line(tmp_path, game, rules, verb):
     assert out.kind == "clean error", out
 
 
-NEW_KINDS = ["special", "values", "crafted store", "huge", "text", "output", "round trip"]
+NEW_KINDS = ["special", "values", "crafted store", "huge", "text", "output", "round trip",
+             "verb"]
 
 
 @pytest.mark.slow
@@ -120,11 +121,12 @@ def test_every_kind_of_user_file_and_output_ends_cleanly(tmp_path):
     """Special files, values files, crafted store rows, numbers and strings out of
     bounds, bad UTF-8 in options, unwritable outputs, round trips: no failure, and
     bad input is never answered."""
-    tally = FUZZ.run(50, 3, limit=2.0, slack=NO_OVERRUN, workdir=tmp_path, kinds=NEW_KINDS)
+    tally = FUZZ.run(60, 3, limit=2.0, slack=NO_OVERRUN, workdir=tmp_path, kinds=NEW_KINDS)
     assert not tally.failures(), [(o.kind, o.what, o.detail) for o in tally.failures()]
     assert set(tally.by_source()) == {
         "special file", "values file", "crafted store", "number or string out of bounds",
-        "bad UTF-8 in an option", "unwritable output", "position round trip"}
+        "bad UTF-8 in an option", "unwritable output", "position round trip",
+        "every verb"}
 
 
 def test_the_export_oracle_sees_a_file_outside(tmp_path):
