@@ -13,7 +13,8 @@
   no file may appear outside the folder asked for, and every file exported, read back
   by its game, is the same puzzle (its canonical form), written again the same file;
 - numbers and strings out of bounds in positions (an integer of 5,000 digits, 1e400,
-  a string of 2 MB), bad UTF-8 in options and file names;
+  a string of 2 MB); bad UTF-8 in options and file names, and odd text in options
+  (5,000 digits, digits that are not ASCII, a NUL, 100,000 characters);
 - empty and unwritable outputs (`--svg`, `--out`, `--store`, learn `--out`, export
   `--out`): empty names, missing folders, a folder or a device or a FIFO as the file;
 - the differential oracle of positions: a position (a playout's, or a repository file
@@ -345,12 +346,22 @@ TEXT_OPTIONS = [
 ]
 
 
+ODD_TEXT = ["9" * 5000, "9" * 5000 + ",1,1", "\u00b2,1,1", "\u0661,\u0662,\u0663",
+            "rank " + "9" * 5000 + ": Duck", "x" * 100_000, "\x00", "6,4,2\n6,4,2"]
+
+
 def text_try(rng: random.Random, workdir: Path) -> Try:
-    """Bad UTF-8 bytes (as Python passes them: surrogate escapes) in an option."""
-    bad = rng.choice(["\udcff", "a\udcfeb", "\udce9t\udce9", "6,\udcff,2"])
+    """Bad UTF-8 bytes (as Python passes them: surrogate escapes) in an option, which
+    must be refused; or odd text (a number of 5,000 digits, digits that are not ASCII,
+    a NUL, a line break, 100,000 characters), which must end cleanly."""
+    if rng.random() < 0.5:
+        bad, must_fail = rng.choice(["\udcff", "a\udcfeb", "\udce9t\udce9",
+                                     "6,\udcff,2"]), True
+    else:
+        bad, must_fail = rng.choice(ODD_TEXT), False
     args = [a.replace("{w}", str(workdir)).replace("{bad}", bad)
             for a in rng.choice(TEXT_OPTIONS)]
-    return Try(args, "bad UTF-8 in an option", must_fail=True)
+    return Try(args, "odd text in an option", must_fail=must_fail)
 
 
 def output_try(rng: random.Random, workdir: Path) -> Try:

@@ -74,6 +74,12 @@ class ToppiGroup(click.Group):
             return super().invoke(ctx)
         except ToppiError as exc:
             raise ToppiFailure(exc) from None
+        except ValueError as exc:
+            # a number of over 4,300 digits in a text a reader turned into an int: no
+            # reader should let one through, and none may end in a traceback
+            if "integer string conversion" not in str(exc):
+                raise
+            raise ToppiFailure(ToppiError("a number of more than 4300 digits")) from None
         except _NO_ARGS:
             raise
         except click.UsageError as exc:

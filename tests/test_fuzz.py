@@ -125,7 +125,7 @@ def test_every_kind_of_user_file_and_output_ends_cleanly(tmp_path):
     assert not tally.failures(), [(o.kind, o.what, o.detail) for o in tally.failures()]
     assert set(tally.by_source()) == {
         "special file", "values file", "crafted store", "number or string out of bounds",
-        "bad UTF-8 in an option", "unwritable output", "position round trip",
+        "odd text in an option", "unwritable output", "position round trip",
         "every verb"}
 
 

@@ -155,6 +155,26 @@ def test_bad_utf8_in_a_text_option_is_one_line(tmp_path):
     assert not (tmp_path / "s.html").exists()
 
 
+@pytest.mark.parametrize("roll", ["9" * 5000 + ",1,1", "\u00b2,1,1", "9" * 5000])
+def test_numbers_in_option_text_are_one_line(roll):
+    """A die of 5,000 digits (past Python's 4,300-digit int limit) or a digit int()
+    refuses ('²' is a digit to str.isdigit): one line."""
+    assert_one_line_error(run("hippo", "best", HIPPO, "--roll", roll), "--roll")
+
+
+def test_the_int_limit_is_one_line_wherever_it_is_met(monkeypatch):
+    """The command line's net: a reader that lets a number of over 4,300 digits reach
+    int() still ends in one line."""
+    import models.hippo.notation
+
+    def careless(rules, text, where="--roll"):
+        return (int(text),)
+
+    monkeypatch.setattr(models.hippo.notation, "parse_roll", careless)
+    assert_one_line_error(run("hippo", "best", HIPPO, "--roll", "9" * 5000),
+                          "more than 4300 digits")
+
+
 def test_a_huge_message_stays_one_readable_line(tmp_path):
     path = tmp_path / "long.json"
     path.write_text(json.dumps({"game": "x" * 100_000}))

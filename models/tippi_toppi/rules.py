@@ -121,7 +121,7 @@ class Rules:
         key = self.difficulty_words.get(key, key)
         if key in self.difficulties:
             return self.difficulties.index(key)
-        if key.isdigit() and 1 <= int(key) <= len(self.difficulties):
+        if key.isdecimal() and 1 <= int(key) <= len(self.difficulties):
             return int(key) - 1
         raise BadInput(f"{where}: unknown difficulty '{text}' "
                        f"({', '.join(self.difficulties)})")
@@ -231,7 +231,7 @@ def rules_from_dict(data: Any, where: str = "rules") -> Rules:
     counts: dict[int, tuple[int, ...]] = {}
     for k, row in json_field(data, "task_counts", dict, where).items():
         w = f"{where}.task_counts.{k}"
-        if not k.isdigit() or not 1 <= int(k) <= 10:
+        if not k.isdecimal() or not 1 <= int(k) <= 10:
             raise BadInput(f"{w}: the key is a number of players (1-10)")
         expect(row, list, w)
         if len(row) != len(difficulties):
