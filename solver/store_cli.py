@@ -20,6 +20,7 @@ from solver.puzzles import DIFFICULTIES
 from solver.registry import games
 from solver.render import print_json, stderr, stdout
 from solver.results import dumps
+from solver.verb_cli import FilePath
 
 json_option = click.option("--json", "as_json", is_flag=True,
                            help="Print one JSON document on stdout instead of tables.")
@@ -116,7 +117,7 @@ def _filters(f: Any) -> Any:
                      help="Only puzzles of this difficulty."),
         click.option("--game", help="Only this game's puzzles (its id)."),
         click.option("--store", "store_path", envvar="TOPPI_STORE", required=True,
-                     type=click.Path(dir_okay=False),
+                     type=FilePath(dir_okay=False),
                      help="The SQLite file `generate --store` wrote (or $TOPPI_STORE)."),
     ):
         f = option(f)
@@ -158,7 +159,7 @@ def list_command(store_path: str, game: str | None, difficulty: str | None,
 
 @group.command(name="export")
 @_filters
-@click.option("--out", "out_dir", type=click.Path(file_okay=False),
+@click.option("--out", "out_dir", type=FilePath(file_okay=False),
               help="Write each puzzle to DIR/<game>-<difficulty>-<id>.json (the format of "
                    "`generate --out`); without it, print them as one JSON document.")
 @json_option

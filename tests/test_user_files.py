@@ -299,3 +299,12 @@ def test_export_writes_only_inside_out_and_skips_rows_toppi_did_not_write(tmp_pa
                      if p.is_file() and p != store and not p.name.startswith("s.sqlite"))
     assert written == ["a/b/out/take-it-higher-easy-1.json"]
     assert json.loads((out / "take-it-higher-easy-1.json").read_text()) == data
+
+
+@pytest.mark.parametrize("args", [
+    ("hippo", "show", "/tmp/a\0b.json"), ("hippo", "show", HIPPO, "--svg", "a\0b.svg"),
+    ("puzzles", "list", "--store", "a\0b"), ("serve", "--store", "a\0b"),
+])
+def test_a_nul_byte_in_a_file_name_is_one_line(args):
+    """Found by scripts/fuzz.py: click's own check of a path raised ValueError."""
+    assert_one_line_error(run(*args), "NUL byte")

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import click
 
+from solver.verb_cli import FilePath
+
 
 @click.command(name="serve")
 @click.option("--host", default="127.0.0.1", show_default=True,
@@ -14,10 +16,10 @@ import click
 @click.option("--open", "open_browser", is_flag=True, help="Open the page in a browser.")
 @click.option("--workers", "pool_size", type=click.IntRange(1, 8), default=2,
               show_default=True, help="Solver processes (jobs beyond them wait).")
-@click.option("--puzzles", "puzzles", type=click.Path(file_okay=False, exists=True),
+@click.option("--puzzles", "puzzles", type=FilePath(file_okay=False, exists=True),
               default=None, help="The puzzles directory (default: the puzzles that ship "
                                  "with toppi).")
-@click.option("--store", "store", type=click.Path(dir_okay=False, exists=True),
+@click.option("--store", "store", type=FilePath(dir_okay=False, exists=True),
               default=None, help="Browse the puzzles of this results store (the SQLite "
                                  "file of `toppi <game> generate --store FILE`) on the "
                                  "library pages.")
