@@ -1,7 +1,10 @@
 """Bad input for every verb of every game: the invariant is exit 0, 2 or 3, exactly one
-stderr line on 2 (the error, last; a warning may precede it), never a traceback, never a hang, never far past the time limit.
+stderr line on 2 (the error, last; a warning may precede it), never a traceback, never a
+hang, never far past the time limit; bad input is never answered, nothing is written
+outside the folder asked for, and the differential oracles hold.
 
     python scripts/fuzz.py [--count 2000] [--seed 0] [--limit 2] [--slack 1.5] [--show 10]
+                           [--kinds position,special,...]
 
 Each try takes a seed file of the repository (a position, a puzzle, a rules file or a
 deck), damages it in one way (a value replaced by a wrong type, a huge or negative
@@ -9,14 +12,22 @@ number, a null in a list, a key removed, nesting 40 levels deep, another game's 
 an empty object, cut-off JSON, non-UTF-8 bytes, a NaN literal) and runs a verb of its
 game on it in this process (click's test runner: no process start, so thousands of
 tries take minutes) with `--time-limit LIMIT` where the verb has one; or it passes a bad
-option value (nan, inf, negative, huge, text) to a verb. A try fails when the command
-raises (a traceback), exits with another code, writes more than one line on exit 2, or
-runs past the limit + slack seconds (an overrun; SIGALRM at 60 s marks a hang).
+option value (nan, inf, negative, huge, text) to a verb; or it damages a store and reads
+it (the store oracle: a resumed run gives the first run's answer). The other kinds of
+try are scripts/fuzz_inputs.py's: special files in every reader's place, values files,
+crafted store rows exported, numbers and strings out of bounds, odd text and bad UTF-8
+in options, unwritable outputs, any declared verb, and the round trip of positions. A
+try fails when the command raises (a traceback), exits with another code, writes more
+than one line on exit 2, runs past the limit + slack seconds (an overrun; SIGALRM at
+60 s marks a hang), answers bad input (wrongly accepted), writes outside its folder, or
+breaks an oracle (a wrong answer).
 
-The table gives the tries, answers (0), clean errors (2), time limits (3) and the
-failures by class; the figures of issue 21 are this script's (docs/architecture.md).
-tests/test_fuzz.py runs the same tries on a small budget in the suite, from fixed seeds and
-without the overrun check (a verdict that would depend on the machine's load).
+The report gives the tries, answers (0), clean errors (2), time limits (3), the
+failures by class, a line per kind of input and the declared commands the tries
+reached; docs/architecture.md has the figures. Seeds make chunks: each `--seed` is its
+own reproducible run. tests/test_fuzz.py runs the same tries on a small budget in the
+suite, from fixed seeds and without the overrun check (a verdict that would depend on
+the machine's load).
 """
 
 from __future__ import annotations

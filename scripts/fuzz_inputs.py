@@ -46,7 +46,9 @@ POSITIONS = {
     "topito": f"{P}/topito/start.json",
     "hippo": f"{P}/hippo/start-2p.json",
 }
-LIBRARY_PUZZLES = {g: f"{P}/{g}/library/{g}-easy-2026-1.json" for g in POSITIONS}
+# the first easy puzzle of each game's library
+LIBRARY_PUZZLES = {g: str(sorted((ROOT / P / g / "library").glob(f"{g}-easy-*.json"))[0])
+                   for g in POSITIONS}
 SPECIAL = ["fifo", "dev-zero", "dev-null", "directory", "link-loop", "dangling",
            "empty", "nul-bytes", "gzip-bomb", "too-large"]
 CRAFTED_NAMES = ["../../../../escaped", "/tmp/toppi-fuzz-escaped", "hippo/../../../x",

@@ -31,8 +31,8 @@ ROOT = Path(__file__).resolve().parents[1]
 HIPPO = str(ROOT / "puzzles" / "hippo" / "start-2p.json")
 TOPITO = str(ROOT / "puzzles" / "topito" / "start.json")
 HOCH = str(ROOT / "puzzles" / "hoch-hinaus" / "corner-gap.json")
-TIH_PUZZLE = str(ROOT / "puzzles" / "take-it-higher" / "library"
-                 / "take-it-higher-easy-2026-1.json")
+TIH_PUZZLE = str(sorted((ROOT / "puzzles" / "take-it-higher" / "library").glob(
+    "take-it-higher-easy-*.json"))[0])
 run = game_runner("")
 
 
