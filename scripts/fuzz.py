@@ -1,7 +1,10 @@
 """Bad input for every verb of every game: the invariant is exit 0, 2 or 3, exactly one
-stderr line on 2 (the error, last; a warning may precede it), never a traceback, never a hang, never far past the time limit.
+stderr line on 2 (the error, last; a warning may precede it), never a traceback, never a
+hang, never far past the time limit; bad input is never answered, nothing is written
+outside the folder asked for, and the differential oracles hold.
 
     python scripts/fuzz.py [--count 2000] [--seed 0] [--limit 2] [--slack 1.5] [--show 10]
+                           [--kinds position,special,...]
 
 Each try takes a seed file of the repository (a position, a puzzle, a rules file or a
 deck), damages it in one way (a value replaced by a wrong type, a huge or negative
@@ -9,14 +12,22 @@ number, a null in a list, a key removed, nesting 40 levels deep, another game's 
 an empty object, cut-off JSON, non-UTF-8 bytes, a NaN literal) and runs a verb of its
 game on it in this process (click's test runner: no process start, so thousands of
 tries take minutes) with `--time-limit LIMIT` where the verb has one; or it passes a bad
-option value (nan, inf, negative, huge, text) to a verb. A try fails when the command
-raises (a traceback), exits with another code, writes more than one line on exit 2, or
-runs past the limit + slack seconds (an overrun; SIGALRM at 60 s marks a hang).
+option value (nan, inf, negative, huge, text) to a verb; or it damages a store and reads
+it (the store oracle: a resumed run gives the first run's answer). The other kinds of
+try are scripts/fuzz_inputs.py's: special files in every reader's place, values files,
+crafted store rows exported, numbers and strings out of bounds, odd text and bad UTF-8
+in options, unwritable outputs, any declared verb, and the round trip of positions. A
+try fails when the command raises (a traceback), exits with another code, writes more
+than one line on exit 2, runs past the limit + slack seconds (an overrun; SIGALRM at
+60 s marks a hang), answers bad input (wrongly accepted), writes outside its folder, or
+breaks an oracle (a wrong answer).
 
-The table gives the tries, answers (0), clean errors (2), time limits (3) and the
-failures by class; the robustness figures in docs/architecture.md are this script's.
-tests/test_fuzz.py runs the same tries on a small budget in the suite, from fixed seeds and
-without the overrun check (a verdict that would depend on the machine's load).
+The report gives the tries, answers (0), clean errors (2), time limits (3), the
+failures by class, a line per kind of input and the declared commands the tries
+reached; docs/architecture.md has the figures. Seeds make chunks: each `--seed` is its
+own reproducible run. tests/test_fuzz.py runs the same tries on a small budget in the
+suite, from fixed seeds and without the overrun check (a verdict that would depend on
+the machine's load).
 """
 
 from __future__ import annotations
@@ -35,10 +46,13 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+for _path in (ROOT, ROOT / "scripts"):
+    if str(_path) not in sys.path:
+        sys.path.insert(0, str(_path))
 
+import fuzz_inputs as inputs  # noqa: E402
 from click.testing import CliRunner  # noqa: E402
+from fuzz_inputs import Try  # noqa: E402
 
 from solver.cli import cli  # noqa: E402
 
@@ -76,7 +90,18 @@ OPTION_TRIES: list[tuple[str, ...]] = [
     ("hippo", "plan", "puzzles/hippo/solo-endgame.json", "--rolls"),
     ("topito", "plan", "puzzles/topito/start.json", "--card"),
     ("take-it-higher", "max", "--workers"), ("take-it-higher", "max", "--seed"),
+    ("take-it-higher", "learn", "--games", "1", "--out", "{w}/learned.json", "--step"),
+    ("take-it-higher", "learn", "--games", "1", "--out", "{w}/learned.json", "--lambda"),
 ]
+# the kinds of try, each as often as it is listed
+KINDS = (["position"] * 5 + ["puzzle"] * 2 + ["rules"] * 2 + ["option", "store"]
+         + ["special"] * 2 + ["values"] * 2 + ["crafted store", "huge", "text"]
+         + ["output"] * 2 + ["round trip"] * 2 + ["verb"] * 2)
+#: What a try may end in without failing.
+GOOD = ("answer", "clean error", "time limit")
+#: The failure classes, in the table's order.
+FAILURES = ("traceback", "not one line", "overrun", "hang", "wrong answer",
+            "wrongly accepted", "written outside")
 BAD_OPTION_VALUES = ["nan", "inf", "-inf", "-1", "0", "1e999", "99999999999999999999",
                      "abc", "", "1,2", "-1,4,3", "7,7,7", "-1.5", "  "]
 BAD_VALUES: list[Any] = [None, -1, 0, 10**12, -10**12, 1.5, "", "?", "zz", [], {}, [None],
@@ -92,6 +117,7 @@ class Outcome:
     seconds: float
     detail: str = ""
     stdout: str = field(default="", repr=False)
+    source: str = ""  # the kind of input tried
 
 
 @dataclass
@@ -102,8 +128,13 @@ class Tally:
         return Counter(o.kind for o in self.outcomes)
 
     def failures(self) -> list[Outcome]:
-        return [o for o in self.outcomes if o.kind not in ("answer", "clean error",
-                                                           "time limit")]
+        return [o for o in self.outcomes if o.kind not in GOOD]
+
+    def by_source(self) -> dict[str, Counter]:
+        out: dict[str, Counter] = {}
+        for o in self.outcomes:
+            out.setdefault(o.source, Counter())[o.kind] += 1
+        return out
 
 
 def seed_files(game: str) -> dict[str, list[Path]]:
@@ -211,44 +242,83 @@ def invoke(args: list[str], limit: float | None, slack: float) -> Outcome:
     return Outcome(f"exit {code}", what, seconds, result.output[:200])
 
 
-def tries(count: int, seed: int, limit: float, workdir: Path) -> Iterator[tuple[list[str], float | None]]:
-    """`count` command lines (and their time limits), reproducible from `seed`."""
+def tries(count: int, seed: int, limit: float, workdir: Path,
+          kinds: Sequence[str] = KINDS) -> Iterator[Try]:
+    """`count` tries of `kinds` (each as often as listed), reproducible from `seed`."""
     rng = random.Random(seed)
     games = list(POSITION_VERBS)
     files = {g: seed_files(g) for g in games}
     for n in range(count):
         game = rng.choice(games)
-        kind = rng.choice(["position"] * 5 + ["puzzle"] * 2 + ["rules"] * 2 + ["option"]
-                          + ["store"])
+        kind = rng.choice(kinds)
         other_game = rng.choice([g for g in games if g != game])
         other = rng.choice(files[other_game]["position"]).read_text()
-        path = workdir / f"try{n}.json"
-        if kind == "store":
-            yield store_try(rng, workdir, n), None
-            continue
-        if kind == "option":
-            *cmd, option = rng.choice(OPTION_TRIES)
-            yield ([*cmd, option, rng.choice(BAD_OPTION_VALUES)],
+        if kind in ("position", "puzzle", "rules"):
+            args = damaged_file_try(rng, workdir / f"try{n}.json", game, kind, other, files)
+            timed = _takes(game, args[1], "time_limit")
+            if timed:
+                args += ["--time-limit", str(limit)]
+            yield Try(args, kind, limit if timed else None)
+        else:
+            yield new_try(rng, workdir, n, game, kind, limit)
+
+
+def new_try(rng: random.Random, workdir: Path, n: int, game: str, kind: str,
+            limit: float) -> Try:
+    """A try of the kinds that are not a damaged repository file."""
+    if kind == "store":
+        return Try(store_try(rng, workdir, n), kind)
+    if kind == "option":
+        *cmd, option = rng.choice(OPTION_TRIES)
+        cmd = [c.replace("{w}", str(workdir)) for c in cmd]
+        return Try([*cmd, option, rng.choice(BAD_OPTION_VALUES)], kind,
                    None if option != "--time-limit" else limit)
-            continue
-        if kind == "rules":
-            source = ROOT / RULES_FILES[game]
-            option, verb = RULES_VERBS[game]
-        else:
-            pool = files[game][kind] or files[game]["position"]
-            source = rng.choice(pool)
-            verb = rng.choice(POSITION_VERBS[game] if kind == "position" else PUZZLE_VERBS)
-        text = source.read_text()
-        damaged, _ = damage(json.loads(text), text, rng, other)
-        path.write_text(damaged, encoding="utf-8", errors="surrogateescape")
-        if kind == "rules":
-            args = [game, *verb, option, str(path)]
-        else:
-            args = [game, verb[0], str(path), *(a.format(tmp=workdir) for a in verb[1:])]
-        timed = _takes(game, args[1], "time_limit")
-        if timed:
-            args += ["--time-limit", str(limit)]
-        yield args, (limit if timed else None)
+    if kind == "special":
+        return inputs.special_try(rng, workdir, game)
+    if kind == "values":
+        return inputs.values_try(rng, workdir, n, damage, _quiet_invoke)
+    if kind == "crafted store":
+        return inputs.export_try(rng, workdir, n)
+    if kind == "huge":
+        return inputs.huge_try(rng, workdir, n, game, lambda d: list(_paths(d)))
+    if kind == "text":
+        return inputs.text_try(rng, workdir)
+    if kind == "output":
+        return inputs.output_try(rng, workdir)
+    if kind == "verb":
+        return inputs.every_verb_try(rng, workdir, n, game, write_damaged)
+    return inputs.roundtrip_try(rng, workdir, n, game)
+
+
+def write_damaged(rng: random.Random, path: Path, source: Path) -> None:
+    """A damaged copy of `source` at `path` (another game's file: a Hippo position)."""
+    text = source.read_text()
+    other = (ROOT / "puzzles" / "hippo" / "start-2p.json").read_text()
+    damaged, _ = damage(json.loads(text), text, rng, other)
+    path.write_text(damaged, encoding="utf-8", errors="surrogateescape")
+
+
+def damaged_file_try(rng: random.Random, path: Path, game: str, kind: str, other: str,
+                     files: dict[str, dict[str, list[Path]]]) -> list[str]:
+    """A damaged copy of a repository file (a position, a puzzle, a rules file or a
+    deck) written to `path`, and the command line that reads it."""
+    if kind == "rules":
+        source = ROOT / RULES_FILES[game]
+        option, verb = RULES_VERBS[game]
+    else:
+        pool = files[game][kind] or files[game]["position"]
+        source = rng.choice(pool)
+        verb = rng.choice(POSITION_VERBS[game] if kind == "position" else PUZZLE_VERBS)
+    text = source.read_text()
+    damaged, _ = damage(json.loads(text), text, rng, other)
+    path.write_text(damaged, encoding="utf-8", errors="surrogateescape")
+    if kind == "rules":
+        return [game, *verb, option, str(path)]
+    return [game, verb[0], str(path), *(a.format(tmp=path.parent) for a in verb[1:])]
+
+
+def _quiet_invoke(args: list[str]) -> Any:
+    return CliRunner().invoke(cli, args)
 
 
 # the stores a damaged copy is made of: (file, the command that wrote it)
@@ -358,18 +428,53 @@ def _takes(game: str, verb: str, param: str) -> bool:
 
     ctx = click.Context(cli)
     group = cli.get_command(ctx, game)
-    command = group.get_command(ctx, verb) if group is not None else None
+    if not isinstance(group, click.Group):  # `serve`: a command, not a group
+        return False
+    command = group.get_command(ctx, verb)
     return command is not None and any(p.name == param for p in command.params)
 
 
-def run(count: int, seed: int, limit: float, slack: float, workdir: Path) -> Tally:
+def run(count: int, seed: int, limit: float, slack: float, workdir: Path,
+        kinds: Sequence[str] = KINDS) -> Tally:
     tally = Tally()
-    for args, lim in tries(count, seed, limit, workdir):
-        if "--store" in args:
-            tally.outcomes.append(store_outcome(args, workdir, slack))
-        else:
-            tally.outcomes.append(invoke(args, lim, slack))
+    for t in tries(count, seed, limit, workdir, kinds):
+        out = outcome(t, workdir, limit, slack)
+        out.source = t.kind
+        tally.outcomes.append(out)
     return tally
+
+
+def outcome(t: Try, workdir: Path, limit: float, slack: float) -> Outcome:
+    """Run one try and judge it: its invariant, then what the try itself demands (an
+    error for bad input, its check, its oracle)."""
+    if t.oracle is not None:
+        start = time.perf_counter()
+        try:
+            problem = t.oracle()
+        except Exception as exc:  # a reader refusing toppi's own file, or a bug
+            problem = f"{type(exc).__name__}: {exc}"[:200]
+        if problem is not None:
+            return Outcome("wrong answer", " ".join(t.args), time.perf_counter() - start,
+                           problem)
+        out = invoke(t.args, None, slack)
+        if out.kind != "answer" and out.kind in GOOD:  # toppi refused the file it wrote
+            return Outcome("wrong answer", out.what, out.seconds, "refused its own file")
+        return out
+    args = list(t.args)
+    if t.kind != "store" and t.limit is None and len(args) > 1 and "--time-limit" not in args \
+            and _takes(args[0], args[1], "time_limit"):
+        args += ["--time-limit", str(limit)]
+        t.limit = limit
+    out = store_outcome(args, workdir, slack) if t.kind == "store" else \
+        invoke(args, t.limit, slack)
+    if t.must_fail and out.kind == "answer":
+        return Outcome("wrongly accepted", out.what, out.seconds, "bad input answered")
+    if t.check is not None and out.kind in GOOD:
+        problem = t.check(out.stdout)
+        if problem is not None:
+            kind = "written outside" if "outside" in problem else "wrong answer"
+            return Outcome(kind, out.what, out.seconds, problem)
+    return out
 
 
 def main() -> None:
@@ -380,23 +485,53 @@ def main() -> None:
     ap.add_argument("--slack", type=float, default=1.5,
                     help="seconds past the limit before a run counts as an overrun")
     ap.add_argument("--show", type=int, default=10, help="failures to list")
+    ap.add_argument("--kinds", default=None,
+                    help=f"only these kinds of try, comma-separated ({', '.join(dict.fromkeys(KINDS))})")
     args = ap.parse_args()
     import tempfile
 
+    kinds = KINDS if args.kinds is None else [k for k in KINDS if k in args.kinds.split(",")]
+    if not kinds:
+        ap.error(f"--kinds: none of {', '.join(dict.fromkeys(KINDS))}")
     start = time.perf_counter()
     with tempfile.TemporaryDirectory() as tmp:
-        tally = run(args.count, args.seed, args.limit, args.slack, Path(tmp))
+        tally = run(args.count, args.seed, args.limit, args.slack, Path(tmp), kinds)
+    report(tally, f"{args.count} tries (seed {args.seed}) in "
+                  f"{time.perf_counter() - start:.0f} s:", args.show)
+    sys.exit(1 if tally.failures() else 0)
+
+
+def report(tally: Tally, heading: str, show: int) -> None:
+    """The totals, a line per kind of input, and the first failures."""
     counts = tally.count()
-    print(f"{args.count} tries (seed {args.seed}) in {time.perf_counter() - start:.0f} s:")
-    for kind in ("answer", "clean error", "time limit", "traceback", "not one line",
-                 "overrun", "hang", "wrong answer"):
+    print(heading)
+    for kind in (*GOOD, *FAILURES):
         print(f"  {kind}: {counts.get(kind, 0)}")
     for kind, n in counts.items():
         if kind.startswith("exit "):
             print(f"  {kind}: {n}")
-    for o in tally.failures()[: args.show]:
-        print(f"  FAIL {o.kind}: toppi {o.what}  {o.detail}")
-    sys.exit(1 if tally.failures() else 0)
+    print("  by kind of input (tries: answers / clean errors / time limits / failures):")
+    for source, c in sorted(tally.by_source().items()):
+        failed = sum(n for k, n in c.items() if k not in GOOD)
+        print(f"    {source}: {sum(c.values())}: {c['answer']} / {c['clean error']} / "
+              f"{c['time limit']} / {failed}")
+    print(f"  commands reached: {reached(tally)}")
+    for o in tally.failures()[:show]:
+        print(f"  FAIL {o.kind}: toppi {o.what[:300]}  {o.detail}")
+
+
+def reached(tally: Tally) -> str:
+    """How many of the declared commands (every game's verbs, `puzzles list|export`,
+    `serve`) the tries ran, and those left out."""
+    from solver.registry import games
+
+    declared = {f"{g} {v}" for g, e in games().items() for v in e.verbs()}
+    declared |= {"puzzles list", "puzzles export", "serve"}
+    ran = {" ".join(o.what.split()[:2]) for o in tally.outcomes}
+    ran |= {o.what.split()[0] for o in tally.outcomes if o.what.startswith("serve")}
+    missing = sorted(declared - ran)
+    return f"{len(declared & ran)} of {len(declared)}" + (
+        f" (not: {', '.join(missing[:8])})" if missing else "")
 
 
 if __name__ == "__main__":

@@ -32,6 +32,9 @@ def _commands() -> dict[str, str]:
             **{name: text for name, (_, text) in COMMANDS.items()}}
 
 
+#: The longest error line (a file's text quoted in a message is cut to fit).
+MESSAGE_LIMIT = 400
+
 _NO_ARGS = getattr(click.exceptions, "NoArgsIsHelpError", ())
 
 
@@ -39,9 +42,12 @@ class ToppiFailure(click.ClickException):
     """A ToppiError shown as one line on stderr with its exit code."""
 
     def __init__(self, error: ToppiError) -> None:
-        # one line whatever the message carries (e.g. SQLite's multi-line check report)
-        super().__init__("; ".join(part.strip() for part in str(error).splitlines()
-                                   if part.strip()))
+        # one line whatever the message carries (e.g. SQLite's multi-line check report),
+        # of a readable length whatever a file put in it (a name of a megabyte)
+        text = "; ".join(part.strip() for part in str(error).splitlines() if part.strip())
+        if len(text) > MESSAGE_LIMIT:
+            text = text[:MESSAGE_LIMIT - 3] + "..."
+        super().__init__(text)
         self.exit_code = error.exit_code
 
     def show(self, file: Any = None) -> None:
@@ -68,6 +74,12 @@ class ToppiGroup(click.Group):
             return super().invoke(ctx)
         except ToppiError as exc:
             raise ToppiFailure(exc) from None
+        except ValueError as exc:
+            # a number of over 4,300 digits in a text a reader turned into an int: no
+            # reader should let one through, and none may end in a traceback
+            if "integer string conversion" not in str(exc):
+                raise
+            raise ToppiFailure(ToppiError("a number of more than 4300 digits")) from None
         except _NO_ARGS:
             raise
         except click.UsageError as exc:
@@ -163,7 +175,8 @@ unshadow_models()
 
 def main() -> None:
     """Console-script entry point. Click ends a closed pipe (`| head`) quietly; any other
-    error writing the output (a full disk) is one line and exit 1, not a traceback."""
+    error writing the output (a full disk) is one line and exit 2, as every write
+    error is, not a traceback."""
     try:
         code = cli.main(prog_name="toppi")
     except OSError as exc:
@@ -173,5 +186,5 @@ def main() -> None:
             click.echo(f"toppi: error: cannot write {what}: {exc.strerror or exc}", err=True)
         except OSError:
             pass
-        sys.exit(1)
+        sys.exit(2)
     sys.exit(code)

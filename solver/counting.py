@@ -39,7 +39,7 @@ _OPERATORS = {
 def parse_number(word: str) -> int | None:
     """A number written in digits or as a word (English or German), else None."""
     w = word.lower()
-    if w.isdigit():
+    if w.isdecimal():
         return int(w)
     return NUMBER_WORDS.get(w)
 

@@ -211,7 +211,7 @@ def _ask(call: Call, seen: Any, state: Any, options: dict[str, Any]) -> Any:
             stdout.print(shown if shown is not None else "[yellow]No hint for this game."
                                                          "[/yellow]")
             continue
-        if key.isdigit() and 1 <= int(key) <= len(legal):
+        if key.isdecimal() and 1 <= int(key) <= len(legal):
             return legal[int(key) - 1]
         try:
             matches = [a for a in game.matching_actions(state, answer) if a in legal]

@@ -289,7 +289,6 @@ def generate(call: Call, difficulty: str, count: int, seed: int, max_attempts: i
              max_seconds: float | None, out_dir: str | None, backend: str,
              time_limit: float, **extra: Any) -> GenerateResult:
     """`generate`: puzzles with one solution, rated, from seeded attempts."""
-    from pathlib import Path
 
     from solver.store import store_at
 
@@ -310,13 +309,11 @@ def generate(call: Call, difficulty: str, count: int, seed: int, max_attempts: i
         data = game.write(kind, g.puzzle, g.solution, rating)
         name = None
         if out_dir:
-            path = Path(out_dir) / f"{game.game}-{difficulty}-{seed}-{n + 1}.json"
-            try:
-                path.parent.mkdir(parents=True, exist_ok=True)
-                path.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
-            except OSError as exc:
-                raise BadInput(f"--out {out_dir}: cannot write ({exc.strerror})") from None
-            name = str(path)
+            from solver.io import file_in, make_folder, write_text
+
+            make_folder(out_dir, "--out")
+            path = file_in(out_dir, (game.game, difficulty, seed, n + 1), ".json", "--out")
+            name = str(write_text(path, json.dumps(data, indent=1) + "\n", "--out"))
         files.append(GeneratedFile(name, g.difficulty, g.score, g.features, g.attempt, data))
     result = GenerateResult(game.game, difficulty, seed, count, files, report.attempts,
                             report.not_unique, report.no_solution, report.undecided,

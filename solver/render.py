@@ -6,8 +6,6 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from solver.errors import BadInput
-
 if TYPE_CHECKING:
     from rich.console import Console
 
@@ -176,7 +174,6 @@ class Svg:
                 f"\n  {body}\n</svg>\n")
 
     def save(self, path: str | Path) -> None:
-        try:
-            Path(path).write_text(self.render(), encoding="utf-8")
-        except OSError as exc:
-            raise BadInput(f"--svg {path}: cannot write ({exc.strerror})") from None
+        from solver.io import write_text
+
+        write_text(path, self.render(), "--svg")

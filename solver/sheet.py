@@ -71,23 +71,21 @@ def write_sheet(path: str | Path, title: str, puzzles: list[Card], solutions: li
     import html
 
     all_pages = pages(title, puzzles, columns) + pages(f"{title}: solutions", solutions, columns)
+    from solver.io import write_text
+
     target = Path(path)
-    try:
-        if target.suffix.lower() in (".html", ".htm"):
-            body = "\n".join(f'<div class="page">{p.render()}</div>' for p in all_pages)
-            target.write_text(
-                "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">"
-                f"<title>{html.escape(title)}</title><style>"
-                "@page { size: A4; margin: 0 } body { margin: 0 } "
-                ".page { page-break-after: always; width: 210mm; height: 297mm }"
-                ".page svg { width: 100%; height: 100% }</style></head><body>\n"
-                f"{body}\n</body></html>\n", encoding="utf-8")
-            return [target]
-        files = []
-        for i, page in enumerate(all_pages):
-            name = target if i == 0 else target.with_name(f"{target.stem}-{i + 1}{target.suffix}")
-            name.write_text(page.render(), encoding="utf-8")
-            files.append(name)
-        return files
-    except OSError as exc:
-        raise BadInput(f"{path}: cannot write ({exc.strerror})") from None
+    if target.suffix.lower() in (".html", ".htm"):
+        body = "\n".join(f'<div class="page">{p.render()}</div>' for p in all_pages)
+        write_text(target,
+                   "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">"
+                   f"<title>{html.escape(title)}</title><style>"
+                   "@page { size: A4; margin: 0 } body { margin: 0 } "
+                   ".page { page-break-after: always; width: 210mm; height: 297mm }"
+                   ".page svg { width: 100%; height: 100% }</style></head><body>\n"
+                   f"{body}\n</body></html>\n", "--svg")
+        return [target]
+    files = []
+    for i, page in enumerate(all_pages):
+        name = target if i == 0 else target.with_name(f"{target.stem}-{i + 1}{target.suffix}")
+        files.append(write_text(name, page.render(), "--svg"))
+    return files

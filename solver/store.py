@@ -20,6 +20,7 @@ import dataclasses
 import enum
 import json
 import math
+import os
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
@@ -27,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from solver.errors import BadInput
+from solver.io import loads
 
 _HEADER = b"SQLite format 3\x00"
 _KIND = re.compile(r"^[a-z][a-z0-9_]*$")
@@ -89,16 +91,18 @@ class Store:
     """An open store; use as a context manager or call close()."""
 
     def __init__(self, path: str | Path, create: bool = True) -> None:
+        from solver.io import check_output, read_start
+
+        if not str(path).strip():
+            raise BadInput("--store: empty file name")
         self.path = Path(path)
-        if not create and not self.path.exists():
-            raise BadInput(f"--store {path}: no such file")
-        if self.path.exists():
-            if self.path.is_dir():
-                raise BadInput(f"--store {path}: is a directory")
-            with self.path.open("rb") as f:
-                head = f.read(len(_HEADER))
+        if not create or os.path.lexists(self.path):
+            # a regular file (not a FIFO, a device...), and a database
+            head = read_start(self.path, "--store", len(_HEADER))
             if head and head != _HEADER:
                 raise BadInput(f"--store {path}: not a SQLite database (refusing to touch it)")
+        if create:
+            check_output(self.path, "--store")
         import sqlite3  # here: every game's command-line module imports this one
 
         try:
@@ -171,9 +175,9 @@ class Store:
             why = "its checksum does not match its content (edited or damaged)"
         else:
             try:
-                values = {"id": row_id, "seed": seed, "parameters": json.loads(params),
-                          "result": json.loads(result),
-                          "rating": None if rating is None else json.loads(rating),
+                values = {"id": row_id, "seed": seed, "parameters": loads(params),
+                          "result": loads(result),
+                          "rating": None if rating is None else loads(rating),
                           "canonical": canonical, "created": created}
             except (TypeError, ValueError, RecursionError):
                 why = "it is not JSON"

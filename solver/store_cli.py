@@ -10,16 +10,17 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import click
 
 from solver.errors import BadInput
+from solver.io import check_folder, file_in, make_folder, write_text
 from solver.puzzles import DIFFICULTIES
 from solver.registry import games
 from solver.render import print_json, stderr, stdout
 from solver.results import dumps
+from solver.verb_cli import FilePath
 
 json_option = click.option("--json", "as_json", is_flag=True,
                            help="Print one JSON document on stdout instead of tables.")
@@ -70,15 +71,12 @@ def stored_puzzles(path: str, game: str | None = None, difficulty: str | None = 
         rows = store.rows(PUZZLES_KIND, where)
         found = []
         for row in rows:
-            params, rating = row["parameters"], row["rating"] or {}
-            try:
-                found.append(StoredPuzzle(
-                    row["id"], params["game"], params["difficulty"], rating.get("score"),
-                    params.get("seed"), row["seed"], row["created"], params,
-                    row["result"]["puzzle"]))
-            except (KeyError, TypeError, AttributeError):
+            puzzle = _stored_puzzle(row)
+            if puzzle is None:
                 store.skipped.append(f"--store {path}: puzzles row {row['id']} skipped: "
                                      "not a toppi puzzle row")
+            else:
+                found.append(puzzle)
         note = store.skipped_note()
     if note is not None:
         from rich.markup import escape
@@ -94,13 +92,32 @@ def stored_puzzles(path: str, game: str | None = None, difficulty: str | None = 
     return PuzzleListing(path, game, difficulty, len(found), by_game, found)
 
 
+def _stored_puzzle(row: dict[str, Any]) -> StoredPuzzle | None:
+    """A puzzles row as a StoredPuzzle, or None when it is not one toppi wrote: a known
+    game and difficulty, a numeric rating, an integer seed, a puzzle file object."""
+    params, rating, result = row["parameters"], row["rating"] or {}, row["result"]
+    if not (isinstance(params, dict) and isinstance(rating, dict)
+            and isinstance(result, dict)):
+        return None
+    game, difficulty = params.get("game"), params.get("difficulty")
+    score, seed, puzzle = rating.get("score"), params.get("seed"), result.get("puzzle")
+    if (not isinstance(game, str) or game not in games() or difficulty not in DIFFICULTIES
+            or not isinstance(puzzle, dict)
+            or not (score is None or isinstance(score, (int, float))
+                    and not isinstance(score, bool))
+            or not (seed is None or isinstance(seed, int) and not isinstance(seed, bool))):
+        return None
+    return StoredPuzzle(row["id"], game, difficulty, score, seed, row["seed"],
+                        row["created"], params, puzzle)
+
+
 def _filters(f: Any) -> Any:
     for option in (
         click.option("--difficulty", type=click.Choice(DIFFICULTIES),
                      help="Only puzzles of this difficulty."),
         click.option("--game", help="Only this game's puzzles (its id)."),
         click.option("--store", "store_path", envvar="TOPPI_STORE", required=True,
-                     type=click.Path(dir_okay=False),
+                     type=FilePath(dir_okay=False),
                      help="The SQLite file `generate --store` wrote (or $TOPPI_STORE)."),
     ):
         f = option(f)
@@ -142,25 +159,23 @@ def list_command(store_path: str, game: str | None, difficulty: str | None,
 
 @group.command(name="export")
 @_filters
-@click.option("--out", "out_dir", type=click.Path(file_okay=False),
+@click.option("--out", "out_dir", type=FilePath(file_okay=False),
               help="Write each puzzle to DIR/<game>-<difficulty>-<id>.json (the format of "
                    "`generate --out`); without it, print them as one JSON document.")
 @json_option
 def export_command(store_path: str, game: str | None, difficulty: str | None,
                    out_dir: str | None, as_json: bool) -> None:
     """Export the stored puzzles as puzzle files (read by solve, check-unique, sheet)."""
+    check_folder(out_dir, "--out")
     listing = stored_puzzles(store_path, game, difficulty)
     if out_dir is None:
         print_json(dumps(listing))
         return
+    make_folder(out_dir, "--out")
     for p in listing.puzzles:
-        path = Path(out_dir) / f"{p.game}-{p.difficulty}-{p.id}.json"
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(json.dumps(p.puzzle, indent=1) + "\n", encoding="utf-8")
-        except OSError as exc:
-            raise BadInput(f"--out {out_dir}: cannot write ({exc.strerror})") from None
-        p.file = str(path)
+        # the name is built from the row: made safe, and never outside --out
+        path = file_in(out_dir, (p.game, p.difficulty, p.id), ".json", "--out")
+        p.file = str(write_text(path, json.dumps(p.puzzle, indent=1) + "\n", "--out"))
     if as_json:
         for p in listing.puzzles:
             p.puzzle = {}

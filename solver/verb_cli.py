@@ -38,6 +38,37 @@ class FiniteFloatRange(click.FloatRange):
         return number
 
 
+class Utf8Text(click.ParamType):
+    """Text that is valid UTF-8: bad bytes in an argument (Python's surrogate escapes)
+    are refused here, before they reach a file or the terminal."""
+
+    name = "text"
+
+    def convert(self, value: Any, param: click.Parameter | None,
+                ctx: click.Context | None) -> Any:
+        if isinstance(value, str):
+            try:
+                value.encode("utf-8")
+            except UnicodeEncodeError as exc:
+                self.fail(f"not valid UTF-8 (a bad byte at character {exc.start}).",
+                          param, ctx)
+        return value
+
+
+UTF8_TEXT = Utf8Text()
+
+
+class FilePath(click.Path):
+    """click's Path, refusing a NUL byte in the name first (click's own check calls
+    os.stat, which raises ValueError on one)."""
+
+    def convert(self, value: Any, param: click.Parameter | None,
+                ctx: click.Context | None) -> Any:
+        if isinstance(value, str) and "\0" in value:
+            self.fail("a file name cannot hold a NUL byte.", param, ctx)
+        return super().convert(value, param, ctx)
+
+
 def click_type(p: Param) -> click.ParamType | None:
     if p.kind == "int":
         if p.minimum is None and p.maximum is None:
@@ -51,11 +82,13 @@ def click_type(p: Param) -> click.ParamType | None:
     if p.kind == "choice":
         return click.Choice(p.choices, case_sensitive=p.case_sensitive)
     if p.kind == "file":
-        return click.Path(dir_okay=False)
+        return FilePath(dir_okay=False)
     if p.kind == "out":  # an existing file it cannot write is refused before any work
-        return click.Path(dir_okay=False, writable=True)
+        return FilePath(dir_okay=False, writable=True)
     if p.kind == "folder":
-        return click.Path(file_okay=False)
+        return FilePath(file_okay=False)
+    if p.kind == "text":
+        return UTF8_TEXT
     return None
 
 
@@ -98,7 +131,7 @@ QUIET = click.Option(["--quiet"], is_flag=True, expose_value=False, callback=_qu
 
 
 def _file_argument(verb: Verb) -> click.Argument | None:
-    path = click.Path(dir_okay=False)
+    path = FilePath(dir_okay=False)
     if verb.reads == "position" or verb.reads == "puzzle":
         return click.Argument([verb.file_name], type=path)
     if verb.reads == "position?":

@@ -256,7 +256,28 @@ def make_call(entry: GameEntry, verb: Verb, values: dict[str, Any]) -> Call:
                               values.get("resume"), values.get("store_path"))
         call.store_path, call.resume = values.pop("store_path"), values.pop("resume")
     call.values = dict(values)
+    check_outputs(verb, call)
     return call
+
+
+def check_outputs(verb: Verb, call: Call) -> None:
+    """Every path the call will write, checked before any work (solver/io.py): --svg,
+    --store (an existing one must be a regular file) and the verb's own outputs."""
+    from solver.io import check_folder, check_output, read_start
+
+    check_output(call.svg_path, "--svg")
+    if call.store_path is not None:
+        import os
+
+        if call.store_path and os.path.lexists(call.store_path):
+            read_start(call.store_path, "--store", 0)
+        check_output(call.store_path, "--store")
+    for p in verb.params:
+        value = call.values.get(p.name)
+        if p.kind == "out":
+            check_output(value, p.spellings[0])
+        elif p.kind == "folder":
+            check_folder(value, p.spellings[0])
 
 
 def batch_of(jobs: int | None, scheduler: str | None, resume: bool | None,

@@ -110,3 +110,51 @@ def test_a_colour_that_is_not_rgb_is_one_line(tmp_path, game, rules, verb):
     out = FUZZ.invoke([game, verb[0], str(root / verb[1]), "--rules", str(path)], None,
                       NO_OVERRUN)
     assert out.kind == "clean error", out
+
+
+NEW_KINDS = ["special", "values", "crafted store", "huge", "text", "output", "round trip",
+             "verb"]
+
+
+@pytest.mark.slow
+def test_every_kind_of_user_file_and_output_ends_cleanly(tmp_path):
+    """Special files, values files, crafted store rows, numbers and strings out of
+    bounds, bad UTF-8 in options, unwritable outputs, round trips: no failure, and
+    bad input is never answered."""
+    tally = FUZZ.run(60, 3, limit=2.0, slack=NO_OVERRUN, workdir=tmp_path, kinds=NEW_KINDS)
+    assert not tally.failures(), [(o.kind, o.what, o.detail) for o in tally.failures()]
+    assert set(tally.by_source()) == {
+        "special file", "values file", "crafted store", "number or string out of bounds",
+        "odd text in an option", "unwritable output", "position round trip",
+        "every verb"}
+
+
+def test_the_export_oracle_sees_a_file_outside(tmp_path):
+    """The export check can fail: a file that appears beside --out is reported."""
+    import random
+
+    t = FUZZ.inputs.export_try(random.Random(1), tmp_path, 0)
+    (tmp_path / "ex0").mkdir(parents=True, exist_ok=True)
+    (tmp_path / "ex0" / "escaped.json").write_text("{}")
+    assert "outside" in t.check("")
+
+
+def test_the_round_trip_oracle_sees_a_lossy_reader(tmp_path, monkeypatch):
+    """The round trip can fail: a reader that loses a move is caught."""
+    import random
+
+    from solver.registry import games
+
+    game = games()["hippo"].game()
+    real = type(game).read
+
+    def lossy(self, rules, data, where):
+        state = real(self, rules, data, where)
+        legal = self.legal_actions(state)
+        return self.apply_action(state, legal[0]) if legal else state
+
+    monkeypatch.setattr(type(game), "read", lossy)
+    rng = random.Random(2)
+    problems = [FUZZ.inputs.roundtrip_try(rng, tmp_path, n, "hippo").oracle()
+                for n in range(6)]
+    assert any(p is not None and "another position" in p for p in problems), problems

@@ -181,7 +181,7 @@ class HippoGame(Game[Rules, GameState, Action]):
     def matching_actions(self, state: GameState, text: str) -> list[Action]:
         """A move in full ('2 red, 10 red') or only its lanes in order ('2 10')."""
         words = text.replace(",", " ").split()
-        if words and all(w.isdigit() for w in words):
+        if words and all(w.isdecimal() for w in words):
             lanes = [int(w) for w in words]
             return [m for m in self.legal_actions(state) if [lane for lane, _ in m] == lanes]
         return [self.parse_action(state, text)]

@@ -25,8 +25,11 @@ def parse_roll(rules: Rules, text: str, where: str = "--roll") -> tuple[int, ...
         raise BadInput(f"{where}: '{text}' is not a roll of {rules.dice} dice (e.g. 6,4,2)")
     roll = []
     for p in parts:
-        if not p.isdigit() or not 1 <= int(p) <= rules.faces:
-            raise BadInput(f"{where}: die '{p}' in '{text}' is not a number 1-{rules.faces}")
+        # ASCII digits, a few of them: '²' is a digit to str.isdigit, and int() refuses
+        # it (and any number of over 4,300 digits) with a ValueError
+        if not re.fullmatch(r"[0-9]{1,6}", p) or not 1 <= int(p) <= rules.faces:
+            raise BadInput(f"{where}: die '{p[:20]}' in '{text[:40]}' is not a number "
+                           f"1-{rules.faces}")
         roll.append(int(p))
     return tuple(roll)
 
@@ -59,7 +62,7 @@ def parse_move(state: GameState, placements: list[str] | str) -> Move:
     move = []
     for item in items:
         parts = item.split()
-        if len(parts) != 2 or not parts[0].isdigit():
+        if len(parts) != 2 or not parts[0].isdecimal():
             raise BadInput(f"placement '{item}': expected 'LANE COLOUR', e.g. '10 red'")
         move.append((int(parts[0]), colour_index(list(state.colours), state.rules, parts[1],
                                                   f"placement '{item}'")))

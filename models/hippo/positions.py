@@ -87,7 +87,7 @@ def _pool(rules: Rules, colours: list[str], data: dict, where: str
     hippo = [0] * len(colours)
     for key, value in json_field(data, "lanes", dict, where, {}).items():
         w = f"{where}.lanes.{key}"
-        if not str(key).isdigit() or not 1 <= int(key) <= rules.lanes:
+        if not str(key).isdecimal() or not 1 <= int(key) <= rules.lanes:
             raise BadInput(f"{w}: '{key}' is not a lane (lanes are 1-{rules.lanes})")
         lane = int(key)
         if lane == rules.hippo:

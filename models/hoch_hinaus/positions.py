@@ -262,7 +262,22 @@ def read_position(rules: Rules, data: Any, where: str, pros: bool | None = None,
     if hands and not state.chance_due:
         if not open_ and not pile:
             return state.but(status="won")
-        return state.judged()
+        return _lost_as_said(state.judged(), data, where)
+    return state
+
+
+def _lost_as_said(state: GameState, data: dict, where: str) -> GameState:
+    """A game the file says is lost (`"status": "lost"`: the player on turn could not
+    place a tile; written for a player who cannot see that hand) is lost; where the
+    hand is known, it must indeed be stuck."""
+    said = json_field(data, "status", str, where, "playing")
+    if said not in ("playing", "lost"):
+        raise BadInput(f"{where}.status: 'playing' or 'lost', not '{said[:20]}'")
+    if said == "lost" and state.status != "lost":
+        if None not in state.hands[state.on_turn]:
+            raise BadInput(f"{where}.status: 'lost', but player {state.on_turn + 1} can "
+                           "still place a tile")
+        return state.but(status="lost")
     return state
 
 
@@ -300,4 +315,6 @@ def position_json(state: GameState) -> dict[str, Any]:
         out["turns"] = state.turns
     if state.draw_due:
         out["draw_due"] = True
+    if state.status == "lost" and not state.board_only:
+        out["status"] = "lost"  # an unknown hand on turn cannot tell it again
     return out

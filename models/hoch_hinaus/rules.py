@@ -134,7 +134,7 @@ class Rules:
                                                strict=True)):
             for prefix in (name, letter.lower()):
                 rest = t[len(prefix):]
-                if t.startswith(prefix) and rest.isdigit():
+                if t.startswith(prefix) and rest.isdecimal():
                     face = (i, int(rest))
                     if face in self.all_faces:
                         return face

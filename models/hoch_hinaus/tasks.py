@@ -269,11 +269,11 @@ def _parse_region(rules: Any, words: list[str]) -> Region | None:
         named[("middle", "column")] = ("column", 1)
     if tuple(w) in named:
         return Region(*named[tuple(w)])
-    if len(w) == 2 and w[0] == "row" and w[1].isdigit() and 1 <= int(w[1]) <= rules.rows:
+    if len(w) == 2 and w[0] == "row" and w[1].isdecimal() and 1 <= int(w[1]) <= rules.rows:
         return Region("row", int(w[1]) - 1)
     if len(w) == 2 and w[0] == "column":
         x = w[1]
-        if x.isdigit() and 1 <= int(x) <= rules.columns:
+        if x.isdecimal() and 1 <= int(x) <= rules.columns:
             return Region("column", int(x) - 1)
         if len(x) == 1 and "a" <= x <= chr(96 + rules.columns):
             return Region("column", ord(x) - 97)

@@ -157,6 +157,15 @@ def _cells(data: dict, where: str) -> list[Cell]:
     if len(cells) > MAX_CELLS:
         raise BadInput(f"{where}: {len(cells)} cells; a board has at most {MAX_CELLS}")
     _no_duplicates([c.id for c in cells], f"{where}: cell")
+    at: dict[tuple[float, float], str] = {}
+    for c in cells:
+        if not (abs(c.x) <= MAX_COORDINATE and abs(c.y) <= MAX_COORDINATE):
+            raise BadInput(f"{where}: cell '{c.id}' at ({c.x:g}, {c.y:g}): coordinates are "
+                           f"at most {MAX_COORDINATE:g} either way")
+        if (c.x, c.y) in at:
+            raise BadInput(f"{where}: cells '{at[c.x, c.y]}' and '{c.id}' are at the same "
+                           f"place ({c.x:g}, {c.y:g})")
+        at[c.x, c.y] = c.id
     return cells
 
 
@@ -267,6 +276,11 @@ MAX_CELLS = 200
 MAX_TILES = 1000
 MAX_POINTS = 1000
 MAX_BUTTON = 100_000
+
+
+#: A cell's coordinates (the pictures and the symmetries use them; the built-in board's
+#: are 0 to 5).
+MAX_COORDINATE = 1000.0
 
 
 def _points(value: int, where: str, most: int = MAX_POINTS) -> int:

@@ -244,7 +244,7 @@ class TippiToppiGame(Game[Rules, GameState, Action]):
         player, _, rest = words.rpartition(":")
         if rest.strip().lower() == "pass":
             who = player.strip().lower().removeprefix("p")
-            if who and not who.isdigit():
+            if who and not who.isdecimal():
                 raise BadInput(f"'{text}' is not a pass (write pass or p2:pass)")
             return Pass(int(who) - 1 if who else state.turn)
         return parse_play(state, text)

@@ -121,7 +121,7 @@ class Rules:
         key = self.difficulty_words.get(key, key)
         if key in self.difficulties:
             return self.difficulties.index(key)
-        if key.isdigit() and 1 <= int(key) <= len(self.difficulties):
+        if key.isdecimal() and 1 <= int(key) <= len(self.difficulties):
             return int(key) - 1
         raise BadInput(f"{where}: unknown difficulty '{text}' "
                        f"({', '.join(self.difficulties)})")
@@ -217,6 +217,12 @@ def rules_from_dict(data: Any, where: str = "rules") -> Rules:
         if len(pair) != 2 or not all(isinstance(x, int) and not isinstance(x, bool)
                                      and 0 <= x < piles for x in pair):
             raise BadInput(f"{where}.adjacent: {pair} is not a pair of piles 0-{piles - 1}")
+        if pair[0] == pair[1]:  # neighbours are two piles (the relation is irreflexive)
+            raise BadInput(f"{where}.adjacent[{i}]: pile {pair[0]} cannot be its own "
+                           "neighbour")
+        if tuple(pair) in adjacent or tuple(pair[::-1]) in adjacent:  # and symmetric
+            raise BadInput(f"{where}.adjacent[{i}]: piles {pair[0]} and {pair[1]} are "
+                           "neighbours already (each pair once, in either order)")
         adjacent.append(tuple(pair))
     difficulties = tuple(expect(d, str, f"{where}.difficulties[{i}]")
                          for i, d in enumerate(json_field(data, "difficulties", list, where)))
@@ -225,7 +231,7 @@ def rules_from_dict(data: Any, where: str = "rules") -> Rules:
     counts: dict[int, tuple[int, ...]] = {}
     for k, row in json_field(data, "task_counts", dict, where).items():
         w = f"{where}.task_counts.{k}"
-        if not k.isdigit() or not 1 <= int(k) <= 10:
+        if not k.isdecimal() or not 1 <= int(k) <= 10:
             raise BadInput(f"{w}: the key is a number of players (1-10)")
         expect(row, list, w)
         if len(row) != len(difficulties):

@@ -170,6 +170,7 @@ def read_position(rules: GameRules, data: Any, where: str = "position") -> GameS
     if moves_made < 0:
         raise BadInput(f"{where}.moves_made: {moves_made} is negative")
     state = GameState(rules, blocks, tuple(hands), played, None, 0, turn, moves_made)
+    check_card_counts(state, where)
     deck_in = json_field(data, "deck", (int, list, dict), where, None)
     unseen = len(state.unseen())
     unknown = state.unknown_cards()
@@ -197,9 +198,34 @@ def read_position(rules: GameRules, data: Any, where: str = "position") -> GameS
                            f"file ({unseen} are unseen)")
         state = GameState(rules, blocks, tuple(hands), played, None, count, turn,
                           moves_made)
+    check_card_counts(state, where)
     if "photo_time" in data:
         state = _read_photo_time(state, data["photo_time"], f"{where}.photo_time")
     return state
+
+
+def check_card_counts(state: GameState, where: str) -> None:
+    """No card is in more places (hands, played piles, the deck) than the deck file
+    has copies of it: a card of the deck file once is in one place only, and a card
+    the deck file does not hold (taken as given) in one place too."""
+    r = state.blocks.rules
+    copies = Counter(state.rules.deck)
+    places: dict[Any, list[str]] = {}
+    for i, hand in enumerate(state.hands):
+        for c in hand:
+            if c is not None:
+                places.setdefault(c, []).append(f"hand {i + 1}")
+    for i, pile in enumerate(state.played):
+        for c in pile:
+            places.setdefault(c, []).append(f"played pile {i + 1}")
+    for c in (*(state.deck or ()), *(state.deck_cards or ())):
+        places.setdefault(c, []).append("the deck")
+    for c, where_held in places.items():
+        allowed = max(1, copies[c])
+        if len(where_held) > allowed:
+            held = ", ".join(dict.fromkeys(where_held))
+            raise BadInput(f"{where}: '{c.text(r)}' is held {len(where_held)} times "
+                           f"({held}) but the deck file has {allowed} of it")
 
 
 def _read_unordered_deck(state: GameState, data: dict[str, Any], where: str) -> GameState:

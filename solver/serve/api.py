@@ -381,15 +381,25 @@ def _order(puzzles: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 def library(request: Request, game: str) -> list[dict[str, Any]]:
     """The puzzle files of a game's library: name, difficulty, rating score."""
+    from solver.io import load_json
+
     out = []
     for path in sorted(library_dir(request, game).glob("*.json")):
-        try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+        try:  # the user's --puzzles folder: a FIFO or a huge file there is passed over
+            data = load_json(path, "puzzle file")
+        except BadInput:
             continue
-        rating = data.get("rating") or data.get("puzzle", {}).get("rating") or {}
-        out.append({"name": path.stem, "difficulty": rating.get("difficulty", "?"),
-                    "score": rating.get("score")})
+        if not isinstance(data, dict):
+            continue
+        puzzle = data.get("puzzle")
+        rating = data.get("rating") or (puzzle.get("rating") if isinstance(puzzle, dict)
+                                        else None)
+        rating = rating if isinstance(rating, dict) else {}
+        difficulty, score = rating.get("difficulty", "?"), rating.get("score")
+        out.append({"name": path.stem,
+                    "difficulty": difficulty if isinstance(difficulty, str) else "?",
+                    "score": score if isinstance(score, (int, float))
+                    and not isinstance(score, bool) else None})
     return _order(out)
 
 
@@ -438,8 +448,13 @@ def puzzle_file(request: Request, game: str, source: str = "library"
     names = {p["name"] for p in library(request, game)}
     if name not in names:
         raise HttpError(404, f"toppi: error: {game}: no puzzle '{name}' in the library")
+    from solver.io import load_json
+
     path = library_dir(request, game) / f"{name}.json"
-    return name, json.loads(path.read_text(encoding="utf-8"))
+    try:
+        return name, load_json(path, "puzzle file")
+    except BadInput as exc:
+        raise HttpError(404, f"toppi: error: {exc}") from None
 
 
 async def library_endpoint(request: Request) -> Response:

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import click
 
+from solver.verb_cli import FilePath
+
 
 @click.command(name="serve")
 @click.option("--host", default="127.0.0.1", show_default=True,
@@ -14,10 +16,10 @@ import click
 @click.option("--open", "open_browser", is_flag=True, help="Open the page in a browser.")
 @click.option("--workers", "pool_size", type=click.IntRange(1, 8), default=2,
               show_default=True, help="Solver processes (jobs beyond them wait).")
-@click.option("--puzzles", "puzzles", type=click.Path(file_okay=False, exists=True),
+@click.option("--puzzles", "puzzles", type=FilePath(file_okay=False, exists=True),
               default=None, help="The puzzles directory (default: the puzzles that ship "
                                  "with toppi).")
-@click.option("--store", "store", type=click.Path(dir_okay=False, exists=True),
+@click.option("--store", "store", type=FilePath(dir_okay=False, exists=True),
               default=None, help="Browse the puzzles of this results store (the SQLite "
                                  "file of `toppi <game> generate --store FILE`) on the "
                                  "library pages.")
@@ -26,6 +28,10 @@ def group(host: str, port: int, open_browser: bool, pool_size: int,
     """A local web app: build positions by clicking on the games' pictures, ask the
     CLI's questions, play with undo and hint, solve the puzzle library and the puzzles
     of a --store file."""
+    if store is not None:  # a regular SQLite file, checked before the server starts
+        from solver.store import Store
+
+        Store(store, create=False).close()
     import uvicorn
 
     from solver.serve.app import create_app

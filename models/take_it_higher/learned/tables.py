@@ -67,10 +67,11 @@ class LineValues:
                 "weights": [[list(k), round(v, 4)] for k, v in sorted(
                     self.weights.items(), key=lambda kv: repr(kv[0])) if abs(v) >= 1e-4]}
 
-    def save(self, path: Path) -> None:
-        """JSON; gzip-compressed when the name ends in .gz."""
+    def save(self, path: Path, what: str = "--out") -> None:
+        """JSON; gzip-compressed when the name ends in .gz (a write error is one line)."""
+        from solver.io import write_bytes
+
         text = json.dumps(self.to_dict(), separators=(",", ":"))
-        if path.suffix == ".gz":
-            path.write_bytes(gzip.compress(text.encode(), mtime=0))
-        else:
-            path.write_text(text)
+        data = text.encode()
+        write_bytes(path, gzip.compress(data, mtime=0) if path.suffix == ".gz" else data,
+                    what)

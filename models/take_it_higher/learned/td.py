@@ -64,6 +64,21 @@ def _update(v: LineValues, entries: list[tuple], delta: float) -> None:
         w[k] = w.get(k, 0.0) + step
 
 
+def check_learning(alpha: float, lam: float, games: int) -> None:
+    """The learning parameters in their ranges (a NaN step learns nothing and says it
+    did): 0 < alpha <= 1, 0 <= lam < 1, games >= 1."""
+    import math
+
+    from solver.errors import BadInput
+
+    if not (isinstance(alpha, (int, float)) and math.isfinite(alpha) and 0 < alpha <= 1):
+        raise BadInput(f"--step {alpha}: expected a number with 0 < step <= 1")
+    if not (isinstance(lam, (int, float)) and math.isfinite(lam) and 0 <= lam < 1):
+        raise BadInput(f"--lambda {lam}: expected a number with 0 <= lambda < 1")
+    if not (isinstance(games, int) and games >= 1):
+        raise BadInput(f"--games {games}: expected a whole number of at least 1")
+
+
 def train(rules: Rules, variant: Variant, games: int, seed: int = 0, alpha: float = ALPHA,
           values: LineValues | None = None,
           progress: Callable[[int, float], None] | None = None,
@@ -76,6 +91,7 @@ def train(rules: Rules, variant: Variant, games: int, seed: int = 0, alpha: floa
     do, resumed ones as they were learned); `fits`: whether the tables read the cells'
     fits (default: as learned, off for new tables). `lam` > 0: TD(lambda) instead of
     TD(0), each game's boards moved toward their lambda-returns after the game."""
+    check_learning(alpha, lam, games)
     fresh = values is None or values.ships is None
     values = values or LineValues(rules, variant.gold_silver, seed=seed, ships=variant.ships)
     if values.ships is None and variant.ships and rules.spaceships:
