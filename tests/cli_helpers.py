@@ -1,18 +1,23 @@
 """What every game's command-line tests need: run a game's command, read its JSON,
-and check that bad input gives one line and exit code 2."""
+and check that bad input gives one line and exit code 2; and what keeps a test's
+verdict off the clock: a deadline that passes on an event, a busy machine to compare
+answers on."""
 
 from __future__ import annotations
 
 import json
 import signal
 import socket
+import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass, field
 from typing import Any
 
 from click.testing import CliRunner, Result
 
 from solver.cli import cli
+from solver.deadline import Deadline
 
 
 def game_runner(game: str) -> Callable[..., Result]:
@@ -142,3 +147,18 @@ def same_answer_when_busy(run: Callable[..., Result], *args: str) -> Any:
         second = run_json(run, *args)
     assert without_times(first) == without_times(second), args
     return first
+
+
+@dataclass(frozen=True)
+class EventDeadline(Deadline):
+    """A deadline that passes when the test sets `event`, not on the clock: what work
+    does at its deadline, tested at a chosen point of the work whatever the machine's
+    load (no time left before then: waits block until the work reports)."""
+
+    event: threading.Event = field(default_factory=threading.Event, compare=False)
+
+    def left(self, now: float | None = None) -> float | None:
+        return 0.0 if self.event.is_set() else None
+
+    def passed(self) -> bool:
+        return self.event.is_set()
