@@ -180,6 +180,9 @@ def _by_sat(logic: Any, model: StepModel, fixed: list, switches: list, texts: li
     try:
         got = model_or_core_within(logic.b, switches, conflicts, deadline)
     except TimeLimitReached as e:
+        if deadline.passed():
+            raise TimeLimitReached("the time limit came before the SAT solver decided "
+                                   "(no answer)") from None
         raise TimeLimitReached(f"{e} (--conflicts {conflicts})") from None
     if got.model is not None:
         sol = got.model
@@ -205,7 +208,8 @@ def _by_cpsat(logic: Any, model: StepModel, fixed: list, switches: list, texts: 
     work = options.deterministic_time or 0.0
     if outcome.status != "infeasible":
         if solver.deterministic_time < 0.99 * work:
-            raise TimeLimitReached(f"CP-SAT found no answer within {options.time_limit} s")
+            raise TimeLimitReached("the time limit came before CP-SAT found an answer "
+                                   f"(--time-limit {options.time_limit})")
         raise TimeLimitReached(f"CP-SAT found no answer within its work budget (--work "
                                f"{work:g} deterministic seconds)")
     # shrink within the switches CP-SAT already blamed: a subset-minimal core of those

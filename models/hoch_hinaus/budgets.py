@@ -17,7 +17,7 @@ ACHIEVABLE_WORK = 40.0
 #: `reachable` with everything known: positions the searches may visit (rollout turns and
 #: depth-first positions, shared out by `reachable.search_plan`), the conflicts of the
 #: SAT model of the rest of the game, and of the search's SAT check near the end
-REACHABLE_NODES = 12_000
+REACHABLE_NODES = 4000
 REACHABLE_CONFLICTS = 300_000
 PLAN_CONFLICTS = 20_000
 #: `reachable` from a player's view: sampled games (each decision's work counted too)

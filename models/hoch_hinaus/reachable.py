@@ -254,16 +254,18 @@ def rollouts(game: GameState, rng: random.Random, max_turns: int, first: int = 0
 
 def search_plan(left: int) -> list[tuple[str, float]]:
     """The steps before the SAT model and the share of the node budget (positions and
-    rollout turns, counted from the first step) each ends at. The model decides short
-    end games in a second or two: there the search has a fifteenth of the budget (it
-    finds easy wins at once); long ones the model rarely finishes, where most wins are
-    found either by the first, cheap rollout, the search's first lines or the other
-    rollouts, seldom late by any: there the searches have it all."""
+    rollout turns, counted from the first step) each ends at. A position near the end
+    costs the search a SAT check (at most six placements left) and the model decides
+    such end games in a second or two: there the search gets 1/200 of the budget (20
+    positions at the default: the first lines, which find easy wins). Long games the
+    model rarely finishes; most wins come from the first, cheap rollout, the search's
+    first lines or the other rollouts, seldom late by any: there the searches have it
+    all."""
     if left <= 16:
-        return [("search", 0.067)]
+        return [("search", 0.005)]
     if left <= 20:  # the model proved 9 losses with 18 left in 1-6 s each
-        return [("rollout", 0.04), ("search", 0.107)]
-    return [("rollout", 0.04), ("search", 0.107), ("rollouts", 0.533), ("search", 1.0)]
+        return [("rollout", 0.015), ("search", 0.02)]
+    return [("rollout", 0.1), ("search", 0.15), ("rollouts", 0.6), ("search", 1.0)]
 
 
 def exact(game: GameState, nodes: int = REACHABLE_NODES,
