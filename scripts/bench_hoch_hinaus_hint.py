@@ -16,7 +16,7 @@ deals (hint minus it) with its 95 % interval (normal approximation of the mean o
 per-deal differences).
 
 `--positions N`: the decision time of `hint` at its command-line defaults (16 draws,
-horizon 2, top 8, 4000 conflicts a check; from what the player on turn may know) on N
+horizon 2, top 4, 4000 conflicts a check; from what the player on turn may know) on N
 seeded positions (deals of 1-4 players played 0-20 random turns on, as
 `scripts/bench_hoch_hinaus.py --hint`): median, p90 and max seconds; every run's
 ranking is checked equal to the first run's (the answer is a function of the position).
@@ -112,14 +112,16 @@ def positions(n: int, runs: int) -> None:
             states.append(g.observation(g.on_turn))
     times: list[float] = []
     first: dict[int, list] = {}
-    same = True
+    differ: set[int] = set()
     for _ in range(runs):
         for i, seen in enumerate(states):
             start = time.perf_counter()
             res = hint(seen)
             times.append(time.perf_counter() - start)
             ranking = [(o.action, o.score) for o in res.options]
-            same = same and first.setdefault(i, ranking) == ranking
+            if first.setdefault(i, ranking) != ranking:
+                differ.add(i)
+    same = not differ or f"False (positions {sorted(differ)})"
     times.sort()
     print(f"hint at its defaults, {len(states)} positions x {runs} runs: median "
           f"{statistics.median(times):.3f} s  p90 {times[int(0.9 * len(times))]:.3f} s  "

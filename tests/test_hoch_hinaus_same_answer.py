@@ -42,13 +42,13 @@ def test_hint_conflict_budget_changes_the_answer_only_through_the_work():
     # every check decided within the default budget: more conflicts change nothing
     # but the budget named in the answer
     base = run_json(run, "hint", f"{P}/midgame-1.json")
-    assert base["checked"] == 8 and not any(o["unproven"] for o in base["options"])
+    assert base["checked"] == 4 and not any(o["unproven"] for o in base["options"])
     more = run_json(run, "hint", f"{P}/midgame-1.json", "--conflicts", "40000")
     assert more["conflicts"] == 40000
     assert without_times({**more, "conflicts": 0}) == without_times({**base, "conflicts": 0})
     # a budget too small to decide: the same candidates, their checks unproven
     small = run_json(run, "hint", f"{P}/midgame-1.json", "--conflicts", "1")
-    assert small["checked"] == 8 and not small["cut_by_time"]
+    assert small["checked"] == 4 and not small["cut_by_time"]
 
 
 def test_achievable_conflicts_change_the_answer_only_through_the_work():
@@ -84,7 +84,7 @@ def test_a_tiny_time_limit_cuts_the_hint_and_says_so():
     res = run("hint", f"{P}/midgame-5.json", "--time-limit", "0.1", "--json")
     assert res.exit_code == 0, res.output
     data = json.loads(res.stdout)
-    assert data["cut_by_time"] and data["options"] and data["checked"] < 8
+    assert data["cut_by_time"] and data["options"] and data["checked"] < 4
     assert "cut by the time limit" in data["note"]
     res = run("hint", f"{P}/midgame-5.json", "--time-limit", "0.1")
     assert res.exit_code == 0 and "cut by the time limit" in res.output

@@ -6,8 +6,11 @@ declarations name these defaults."""
 
 from __future__ import annotations
 
-#: SAT conflicts per check of the hint's look-ahead (a hint must stay fast)
+#: SAT conflicts per check of the hint's look-ahead (a hint must stay fast), and the
+#: candidates it checks (those of the `hint` policy measured in simulate; about the time
+#: the time-limited look-ahead took before)
 HINT_CONFLICTS = 4000
+HINT_TOP = 4
 
 #: `achievable`: SAT conflicts in all (PySAT: the model, then the deletion checks of the
 #: core), or CP-SAT's deterministic seconds in all (one worker)

@@ -18,6 +18,7 @@ from typing import Any
 
 from models.hoch_hinaus.board import Action, PlacementJson, action_json
 from models.hoch_hinaus.budgets import HINT_CONFLICTS as CONFLICTS
+from models.hoch_hinaus.budgets import HINT_TOP
 from models.hoch_hinaus.encode import CnfLogic, StepModel
 from models.hoch_hinaus.state import GameState
 from models.hoch_hinaus.tasks import Task
@@ -321,7 +322,7 @@ def _look_ahead(la: Lookahead, o: HintOption, g: GameState, draws: list[GameStat
                 + 2 * o.together_hands + 0.5 * o.unproven)
 
 
-def hint(game: GameState, horizon: int = 2, top: int = 8,
+def hint(game: GameState, horizon: int = 2, top: int = HINT_TOP,
          deadline: Deadline = NO_DEADLINE, lookahead: bool = True,
          rng: random.Random | None = None, actions: list[Action] | None = None,
          samples: int = 16, seed: int = 0, lookahead_samples: int = 4,
@@ -435,7 +436,8 @@ def policy_action(game: GameState, rng: random.Random, policy: str,
     if policy == "random":
         acts = game.legal_actions() if actions is None else actions
         return rng.choice(acts) if acts else None
-    res = hint(game, lookahead=policy == "hint", rng=rng, top=4, deadline=deadline.sooner(hint_time),
+    res = hint(game, lookahead=policy == "hint", rng=rng, top=HINT_TOP,
+               deadline=deadline.sooner(hint_time),
                actions=actions, samples=samples, seed=rng.getrandbits(32),
                conflicts=conflicts)
     return res.options[0].action if res.options else None

@@ -11,6 +11,7 @@ from models.hoch_hinaus.budgets import (
     ACHIEVABLE_CONFLICTS,
     ACHIEVABLE_WORK,
     HINT_CONFLICTS,
+    HINT_TOP,
     REACHABLE_CONFLICTS,
     REACHABLE_NODES,
     REACHABLE_SAMPLES,
@@ -55,7 +56,7 @@ VERBS = (
          "--samples times).", "models.hoch_hinaus.answers:hint",
          params=(int_param("horizon", 2, 0, 4, "Placements the SAT look-ahead checks the "
                            "other open tasks over (0: off)."),
-                 int_param("top", 8, 1, 100, "Candidates checked by the SAT look-ahead."),
+                 int_param("top", HINT_TOP, 1, 100, "Candidates checked by the SAT look-ahead."),
                  int_param("shown", 8, 1, 1000, "Alternatives listed.", flags=("--show",)),
                  int_param("conflicts", HINT_CONFLICTS, 1, 10**9, "SAT conflicts each check of "
                            "the look-ahead may use (its work; the answer is the same on "
