@@ -102,3 +102,12 @@ def test_a_tiny_time_limit_gives_the_answer_cut_or_one_line(args):
     assert res.exit_code == 0, res.output
     data = json.loads(res.stdout)
     assert data["cut_by_time"]
+
+
+def test_simulate_policies_the_same_when_busy():
+    # the greedy policy's draws and ties come from the game's seed; the hint policy
+    # (its look-ahead counted in conflicts) is played above by the sampled reachable
+    data = same_answer_when_busy(run, "simulate", "--games", "1", "--players", "1",
+                                 "--difficulty", "first", "--policy", "greedy",
+                                 "--samples", "1")
+    assert data["options"]["hint_time"] == 0 and data["played"] == 1
