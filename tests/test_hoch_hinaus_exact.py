@@ -81,7 +81,7 @@ def test_the_model_equals_the_depth_first_search_on_small_end_games():
     answers = Counter()
     for g in end_games(6):
         got = solve(g)
-        ref = dfs(g, 60)
+        ref = dfs(g, 10**6)
         assert ref.answer in ("won", "lost")  # the reference finished
         assert got.answer == ref.answer, position_json(g)
         if got.answer == "won":  # a line the engine plays to a win
@@ -151,7 +151,7 @@ def test_a_loss_and_a_win_on_tiny_games():
     # one player, two tiles, no reserve, no gap filler: 4 of 12 spaces can be covered
     g = GameState(R, Board(R), [parse_task(R, "NO EMPTY spaces")], [], [], [["T01", "T09"]],
                   [])
-    assert solve(g).answer == "lost" == dfs(g, 10).answer
+    assert solve(g).answer == "lost" == dfs(g).answer
     g = GameState(R, Board(R), [parse_task(R, "TWO GREEN")], [], [], [["T01", "T09"]], [])
     got = solve(g)
     assert got.answer == "won" and replays_to_a_win(g, got.line)
@@ -167,9 +167,9 @@ def test_exact_reachable_answers_with_the_model_after_the_search(monkeypatch):
 
     monkeypatch.setattr(reachable, "search_plan", lambda left: [])  # no search
     for g in end_games(5):
-        res = exact(g, 30)
-        assert res.by == "sat" and not res.stopped
-        assert res.answer == dfs(g, 60).answer
+        res = exact(g)
+        assert res.by == "sat" and not res.cut_by_time and res.conflicts > 0
+        assert res.answer == dfs(g, 10**6).answer
         if res.answer == "won":  # the line as the engine plays it, to the win
             assert res.line and res.line[0].player == g.on_turn + 1
             assert "decided by the SAT model" in res.note
@@ -192,17 +192,36 @@ def test_cli_text_and_json(tmp_path):
     assert res.exit_code == 0 and "LOST" in res.output
 
 
-def test_cli_time_limit_exits_3_with_what_it_knows(tmp_path):
+def _one_line(res):
+    lines = [line for line in res.output.splitlines() if line.strip()]
+    assert len(lines) == 1 and "Traceback" not in res.output, res.output
+    return lines[0]
+
+
+def test_cli_exact_without_an_answer_exits_3_with_one_line(tmp_path):
+    # out of work (no position searched, one conflict of the model): not decided
+    path = "puzzles/hoch-hinaus/endgame-known.json"
+    res = run("reachable", path, "--open-hands", "--json", "--nodes", "1",
+              "--conflicts", "1")
+    assert res.exit_code == 3
+    line = _one_line(res)
+    assert "not proven either way" in line and "--conflicts 1" in line
     # a fresh deal whose last pile task cannot hold (13 of 12 spaces): no rollout or
-    # search wins, and the whole game's model is not built within a second
+    # search wins, and a tiny time limit leaves no answer
     g = new_game(R, CAT, 2, "normal", random.Random(1))
-    g = g.but(draw_pile=[*g.draw_pile, parse_task(R, "13 GREEN")])
-    res = run("reachable", _file(tmp_path, g), "--open-hands", "--json", "--time-limit", "1")
-    data = json.loads(res.stdout)
-    assert res.exit_code == 3 and data["answer"] == "unknown" and data["stopped"]
-    assert not data["proven"] and "not proven" in data["note"]
-    res = run("reachable", _file(tmp_path, g), "--open-hands", "--time-limit", "1")
-    assert res.exit_code == 3 and "UNKNOWN" in res.output
+    path = _file(tmp_path, g.but(draw_pile=[*g.draw_pile, parse_task(R, "13 GREEN")]))
+    res = run("reachable", path, "--open-hands", "--time-limit", "0.1")
+    assert res.exit_code == 3 and "time limit" in _one_line(res)
+
+
+def test_exact_search_cut_by_time_has_no_answer():
+    from tests.cli_helpers import EventDeadline
+
+    g = new_game(R, CAT, 2, "normal", random.Random(1))
+    cut = EventDeadline()
+    cut.event.set()
+    res = exact(g, deadline=cut)
+    assert res.answer == "unknown" and res.cut_by_time and not res.proven
 
 
 def _replay_steps(game: GameState, line) -> GameState:
@@ -218,6 +237,6 @@ def _replay_steps(game: GameState, line) -> GameState:
 
 def test_a_fresh_deal_is_won_with_a_line_the_engine_replays():
     g = new_game(R, CAT, 4, "normal", random.Random(3))
-    res = exact(g, 120)
+    res = exact(g)
     assert res.answer == "won" and res.proven and res.by in ("rollout", "search")
     assert _replay_steps(g, res.line).status == "won"

@@ -6,12 +6,15 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Literal
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any, Literal
 
 from models.hoch_hinaus.board import Action, PlacementJson, action_json
+from models.hoch_hinaus.budgets import ACHIEVABLE_CONFLICTS, ACHIEVABLE_WORK
 from models.hoch_hinaus.state import GameState
+from solver.answers import Capped
 from solver.backends.common import SolverOptions
+from solver.deadline import Deadline
 from solver.errors import BadInput, TimeLimitReached
 
 if TYPE_CHECKING:
@@ -62,8 +65,10 @@ class WitnessStep:
 
 
 @dataclass
-class AchievableResult:
-    """answer yes (witness) | no (proven infeasible; core names the blocking tasks)."""
+class AchievableResult(Capped):
+    """answer yes (witness) | no (proven infeasible; core names the blocking tasks,
+    subset-minimal unless `core_minimal` is false: a deletion check left undecided by
+    the budget, or by the time limit, `cut_by_time`, kept its task)."""
 
     answer: Literal["yes", "no"]
     proven: bool
@@ -75,6 +80,7 @@ class AchievableResult:
     core: list[str] | None = None
     note: str = ""
     seconds: float = 0.0
+    core_minimal: bool = True
 
 
 def check_witness(game: GameState, tasks: Sequence[Task], acts: Sequence[Action]
@@ -118,12 +124,14 @@ def build(game: GameState, tasks: Sequence[Task], k: int, mode: str, logic: obje
 
 
 def achievable(game: GameState, tasks: Sequence[Task], k: int, mode: str = "hand",
-               backend: str = "sat", options: SolverOptions | None = None
+               backend: str = "sat", options: SolverOptions | None = None,
+               conflicts: int = ACHIEVABLE_CONFLICTS, work: float = ACHIEVABLE_WORK
                ) -> AchievableResult:
-    """Can every task in `tasks` be fulfilled (each after some placement) within k?"""
+    """Can every task in `tasks` be fulfilled (each after some placement) within k?
+    The work is counted: PySAT within `conflicts` conflicts in all, CP-SAT (one
+    worker) within `work` deterministic seconds in all; `options`' time limit only
+    caps it. TimeLimitReached when neither answer was found."""
     from models.hoch_hinaus.encode import CnfLogic, CpLogic
-    from solver.backends import cpsat
-    from solver.backends.sat import model_or_core
 
     if k < 1:
         raise BadInput("--within must be at least 1")
@@ -139,47 +147,91 @@ def achievable(game: GameState, tasks: Sequence[Task], k: int, mode: str = "hand
         logic = CnfLogic()
         logic.b.stop_at(options.solve_deadline())  # building counts: the limit covers it
         model, fixed, switches = build(game, tasks, k, mode, logic)
-        for lit in fixed:
-            logic.clause([lit])
-        sol, core = model_or_core(logic.b, switches, options.solve_deadline())
-        if sol is not None:
-            acts = model.decode(lambda x: (x in sol) if x > 0 else (-x not in sol))
-        else:
-            result.core = [texts[switches.index(c)] for c in core]
+        acts = _by_sat(logic, model, fixed, switches, texts, result, conflicts,
+                       options.solve_deadline())
     elif backend == "cpsat":
         logic = CpLogic()
         model, fixed, switches = build(game, tasks, k, mode, logic)
-        for lit in fixed:
-            logic.clause([lit])
-        logic.m.add_assumptions(switches)
-        solver, outcome = cpsat.solve(logic.m, options)
-        logic.m.clear_assumptions()
-        if outcome.status in ("optimal", "feasible"):
-            acts = model.decode(lambda x: bool(solver.boolean_value(x)))
-        elif outcome.status == "infeasible":
-            # shrink within the switches CP-SAT already blamed: a subset-minimal core of
-            # those is subset-minimal among all switches too
-            blamed = set(solver.sufficient_assumptions_for_infeasibility())
-            first = [i for i, sw in enumerate(switches) if sw.index in blamed]
-            core = cpsat.minimal_core(logic.m, [switches[i] for i in first], options)
-            result.core = [texts[first[i]] for i in (core or [])]
-        else:
-            raise TimeLimitReached(f"CP-SAT found no answer within {options.time_limit} s")
+        acts = _by_cpsat(logic, model, fixed, switches, texts, result,
+                         replace(options, workers=1, deterministic_time=work))
     else:
         raise BadInput(f"--backend must be one of {', '.join(BACKENDS)}")
     if result.core is None:
-        fulfilled = check_witness(game, tasks, acts)
-        if not all(any(i in step for step in fulfilled) for i in range(len(tasks))):
-            raise RuntimeError("witness does not fulfil every task (encoding bug)")
-        result.answer = "yes"
-        done: set[int] = set()
-        for a, step in zip(acts, fulfilled, strict=True):
-            new = [texts[i] for i in step if i not in done]
-            done.update(step)
-            result.witness.append(WitnessStep(action_json(game.rules, a), new))
+        _witness(game, tasks, acts, texts, result)
     elif not result.core:
         result.note = (f"no {k} placements are possible at all with these tiles (too few "
                        "tiles, or no legal placement)")
+    elif not result.core_minimal:
+        result.note = ("the core blocks the tasks (proven) but is not proven minimal: "
+                       + ("the time limit" if result.cut_by_time else "the work budget")
+                       + " left a check undecided")
     result.seconds = round(time.perf_counter() - start, 3)
     return result
 
+
+def _by_sat(logic: Any, model: StepModel, fixed: list, switches: list, texts: list[str],
+            result: AchievableResult, conflicts: int, deadline: Deadline
+            ) -> list[Action] | None:
+    """PySAT: the witness's placements, or None with the core in `result`."""
+    from solver.backends.sat import model_or_core_within
+
+    for lit in fixed:
+        logic.clause([lit])
+    try:
+        got = model_or_core_within(logic.b, switches, conflicts, deadline)
+    except TimeLimitReached as e:
+        if deadline.passed():
+            raise TimeLimitReached("the time limit came before the SAT solver decided "
+                                   "(no answer)") from None
+        raise TimeLimitReached(f"{e} (--conflicts {conflicts})") from None
+    if got.model is not None:
+        sol = got.model
+        return model.decode(lambda x: (x in sol) if x > 0 else (-x not in sol))
+    result.core = [texts[switches.index(c)] for c in got.core or []]
+    result.core_minimal, result.cut_by_time = got.minimal, got.cut_by_time
+    return None
+
+
+def _by_cpsat(logic: Any, model: StepModel, fixed: list, switches: list, texts: list[str],
+              result: AchievableResult, options: SolverOptions) -> list[Action] | None:
+    """CP-SAT, one worker, the solves within `options.deterministic_time` in all: the
+    witness's placements, or None with the core in `result`."""
+    from solver.backends import cpsat
+
+    for lit in fixed:
+        logic.clause([lit])
+    logic.m.add_assumptions(switches)
+    solver, outcome = cpsat.solve(logic.m, options)
+    logic.m.clear_assumptions()
+    if outcome.status in ("optimal", "feasible"):
+        return model.decode(lambda x: bool(solver.boolean_value(x)))
+    work = options.deterministic_time or 0.0
+    if outcome.status != "infeasible":
+        if solver.deterministic_time < 0.99 * work:
+            raise TimeLimitReached("the time limit came before CP-SAT found an answer "
+                                   f"(--time-limit {options.time_limit})")
+        raise TimeLimitReached(f"CP-SAT found no answer within its work budget (--work "
+                               f"{work:g} deterministic seconds)")
+    # shrink within the switches CP-SAT already blamed: a subset-minimal core of those
+    # is subset-minimal among all switches too
+    blamed = set(solver.sufficient_assumptions_for_infeasibility())
+    first = [i for i, sw in enumerate(switches) if sw.index in blamed]
+    left = replace(options, deterministic_time=max(0.0, work - solver.deterministic_time))
+    core, result.core_minimal, result.cut_by_time = cpsat.shrink_core(
+        logic.m, switches, first, left)
+    result.core = [texts[i] for i in core]
+    return None
+
+
+def _witness(game: GameState, tasks: Sequence[Task], acts: list[Action], texts: list[str],
+             result: AchievableResult) -> None:
+    """The witness, replayed by the rules engine, into `result` (answer yes)."""
+    fulfilled = check_witness(game, tasks, acts)
+    if not all(any(i in step for step in fulfilled) for i in range(len(tasks))):
+        raise RuntimeError("witness does not fulfil every task (encoding bug)")
+    result.answer = "yes"
+    done: set[int] = set()
+    for a, step in zip(acts, fulfilled, strict=True):
+        new = [texts[i] for i in step if i not in done]
+        done.update(step)
+        result.witness.append(WitnessStep(action_json(game.rules, a), new))

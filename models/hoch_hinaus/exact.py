@@ -243,7 +243,7 @@ def decode(model: GameModel, value: set[int]) -> list[Action]:
 @dataclass
 class ExactAnswer:
     """answer won (with `line`, replayed to a win by the engine) / lost (the model is
-    unsatisfiable) / None (the deadline came first)."""
+    unsatisfiable) / None (the conflict budget or the deadline came first)."""
 
     answer: Literal["won", "lost"] | None
     line: list[Action]
@@ -251,15 +251,19 @@ class ExactAnswer:
     variables: int = 0
     build_seconds: float = 0.0
     solve_seconds: float = 0.0
+    cut_by_time: bool = False  # answer None: the deadline came first (not the budget)
 
 
-def solve(game: GameState, deadline: Deadline = NO_DEADLINE) -> ExactAnswer:
-    """Can `game` (everything known, still playing) be won? Decided on the SAT model."""
+def solve(game: GameState, deadline: Deadline = NO_DEADLINE,
+          conflicts: int | None = None) -> ExactAnswer:
+    """Can `game` (everything known, still playing) be won? Decided on the SAT model
+    (Glucose) within `conflicts` (None: no budget), capped by `deadline`."""
     start = time.perf_counter()
     try:
         model = encode_game(game, deadline)
     except TimeLimitReached:
-        return ExactAnswer(None, [], build_seconds=time.perf_counter() - start)
+        return ExactAnswer(None, [], build_seconds=time.perf_counter() - start,
+                           cut_by_time=True)
     built = time.perf_counter()
     res = ExactAnswer(None, [], len(model.builder.hard), model.builder.pool.top,
                       built - start)
@@ -267,12 +271,14 @@ def solve(game: GameState, deadline: Deadline = NO_DEADLINE) -> ExactAnswer:
     # building them did: not started when that much time is not left
     left = deadline.left()
     if left is not None and left < 0.5 * (built - start):
+        res.cut_by_time = True
         return res
     with IncrementalSat(model.builder, name=INTERRUPTIBLE) as sat:
         try:
-            sol = sat.solve_limited([model.won], deadline=deadline)
+            sol = sat.solve_limited([model.won], deadline=deadline, conflicts=conflicts)
         except TimeLimitReached:
             res.solve_seconds = time.perf_counter() - built
+            res.cut_by_time = deadline.passed()
             return res
     res.solve_seconds = time.perf_counter() - built
     if sol is None:

@@ -83,9 +83,9 @@ class HochHinausGame(Game[GameData, GameState, Any]):
                      "top either way."),
     )
     play_options = (
-        seconds_param("hint_time", 0.0, 0, "Seconds per move for the hint policy's "
-                      "look-ahead; 0: no clock, its SAT conflict budget alone (games replay "
-                      "exactly anywhere)."),
+        seconds_param("hint_time", 0.0, 0, "A cap in seconds on the hint policy's "
+                      "look-ahead per move; 0 (the default): no clock, its SAT conflict "
+                      "budget alone (games replay exactly anywhere)."),
         int_param("samples", 16, 1, 1000, "Draws of what a player cannot see, per decision "
                   "of the hint and greedy policies."),
     )

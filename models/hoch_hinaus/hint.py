@@ -10,7 +10,6 @@ SAT model: which of the remaining open tasks stay achievable within a few placem
 
 from __future__ import annotations
 
-import math
 import random
 import time
 from collections.abc import Sequence
@@ -18,11 +17,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from models.hoch_hinaus.board import Action, PlacementJson, action_json
+from models.hoch_hinaus.budgets import HINT_CONFLICTS as CONFLICTS
+from models.hoch_hinaus.budgets import HINT_TOP
 from models.hoch_hinaus.encode import CnfLogic, StepModel
 from models.hoch_hinaus.state import GameState
 from models.hoch_hinaus.tasks import Task
+from solver.answers import Capped
 from solver.backends.sat import IncrementalSat
-from solver.deadline import Deadline
+from solver.deadline import NO_DEADLINE, Deadline
 from solver.errors import TimeLimitReached
 from solver.progress import live_status
 from solver.stats import mean_error
@@ -87,7 +89,11 @@ class HintOption:
 
 
 @dataclass
-class HintResult:
+class HintResult(Capped):
+    """The ranked placements. The look-ahead's work is counted: `checked` candidates,
+    each SAT check within `conflicts` conflicts; `cut_by_time`: the time limit stopped it
+    before the `top` candidates were checked (the rest keep their engine score)."""
+
     player: int
     options: list[HintOption]
     legal: int
@@ -97,6 +103,7 @@ class HintResult:
     note: str = ""
     samples: int = 0  # determinizations of what the player cannot see (0: all known)
     seed: int = 0
+    conflicts: int = 0  # the conflict budget of each SAT check of the look-ahead
 
 
 def _evaluate(game: GameState, a: Action, memo: dict | None = None
@@ -196,7 +203,7 @@ class Lookahead:
     """One incremental SAT model of `horizon` placements with any free tile, started from
     any board by assumptions; task literals are built once per task."""
 
-    def __init__(self, game: GameState, horizon: int) -> None:
+    def __init__(self, game: GameState, horizon: int, conflicts: int = CONFLICTS) -> None:
         self.game, self.horizon = game, horizon
         r = game.rules
         self.logic = CnfLogic()
@@ -206,7 +213,7 @@ class Lookahead:
                                top + 2 + 2 * horizon, True)
         self.task_lit: dict[Task, int] = {}
         self.solver = IncrementalSat(self.logic.b)
-        self.budget = 4000  # conflicts per check: a hint must stay fast
+        self.budget = conflicts  # per check: the answer is the same on any machine
 
     def lit(self, task: Task) -> int:
         if task not in self.task_lit:
@@ -315,19 +322,22 @@ def _look_ahead(la: Lookahead, o: HintOption, g: GameState, draws: list[GameStat
                 + 2 * o.together_hands + 0.5 * o.unproven)
 
 
-def hint(game: GameState, horizon: int = 2, top: int = 8, time_limit: float = 1.3,
-         lookahead: bool = True, rng: random.Random | None = None,
-         actions: list[Action] | None = None, samples: int = 16, seed: int = 0,
-         lookahead_samples: int = 4) -> HintResult:
+def hint(game: GameState, horizon: int = 2, top: int = HINT_TOP,
+         deadline: Deadline = NO_DEADLINE, lookahead: bool = True,
+         rng: random.Random | None = None, actions: list[Action] | None = None,
+         samples: int = 16, seed: int = 0, lookahead_samples: int = 4,
+         conflicts: int = CONFLICTS) -> HintResult:
     """Rank the legal placements of the player on turn (best first) from what `game`
     holds. What it leaves unknown (other hands, the reserve's order, face-down tasks) is
     drawn `samples` times (seeded by `seed`; the same draws for every placement) and
     the placements are judged by their means; with everything known the judgement is
     exact. The SAT look-ahead checks the `top` candidates: with any tile (from what the
-    player sees) and with the next players' hands (in `lookahead_samples` of the draws).
-    `rng` breaks ties at random; `actions`: the legal placements if the caller has them."""
+    player sees) and with the next players' hands (in `lookahead_samples` of the draws),
+    each SAT call within `conflicts` conflicts, so the ranking is a function of the
+    position, the options and the seed. `deadline` only caps the look-ahead
+    (`cut_by_time` when it stopped it). `rng` breaks ties at random; `actions`: the
+    legal placements if the caller has them."""
     start = time.monotonic()  # the status line's clock
-    deadline = Deadline.after(time_limit)
     acts = game.legal_actions() if actions is None else actions
     if not acts:
         if not game.hands:
@@ -336,15 +346,17 @@ def hint(game: GameState, horizon: int = 2, top: int = 8, time_limit: float = 1.
             note = "the game is already won"
         else:
             note = "no tile can be placed: the game is lost"
-        return HintResult(game.on_turn + 1, [], 0, 0, horizon, 0.0, note)
+        return HintResult(game.on_turn + 1, [], 0, 0, horizon, 0.0, note,
+                          conflicts=conflicts)
     known = game.everything_known
     draw_rng = random.Random(seed)
     draws = [game] if known else [game.determinise(draw_rng) for _ in range(samples)]
     options, after, memos = _rank(game, acts, draws, known, rng)
-    checked = 0
+    checked, cut = 0, False
     if lookahead and horizon > 0:
-        la = Lookahead(game, horizon)
-        with live_status("look-ahead", time_limit, unit="candidates", since=start) as status:
+        la = Lookahead(game, horizon, conflicts)
+        with live_status("look-ahead", deadline.left(), unit="candidates",
+                         since=start) as status:
             try:
                 for o in options[:top]:
                     try:
@@ -352,6 +364,7 @@ def hint(game: GameState, horizon: int = 2, top: int = 8, time_limit: float = 1.
                                     [] if known else draws[:lookahead_samples],
                                     memos.get(id(o)), deadline)
                     except TimeLimitReached:
+                        cut = True
                         break
                     checked += 1
                     status.step(checked, min(top, len(options)))
@@ -361,9 +374,11 @@ def hint(game: GameState, horizon: int = 2, top: int = 8, time_limit: float = 1.
         options = head + options[checked:]
     for o in options:
         o.reason = _reason(o, game, horizon, len(draws) if not known else 0)
+    note = (f"cut by the time limit: the look-ahead checked {checked} of "
+            f"{min(top, len(options))} candidates" if cut else "")
     return HintResult(game.on_turn + 1, options, len(acts), checked, horizon,
-                      round(time.monotonic() - start, 3), "",
-                      0 if known else len(draws), seed)
+                      round(time.monotonic() - start, 3), note,
+                      0 if known else len(draws), seed, conflicts, cut_by_time=cut)
 
 
 def _share(x: float, samples: int) -> str:
@@ -407,19 +422,22 @@ def _reason(o: HintOption, game: GameState, horizon: int, samples: int) -> str:
 
 
 def policy_action(game: GameState, rng: random.Random, policy: str,
-                  hint_time: float | None = 0.8, actions: list[Action] | None = None,
-                  samples: int = 16) -> Action | None:
+                  hint_time: float | None = None, actions: list[Action] | None = None,
+                  samples: int = 16, conflicts: int = CONFLICTS,
+                  deadline: Deadline = NO_DEADLINE) -> Action | None:
     """The action a policy plays from `game` (an observation, or the whole state for
     an all-seeing reference): random (a legal placement at random), greedy (the hint's
-    ranking without the SAT look-ahead) or hint (with it); the unknowns drawn `samples`
-    times, seeded from `rng`. `hint_time`: the hint's wall-clock budget per move; None:
-    none, the look-ahead is bounded by its SAT conflict budget alone, so the move depends
-    on the position and rng only (the same on any machine, under any load). `actions`:
-    the legal placements, if known."""
+    ranking without the SAT look-ahead) or hint (with it, its top 4 candidates, each SAT
+    check within `conflicts`); the unknowns drawn `samples` times, seeded from `rng`.
+    `hint_time`: a cap in seconds on the hint's look-ahead per move; None (the default):
+    none, the look-ahead is bounded by its conflict budget alone, so the move depends
+    on the position and rng only (the same on any machine, under any load); `deadline`
+    caps it too. `actions`: the legal placements, if known."""
     if policy == "random":
         acts = game.legal_actions() if actions is None else actions
         return rng.choice(acts) if acts else None
-    res = hint(game, lookahead=policy == "hint", rng=rng, top=4,
-               time_limit=math.inf if hint_time is None else hint_time, actions=actions,
-               samples=samples, seed=rng.getrandbits(32))
+    res = hint(game, lookahead=policy == "hint", rng=rng, top=HINT_TOP,
+               deadline=deadline.sooner(hint_time),
+               actions=actions, samples=samples, seed=rng.getrandbits(32),
+               conflicts=conflicts)
     return res.options[0].action if res.options else None

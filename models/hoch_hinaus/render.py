@@ -138,9 +138,10 @@ def hint_table(result: HintResult) -> Table | str:
         return f"[bold red]{escape(result.note)}[/bold red]"
     drawn = (f"the hidden pieces drawn {result.samples} times (seed {result.seed}), "
              if result.samples else "everything known, ")
+    cut = ", cut by the time limit" if result.cut_by_time else ""
     table = Table(title=f"Player {result.player}: best placements ({result.legal} legal, "
                         f"{drawn}{result.checked} checked {result.horizon} placements "
-                        f"ahead, {result.seconds:.2f} s)")
+                        f"ahead{cut}, {result.seconds:.2f} s)")
     table.add_column("#", justify="right")
     table.add_column("placement")
     table.add_column("score", justify="right")
@@ -171,8 +172,11 @@ class HochHinausView(GameView):
         """The hint from what the player sees (other hands unknown: never judged dead
         ends; the look-ahead lets them hold any unseen tile)."""
         from models.hoch_hinaus.hint import hint
+        from solver.deadline import NO_DEADLINE, Deadline
 
-        result = hint(observation, samples=options.get("samples") or 16)
+        think = options.get("hint_time") or None  # a cap only: 0, none
+        result = hint(observation, samples=options.get("samples") or 16,
+                      deadline=NO_DEADLINE if think is None else Deadline.after(think))
         result.options = result.options[:8]
         return hint_table(result)
 
@@ -207,8 +211,11 @@ def show_achievable(result: AchievableAnswer, call: Call) -> None:
                  f"(tiles: {mode}) is infeasible ({result.backend}, "
                  f"{result.seconds:.2f} s).")
     if result.core:
-        stdout.print("Smallest set of tasks that cannot all be fulfilled (minimal "
-                     "core): " + "; ".join(result.core))
+        which = ("Smallest set of tasks that cannot all be fulfilled (minimal core)"
+                 if result.core_minimal else "Tasks that cannot all be fulfilled (not "
+                 "proven minimal" + (", cut by the time limit" if result.cut_by_time
+                                     else "") + ")")
+        stdout.print(f"{which}: " + "; ".join(result.core))
     if result.note:
         stdout.print(result.note)
 

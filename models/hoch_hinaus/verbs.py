@@ -7,6 +7,15 @@ pictures in render.py. Declaring them imports no solver.
 from __future__ import annotations
 
 from models.hoch_hinaus.achievable import BACKENDS, TILE_MODES
+from models.hoch_hinaus.budgets import (
+    ACHIEVABLE_CONFLICTS,
+    ACHIEVABLE_WORK,
+    HINT_CONFLICTS,
+    HINT_TOP,
+    REACHABLE_CONFLICTS,
+    REACHABLE_NODES,
+    REACHABLE_SAMPLES,
+)
 from models.hoch_hinaus.game import GAME
 from solver.params import (
     OPEN_HANDS,
@@ -31,7 +40,13 @@ VERBS = (
                               "known: plus the draws from the reserve in its known order; "
                               "any: any tile not on the board.", flags=("--tiles",)),
                  choice_param("backend", BACKENDS, "sat",
-                              "PySAT (CaDiCaL, incremental) or CP-SAT.")),
+                              "PySAT (Glucose, incremental) or CP-SAT (one worker)."),
+                 int_param("conflicts", ACHIEVABLE_CONFLICTS, 1, 10**9, "PySAT: conflicts "
+                           "the SAT solver may use in all (its work: the answer is the "
+                           "same on any machine)."),
+                 Param("work", "float", ACHIEVABLE_WORK, "CP-SAT: deterministic seconds "
+                       "the solves may use in all (its load-independent work unit).",
+                       minimum=0.01, maximum=1e6, show_default=True)),
          answer="models.hoch_hinaus.answers:AchievableAnswer",
          show="models.hoch_hinaus.render:show_achievable", solving=Solving(60.0),
          web="pool"),
@@ -41,9 +56,14 @@ VERBS = (
          "--samples times).", "models.hoch_hinaus.answers:hint",
          params=(int_param("horizon", 2, 0, 4, "Placements the SAT look-ahead checks the "
                            "other open tasks over (0: off)."),
-                 int_param("top", 8, 1, 100, "Candidates checked by the SAT look-ahead."),
+                 int_param("top", HINT_TOP, 1, 100, "Candidates checked by the SAT look-ahead."),
                  int_param("shown", 8, 1, 1000, "Alternatives listed.", flags=("--show",)),
-                 seconds_param("time_limit", 1.3, 0.1, "Seconds for the look-ahead."),
+                 int_param("conflicts", HINT_CONFLICTS, 1, 10**9, "SAT conflicts each check of "
+                           "the look-ahead may use (its work; the answer is the same on "
+                           "any machine)."),
+                 seconds_param("time_limit", 30.0, 0.1, "A cap on the whole command: the "
+                               "look-ahead stops there (the answer then says 'cut by the "
+                               "time limit'); within it, it changes nothing."),
                  int_param("samples", 16, 1, 10000, "Draws of what the player cannot see "
                            "(other hands, the reserve's order, face-down tasks), the same "
                            "for every placement."),
@@ -56,14 +76,19 @@ VERBS = (
          "with its 95% Wilson interval, each player of the sampled games judging from their "
          "own view. With --open-hands and everything known (reserve order, every task): an "
          "exact search with a winning line.", "models.hoch_hinaus.answers:reachable",
-         params=(int_param("samples", 40, 1, 100000, "Sampled completions of the unknown "
-                           "information."),
+         params=(int_param("samples", REACHABLE_SAMPLES, 1, 100000, "Sampled completions "
+                           "of the unknown information (games played)."),
                  choice_param("policy", GAME.policy_names, "hint", "How the sampled games "
                               "are played (greedy: the hint without its SAT look-ahead)."),
                  seed_param(0, ""),
-                 seconds_param("time_limit", 60.0, 0.1, "Seconds for the search or the "
-                               "sampling (cut by it: the answer over the samples played, "
-                               "exit 3)."),
+                 int_param("nodes", REACHABLE_NODES, 1, 10**9, "Exact: positions the "
+                           "searches may visit (rollout turns and search positions)."),
+                 int_param("conflicts", REACHABLE_CONFLICTS, 1, 10**9, "Exact: conflicts "
+                           "of the SAT model of the rest of the game."),
+                 seconds_param("time_limit", 300.0, 0.1, "A cap on the whole command: a "
+                               "sampled rate cut by it is the rate over the games played "
+                               "(said so, exit 0); an exact search cut by it has no answer "
+                               "(exit 3). Within it, it changes nothing."),
                  OPEN_HANDS),
          answer="models.hoch_hinaus.answers:ReachableAnswer",
          show="models.hoch_hinaus.render:show_reachable", quiet=True, web="pool"),

@@ -135,3 +135,42 @@ def minimal_core(model: cp_model.CpModel, switches: Sequence[cp_model.IntVar],
         return deletion_core(range(len(switches)), core_of)
     finally:
         model.clear_assumptions()
+
+
+def shrink_core(model: cp_model.CpModel, switches: Sequence[cp_model.IntVar],
+                core: Sequence[int], options: SolverOptions) -> tuple[list[int], bool, bool]:
+    """Deletion from `core` (indices of `switches` that cannot all be true, e.g. CP-SAT's
+    sufficient assumptions), counted in work: the checks (one worker each) share
+    `options.deterministic_time` (None: no budget), and the time limit only caps them.
+    Returns (core, minimal, cut_by_time): a check left undecided keeps its switch, so the
+    core is always unsatisfiable, and subset-minimal when every check was decided;
+    `cut_by_time` when the time limit, not the budget, left one undecided."""
+    budget = options.deterministic_time
+    used, minimal, cut = 0.0, True, False
+    core = list(core)
+    i = 0
+    try:
+        while i < len(core):
+            rest = core[:i] + core[i + 1:]
+            left = None if budget is None else budget - used
+            if (left is not None and left <= 0) or options.deadline.passed():
+                minimal, cut = False, cut or options.deadline.passed()
+                i += 1
+                continue
+            model.clear_assumptions()
+            model.add_assumptions([switches[j] for j in rest])
+            solver = make_solver(replace(options, workers=1, deterministic_time=left))
+            code = solver.solve(model)
+            used += solver.deterministic_time
+            if code == cp_model.INFEASIBLE:
+                found = set(solver.sufficient_assumptions_for_infeasibility())
+                core = [j for j in rest if switches[j].index in found]
+            elif code in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+                i += 1
+            else:  # undecided: by the budget, or cut by the time limit
+                minimal = False
+                cut = cut or left is None or solver.deterministic_time < 0.99 * left
+                i += 1
+    finally:
+        model.clear_assumptions()
+    return core, minimal, cut

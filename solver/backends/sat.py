@@ -12,6 +12,7 @@ import threading
 import time
 from collections.abc import Hashable, Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext
+from dataclasses import dataclass
 
 from pysat.card import CardEnc, EncType
 from pysat.examples.rc2 import RC2, RC2Stratified
@@ -351,3 +352,59 @@ def _counted(status: AbstractContextManager[Status], calls: int) -> Iterator[Sta
     with status as line:
         line.step(calls)
         yield line
+
+
+@dataclass
+class Decided:
+    """What `model_or_core_within` found: a model (its true literals) under every switch,
+    or an unsatisfiable subset of the switches (`core`), subset-minimal when every
+    deletion check was decided (`minimal`); `cut_by_time`: the deadline left checks
+    undecided."""
+
+    model: set[int] | None
+    core: list[int] | None
+    minimal: bool = True
+    cut_by_time: bool = False
+
+
+def model_or_core_within(builder: CnfBuilder, switches: Sequence[int], conflicts: int,
+                         deadline: Deadline = NO_DEADLINE) -> Decided:
+    """`model_or_core` counted in work, not time: the SAT calls (Glucose, with or
+    without a deadline, so that a deadline only cuts) may use `conflicts` conflicts in
+    all, so the answer is a function of the formula and the budget. TimeLimitReached
+    when the first call (every switch) is left undecided, saying whether the budget or
+    the deadline did it. A deletion check left undecided keeps its switch: the core is
+    still unsatisfiable, only not proven minimal."""
+    with IncrementalSat(builder, name=INTERRUPTIBLE) as sat:
+        try:
+            model = sat.solve_limited(switches, deadline, conflicts)
+        except TimeLimitReached:
+            if deadline.passed():
+                raise
+            raise TimeLimitReached(f"the SAT solver used its budget of {conflicts} "
+                                   "conflicts before deciding") from None
+        if model is not None:
+            return Decided(model, None)
+        out = Decided(None, None)
+        reported = set(sat.solver.get_core() or ())
+        core = [s for s in switches if s in reported]
+        i = 0
+        while i < len(core):  # deletion, as deletion_core, from the solver's core
+            rest = core[:i] + core[i + 1:]
+            left = conflicts - sat.solver.accum_stats().get("conflicts", 0)
+            try:
+                if deadline.passed() or left <= 0:
+                    raise TimeLimitReached("no time or work left")
+                found = sat.solve_limited(rest, deadline, left)
+            except TimeLimitReached:  # undecided: the switch stays
+                out.minimal = False
+                out.cut_by_time = out.cut_by_time or deadline.passed()
+                i += 1
+                continue
+            if found is not None:  # the switch is needed
+                i += 1
+                continue
+            reported = set(sat.solver.get_core() or ())
+            core = [s for s in rest if s in reported]
+        out.core = core
+        return out
