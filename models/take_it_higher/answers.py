@@ -161,10 +161,10 @@ def learn(call: Call, variant: str, gold_silver: bool, games: int, seed: int, ou
     scoring = parse_variant(variant, gold_silver)
     start = load_values(Path(resume), rules, scoring) if resume else None
     before = start.games if start else 0
-    if not is_quiet():
-        about = games * seconds_per_game(rules, scoring)
-        stderr.print(f"learn: {games:,} games of self-play, about {about_time(about)} "
-                     "here (--games to change)", highlight=False)
+    if not is_quiet() and stderr.is_terminal:  # a word for the person waiting
+        about = games * seconds_per_game(rules, scoring, min(30, games))
+        stderr.print(f"learn: {games:,} game{'s' if games > 1 else ''} of self-play, about "
+                     f"{about_time(about)} here (--games to change)", highlight=False)
     with progress_bar("learn (games)") as update:
         values = train(rules, scoring, games, seed, alpha=step, values=start,
                        progress=lambda n, mean: update(n - before, games),
@@ -175,8 +175,10 @@ def learn(call: Call, variant: str, gold_silver: bool, games: int, seed: int, ou
 
 def about_time(seconds: float) -> str:
     """A rough duration in words: '40 seconds', '8 minutes', '2.5 hours'."""
+    if seconds < 1.5:
+        return "a second"
     if seconds < 90:
-        return f"{max(1, round(seconds))} seconds"
+        return f"{round(seconds)} seconds"
     if seconds < 90 * 60:
         return f"{round(seconds / 60)} minutes"
     return f"{seconds / 3600:.1f} hours"
