@@ -98,8 +98,7 @@ def _solve_sat(problem: PlanProblem, state: GameState, conflicts: int, deadline:
     """(the plays of a witness, None, ...) or ([], the core's targets, minimal, cut by
     the time limit)."""
     from models.tippi_toppi.encode_logic import decode_moves, encode_plan, sat_value
-    from models.tippi_toppi.within import model_or_core_within
-    from solver.backends.sat import CnfBuilder
+    from solver.backends.sat import CnfBuilder, model_or_core_within
     from solver.logic import CnfLogic
 
     logic = CnfLogic(CnfBuilder().stop_at(deadline))  # building counts: the limit covers it
@@ -115,8 +114,8 @@ def _solve_cpsat(problem: PlanProblem, state: GameState, options: SolverOptions)
     """As `_solve_sat`, on CP-SAT with one worker: the solves share
     `options.deterministic_time`."""
     from models.tippi_toppi.encode_logic import cpsat_value, decode_moves, encode_plan
-    from models.tippi_toppi.within import shrink_core
     from solver.backends import cpsat
+    from solver.backends.cpsat import shrink_core
     from solver.logic import CpLogic
 
     logic = CpLogic()

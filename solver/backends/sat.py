@@ -382,7 +382,7 @@ def model_or_core_within(builder: CnfBuilder, switches: Sequence[int], conflicts
             if deadline.passed():
                 raise
             raise TimeLimitReached(f"the SAT solver used its budget of {conflicts} "
-                                   "conflicts before deciding") from None
+                                   "conflicts before deciding (--conflicts)") from None
         if model is not None:
             return Decided(model, None)
         out = Decided(None, None)
