@@ -11,9 +11,9 @@ nearness.py in the policy.
 
 At the table (`table_hint`) the hint is asked by the player on turn and uses their
 observation only: the blocks, their own hand, the played piles and the counts of the
-other hands and the deck. The other players' unknown hand cards are a uniform draw
-without replacement from the unseen cards the stacks do not meet now
-(`GameState.hand_pool`), so each chance is hypergeometric and exact. With `open_hands`
+other hands and the deck. The other players' unknown hand cards are a deal of the
+unseen cards that photo time leaves possible (photo.Deals: no card met at a photo time
+the card went through), every such deal as likely, so each chance is exact. With `open_hands`
 it is handed the whole position instead (a labelled all-seeing reference).
 """
 
@@ -23,12 +23,12 @@ import random
 import time
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from math import comb
 from typing import TypedDict
 
 from models.topito.bfs import bfs_plan
 from models.topito.encode_sat import SatPlanner, sat_plan
 from models.topito.nearness import Blocks, near_distances
+from models.topito.photo import Deals
 from models.topito.rules import Card, Goal, Rules
 from models.topito.state import GameState, Move, State, format_move, move_dict, successors
 from solver.deadline import Deadline
@@ -131,17 +131,18 @@ class HintResult:
 class MeetChances:
     """The chances, as the player on turn sees `table`, that given stacks meet a hand
     card of the next player or of any other player, and that the next player can meet
-    one of theirs in one move: a known card gives 1; the k unknown hand cards of the
-    players asked about are a uniform draw without replacement from the pool
-    (`GameState.hand_pool`), so with m of the pool's n cards met the chance is
-    1 - C(n - m, k) / C(n, k), exactly."""
+    one of theirs in one move: a known card gives 1; the unknown hand cards are a deal
+    of the unseen cards that photo time leaves possible (photo.Deals: none is a card met
+    at a photo time it went through), every such deal as likely, so each chance is one
+    count of deals over another, exactly."""
 
     def __init__(self, table: GameState) -> None:
         self.table = table
         n = len(table.hands)
         self.next = (table.turn + 1) % n
         self.others = [p for p in range(n) if p != table.turn]
-        self.pool = table.hand_pool()
+        self.deals = Deals(table)
+        self.pool = self.deals.cards  # each distinct unseen card once
         self.n_blocks = table.blocks.rules.n_blocks
 
     def _chance(self, seats: list[int], hit: list[bool], test: object) -> Fraction:
@@ -149,11 +150,7 @@ class MeetChances:
         hands = [self.table.hands[p] for p in seats]
         if any(c is not None and test(c) for h in hands for c in h):
             return Fraction(1)
-        k = sum(c is None for h in hands for c in h)
-        if k == 0:
-            return Fraction(0)
-        n, m = len(self.pool), sum(hit)
-        return 1 - Fraction(comb(n - m, k), comb(n, k))
+        return 1 - self.deals.chance_none(seats, hit)
 
     def chance(self, seats: list[int], stacks: tuple) -> Fraction:
         """The chance the stacks meet a hand card of one of `seats`."""
@@ -180,9 +177,10 @@ class MeetChances:
         t = self.table
         unknown = {f"seat {p + 1}": sum(c is None for c in t.hands[p]) for p in self.others}
         return {"next_player": f"seat {self.next + 1}", "method": "exact",
-                "samples": 0, "unknown_hand_cards": unknown, "pool": len(self.pool),
-                "pool_is": "the unseen cards the stacks do not meet now"
-                if len(self.pool) < len(t.unseen()) else "the unseen cards"}
+                "samples": 0, "unknown_hand_cards": unknown, "pool": len(self.deals.pool),
+                "pool_is": "the unseen cards, each unknown hand card none that a photo "
+                "time it went through met" if self.deals.constrained
+                else "the unseen cards"}
 
 
 @dataclass
