@@ -324,3 +324,80 @@ def test_a_file_without_photo_times_rules_out_what_the_stacks_meet_now():
     clash = GameRules(R, cards("Cat on Bear", "Duck on Owl", "rank 1: Bear", "Owl on Fox"))
     deals = Deals(read_position(clash, base))
     assert not deals.constrained and deals.total == 6
+
+
+
+class Branches:
+    """A stand-in for the generator that walks every outcome of the draws of
+    `Deals.sample`: each draw follows the choices of `path` and then takes the first
+    possible one, noting the chance of every choice; `shuffle` keeps the order (the
+    deck's order is a uniform shuffle by itself)."""
+
+    def __init__(self, path: list[int]) -> None:
+        self.path = path
+        self.draws: list[list[Fraction]] = []
+
+    def _draw(self, chances: list[Fraction]) -> int:
+        i = len(self.draws)
+        self.draws.append(chances)
+        return self.path[i] if i < len(self.path) else next(
+            k for k, c in enumerate(chances) if c)
+
+    def randrange(self, n: int) -> int:
+        return self._draw([Fraction(1, n)] * n)
+
+    def pick(self, weights: list[int]) -> int:
+        return self._draw([Fraction(w, sum(weights)) for w in weights])
+
+    def shuffle(self, items: list) -> None:
+        pass
+
+
+def sample_chances(deals: Deals) -> Counter:
+    """The exact chance of each hand deal `Deals.sample` makes (the unknown hand cards in
+    slot order), over every outcome of its draws."""
+    out: Counter = Counter()
+    todo: list[list[int]] = [[]]
+    while todo:
+        path = todo.pop()
+        rng = Branches(path)
+        dealt, _ = deals.sample(rng)  # type: ignore[arg-type]
+        chance = Fraction(1)
+        taken = []
+        for i, chances in enumerate(rng.draws):
+            k = path[i] if i < len(path) else next(k for k, c in enumerate(chances) if c)
+            chance *= chances[k]
+            if i >= len(path):  # the other outcomes of a draw past `path`
+                todo.extend(taken + [j] for j, c in enumerate(chances) if c and j != k)
+            taken.append(k)
+        out[tuple(dealt[s] for s in deals.slots)] += chance
+    return out
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_determinize_deals_every_consistent_deal_equally_often(seed, monkeypatch):
+    """The deal determinize draws (Deals.sample) has, exactly, the chances of the
+    consistent deals counted by hand: each deal of the unseen cards (copies told
+    apart) that photo time allows is as likely as any other."""
+    import models.topito.photo as photo
+
+    monkeypatch.setattr(photo, "_pick", lambda rng, weights: rng.pick(weights))
+    deck = ("rank 1: Bear", "rank 1: Cat", "Cat on Bear", "Bear on Cat", "rank 1: Duck",
+            "Duck on Cat", "rank 2: Cat", "Cat on Bear", "Bear on Duck")
+    rules = replace(GameRules(R, cards(*deck)), hand_size=2)
+    rng = random.Random(seed)
+    for k in range(600):
+        state = reached(seed * 1000 + k, 3, rng.randrange(4, 16), rules)
+        if state.end() is not None or not state.deck_count:
+            continue
+        drawing = observer_draws(state)
+        view = GAME.observation(state, state.turn) if drawing is None else drawing[0]
+        deals = Deals(view)
+        if not deals.slots or deals.total == perm(len(deals.pool), len(deals.slots)):
+            continue  # photo time ruled nothing out here
+        counted = Counter(dealt for dealt, _ in brute_deals(view))
+        assert sum(counted.values()) == deals.total
+        assert sample_chances(deals) == {d: Fraction(n, deals.total)
+                                         for d, n in counted.items()}
+        return
+    pytest.fail("no position where photo time ruled a card out")
