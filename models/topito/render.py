@@ -228,15 +228,21 @@ class TopitoView(GameView):
     def hint(self, rules: GameRules, observation: GameState, options: dict[str, Any]
              ) -> RenderableType:
         from models.topito.hint import hint
+        from models.topito.work import HINT_CONFLICTS, HINT_NODES, Work
 
         hand = [c for c in observation.hands[observation.turn] if c is not None]
         if not hand:
             return "No cards in hand: any move will do."
+        work = Work(HINT_NODES, HINT_CONFLICTS)  # the same as the command's, capped at 30 s
         res = hint(observation.blocks, hand, "sat", 6, 30.0, table=observation,
-                   view="own")
+                   view="own", work=work)
         best = res.best
         head = f"Best move: {best.move} — {best.reasons}" if best else "No move"
         legend = "  ".join(f"c{i + 1} = {c}" for i, c in enumerate(res.considered))
+        if not res.complete:
+            legend += ("\n(some distances not decided: " + (
+                "cut by the time limit)" if work.cut_by_time
+                else "the work budget was spent)"))
         return Group(head, race_text(res), hint_table(res), legend)
 
     def final_report(self, rules: GameRules, end: GameState, options: dict[str, Any]
