@@ -291,7 +291,7 @@ def show_plan(res: PlanAnswer, call: Call) -> None:
                      f"(proven: {res.proof})")
     else:
         stdout.print(f"[bold yellow]Not decided[/bold yellow] for {what}: at least "
-                     f"{res.lower_bound} moves (proven; {res.proof}){_cut(res)}")
+                     f"{_moves(res.lower_bound)} (proven; {res.proof}){_cut(res)}")
 
 
 def _cut(res: PlanAnswer | ReachableAnswer) -> str:
@@ -305,7 +305,7 @@ def show_reachable(res: ReachableAnswer, call: Call) -> None:
     """`reachable`: yes with the plan, no with the proof, or not decided."""
     if res.reachable is None:
         stdout.print(f"[bold yellow]not decided[/bold yellow] within {res.within} moves: "
-                     f"at least {res.lower_bound} moves (proven; {res.proof}){_cut(res)}")
+                     f"at least {_moves(res.lower_bound)} (proven; {res.proof}){_cut(res)}")
     elif res.reachable:
         stdout.print(f"[bold green]yes[/bold green]: {res.moves} moves (fewest possible; "
                      f"{res.proof})")
