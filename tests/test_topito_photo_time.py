@@ -401,3 +401,22 @@ def test_determinize_deals_every_consistent_deal_equally_often(seed, monkeypatch
                                          for d, n in counted.items()}
         return
     pytest.fail("no position where photo time ruled a card out")
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_determinize_draws_from_the_observation_alone_never_the_deals_order(seed):
+    """Two tables a seat cannot tell apart (the hidden cards dealt again) give that seat's
+    view the same determinized states for the same generator, and those are new deals:
+    the deck is shuffled again, not the real game's order."""
+    state = reached(seed, 3, 12)
+    seat = state.turn
+    view = GAME.observation(state, seat)
+    other = GAME.determinize(view, random.Random(99))
+    assert write_position(GAME.observation(other, seat)) == write_position(view)
+    again = GAME.observation(other, seat)
+    for k in range(5):
+        a = GAME.determinize(view, random.Random(k))
+        b = GAME.determinize(again, random.Random(k))
+        assert write_position(a) == write_position(b)
+    decks = {GAME.determinize(view, random.Random(k)).deck for k in range(5)}
+    assert len(decks) == 5 and state.deck not in decks
