@@ -40,12 +40,15 @@ from solver.stats import wilson
 Method = Callable[[GameState, list[Move], random.Random], Move]
 
 
-def command_method(conflicts: int, times: list[float]) -> Method:
-    """The best move of `toppi topito hint` at its defaults (its decision times noted)."""
+def command_method(conflicts: int, times: list[float], spent: list[tuple[int, bool]]
+                   ) -> Method:
+    """The best move of `toppi topito hint` at its defaults (its decision times noted,
+    and the conflicts each spent with whether it decided every distance)."""
     def choose(view: GameState, legal: list[Move], rng: random.Random) -> Move:
         t = time.perf_counter()
         res, _ = table_hint(view, "sat", 8, None, work=Work(HINT_NODES, conflicts))
         times.append(time.perf_counter() - t)
+        spent.append((res.work.conflicts if res.work else 0, res.complete))
         stacks = view.blocks.stacks
         best = res.best.move if res.best is not None else None
         by_text = {format_move(view.blocks.rules, m, stacks): m for m in legal}
@@ -94,7 +97,8 @@ def main() -> None:
     ap.add_argument("--matches", default="command:greedy,policy:greedy,command:policy")
     args = ap.parse_args()
     times: list[float] = []
-    methods: dict[str, Method] = {"command": command_method(args.conflicts, times),
+    spent: list[tuple[int, bool]] = []
+    methods: dict[str, Method] = {"command": command_method(args.conflicts, times, spent),
                                   "policy": hint_choice, "greedy": greedy_choice,
                                   "random": random_choice}
     results: dict[tuple[str, str], list[tuple[bool, bool]]] = {}
@@ -118,7 +122,10 @@ def main() -> None:
         times.sort()
         p90 = times[min(len(times) - 1, math.ceil(0.9 * len(times)) - 1)]
         print(f"default hint: {len(times)} decisions, median {statistics.median(times):.2f}"
-              f" s, p90 {p90:.2f} s, max {times[-1]:.2f} s")
+              f" s, p90 {p90:.2f} s, max {times[-1]:.2f} s; conflicts median "
+              f"{statistics.median(c for c, _ in spent):.0f}, max {max(c for c, _ in spent)}"
+              f" of {args.conflicts}; {sum(not ok for _, ok in spent)} left a distance "
+              "undecided")
 
 
 if __name__ == "__main__":
