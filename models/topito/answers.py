@@ -12,7 +12,7 @@ from models.topito.race import RaceResult
 from models.topito.reachable import ReachableResult
 from models.topito.rules import Card, Goal, Rules, parse_cards
 from models.topito.state import GameState
-from models.topito.work import Work
+from models.topito.work import Work, race_nodes
 from solver.answers import Capped, Known, Seen, extend, seen
 from solver.errors import BadInput
 from solver.game import Game, knowledge
@@ -142,13 +142,13 @@ def reachable(call: Call, card_texts: tuple[str, ...], cards_text: tuple[str, ..
 
 
 def race(call: Call, player: int | None, within: int | None, backend: str, max_moves: int,
-         nodes: int, reversal_rule: bool) -> RaceAnswer:
+         nodes: int | None, reversal_rule: bool) -> RaceAnswer:
     """The fewest moves until the seat has 7 played cards (or the game ends with a win),
     everything known."""
     from models.topito.race import race as fewest_moves
 
     state = position(call, reversal_rule)
-    work = Work(nodes)
+    work = Work(race_nodes(backend) if nodes is None else nodes)
     try:
         res = fewest_moves(state, None if player is None else player - 1, max_moves,
                            backend, _solver(call).solve_seconds(), within, work)

@@ -48,7 +48,7 @@ from models.topito.race_search import (
 from models.topito.rules import cards_text
 from models.topito.state import GameState, Move, format_move
 from models.topito.verbs import RACE_BACKENDS
-from models.topito.work import RACE_NODES, Work
+from models.topito.work import Work, race_nodes
 from solver.deadline import Deadline
 from solver.errors import BadInput
 from solver.progress import Status, live_status
@@ -187,7 +187,7 @@ def race(state: GameState, player: int | None = None, max_moves: int = 12,
     """The fewest moves until `player` (from 0) has played 7 cards, the game not having
     ended before (None: until the game ends with a win), proven minimal; with `within`,
     whether it can be done in at most that many moves (the search goes no further).
-    Within `work` (moves made; default RACE_NODES), the time limit only capping it:
+    Within `work` (moves made; default `race_nodes(backend)`), the time limit only capping it:
     status "unknown" with the lower bound proven so far when either stops the search
     first (`work` says which); BadInput when a hand card or the deck's order is
     unknown."""
@@ -195,7 +195,7 @@ def race(state: GameState, player: int | None = None, max_moves: int = 12,
         raise BadInput(f"unknown backend '{backend}' (backends: {', '.join(RACE_BACKENDS)})")
     t0 = time.perf_counter()
     deadline = Deadline.after(time_limit)
-    work = work if work is not None else Work(RACE_NODES)
+    work = work if work is not None else Work(race_nodes(backend))
     state = full_state(state)
     _seat(player, state)
     if within is not None:

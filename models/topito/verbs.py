@@ -12,6 +12,7 @@ from models.topito.work import (
     HINT_NODES,
     PLAN_CONFLICTS,
     PLAN_NODES,
+    RACE_BFS_NODES,
     RACE_NODES,
 )
 from solver.params import OPEN_HANDS, Param, choice_param, int_param
@@ -89,7 +90,11 @@ VERBS = (
                               "game states through the engine."),
                  int_param("max_moves", 12, 0, 60, "Longest line searched; beyond it the "
                            "answer is 'not within N moves'."),
-                 nodes_param(RACE_NODES, "moves the search may make"), REVERSAL_PARAM),
+                 int_param("nodes", None, 1, 10 ** 10, f"Work budget: moves the search may "
+                           f"make (default {RACE_NODES:,} with astar, {RACE_BFS_NODES:,} "
+                           "with bfs; the same answer on any machine; --time-limit only "
+                           "caps it)."),
+                 REVERSAL_PARAM),
          answer="models.topito.answers:RaceAnswer", show="models.topito.render:show_race",
          solving=Solving(60.0), web="pool"),
     Verb("hint", "The best move for the player on turn: a card met now if possible, "

@@ -10,17 +10,25 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 #: the default budgets (docs/topito.md, "The same answer every time"), chosen to stop
-#: well within the default time limit (60 s) on the 2-core machine, busy or not: A*
-#: generates some 25,000 positions a second, BFS some 100,000, the SAT solver meets
-#: some 8,000 conflicts a second on these encodings. plan and reachable: positions of
-#: A* or BFS (A* alone: also auto's memory share) and SAT conflicts
+#: within the default time limit (60 s) on the 2-core machine, busy or not: at load
+#: average 10-11 on its 2 cores, A* made some 8,000 positions a second, BFS some
+#: 15,000, the SAT solver met some 2,700 conflicts a second on these encodings, the
+#: race's A* made some 14,000 moves a second and its BFS through the engine some 3,500
+#: (an idle machine is several times faster). plan and reachable: positions of A* or
+#: BFS (A* alone: also auto's memory share) and SAT conflicts
 PLAN_NODES = 250_000
 PLAN_CONFLICTS = 100_000
 #: the hint's distances, all of them together (SAT conflicts, or BFS positions)
 HINT_CONFLICTS = 100_000
-HINT_NODES = 2_000_000
-#: the race: moves made by A* or BFS over whole game states
+HINT_NODES = 500_000
+#: the race: moves made by A* over lean states, or by BFS through the engine (slower)
 RACE_NODES = 500_000
+RACE_BFS_NODES = 100_000
+
+
+def race_nodes(backend: str) -> int:
+    """The race's default budget for `backend` (astar or bfs)."""
+    return RACE_BFS_NODES if backend == "bfs" else RACE_NODES
 
 #: SAT conflicts to give a call when nothing limits them (PySAT keeps a budget set by
 #: an earlier call of the same solver; this one is never reached)
