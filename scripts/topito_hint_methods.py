@@ -14,8 +14,8 @@ The methods:
 Each match plays `--games` two-player games, game g dealt from `seed*1000003+g` (the
 deal `simulate` makes), the two methods swapping seats from game to game; every method
 sees only its own observation. Printed per match: each method's wins with a Wilson 95 %
-interval (a shared win counts for both); for two matches against the same opponent, the
-paired difference of their win rates over the same deals with a 95 % interval; and the
+interval (a shared win counts for both) and the difference of the two per game with a
+95 % interval; for two matches against the same opponent, the paired difference of their win rates over the same deals with a 95 % interval; and the
 default hint's decision time (median, p90, max), the only figure that depends on the
 machine (the moves played do not: the work is counted in conflicts).
 """
@@ -110,8 +110,10 @@ def main() -> None:
         for name, k in ((a, 0), (b, 1)):
             r = wilson(sum(w[k] for w in res), len(res))
             line.append(f"{name} {r.rate:.1%} ({r.low:.1%}-{r.high:.1%})")
-        print(f"{a} vs {b}, {len(res)} games: {', '.join(line)} "
-              f"[{time.perf_counter() - t:.0f} s]", flush=True)
+        mean, low, high = paired([w[0] for w in res], [w[1] for w in res])
+        print(f"{a} vs {b}, {len(res)} games: {', '.join(line)}; {a} - {b} per game "
+              f"{mean:+.1%} ({low:+.1%} to {high:+.1%}) [{time.perf_counter() - t:.0f} s]",
+              flush=True)
     for (a, b), x in results.items():
         for (c, d), y in results.items():
             if b == d and a < c:
