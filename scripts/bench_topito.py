@@ -73,7 +73,8 @@ def timed(backend: str, state, goal, max_depth: int, limit: float):
     if backend == "sat0":
         status, length, _, _ = sat_plan(state, goal, max_depth, Deadline.after(limit))
     else:
-        status, length = shortest(state, goal, backend, max_depth, Deadline.after(limit))[:2]
+        got = shortest(state, goal, backend, max_depth, Deadline.after(limit))  # no budget
+        status, length = got.status, got.length
     return time.perf_counter() - t, status, length
 
 
@@ -312,14 +313,13 @@ def timed_race(state, player, backend, limit, runs):
     """(median seconds, the answer) of `race` as the command runs it (--max-moves 12),
     or (inf, None) over the limit."""
     from models.topito.race import race
-    from solver.errors import TimeLimitReached
+    from models.topito.work import Work
 
     times, res = [], None
     for _ in range(runs):
         t = time.perf_counter()
-        try:
-            res = race(state, player, 12, backend, limit)
-        except TimeLimitReached:
+        res = race(state, player, 12, backend, limit, work=Work())  # the time limit only
+        if res.status == "unknown":
             return float("inf"), None
         times.append(time.perf_counter() - t)
     return statistics.median(times), res

@@ -5,8 +5,9 @@ sixth game are checked the same way.
   it was applied to unchanged; chance outcomes add up to 1;
 - an action that is not legal is refused with BadInput and changes nothing;
 - positions round-trip through their JSON exactly;
-- `determinize(observation(s, p))` agrees with the observation, and an observation
-  never reveals what it hides;
+- `determinize(observation(s, p))` agrees with the observation, is a position the
+  game's reader accepts (consistent with all the observation reveals, e.g. Topito's
+  photo times), and an observation never reveals what it hides;
 - simulate gives the same records in-process and on a pool of two.
 """
 
@@ -131,6 +132,10 @@ def test_determinize_agrees_with_the_observation(game):
                 full = game.determinize(seen, rng)
                 assert game.unknown(full) == []
                 assert frozen(game, game.observation(full, player)) == text
+                # consistent with all the observation reveals (beyond the hands, e.g.
+                # Topito's photo times): the reader's checks of a position pass
+                again = game.read(rules, game.write(full), "determinized")
+                assert frozen(game, again) == frozen(game, full)
             if game.current_player(state) == player:
                 # the player to act knows its own moves
                 assert game.legal_actions(seen) == game.legal_actions(state)

@@ -17,7 +17,7 @@ from models.topito.puzzle_search import random_state
 from models.topito.rules import Card, Goal, load_deck, load_rules, parse_card
 from models.topito.state import State
 from models.topito.verbs import PLAN_BACKENDS
-from solver.deadline import NO_DEADLINE, Deadline
+from solver.deadline import NO_DEADLINE
 from tests.cli_helpers import game_runner
 from tests.cli_helpers import run_json as shared_run_json
 from tests.test_topito_plan import SMALL, random_card, replay_meets
@@ -62,11 +62,11 @@ def test_astar_and_auto_lengths_equal_bfs(seed):
     st, goal = small_case(seed)
     ref = bfs_plan(st, goal, 5)
     for backend in ("astar", "auto"):
-        status, length, moves, _, proof, _ = shortest(st, goal, backend, 5, NO_DEADLINE)
-        assert (status, length) == (ref.status, ref.length), (backend, st, goal)
-        if length is not None:
-            assert len(moves) == length and replay_meets(st, moves, goal)
-        assert proof
+        got = shortest(st, goal, backend, 5, NO_DEADLINE)
+        assert (got.status, got.length) == (ref.status, ref.length), (backend, st, goal)
+        if got.length is not None:
+            assert len(got.moves) == got.length and replay_meets(st, got.moves, goal)
+        assert got.proof
 
 
 def test_sat_from_the_bound_equals_bfs_and_plain_sat():
@@ -206,30 +206,33 @@ def test_cli_plan_default_is_auto_and_keeps_its_form():
 
 
 def test_auto_in_tiny_turns_equals_bfs(monkeypatch):
-    """A* and SAT in turns of a millisecond (SAT's horizon skipping what A* ruled out,
-    a SAT call interrupted and asked again): same lengths as BFS, plans replay."""
+    """A* and SAT in the tiniest turns (a position, a conflict: SAT's horizon skipping
+    what A* ruled out, a SAT call stopped and asked again): same lengths as BFS, plans
+    replay."""
     import models.topito.plan as plan_module
 
-    monkeypatch.setattr(plan_module, "AUTO_FIRST_SLICE", 0.0)
-    monkeypatch.setattr(plan_module, "AUTO_SLICE", 0.001)
+    monkeypatch.setattr(plan_module, "AUTO_FIRST_NODES", 1)
+    monkeypatch.setattr(plan_module, "AUTO_SLICE_NODES", 1)
+    monkeypatch.setattr(plan_module, "AUTO_SAT_CONFLICTS", 1)
     rng = random.Random(8)
     backends = set()
     for _ in range(12):
         st = random_state(R, rng, rng.randint(3, R.n_blocks))
         goal = Goal(tuple(rng.sample(DECK, rng.randint(1, 3))), "all")
         ref = bfs_plan(st, goal, 3)
-        status, length, moves, _, proof, backend = shortest(st, goal, "auto", 3, NO_DEADLINE)
-        assert (status, length) == (ref.status, ref.length), (st, goal)
-        if length is not None:
-            assert replay_meets(st, moves, goal)
-        backends.add(backend)
-        assert proof
+        got = shortest(st, goal, "auto", 3, NO_DEADLINE)
+        assert (got.status, got.length) == (ref.status, ref.length), (st, goal)
+        if got.length is not None:
+            assert replay_meets(st, got.moves, goal)
+        backends.add(got.proved_by)
+        assert got.proof
     assert backends <= {"astar", "sat"}
 
 
 def test_sat_in_slices_with_skips_equals_bfs():
-    """SatSearch asked again after running out of its slice, its horizon moved on by
-    skip_to (as auto does with what A* ruled out): the lengths of BFS."""
+    """SatSearch asked again after running out of its turn of a few conflicts, its
+    horizon moved on by skip_to (as auto does with what A* ruled out): the lengths of
+    BFS."""
     from models.topito.encode_sat import SatSearch
 
     rng = random.Random(4)
@@ -242,7 +245,7 @@ def test_sat_in_slices_with_skips_equals_bfs():
         for turn in range(1000):
             if turn == 1 and ref.length:
                 sat.skip_to(ref.length - 1)  # what a faster A* would have ruled out
-            res = sat.run(Deadline.after(0.0005))
+            res = sat.run(NO_DEADLINE, None, 3)
             if res is not None:
                 break
         assert res is not None and res[:2] == (ref.status, ref.length), (st, goal)

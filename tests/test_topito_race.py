@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from models.topito.race import card_bound, race, replay, unmet_bound
 from models.topito.rules import Card, GameRules, load_game_rules, rules_from_dict
 from models.topito.state import GameState, State, format_move, new_game
-from solver.errors import BadInput, TimeLimitReached
+from solver.errors import BadInput
 from tests.cli_helpers import assert_one_line_error, game_runner, run_json
 
 run = game_runner("topito")
@@ -313,21 +313,26 @@ def test_bad_input_is_one_line(tmp_path):
     assert_one_line_error(run("race", *args, "--backend", "sat"), "--backend")
 
 
-def test_time_limit_gives_exit_3_with_the_lower_bound(tmp_path):
-    """A fresh deal: seat 1 needs 7 cards from none, far beyond 0.01 s of search."""
+def test_a_time_limit_that_cuts_the_race_still_answers_with_the_lower_bound(tmp_path):
+    """A fresh deal: seat 1 needs 7 cards from none, far beyond 0.01 s of search; the
+    answer is the lower bound proven by then, cut by time, exit 0."""
     from models.topito.positions import write_position
+    from models.topito.work import Work
 
     state = new_game(load_game_rules(), 3, random.Random(3))
-    with pytest.raises(TimeLimitReached, match="needs at least"):
-        race(state, 0, 12, "astar", 0.01)
-    with pytest.raises(TimeLimitReached, match="needs at least"):
-        race(state, 0, 12, "bfs", 0.01)
+    for backend in ("astar", "bfs"):
+        work = Work(10 ** 9)
+        res = race(state, 0, 12, backend, 0.01, work=work)
+        assert res.status == "unknown" and res.fewest is None and work.cut_by_time
+        assert res.lower_bound >= 1 and "needs at least" in res.proof
     path = tmp_path / "deal.json"
     path.write_text(json.dumps(write_position(state)))
-    out = run("race", str(path), "--player", "1", "--time-limit", "0.01")
-    assert out.exit_code == 3, out.output
-    lines = [line for line in out.output.splitlines() if line.strip()]
-    assert len(lines) == 1 and "at least" in lines[0]
+    out = run("race", str(path), "--player", "1", "--time-limit", "0.01", "--json")
+    assert out.exit_code == 0, out.output
+    data = json.loads(out.stdout)
+    assert data["status"] == "unknown" and data["cut_by_time"] is True
+    text = run("race", str(path), "--player", "1", "--time-limit", "0.01")
+    assert text.exit_code == 0 and "cut by the time limit" in text.output
 
 
 def test_the_api_refuses_unknown_cards():

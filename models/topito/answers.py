@@ -12,7 +12,8 @@ from models.topito.race import RaceResult
 from models.topito.reachable import ReachableResult
 from models.topito.rules import Card, Goal, Rules, parse_cards
 from models.topito.state import GameState
-from solver.answers import Known, Seen, extend, seen
+from models.topito.work import Work, race_nodes
+from solver.answers import Capped, Known, Seen, extend, seen
 from solver.errors import BadInput
 from solver.game import Game, knowledge
 
@@ -25,29 +26,33 @@ RACE_READING = ("all-seeing: every hand and the deck's order are read (for teach
 
 
 @dataclass
-class PlanAnswer(Known, PlanResult):
+class PlanAnswer(Capped, Known, PlanResult):
     """`plan --json`: the shortest plan and what it worked from (the blocks: the cards
-    at the table play no part)."""
+    at the table play no part); `cut_by_time`: the time limit stopped the search before
+    its work budget did (status "unknown")."""
 
 
 @dataclass
-class ReachableAnswer(Known, ReachableResult):
+class ReachableAnswer(Capped, Known, ReachableResult):
     """`reachable --json`: yes with a shortest plan or no with the proof, and what it
-    worked from (the blocks)."""
+    worked from (the blocks); `cut_by_time` as in `plan`."""
 
 
 @dataclass
-class RaceAnswer(Seen, RaceResult):
+class RaceAnswer(Capped, Seen, RaceResult):
     """`race --json`: all-seeing by nature (every hand and the deck's order are read);
-    `reading` says so in words."""
+    `reading` says so in words; `cut_by_time`: the time limit stopped the search before
+    its work budget did."""
 
     reading: str = RACE_READING
 
 
 @dataclass
-class HintAnswer(Known, HintResult):
+class HintAnswer(Capped, Known, HintResult):
     """`hint --json`: the ranked moves, and what the hint worked from (the observation
-    of the player on turn, or the whole file with --open-hands: `view`)."""
+    of the player on turn, or the whole file with --open-hands: `view`);
+    `cut_by_time`: the time limit stopped the distances before their work budget did
+    (`complete` false)."""
 
 
 @dataclass
@@ -99,7 +104,8 @@ def _solver(call: Call) -> SolverOptions:
 # --------------------------------------------------------------------------- verbs
 
 def plan(call: Call, card_texts: tuple[str, ...], cards_text: tuple[str, ...], mode: str,
-         backend: str, max_moves: int, reversal_rule: bool) -> PlanAnswer:
+         backend: str, max_moves: int, nodes: int, conflicts: int,
+         reversal_rule: bool) -> PlanAnswer:
     """The fewest moves that make the stacks meet the card(s)."""
     from models.topito.plan import plan as shortest_plan
 
@@ -107,7 +113,9 @@ def plan(call: Call, card_texts: tuple[str, ...], cards_text: tuple[str, ...], m
     state = used.blocks
     rules = state.rules
     goal = goal_of(rules, card_texts, cards_text, mode)
-    res = shortest_plan(state, goal, backend, max_moves, _solver(call).solve_seconds())
+    work = Work(nodes, conflicts)
+    res = shortest_plan(state, goal, backend, max_moves, _solver(call).solve_seconds(),
+                        work)
     if call.svg_path:
         from models.topito.render import stacks_svg
 
@@ -115,34 +123,39 @@ def plan(call: Call, card_texts: tuple[str, ...], cards_text: tuple[str, ...], m
         stacks = tuple(tuple(rules.block(b) for b in end[p]) for p in rules.podiums)
         call.save_svg(stacks_svg(rules, stacks, f"after {res.moves} moves" if res.moves
                                  else ""))
-    return extend(res, PlanAnswer, **known(call.game, used))
+    return extend(res, PlanAnswer, **known(call.game, used), cut_by_time=work.cut_by_time)
 
 
 def reachable(call: Call, card_texts: tuple[str, ...], cards_text: tuple[str, ...],
-              mode: str, within: int, backend: str, reversal_rule: bool) -> ReachableAnswer:
+              mode: str, within: int, backend: str, nodes: int, conflicts: int,
+              reversal_rule: bool) -> ReachableAnswer:
     """Can the card(s) be met within K moves? Yes with a plan, or no with the proof."""
     from models.topito.reachable import reachable as within_reach
 
     used = blocks_only(position(call, reversal_rule))
     state = used.blocks
     goal = goal_of(state.rules, card_texts, cards_text, mode)
-    res = within_reach(state, goal, within, backend, _solver(call).solve_seconds())
-    return extend(res, ReachableAnswer, **known(call.game, used))
+    work = Work(nodes, conflicts)
+    res = within_reach(state, goal, within, backend, _solver(call).solve_seconds(), work)
+    return extend(res, ReachableAnswer, **known(call.game, used),
+                  cut_by_time=work.cut_by_time)
 
 
 def race(call: Call, player: int | None, within: int | None, backend: str, max_moves: int,
-         reversal_rule: bool) -> RaceAnswer:
+         nodes: int | None, reversal_rule: bool) -> RaceAnswer:
     """The fewest moves until the seat has 7 played cards (or the game ends with a win),
     everything known."""
     from models.topito.race import race as fewest_moves
 
     state = position(call, reversal_rule)
+    work = Work(race_nodes(backend) if nodes is None else nodes)
     try:
         res = fewest_moves(state, None if player is None else player - 1, max_moves,
-                           backend, _solver(call).solve_seconds(), within)
+                           backend, _solver(call).solve_seconds(), within, work)
     except BadInput as err:
         raise BadInput(f"{call.file}: {err}") from None
-    return extend(res, RaceAnswer, **seen(call.game, state, True), reading=RACE_READING)
+    return extend(res, RaceAnswer, **seen(call.game, state, True), reading=RACE_READING,
+                  cut_by_time=work.cut_by_time)
 
 
 def hand_cards(state: GameState, hand: str) -> list[Card]:
@@ -156,20 +169,22 @@ def hand_cards(state: GameState, hand: str) -> list[Card]:
     return cards
 
 
-def hint(call: Call, hand: str | None, backend: str, max_moves: int, open_hands: bool,
-         reversal_rule: bool) -> HintAnswer:
+def hint(call: Call, hand: str | None, backend: str, max_moves: int, conflicts: int,
+         nodes: int, open_hands: bool, reversal_rule: bool) -> HintAnswer:
     """The best move for the player on turn, every move ranked."""
     from models.topito.hint import table_hint
 
     state = position(call, reversal_rule)
     cards = None if hand is None else hand_cards(state, hand)
+    work = Work(nodes, conflicts)
     try:
         res, used = table_hint(state, backend, max_moves, _solver(call).solve_seconds(),
-                               open_hands, cards)
+                               open_hands, cards, work)
     except BadInput as err:
         raise BadInput(f"{call.file}: {err}") from None
     extra = ["the hand given with --hand"] if cards is not None and not used.hands else []
-    return extend(res, HintAnswer, **known(call.game, used, extra))
+    return extend(res, HintAnswer, **known(call.game, used, extra),
+                  cut_by_time=work.cut_by_time)
 
 
 def deck(call: Call) -> DeckAnswer:

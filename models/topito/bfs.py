@@ -32,8 +32,10 @@ class SearchOutcome:
 
 
 def bfs_plan(state: State, goal: Goal, max_depth: int, deadline: Deadline = NO_DEADLINE,
-             first_moves: set[tuple[int, int]] | None = None) -> SearchOutcome:
-    """Shortest legal move sequence from `state` to a position meeting `goal`."""
+             first_moves: set[tuple[int, int]] | None = None,
+             max_nodes: int | None = None) -> SearchOutcome:
+    """Shortest legal move sequence from `state` to a position meeting `goal`; status
+    "unknown" when the deadline passes or `max_nodes` positions were generated first."""
     n = state.rules.n_blocks
     rule = state.reversal_rule
     if goal.met(state.stacks):
@@ -57,8 +59,9 @@ def bfs_plan(state: State, goal: Goal, max_depth: int, deadline: Deadline = NO_D
                 if bans is None or new_ban in bans:
                     continue
                 nodes += 1
-                if nodes % 4096 == 0 and deadline.passed():
-                    return SearchOutcome("unknown", None, [], depth - 1, nodes)
+                if (nodes % 4096 == 0 and deadline.passed()) or (
+                        max_nodes is not None and nodes > max_nodes):
+                    return SearchOutcome("unknown", None, [], depth - 1, nodes - 1)
                 if new_ban is None or len(bans) == 1:
                     seen[new] = None
                 else:

@@ -25,6 +25,7 @@ from collections.abc import Sequence
 
 from models.topito.rules import Card, Goal, Stacks
 from models.topito.state import Move, State
+from models.topito.work import UNLIMITED, Work
 from solver.backends.sat import INTERRUPTIBLE, CnfBuilder, IncrementalSat
 from solver.deadline import NO_DEADLINE, Deadline
 from solver.errors import TimeLimitReached
@@ -308,11 +309,35 @@ class SatPlanner:
         return self._goal_lits[key]
 
     # ---------------------------------------------------------------- solving
-    def solve(self, assumptions: Sequence[int], deadline: Deadline = NO_DEADLINE
-              ) -> set[int] | None:
+    def solve(self, assumptions: Sequence[int], deadline: Deadline = NO_DEADLINE,
+              work: Work | None = None) -> set[int] | None:
         """A model (true literals) or None (unsatisfiable); TimeLimitReached when the
-        deadline passes first."""
-        return self.sat.solve_limited(assumptions, deadline)
+        deadline passes first or the conflicts of `work` run out (`work` says which and
+        counts the conflicts spent)."""
+        left = None if work is None else work.conflicts_left()
+        if left == 0:
+            assert work is not None
+            work.spent_out = True
+            raise TimeLimitReached("the SAT solver's conflict budget is spent")
+        before = self.conflicts
+        try:
+            return self.sat.solve_limited(assumptions, deadline,
+                                          UNLIMITED if left is None else left)
+        except TimeLimitReached:
+            if work is not None:
+                if deadline.passed():
+                    work.cut_by_time = True
+                else:
+                    work.spent_out = True
+            raise
+        finally:
+            if work is not None:
+                work.used_conflicts += self.conflicts - before
+
+    @property
+    def conflicts(self) -> int:
+        """Conflicts the solver has met so far (its work, whatever the machine)."""
+        return int(self.sat.solver.accum_stats().get("conflicts", 0))
 
     def moves_of(self, model: set[int], length: int) -> list[Move]:
         """The move sequence of a model, read with the rules engine's vocabulary."""
@@ -351,16 +376,18 @@ class SatPlanner:
         self.close()
 
 
-def arrangement_exists(state: State, goal: Goal, deadline: Deadline = NO_DEADLINE) -> bool:
+def arrangement_exists(state: State, goal: Goal, deadline: Deadline = NO_DEADLINE,
+                       work: Work | None = None) -> bool:
     """Can any arrangement of the blocks meet the goal at all (whatever the moves)?
-    No: no plan of any length exists (e.g. "Cat on Bear" with "rank 1: Cat")."""
+    No: no plan of any length exists (e.g. "Cat on Bear" with "rank 1: Cat").
+    TimeLimitReached when the deadline or the conflicts of `work` stop it."""
     with SatPlanner(state, free_start=True) as planner:
-        return planner.solve([planner.goal_lit(goal, 0)], deadline) is not None
+        return planner.solve([planner.goal_lit(goal, 0)], deadline, work) is not None
 
 
 def sat_plan(state: State, goal: Goal, max_depth: int, deadline: Deadline = NO_DEADLINE,
              planner: SatPlanner | None = None, first: Move | None = None,
-             lower: int = 0, must_move: Sequence[int] = ()
+             lower: int = 0, must_move: Sequence[int] = (), work: Work | None = None
              ) -> tuple[str, int | None, list[Move], int]:
     """Growing horizon: the first step t at which the goal is satisfiable is the
     shortest plan; unsatisfiability at every smaller t is the proof.
@@ -370,8 +397,9 @@ def sat_plan(state: State, goal: Goal, max_depth: int, deadline: Deadline = NO_D
     be taken in hand by every plan (astar.PlanBound.required), assumed at each horizon.
 
     Returns (status, length, moves, depth_done) like bfs.SearchOutcome: status
-    optimal | infeasible | unknown; depth_done = plans of at most this length ruled out
-    (or examined)."""
+    optimal | infeasible | unknown (the deadline or the conflicts of `work` stopped it:
+    `work` says which); depth_done = plans of at most this length ruled out (or
+    examined)."""
     own = planner is None
     planner = planner or SatPlanner(state, reduce_for=goal if first is None else None)
     try:
@@ -383,7 +411,8 @@ def sat_plan(state: State, goal: Goal, max_depth: int, deadline: Deadline = NO_D
             planner.extend(t)
             need = [planner.moved_lit(mask, t) for mask in must_move]
             try:
-                model = planner.solve(assume + need + [planner.goal_lit(goal, t)], deadline)
+                model = planner.solve(assume + need + [planner.goal_lit(goal, t)], deadline,
+                                      work)
             except TimeLimitReached:
                 return "unknown", None, [], t - 1
             if model is not None:
@@ -416,12 +445,26 @@ class SatSearch:
         if self.outcome is None and self.t > self.max_depth:
             self.outcome = ("infeasible", None, [], self.max_depth)
 
-    def run(self, deadline: Deadline = NO_DEADLINE
-            ) -> tuple[str, int | None, list[Move], int] | None:
-        """(status, length, moves, depth_done) as sat_plan, or None when `deadline` passed
-        first (call again to go on)."""
+    def run(self, deadline: Deadline = NO_DEADLINE, work: Work | None = None,
+            turn: int | None = None) -> tuple[str, int | None, list[Move], int] | None:
+        """(status, length, moves, depth_done) as sat_plan, or None when `deadline`
+        passed, this turn's `turn` conflicts or those of `work` ran out first (call again
+        to go on; `work` counts the conflicts and says what stopped it)."""
         if self.outcome is not None:
             return self.outcome
+        left = None if work is None else work.conflicts_left()
+        budget = Work(conflicts=left if turn is None else turn if left is None
+                      else min(turn, left))
+        try:
+            return self._run(deadline, budget)
+        finally:
+            if work is not None:
+                work.used_conflicts += budget.used_conflicts
+                work.cut_by_time |= budget.cut_by_time
+                work.spent_out |= work.conflicts_left() == 0
+
+    def _run(self, deadline: Deadline, budget: Work
+             ) -> tuple[str, int | None, list[Move], int] | None:
         try:
             # the clauses of a step are added whole (a step cut in the middle would leave
             # literals half defined): a slice may run over by one step's building
@@ -432,7 +475,8 @@ class SatSearch:
                 t = self.t
                 planner.extend(t)
                 need = [planner.moved_lit(mask, t) for mask in self.must_move]
-                model = planner.solve(need + [planner.goal_lit(self.goal, t)], deadline)
+                model = planner.solve(need + [planner.goal_lit(self.goal, t)], deadline,
+                                      budget)
                 if model is not None:
                     self.outcome = ("optimal", t, planner.moves_of(model, t), t - 1)
                     return self.close()

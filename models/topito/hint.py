@@ -11,9 +11,9 @@ nearness.py in the policy.
 
 At the table (`table_hint`) the hint is asked by the player on turn and uses their
 observation only: the blocks, their own hand, the played piles and the counts of the
-other hands and the deck. The other players' unknown hand cards are a uniform draw
-without replacement from the unseen cards the stacks do not meet now
-(`GameState.hand_pool`), so each chance is hypergeometric and exact. With `open_hands`
+other hands and the deck. The other players' unknown hand cards are a deal of the
+unseen cards that photo time leaves possible (photo.Deals: no card met at a photo time
+the card went through), every such deal as likely, so each chance is exact. With `open_hands`
 it is handed the whole position instead (a labelled all-seeing reference).
 """
 
@@ -23,14 +23,15 @@ import random
 import time
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from math import comb
 from typing import TypedDict
 
 from models.topito.bfs import bfs_plan
 from models.topito.encode_sat import SatPlanner, sat_plan
 from models.topito.nearness import Blocks, near_distances
+from models.topito.photo import Deals
 from models.topito.rules import Card, Goal, Rules
 from models.topito.state import GameState, Move, State, format_move, move_dict, successors
+from models.topito.work import HINT_CONFLICTS, HINT_NODES, Work, WorkSpent
 from solver.deadline import Deadline
 from solver.errors import BadInput, TimeLimitReached
 
@@ -62,7 +63,9 @@ class HintMove:
     next player can then meet one of theirs in one move (None without other players;
     exact over the unseen cards, 1 or 0 where the cards are known); `value` = the
     ranking's worth of the move (CARD x met + NEAR x near - GIFT x others_meet -
-    THREAT x threat); `reasons` in words."""
+    THREAT x threat); `reasons` in words; `undecided`: the own cards whose distance after
+    this move the work budget or the time limit left undecided (None in `distances`,
+    ranked as beyond max_moves)."""
 
     rank: int
     move: str
@@ -79,6 +82,7 @@ class HintMove:
     threat: float | None = None
     value: float = 0.0
     reasons: str = ""
+    undecided: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -112,7 +116,9 @@ class HintResult:
     hint was computed on ("own": the observation of the player on turn; "open hands":
     the whole position; "blocks and hand": no table); `chances`: how the moves'
     chances were computed (None without others); `race`: every seat's distance from 7
-    played cards."""
+    played cards; `complete`: every distance was decided within the work budget (else
+    `undecided_now` and the moves' `undecided` say which were not); `work`: what the
+    distances cost (SAT conflicts or BFS positions) of their budget."""
 
     hand: list[str]
     met_now: list[str]
@@ -126,22 +132,26 @@ class HintResult:
     view: str = "blocks and hand"
     chances: ChancesInfo | None = None
     race: list[RaceSeat] = field(default_factory=list)
+    undecided_now: list[str] = field(default_factory=list)
+    complete: bool = True
+    work: WorkSpent | None = None
 
 
 class MeetChances:
     """The chances, as the player on turn sees `table`, that given stacks meet a hand
     card of the next player or of any other player, and that the next player can meet
-    one of theirs in one move: a known card gives 1; the k unknown hand cards of the
-    players asked about are a uniform draw without replacement from the pool
-    (`GameState.hand_pool`), so with m of the pool's n cards met the chance is
-    1 - C(n - m, k) / C(n, k), exactly."""
+    one of theirs in one move: a known card gives 1; the unknown hand cards are a deal
+    of the unseen cards that photo time leaves possible (photo.Deals: none is a card met
+    at a photo time it went through), every such deal as likely, so each chance is one
+    count of deals over another, exactly."""
 
     def __init__(self, table: GameState) -> None:
         self.table = table
         n = len(table.hands)
         self.next = (table.turn + 1) % n
         self.others = [p for p in range(n) if p != table.turn]
-        self.pool = table.hand_pool()
+        self.deals = Deals(table)
+        self.pool = self.deals.cards  # each distinct unseen card once
         self.n_blocks = table.blocks.rules.n_blocks
 
     def _chance(self, seats: list[int], hit: list[bool], test: object) -> Fraction:
@@ -149,11 +159,7 @@ class MeetChances:
         hands = [self.table.hands[p] for p in seats]
         if any(c is not None and test(c) for h in hands for c in h):
             return Fraction(1)
-        k = sum(c is None for h in hands for c in h)
-        if k == 0:
-            return Fraction(0)
-        n, m = len(self.pool), sum(hit)
-        return 1 - Fraction(comb(n - m, k), comb(n, k))
+        return 1 - self.deals.chance_none(seats, hit)
 
     def chance(self, seats: list[int], stacks: tuple) -> Fraction:
         """The chance the stacks meet a hand card of one of `seats`."""
@@ -180,9 +186,10 @@ class MeetChances:
         t = self.table
         unknown = {f"seat {p + 1}": sum(c is None for c in t.hands[p]) for p in self.others}
         return {"next_player": f"seat {self.next + 1}", "method": "exact",
-                "samples": 0, "unknown_hand_cards": unknown, "pool": len(self.pool),
-                "pool_is": "the unseen cards the stacks do not meet now"
-                if len(self.pool) < len(t.unseen()) else "the unseen cards"}
+                "samples": 0, "unknown_hand_cards": unknown, "pool": len(self.deals.pool),
+                "pool_is": "the unseen cards, each unknown hand card none that a photo "
+                "time it went through met" if self.deals.constrained
+                else "the unseen cards"}
 
 
 @dataclass
@@ -263,50 +270,64 @@ def reasons(r: Rules, o: Outlook, next_seat: int | None, max_moves: int,
     return "; ".join(parts)
 
 
+#: a distance the work budget or the time limit left undecided (ranked as beyond
+#: max_moves, listed in `undecided`)
+UNDECIDED = -1
+
+
 class CardDistances:
     """Shortest plan lengths for single cards from one position, now or after a given
-    first move, with one back-end (one incremental SAT planner serves every card)."""
+    first move, with one back-end (one incremental SAT planner serves every card), all
+    within one `work` budget (SAT conflicts, or BFS positions) capped by `deadline`:
+    once either stops the work, every distance asked is UNDECIDED."""
 
     def __init__(self, state: State, backend: str, max_moves: int,
-                 deadline: Deadline) -> None:
+                 deadline: Deadline, work: Work) -> None:
         self.state, self.backend, self.max = state, backend, max_moves
-        self.deadline = deadline
+        self.deadline, self.work = deadline, work
         self.planner = SatPlanner(state) if backend == "sat" else None
+
+    def _bfs(self, state: State, goal: Goal) -> int | None:
+        out = bfs_plan(state, goal, self.max, self.deadline,
+                       max_nodes=self.work.nodes_left())
+        self.work.used_nodes += out.nodes
+        if out.status == "unknown":
+            if self.deadline.passed():
+                self.work.cut_by_time = True
+            else:
+                self.work.spent_out = True
+            return UNDECIDED
+        return out.length
 
     def now(self, card: Card) -> int | None:
         goal = Goal((card,))
-        if self.planner is not None:
-            status, length, _, done = sat_plan(self.state, goal, self.max, self.deadline,
-                                               planner=self.planner)
-        else:
-            out = bfs_plan(self.state, goal, self.max, self.deadline)
-            status, length, done = out.status, out.length, out.depth_done
-        if status == "unknown":
-            raise TimeLimitReached(f"hint: time limit while measuring "
-                                   f"'{card.text(self.state.rules)}' (at least {done + 1} "
-                                   "moves)")
-        return length
+        if self.work.stopped():
+            return UNDECIDED
+        if self.planner is None:
+            return self._bfs(self.state, goal)
+        status, length, _, _ = sat_plan(self.state, goal, self.max, self.deadline,
+                                        planner=self.planner, work=self.work)
+        return UNDECIDED if status == "unknown" else length
 
     def after(self, move: Move, card: Card, at_least: int) -> int | None:
         """Moves still needed for `card` after `move` (None: more than max_moves)."""
         goal = Goal((card,))
-        if self.planner is not None:
-            planner = self.planner
-            first = planner.mv(move.block, move.target, 0)
-            for t in range(max(1, at_least + 1), self.max + 2):
-                planner.extend(t)
-                try:
-                    model = planner.solve([first, planner.goal_lit(goal, t)], self.deadline)
-                except TimeLimitReached:
-                    raise TimeLimitReached("hint: time limit while ranking the moves") from None
-                if model is not None:
-                    return t - 1
-            return None
-        nxt = self.state.apply_action(move)
-        out = bfs_plan(nxt, goal, self.max, self.deadline)
-        if out.status == "unknown":
-            raise TimeLimitReached("hint: time limit while ranking the moves")
-        return out.length
+        if self.work.stopped():
+            return UNDECIDED
+        if self.planner is None:
+            return self._bfs(self.state.apply_action(move), goal)
+        planner = self.planner
+        first = planner.mv(move.block, move.target, 0)
+        for t in range(max(1, at_least + 1), self.max + 2):
+            planner.extend(t)
+            try:
+                model = planner.solve([first, planner.goal_lit(goal, t)], self.deadline,
+                                      self.work)
+            except TimeLimitReached:
+                return UNDECIDED
+            if model is not None:
+                return t - 1
+        return None
 
     def close(self) -> None:
         if self.planner is not None:
@@ -315,62 +336,82 @@ class CardDistances:
 
 def hint(state: State, hand: list[Card], backend: str = "sat", max_moves: int = 8,
          time_limit: float | None = 60.0, table: GameState | None = None,
-         view: str = "blocks and hand") -> HintResult:
+         view: str = "blocks and hand", work: Work | None = None) -> HintResult:
     """The best move for the player on turn given their cards (see HintResult): moves
     ranked by their value (`Outlook`), then by the nearest own card, the sum of the
     distances, and the move's text. With `table` (the position as the hint may see it,
-    with other players) the value weighs the chances of handing out a photo."""
+    with other players) the value weighs the chances of handing out a photo. The
+    distances are measured within `work` (default: HINT_CONFLICTS or HINT_NODES), the
+    time limit only capping it; what neither let it decide is listed as undecided."""
     if not hand:
         raise BadInput("hint: the hand holds no card")
     r = state.rules
     t0 = time.perf_counter()
+    work = work if work is not None else Work(HINT_NODES, HINT_CONFLICTS)
     chances = MeetChances(table) if table is not None and len(table.hands) > 1 else None
     met_now = [c for c in hand if c.met(state.stacks)]
     considered = [c for c in hand if c not in met_now] or list(hand)
     looks = outlooks(state, considered, chances)
-    dist = CardDistances(state, backend, max_moves, Deadline.after(time_limit))
+    dist = CardDistances(state, backend, max_moves, Deadline.after(time_limit), work)
     try:
         now = {c: dist.now(c) for c in considered}
-        rows = []
-        for o in looks:
-            ds: dict[Card, int | None] = {}
-            for c in considered:
-                if c in o.met or c in o.near:
-                    ds[c] = 0 if c in o.met else 1
-                    continue
-                # not within one, and one move shortens a plan by one at most
-                lower = max_moves + 1 if now[c] is None else max(2, now[c] - 1)
-                ds[c] = dist.after(o.move, c, lower) if lower <= max_moves else None
-            rows.append((o, ds))
+        rows = [(o, _distances(o, considered, now, dist, max_moves)) for o in looks]
     finally:
         dist.close()
     cap = max_moves + 1
     rows.sort(key=lambda row: rank_key(row[0], list(row[1].values()), cap)
               + (format_move(r, row[0].move, state.stacks),))
     next_seat = None if chances is None else chances.next + 1
-    ranked = []
-    for i, (o, ds) in enumerate(rows):
-        known = [(d, c.text(r)) for c, d in ds.items() if d is not None]
-        nearest, card = min(known) if known else (None, None)
-        d = move_dict(r, o.move)
-        gifts = (None, None, None) if o.gift_any is None else (
-            round(float(o.gift_next), 6), round(float(o.gift_any), 6), round(float(o.threat), 6))
-        ranked.append(HintMove(
-            i + 1, format_move(r, o.move, state.stacks), d["block"], d["from"], d["to"],
-            nearest, card, [c.text(r) for c in o.met], {c.text(r): v for c, v in ds.items()},
-            gifts[0], gifts[1], [c.text(r) for c in o.near], gifts[2], round(o.value, 6),
-            reasons(r, o, next_seat, max_moves, nearest, card)))
+    ranked = [_ranked(r, state, i, o, ds, next_seat, max_moves)
+              for i, (o, ds) in enumerate(rows)]
     return HintResult([c.text(r) for c in hand], [c.text(r) for c in met_now],
-                      [c.text(r) for c in considered], {c.text(r): v for c, v in now.items()},
+                      [c.text(r) for c in considered],
+                      {c.text(r): None if v == UNDECIDED else v for c, v in now.items()},
                       ranked[0] if ranked else None, ranked, max_moves, backend,
                       round(time.perf_counter() - t0, 4), view,
-                      None if chances is None else chances.describe(), race(table))
+                      None if chances is None else chances.describe(), race(table),
+                      [c.text(r) for c, v in now.items() if v == UNDECIDED],
+                      not work.stopped(), work.spent())
+
+
+def _distances(o: Outlook, considered: list[Card], now: dict[Card, int | None],
+               dist: CardDistances, max_moves: int) -> dict[Card, int | None]:
+    """The distance of each own card after the move of `o` (UNDECIDED where the work
+    ran out)."""
+    ds: dict[Card, int | None] = {}
+    for c in considered:
+        if c in o.met or c in o.near:
+            ds[c] = 0 if c in o.met else 1
+        elif now[c] == UNDECIDED:
+            ds[c] = UNDECIDED
+        else:
+            # not within one, and one move shortens a plan by one at most
+            lower = max_moves + 1 if now[c] is None else max(2, now[c] - 1)
+            ds[c] = dist.after(o.move, c, lower) if lower <= max_moves else None
+    return ds
+
+
+def _ranked(r: Rules, state: State, i: int, o: Outlook, ds: dict[Card, int | None],
+            next_seat: int | None, max_moves: int) -> HintMove:
+    """The row of the move of `o`, ranked i + 1."""
+    known = [(d, c.text(r)) for c, d in ds.items() if d is not None and d != UNDECIDED]
+    nearest, card = min(known) if known else (None, None)
+    d = move_dict(r, o.move)
+    gifts = (None, None, None) if o.gift_any is None else (
+        round(float(o.gift_next), 6), round(float(o.gift_any), 6), round(float(o.threat), 6))
+    return HintMove(
+        i + 1, format_move(r, o.move, state.stacks), d["block"], d["from"], d["to"],
+        nearest, card, [c.text(r) for c in o.met],
+        {c.text(r): None if v == UNDECIDED else v for c, v in ds.items()},
+        gifts[0], gifts[1], [c.text(r) for c in o.near], gifts[2], round(o.value, 6),
+        reasons(r, o, next_seat, max_moves, nearest, card),
+        [c.text(r) for c, v in ds.items() if v == UNDECIDED])
 
 
 def rank_key(o: Outlook, distances: list[int | None], cap: int) -> tuple:
     """The ranking of the hint and of the hint policy: the higher value first, then the
     nearer nearest card, then the smaller sum of distances (None counts as `cap`)."""
-    ds = [cap if d is None else d for d in distances]
+    ds = [cap if d is None or d == UNDECIDED else d for d in distances]
     return (-o.value, min(ds, default=cap), sum(ds))
 
 
@@ -414,7 +455,8 @@ def hint_view(position: GameState, open_hands: bool = False,
 
 def table_hint(position: GameState, backend: str = "sat", max_moves: int = 8,
                time_limit: float | None = 60.0, open_hands: bool = False,
-               hand: list[Card] | None = None) -> tuple[HintResult, GameState]:
+               hand: list[Card] | None = None, work: Work | None = None
+               ) -> tuple[HintResult, GameState]:
     """The hint of the player on turn at the table, and the state it used
     (`hint_view`): their own hand (or `hand`), the blocks, and for the chances the
     played piles and the counts of the unseen cards. BadInput if their hand is not
@@ -424,10 +466,11 @@ def table_hint(position: GameState, backend: str = "sat", max_moves: int = 8,
         if hand is None:
             raise BadInput("no hands in the position; give the hand (--hand \"card; "
                            "card; ...\")")
-        return hint(position.blocks, hand, backend, max_moves, time_limit), view
+        return hint(position.blocks, hand, backend, max_moves, time_limit,
+                    work=work), view
     own = view.hands[view.turn]
     if None in own:
         raise BadInput(f"the hand of player {view.turn} (on turn, seat {view.turn + 1}) "
                        "is not known ('?'); give --hand \"card; card; ...\"")
     return hint(view.blocks, list(own), backend, max_moves, time_limit, table=view,
-                view="open hands" if open_hands else "own"), view
+                view="open hands" if open_hands else "own", work=work), view

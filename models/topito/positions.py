@@ -32,7 +32,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from models.topito.rules import MAX_PLAYERS, GameRules, Rules, cards_text, parse_card
+from models.topito.photo import PhotoTimes, default_photos, normalised
+from models.topito.rules import MAX_PLAYERS, GameRules, Rules, Stacks, cards_text, parse_card
 from models.topito.state import GameState, Move, State, locate, move_dict
 from solver.errors import BadInput
 from solver.io import expect, load_json
@@ -40,7 +41,7 @@ from solver.io import field as json_field
 
 POSITION_FIELDS = ("game", "title", "note", "podiums", "out_of_play", "last_move",
                    "hands", "played", "deck", "on_turn", "turn", "moves_made",
-                   "photo_time", "puzzle")
+                   "photo_time", "photo_times", "puzzle")
 
 
 def check_fields(data: Any, where: str) -> dict[str, Any]:
@@ -68,22 +69,23 @@ def parse_move(rules: Rules, data: Any, where: str) -> Move:
     return Move(block, src, dst)
 
 
-def read_blocks(rules: Rules, data: dict[str, Any], where: str) -> State:
-    """The stacks and the last move of a position: unknown names, a block twice, a last
-    move that does not match the stacks — each a one-line BadInput."""
-    podiums_in = json_field(data, "podiums", dict, where)
+def read_stacks(rules: Rules, podiums_in: Any, where: str
+                ) -> tuple[Stacks, dict[int, str]]:
+    """The stacks of a `podiums` object (and where each block is): unknown names, a
+    podium or a block twice — each a one-line BadInput."""
+    expect(podiums_in, dict, where)
     stacks: list[tuple[int, ...]] = [()] * rules.n_podiums
     seen: dict[int, str] = {}
     given: set[int] = set()
     for name, blocks in podiums_in.items():
-        p = rules.podium(name, f"{where}.podiums")
+        p = rules.podium(name, where)
         if p in given:
-            raise BadInput(f"{where}.podiums: podium '{rules.podiums[p]}' is given twice")
+            raise BadInput(f"{where}: podium '{rules.podiums[p]}' is given twice")
         given.add(p)
-        expect(blocks, list, f"{where}.podiums.{name}")
+        expect(blocks, list, f"{where}.{name}")
         stack = []
         for i, text in enumerate(blocks):
-            w = f"{where}.podiums.{name}[{i}]"
+            w = f"{where}.{name}[{i}]"
             b = rules.block(expect(text, str, w), w)
             if b in seen:
                 raise BadInput(f"{where}: block '{rules.characters[b]}' is placed twice "
@@ -91,6 +93,14 @@ def read_blocks(rules: Rules, data: dict[str, Any], where: str) -> State:
             seen[b] = rules.podiums[p]
             stack.append(b)
         stacks[p] = tuple(stack)
+    return tuple(stacks), seen
+
+
+def read_blocks(rules: Rules, data: dict[str, Any], where: str) -> State:
+    """The stacks and the last move of a position: unknown names, a block twice, a last
+    move that does not match the stacks — each a one-line BadInput."""
+    st, seen = read_stacks(rules, json_field(data, "podiums", dict, where),
+                           f"{where}.podiums")
     for i, text in enumerate(json_field(data, "out_of_play", list, where, [])):
         w = f"{where}.out_of_play[{i}]"
         b = rules.block(expect(text, str, w), w)
@@ -98,7 +108,6 @@ def read_blocks(rules: Rules, data: dict[str, Any], where: str) -> State:
             raise BadInput(f"{where}: block '{rules.characters[b]}' is both on "
                            f"{seen[b]} and out of play")
         seen[b] = "out of play"
-    st = tuple(stacks)
     last = None
     if data.get("last_move") is not None:
         last = parse_move(rules, data["last_move"], f"{where}.last_move")
@@ -201,7 +210,64 @@ def read_position(rules: GameRules, data: Any, where: str = "position") -> GameS
     check_card_counts(state, where)
     if "photo_time" in data:
         state = _read_photo_time(state, data["photo_time"], f"{where}.photo_time")
-    return state
+    if "photo_times" in data:
+        return _read_photo_times(state, data["photo_times"], f"{where}.photo_times")
+    return replace(state, photos=default_photos(state))
+
+
+def _read_photo_times(state: GameState, data: Any, where: str) -> GameState:
+    """`{"earlier": [podiums, ...], "since": [[k or null, ...] per seat]}`: the
+    positions of the photo times before the current one (oldest first; the current
+    position is photo time len(earlier)), and for each hand card the first photo time
+    it went through (null: none yet). A known card met at a photo time it went through
+    would have been played then: one line naming it."""
+    expect(data, dict, where)
+    extra = sorted(set(data) - {"earlier", "since"})
+    if extra:
+        raise BadInput(f"{where}: unknown field '{extra[0]}' (fields: earlier, since)")
+    r = state.blocks.rules
+    earlier = json_field(data, "earlier", list, where, [])
+    log = tuple(read_stacks(r, pos, f"{where}.earlier[{i}]")[0]
+                for i, pos in enumerate(earlier)) + (state.blocks.stacks,)
+    since_in = json_field(data, "since", list, where)
+    if len(since_in) != len(state.hands):
+        raise BadInput(f"{where}.since: {len(since_in)} seats for {len(state.hands)} hands")
+    since = []
+    for p, (hand, firsts) in enumerate(zip(state.hands, since_in, strict=True)):
+        w = f"{where}.since[{p}]"
+        expect(firsts, list, w)
+        if len(firsts) != len(hand):
+            raise BadInput(f"{w}: {len(firsts)} entries for a hand of {len(hand)} cards")
+        for j, k in enumerate(firsts):
+            if k is not None and (isinstance(k, bool) or not isinstance(k, int)
+                                  or not 0 <= k < len(log)):
+                raise BadInput(f"{w}[{j}]: {k!r} is not a photo time (0 to {len(log) - 1}, "
+                               "or null)")
+        since.append(tuple(firsts))
+    photos = PhotoTimes(log, 0, tuple(since))
+    waiting = set(state.photo_queue[1:])
+    for p, hand in enumerate(state.hands):
+        for j, card in enumerate(hand):
+            if card is None:
+                continue
+            met = photos.ruled_out(p, since[p][j], p not in waiting, [card])
+            if met:
+                raise BadInput(f"{where}: seat {p + 1} holds '{card.text(r)}', but a photo "
+                               "time its card went through met it (it would have been "
+                               "played then)")
+    return replace(state, photos=photos)
+
+
+def photo_times_dict(state: GameState) -> dict[str, Any] | None:
+    """The `photo_times` of a position file, or None when the file need not say it
+    (it says what a file without it is read as)."""
+    photos = normalised(state)
+    if photos == default_photos(state):
+        return None
+    r = state.blocks.rules
+    return {"earlier": [{r.podiums[p]: [r.characters[b] for b in s] for p, s in
+                         enumerate(stacks)} for stacks in photos.log[:-1]],
+            "since": [list(s) for s in photos.since]}
 
 
 def check_card_counts(state: GameState, where: str) -> None:
@@ -321,6 +387,9 @@ def write_position(state: GameState) -> dict[str, Any]:
     if state.photo_queue:
         data["photo_time"] = {"seats": [p + 1 for p in state.photo_queue],
                               "draws": state.draws_due}
+    photos = photo_times_dict(state)
+    if photos is not None:
+        data["photo_times"] = photos
     return data
 
 

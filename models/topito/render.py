@@ -145,7 +145,9 @@ def hint_table(result: HintResult) -> Table:
         extra = [f"{m.others_meet:.1%}", f"{m.threat:.1%}"] if chances else []
         table.add_row(str(m.rank), m.move, f"{m.value:.2f}",
                       distance_text(m.nearest, result.max_moves), m.card or "-",
-                      *[distance_text(m.distances[c], result.max_moves) for c in cards],
+                      *["?" if c in m.undecided
+                        else distance_text(m.distances[c], result.max_moves)
+                        for c in cards],
                       *extra, style=style)
     return table
 
@@ -226,15 +228,21 @@ class TopitoView(GameView):
     def hint(self, rules: GameRules, observation: GameState, options: dict[str, Any]
              ) -> RenderableType:
         from models.topito.hint import hint
+        from models.topito.work import HINT_CONFLICTS, HINT_NODES, Work
 
         hand = [c for c in observation.hands[observation.turn] if c is not None]
         if not hand:
             return "No cards in hand: any move will do."
+        work = Work(HINT_NODES, HINT_CONFLICTS)  # the same as the command's, capped at 30 s
         res = hint(observation.blocks, hand, "sat", 6, 30.0, table=observation,
-                   view="own")
+                   view="own", work=work)
         best = res.best
         head = f"Best move: {best.move} — {best.reasons}" if best else "No move"
         legend = "  ".join(f"c{i + 1} = {c}" for i, c in enumerate(res.considered))
+        if not res.complete:
+            legend += ("\n(some distances not decided: " + (
+                "cut by the time limit)" if work.cut_by_time
+                else "the work budget was spent)"))
         return Group(head, race_text(res), hint_table(res), legend)
 
     def final_report(self, rules: GameRules, end: GameState, options: dict[str, Any]
@@ -278,14 +286,27 @@ def show_plan(res: PlanAnswer, call: Call) -> None:
         stdout.print(f"[bold green]{res.moves} moves[/bold green] to meet {what} "
                      f"(proven minimal: {res.proof}; {_by(res)}, {res.seconds:.2f} s)")
         _print_plan(rules, res)
-    else:
+    elif res.status == "infeasible":
         stdout.print(f"[bold red]No plan within {res.max_moves} moves[/bold red] for {what} "
                      f"(proven: {res.proof})")
+    else:
+        stdout.print(f"[bold yellow]Not decided[/bold yellow] for {what}: at least "
+                     f"{_moves(res.lower_bound)} (proven; {res.proof}){_cut(res)}")
+
+
+def _cut(res: PlanAnswer | ReachableAnswer) -> str:
+    """The word on a search the time limit or the work budget stopped."""
+    if res.cut_by_time:
+        return " (cut by the time limit)"
+    return " (the work budget was spent: raise --nodes / --conflicts)"
 
 
 def show_reachable(res: ReachableAnswer, call: Call) -> None:
-    """`reachable`: yes with the plan, or no with the proof."""
-    if res.reachable:
+    """`reachable`: yes with the plan, no with the proof, or not decided."""
+    if res.reachable is None:
+        stdout.print(f"[bold yellow]not decided[/bold yellow] within {res.within} moves: "
+                     f"at least {_moves(res.lower_bound)} (proven; {res.proof}){_cut(res)}")
+    elif res.reachable:
         stdout.print(f"[bold green]yes[/bold green]: {res.moves} moves (fewest possible; "
                      f"{res.proof})")
         _print_plan(call.state().blocks.rules, res)
@@ -317,6 +338,11 @@ def show_race(res: RaceAnswer, call: Call) -> None:
     stdout.print(table_text(position(call, call.values["reversal_rule"])))
     who = f"seat {res.seat}" if res.seat is not None else "the game"
     seats = " or ".join(f"seat {s}" for s in res.can_win)
+    if res.status == "unknown":
+        stdout.print(f"[bold yellow]not decided[/bold yellow]: {who} needs at least "
+                     f"{_moves(res.lower_bound or 0)} (proven: {res.proof})"
+                     + (" (cut by the time limit)" if res.cut_by_time else ""))
+        return
     if res.fewest is None:
         stdout.print(f"[bold red]{'no' if res.within is not None else 'No line'}[/bold red]"
                      f": {who} cannot {'have 7 cards' if res.seat else 'end with a win'} "
@@ -330,6 +356,9 @@ def show_race(res: RaceAnswer, call: Call) -> None:
         what = f"seat {res.seat} can have 7 cards after {_moves(res.fewest)}"
     else:
         what = f"the game can end after {_moves(res.fewest)}, won by {seats}"
+        if res.undecided_seats:
+            what += (" (and perhaps by seat "
+                     f"{' or '.join(str(s) for s in res.undecided_seats)}: not decided)")
     stdout.print(f"{head}[bold]{what}[/bold] (proven minimal: {res.proof}; "
                  f"{res.backend}, {res.seconds:.2f} s)")
     if res.seat is not None and res.winners != [res.seat]:
@@ -348,9 +377,15 @@ def show_hint(res: HintAnswer, call: Call) -> None:
     stdout.print(stacks_text(blocks.rules, blocks.stacks))
     if res.met_now:
         stdout.print(f"[bold green]Photo time![/bold green] met now: {'; '.join(res.met_now)}")
-    now = ", ".join(f"{c}: {distance_text(d, res.max_moves)}"
+    now = ", ".join(f"{c}: " + ("?" if c in res.undecided_now
+                                else distance_text(d, res.max_moves))
                     for c, d in res.distances_now.items())
     stdout.print(f"moves needed now: {now}")
+    if not res.complete:
+        why = ("cut by the time limit" if res.cut_by_time else "the work budget was "
+               "spent: raise --conflicts / --nodes")
+        stdout.print(f"[yellow]Some distances were not decided ({why}); they rank as "
+                     f"beyond {res.max_moves} moves.[/yellow]")
     b = res.best
     if b is not None:
         style = "bold green" if b.nearest == 0 else "bold"

@@ -21,11 +21,14 @@ photo time all win.
 What a state may leave unknown (a player's view, a position file):
 - a hand card as None ("?" in files): a card its reader has not seen;
 - the deck's order (`deck` None, `deck_count` cards): then every card drawn is a chance
-  event whose outcomes are the distinct unseen cards, each with probability
-  copies/unseen. A dealt game has the deck in order and drawing is part of the move;
+  event whose outcomes are the distinct unseen cards, each with its chance over the
+  deals that photo time leaves possible (photo.py: an unknown hand card is none of the
+  cards met at a photo time it went through). A dealt game has the deck in order and
+  drawing is part of the move;
 - the deck's order only (`deck` None, `deck_cards` the deck's cards as a multiset): a
   draw is a chance event over those cards, and the unknown hand cards are the unseen
   cards that are not in the deck.
+What photo time has shown (`photos`) is public: every view keeps it.
 
 Choices the rulebook leaves open (docs/topito.md):
 - an empty deck refills nothing; the game ends in a draw when no player can still
@@ -40,6 +43,7 @@ from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
 
+from models.topito.photo import Deals, PhotoTimes
 from models.topito.rules import MAX_PLAYERS, MIN_PLAYERS, Card, GameRules, Goal, Rules, Stacks
 from solver.errors import BadInput
 
@@ -203,7 +207,8 @@ class GameState:
     over, the first of them still drawing `draws_due` cards from a deck of unknown
     order (a chance event; empty whenever a player is to move); deck_cards: when the
     deck's order is unknown but its cards are known, those cards (a multiset in deck
-    file order), else None."""
+    file order), else None; photos: the photo times the hand cards went through
+    (photo.py), which rule out for an unknown hand card every card they met."""
 
     rules: GameRules = field(repr=False, compare=False, hash=False)
     blocks: State
@@ -216,6 +221,9 @@ class GameState:
     photo_queue: tuple[int, ...] = ()
     draws_due: int = 0
     deck_cards: tuple[Card, ...] | None = None
+    # what photo time has shown (photo.py): public, kept in every observation; not part
+    # of what decides the game's future, so states compare without it
+    photos: PhotoTimes = field(default=PhotoTimes(), compare=False)
 
     # ------------------------------------------------------------------ the players
 
@@ -278,29 +286,23 @@ class GameState:
         """How many hand cards are unknown."""
         return sum(c is None for hand in self.hands for c in hand)
 
-    def hand_pool(self) -> list[Card]:
-        """The cards the unknown hand cards are drawn from, as `determinize` draws them
-        (every unknown hand card equally likely to be any of them, the unknown cards
-        together a uniform draw without replacement): the unseen cards the stacks do not
-        meet now (a met card would have been played at the last photo time), or every
-        unseen card when those are too few. Deck file order."""
-        unseen = self.unseen()
-        stacks = self.blocks.stacks
-        unmet = [c for c in unseen if not c.met(stacks)]
-        return unmet if len(unmet) >= self.unknown_cards() else unseen
-
     def draw_outcomes(self) -> list[tuple[Card, float]]:
-        """The card drawn next, with its probability: the top card of a deck in order,
-        else every distinct unseen card with copies / unseen (by symmetry, the drawn
-        card is any unseen card with the same chance)."""
+        """The card drawn next, with its probability: the top card of a deck in order;
+        from a deck whose cards are known, each card with copies / deck size; else
+        every distinct unseen card with its chance over the deals photo time leaves
+        possible (photo.Deals: a card that photo time ruled out for every unknown hand
+        card is in the deck, and more likely on top)."""
         if not self.photo_queue:
             return []
         if self.deck is not None:
             return [(self.deck[0], 1.0)]
-        counts = Counter(self.unseen() if self.deck_cards is None else self.deck_cards)
-        total = sum(counts.values())
-        return [(c, k / total) for c, k in sorted(counts.items(),
-                                                  key=lambda kv: self.rules.order(kv[0]))]
+        if self.deck_cards is not None:
+            counts = Counter(self.deck_cards)
+            total = sum(counts.values())
+            chances = [(c, k / total) for c, k in counts.items()]
+        else:
+            chances = [(c, float(p)) for c, p in Deals(self).draw_chances()]
+        return sorted(chances, key=lambda cp: self.rules.order(cp[0]))
 
     # ------------------------------------------------------------------ play
 
@@ -330,7 +332,7 @@ class GameState:
         state = replace(self, blocks=blocks, turn=(mover + 1) % n,
                         moves_made=self.moves_made + 1,
                         photo_queue=tuple(seats_from(mover, len(self.hands))),
-                        draws_due=0)
+                        draws_due=0, photos=self.photos.moved(blocks.stacks))
         return state.photo_time()
 
     def draw(self, card: Card) -> GameState:
@@ -349,7 +351,8 @@ class GameState:
             deck_cards = deck_cards[:i] + deck_cards[i + 1:]
         state = replace(self, hands=_with(self.hands, p, self.hands[p] + (card,)),
                         deck=deck, deck_count=self.deck_count - 1,
-                        draws_due=self.draws_due - 1, deck_cards=deck_cards)
+                        draws_due=self.draws_due - 1, deck_cards=deck_cards,
+                        photos=self.photos.drew(p, len(self.hands[p]), 1))
         return state.photo_time()
 
     def photo_time(self) -> GameState:
@@ -364,20 +367,25 @@ class GameState:
                 if state.deck is None:
                     return state  # chance: which card is drawn
                 k = state.draws_due
-                state = replace(state, hands=_with(state.hands, p,
-                                                   state.hands[p] + state.deck[:k]),
+                drawn = state.deck[:k]
+                state = replace(state, hands=_with(state.hands, p, state.hands[p] + drawn),
                                 deck=state.deck[k:], deck_count=state.deck_count - k,
-                                draws_due=0)
+                                draws_due=0, photos=state.photos.drew(
+                                    p, len(state.hands[p]), len(drawn)))
             hand = state.hands[p]
+            # every card of the hand goes through this photo time
+            photos = state.photos.went_through(p, len(hand))
             met = [c for c in hand if c is not None and c.met(stacks)]
             if not met:
-                state = replace(state, photo_queue=state.photo_queue[1:])
+                state = replace(state, photo_queue=state.photo_queue[1:], photos=photos)
                 continue
-            keep = tuple(c for c in hand if c is None or not c.met(stacks))
+            kept = [c is None or not c.met(stacks) for c in hand]
+            keep = tuple(c for c, k in zip(hand, kept, strict=True) if k)
             state = replace(state, hands=_with(state.hands, p, keep),
                             played=_with(state.played, p, state.played[p] + tuple(met)),
                             draws_due=min(state.rules.hand_size - len(keep),
-                                          state.deck_count))
+                                          state.deck_count),
+                            photos=photos.kept(p, kept))
         return state
 
     # ------------------------------------------------------------------ information
@@ -390,41 +398,26 @@ class GameState:
         return replace(self, hands=hands, deck=None, deck_cards=None)
 
     def determinize(self, rng: random.Random) -> GameState:
-        """A full state consistent with this one: unknown hand cards and the deck's
-        order drawn uniformly from the unseen cards. A hand card the stacks meet now
-        would have been played at the last photo time, so unknown hand cards are drawn
-        from the unseen cards the stacks do not meet (while there are enough: `hand_pool`).
-        When the deck's cards are known (`deck_cards`), the unknown hand cards are the
-        unseen cards and the deck is its cards shuffled."""
-        unseen = self.unseen()
-        rng.shuffle(unseen)
-        stacks = self.blocks.stacks
-        unmet = [c for c in unseen if not c.met(stacks)]
-        if len(unmet) < self.unknown_cards():
-            unmet = list(unseen)
-        chosen: list[Card] = unmet[:self.unknown_cards()]
-        rest = Counter(unseen)
-        rest.subtract(chosen)
-        fill = iter(chosen)
-        hands = tuple(tuple(next(fill) if c is None else c for c in hand)
-                      for hand in self.hands)
-        deck = self.deck
-        if deck is None and self.deck_cards is not None:
+        """A full state consistent with this one, drawn uniformly with `rng` from the
+        deals photo time leaves possible (photo.Deals): the unknown hand cards from the
+        unseen cards, none a card met at a photo time it went through, and the rest as
+        the deck in a shuffled order (a deck whose cards are known: those, shuffled; a
+        deck in order: kept)."""
+        if self.deck is not None and self.unknown_cards() == 0:
+            return self
+        cards, rest = Deals(self).sample(rng)
+        hands = tuple(tuple(cards[(p, i)] if c is None else c for i, c in enumerate(hand))
+                      for p, hand in enumerate(self.hands))
+        if self.deck is not None:
+            deck = self.deck
+        elif self.deck_cards is not None:
             shuffled = list(self.deck_cards)
             rng.shuffle(shuffled)
             deck = tuple(shuffled)
-        elif deck is None:
-            deck = tuple(c for c in unseen if _take(rest, c))
+        else:
+            deck = tuple(rest)
         return replace(self, hands=hands, deck=deck, deck_count=len(deck),
                        deck_cards=None)
-
-
-def _take(counter: Counter, card: Card) -> bool:
-    """Take one copy of `card` from `counter` if it holds one."""
-    if counter[card] > 0:
-        counter[card] -= 1
-        return True
-    return False
 
 
 def _with(items: tuple, i: int, value: object) -> tuple:
@@ -447,7 +440,8 @@ def new_game(rules: GameRules, players: int, rng: random.Random,
     hands = tuple(tuple(deck[p * k:(p + 1) * k]) for p in range(players))
     rest = tuple(deck[players * k:])
     blocks = State(rules.rules, ((),) * rules.rules.n_podiums, None, reversal_rule)
-    return GameState(rules, blocks, hands, ((),) * players, rest, len(rest))
+    photos = PhotoTimes((blocks.stacks,), 0, ((None,) * k,) * players)
+    return GameState(rules, blocks, hands, ((),) * players, rest, len(rest), photos=photos)
 
 
 def seats_from(mover: int, players: int) -> Iterable[int]:

@@ -7,6 +7,14 @@ pictures in render.py. Declaring them imports no solver.
 from __future__ import annotations
 
 from models.topito.game import ORDER_CARDS_PARAM, REVERSAL_PARAM
+from models.topito.work import (
+    HINT_CONFLICTS,
+    HINT_NODES,
+    PLAN_CONFLICTS,
+    PLAN_NODES,
+    RACE_BFS_NODES,
+    RACE_NODES,
+)
 from solver.params import OPEN_HANDS, Param, choice_param, int_param
 from solver.puzzles import PuzzleGame
 from solver.verbs import Solving, Verb
@@ -30,11 +38,25 @@ CARDS = (
     Param("mode", "flag", None, "Meet all the cards at the same time.", flags=("--all",),
           flag_value="all"),
 )
+
+def nodes_param(default: int, what: str) -> Param:
+    return int_param("nodes", default, 1, 10 ** 10, f"Work budget: {what} (the same "
+                     "answer on any machine; --time-limit only caps it).")
+
+
+def conflicts_param(default: int, what: str) -> Param:
+    return int_param("conflicts", default, 1, 10 ** 12, f"Work budget: {what} (the same "
+                     "answer on any machine; --time-limit only caps it).")
+
+
+PLAN_WORK = (nodes_param(PLAN_NODES, "positions A* or BFS may generate"),
+             conflicts_param(PLAN_CONFLICTS, "conflicts the SAT solver may meet"))
 PLAN_BACKEND = choice_param(
     "backend", PLAN_BACKENDS, "auto",
-    "auto: A* ordered by a proven lower bound, handing over to SAT (its horizon starting "
-    "at what A* ruled out) when the bound is far from the plan; or one of A*, the SAT "
-    "planning encoding, breadth-first search.")
+    "auto: A* ordered by a proven lower bound, taking turns with SAT (its horizon "
+    "starting at what A* ruled out) when the bound is far from the plan, the turns "
+    "counted in positions and conflicts; or one of A*, the SAT planning encoding, "
+    "breadth-first search.")
 
 VERBS = (
     Verb("plan", "The fewest moves that make the stacks in FILE meet the card (any or all "
@@ -43,14 +65,14 @@ VERBS = (
          params=(*CARDS, PLAN_BACKEND,
                  int_param("max_moves", 12, 0, 60, "Longest plan searched; beyond it the "
                            "answer is 'no plan within N moves'."),
-                 REVERSAL_PARAM),
+                 *PLAN_WORK, REVERSAL_PARAM),
          answer="models.topito.answers:PlanAnswer", show="models.topito.render:show_plan",
          svg=True, solving=Solving(60.0), web="pool"),
     Verb("reachable", "Can the card be met within K moves from FILE? Yes with a plan, or "
          "no with proof.", "models.topito.answers:reachable",
          params=(*CARDS,
                  int_param("within", None, 0, 60, "At most this many moves.", required=True),
-                 PLAN_BACKEND, REVERSAL_PARAM),
+                 PLAN_BACKEND, *PLAN_WORK, REVERSAL_PARAM),
          answer="models.topito.answers:ReachableAnswer",
          show="models.topito.render:show_reachable", solving=Solving(60.0), web="pool"),
     Verb("race", "With every hand and the deck in order known (all-seeing): the fewest "
@@ -68,6 +90,10 @@ VERBS = (
                               "game states through the engine."),
                  int_param("max_moves", 12, 0, 60, "Longest line searched; beyond it the "
                            "answer is 'not within N moves'."),
+                 int_param("nodes", None, 1, 10 ** 10, f"Work budget: moves the search may "
+                           f"make (default {RACE_NODES:,} with astar, {RACE_BFS_NODES:,} "
+                           "with bfs; the same answer on any machine; --time-limit only "
+                           "caps it)."),
                  REVERSAL_PARAM),
          answer="models.topito.answers:RaceAnswer", show="models.topito.render:show_race",
          solving=Solving(60.0), web="pool"),
@@ -82,6 +108,9 @@ VERBS = (
                               "(incremental, growing horizon) or breadth-first search."),
                  int_param("max_moves", 8, 1, 30, "Distances beyond this are shown as "
                            "'>N'."),
+                 conflicts_param(HINT_CONFLICTS, "SAT conflicts for all the distances"),
+                 nodes_param(HINT_NODES, "positions BFS may generate for all the "
+                             "distances"),
                  OPEN_HANDS, REVERSAL_PARAM),
          answer="models.topito.answers:HintAnswer", show="models.topito.render:show_hint",
          solving=Solving(60.0), web="pool"),
