@@ -85,18 +85,30 @@ def file_status(path: str | Path, what: str) -> os.stat_result:
     return st
 
 
-def read_start(path: str | Path, what: str, size: int) -> bytes:
-    """The first `size` bytes of a user's regular file (a database's header)."""
-    p = Path(path)
-    file_status(p, what)
+def open_regular(p: Path, what: str) -> int:
+    """A file descriptor of `p` for reading, checked again once open to be a regular
+    file (never blocks: a FIFO swapped in after the first check is refused by fstat)."""
     try:
         fd = os.open(p, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
     except OSError as exc:
         raise BadInput(f"{what} {p}: {_os_reason(exc)}") from None
     try:
         kind = _kind_of(os.fstat(fd).st_mode)
-        if kind is not None:
-            raise BadInput(f"{what} {p}: {kind}")
+    except OSError as exc:
+        os.close(fd)
+        raise BadInput(f"{what} {p}: {_os_reason(exc)}") from None
+    if kind is not None:
+        os.close(fd)
+        raise BadInput(f"{what} {p}: {kind}")
+    return fd
+
+
+def read_start(path: str | Path, what: str, size: int) -> bytes:
+    """The first `size` bytes of a user's regular file (a database's header)."""
+    p = Path(path)
+    file_status(p, what)
+    fd = open_regular(p, what)
+    try:
         return os.read(fd, size)
     except OSError as exc:
         raise BadInput(f"{what} {p}: {_os_reason(exc)}") from None
@@ -114,14 +126,8 @@ def read_bytes(path: str | Path, what: str = "file", limit: int | None = None,
     st = file_status(p, what)
     if st.st_size > limit:
         raise BadInput(f"{what} {p}: larger than {_mib(limit)}")
-    try:  # never blocks: a FIFO swapped in after the check is refused by fstat
-        fd = os.open(p, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
-    except OSError as exc:
-        raise BadInput(f"{what} {p}: {_os_reason(exc)}") from None
+    fd = open_regular(p, what)
     try:
-        kind = _kind_of(os.fstat(fd).st_mode)
-        if kind is not None:
-            raise BadInput(f"{what} {p}: {kind}")
         chunks, size = [], 0
         while size <= limit:
             chunk = os.read(fd, min(1 << 20, limit + 1 - size))
