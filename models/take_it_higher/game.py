@@ -13,7 +13,9 @@ import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from models.take_it_higher.hint import CLOCK_SECONDS
 from models.take_it_higher.learned.policy import CALLS, FUTURES, LOOKAHEAD
+from models.take_it_higher.policies import DECISION_CAP
 from models.take_it_higher.positions import (
     Placement,
     Position,
@@ -73,10 +75,15 @@ class TakeItHigherGame(Game[Rules, GameState, Action]):
     policy_names = ("greedy", "hint", "learned", "random")
     setup_options = (variant_param("basic"), GOLD_SILVER_PARAM)
     play_options = (
-        int_param("samples", 0, 0, None, "Sampled futures per hint (0: as many as fit in "
-                  "--hint-time; K > 0: fixed work per hint, so games replay exactly from "
-                  "--seed)."),
-        seconds_param("hint_time", 2.0, 0.01, "Seconds per hint."),
+        int_param("samples", None, 0, None, "Hint policy (sampled futures completed by "
+                  "CP-SAT): the futures per decision, each completion a fixed amount of "
+                  "solver work, so games replay from --seed [default: 8; 4 with "
+                  "gold/silver or spaceships] (0: as many as fit in --hint-time, by the "
+                  "clock: not reproducible)."),
+        seconds_param("hint_time", None, 0.01, "Hint and learned policies: seconds a "
+                      f"decision may take at most (a cap; the work is counted) [default: "
+                      f"{DECISION_CAP:g}; with --samples 0 the hint's budget: "
+                      f"{CLOCK_SECONDS:g}]."),
         Param("values", "file", None, "Learned values for the learned policy (a file of "
               "'toppi take-it-higher learn'; default: the built-in board's).", web=False),
         int_param("lookahead", LOOKAHEAD, 0, None,
@@ -275,12 +282,13 @@ class TakeItHigherGame(Game[Rules, GameState, Action]):
         if name == "random":
             return Policy("random", policies.random_choice)
         if name == "hint":
-            return Policy("hint", policies.hint_choice(options.get("samples", 0),
-                                                       options.get("hint_time", 2.0)))
+            return Policy("hint", policies.hint_choice(options.get("samples"),
+                                                       options.get("hint_time")))
         if name == "learned":
             return Policy("learned", policies.learned_choice(
                 options.get("lookahead", LOOKAHEAD), options.get("values"),
-                futures=options.get("futures", FUTURES), calls=options.get("calls", CALLS)))
+                futures=options.get("futures", FUTURES), calls=options.get("calls", CALLS),
+                time_limit=options.get("hint_time")))
         raise BadInput(f"unknown policy '{name}' ({', '.join(self.policy_names)})")
 
     def policy_data(self, rules: Rules, name: str, setup: dict[str, Any],
