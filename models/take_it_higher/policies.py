@@ -72,7 +72,6 @@ def learned_choice(lookahead: int = 6, path: str | None = None,
         FUTURES,
         learned_cells,
     )
-
     from solver.deadline import Deadline
 
     limit = ENDGAME_POSITIONS if endgame is None else endgame
