@@ -156,11 +156,8 @@ class _HintSearch:
         self.state, self.tile, self.samples = state, tile, samples
         self.completion = completion  # the module, read when a solve runs
         self.unseen = state.unseen_tiles()
-        rng = random.Random(seed)
         self.max_samples = samples if samples > 0 else 256
-        n = len(state.empty_cells()) - 1
-        self.futures = [sample_future(rng, self.unseen, state.coming, n)
-                        for _ in range(self.max_samples)]
+        self.futures = hint_futures(state, self.max_samples, seed)
         self.joint = JOINT and state.variant.ships is None
         # the cap of a counted search; with samples=0 the clock's budget: it counts
         # from `start` (time.monotonic(), before the imports), and with the joint
@@ -367,6 +364,15 @@ def greedy_completion(state: GameState, fixed: dict[str, Tile], draw: list[Tile]
         empty = [c for c in state.rules.cell_ids if c not in board]
         board[max(empty, key=lambda c: (cell_value(view, t, c), c))] = t
     return board
+
+
+def hint_futures(state: GameState, samples: int, seed: int) -> list[list[Tile]]:
+    """The futures of a hint with a called tile on `state`: `samples` of them, one after
+    the other from `random.Random(seed)` (so more samples add futures to the same
+    ones), each the tiles of the other empty cells in a random call order."""
+    rng = random.Random(seed)
+    unseen, n = state.unseen_tiles(), len(state.empty_cells()) - 1
+    return [sample_future(rng, unseen, state.coming, n) for _ in range(samples)]
 
 
 def sample_future(rng: random.Random, unseen: list[Tile], coming: tuple[Tile, ...], n: int
