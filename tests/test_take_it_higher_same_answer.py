@@ -11,11 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from models.take_it_higher.hint import hint, hint_futures
+from models.take_it_higher.game import GAME
+from models.take_it_higher.hint import hint_futures
 from models.take_it_higher.learned.policy import sample_futures
 from models.take_it_higher.rules import load_rules
-from models.take_it_higher.state import dealt_game, game_draw
-from models.take_it_higher.variants import Variant
 from tests.cli_helpers import game_runner, run_json, same_answer_when_busy, without_times
 from tests.tih_small import small_rules_dict
 
@@ -126,15 +125,17 @@ def test_more_futures_only_add_work_to_the_same_ones(tmp_path):
     assert without_times(again) == without_times(few)
 
 
-def test_more_samples_only_add_futures_to_the_same_ones():
+def test_more_samples_only_add_futures_to_the_same_ones(tmp_path):
     """The sampled hint's futures are drawn one after the other from the seed: a hint
     of 3 futures values its cells on the 2 futures of a hint of 2 and one more."""
-    rules = load_rules()
-    state = dealt_game(rules, Variant(), game_draw(rules, 4))
+    f = position_file(tmp_path, 19)  # 5 empty cells: quick completions
+    state = GAME.read(load_rules(), json.loads(Path(f).read_text()), f)
     assert hint_futures(state, 3, 1)[:2] == hint_futures(state, 2, 1)
-    two, three = (hint(state, state.called, samples=k, seed=1) for k in (2, 3))
-    assert (two.samples, three.samples) == (2, 3)
-    assert not two.cut and not three.cut
+    two, three, again = (run_json(run, "hint", f, "--samples", k, "--seed", "1")
+                         for k in ("2", "3", "2"))
+    assert (two["samples"], three["samples"]) == (2, 3)
+    assert not two["cut_by_time"] and not three["cut_by_time"]
+    assert without_times(again) == without_times(two)
 
 
 # ------------------------------------------------------------ a tiny time limit
@@ -209,3 +210,72 @@ def test_max_draws_are_the_same_when_busy(tmp_path):
     answer = same_answer_when_busy(run, "max", "--rules", path, "--draws", "3",
                                    "--jobs", "1")
     assert answer["cut_by_time"] is False and answer["proven"] == 3
+
+
+def test_max_of_a_draw_is_the_same_when_busy(tmp_path):
+    path, data = small_rules_file(tmp_path, 13, n_cells=7, n_tiles=11)
+    draw = ",".join(t["id"] for t in data["tiles"][:7])
+    for extra in ([], ["--gold-silver"]):
+        answer = same_answer_when_busy(run, "max", "--rules", path, "--draw", draw,
+                                       "--backend", "cpsat", *extra)
+        assert answer["status"] == "optimal" and answer["cut_by_time"] is False
+
+
+def test_a_tiny_time_limit_cuts_max_of_a_draw_and_says_so():
+    """The hindsight optimum of a whole gold/silver draw takes seconds to prove."""
+    from models.take_it_higher.state import game_draw as draw_of
+
+    draw = ",".join(t.id for t in draw_of(load_rules(), 7))
+    result = run("max", "--gold-silver", "--draw", draw, "--backend", "cpsat",
+                 "--time-limit", "0.1", "--json")
+    if result.exit_code == 3:
+        assert len([line for line in result.output.splitlines() if line.strip()]) == 1
+        return
+    assert result.exit_code == 0, result.output
+    answer = json.loads(result.stdout)
+    assert answer["cut_by_time"] is True and answer["score"] <= answer["bound"]
+
+
+# ---------------------------------------------------- the policies of simulate and play
+
+def simulated(*args: str) -> dict:
+    return run_json(run, "simulate", "--games", "1", "--seed", "2", "--no-optimum",
+                    "--jobs", "1", *args)
+
+
+def test_the_learned_policy_plays_the_same_game_when_busy():
+    answer = same_answer_when_busy(run, "simulate", "--games", "1", "--seed", "2",
+                                   "--no-optimum", "--jobs", "1", "--policy", "learned",
+                                   "--futures", "2", "--calls", "1")
+    assert "cut_decisions" not in answer["cells"][0]["measures"]
+    # more futures: another game only through the work (the same seed, the same draw)
+    more = simulated("--policy", "learned", "--futures", "4", "--calls", "1")
+    assert more["options"]["futures"] == 4 and answer["options"]["futures"] == 2
+    assert more["seed"] == answer["seed"] and more["played"] == answer["played"] == 1
+
+
+def test_the_hint_policy_plays_the_same_game_when_busy(tmp_path):
+    path, _ = small_rules_file(tmp_path, 14, n_cells=7, n_tiles=11)
+    answer = same_answer_when_busy(run, "simulate", "--rules", path, "--games", "2",
+                                   "--no-optimum", "--jobs", "1", "--policy", "hint",
+                                   "--samples", "2")
+    assert "cut_decisions" not in answer["cells"][0]["measures"]
+
+
+@pytest.mark.parametrize("policy, args", [
+    ("learned", ["--futures", "100000"]),
+    ("hint", ["--samples", "1000"]),
+])
+def test_a_tiny_decision_cap_is_counted_in_the_simulation(tmp_path, policy, args):
+    """Every game still ends (exit 0); the decisions the cap cut are counted, in the
+    JSON and in the table on the terminal."""
+    extra = []
+    if policy == "hint":  # small rules: the greedy fallback of a cut hint plays fast
+        path, _ = small_rules_file(tmp_path, 15, n_cells=7, n_tiles=11)
+        extra = ["--rules", path]
+    answer = simulated(*extra, "--policy", policy, *args, "--hint-time", "0.01")
+    assert answer["played"] == 1
+    assert answer["cells"][0]["measures"]["cut_decisions"] >= 1
+    text = run("simulate", "--games", "1", "--seed", "2", "--no-optimum", "--jobs", "1",
+               *extra, "--policy", policy, *args, "--hint-time", "0.01")
+    assert text.exit_code == 0 and "cut decisions" in text.output

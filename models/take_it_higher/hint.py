@@ -99,13 +99,13 @@ def hint(state: GameState, tile: Tile, samples: int | None = None, seed: int = 0
     from now) and `deadline` only cap the work (`cut` says when they did).
     samples=0: as many futures as `time_limit` allows (default 2 s), by the clock.
     """
-    start = time.monotonic()  # before the import: a cold start counts
-    from models.take_it_higher import completion
-
+    start = time.monotonic()  # a cold start counts
     if samples is None:
         samples = default_samples(state.variant)
     if samples == 0 and time_limit is None:
         time_limit = CLOCK_SECONDS
+    if samples == 0:  # the clock's budget: the solver imported before it is shared out
+        import models.take_it_higher.completion  # noqa: F401
     cap = deadline.sooner(time_limit)
     if state.called is None:
         state = state.apply_action(tile)  # BadInput if it was placed already
@@ -116,7 +116,7 @@ def hint(state: GameState, tile: Tile, samples: int | None = None, seed: int = 0
         raise BadInput("the board is full")
     if len(empty) == 1:
         return _last_tile(state, tile, empty[0], start)
-    search = _HintSearch(state, tile, samples, seed, cap, start, completion)
+    search = _HintSearch(state, tile, samples, seed, cap, start)
     # the line counts futures valued (and the time left when the time limit governs)
     with live_status("hint", None if samples else time_limit, unit="futures",
                      since=start) as status:
@@ -152,9 +152,8 @@ class _HintSearch:
     per future, and each move's value on each future valued so far."""
 
     def __init__(self, state: GameState, tile: Tile, samples: int, seed: int,
-                 cap: Deadline, start: float, completion: ModuleType) -> None:
+                 cap: Deadline, start: float) -> None:
         self.state, self.tile, self.samples = state, tile, samples
-        self.completion = completion  # the module, read when a solve runs
         self.unseen = state.unseen_tiles()
         self.max_samples = samples if samples > 0 else 256
         self.futures = hint_futures(state, self.max_samples, seed)
@@ -182,6 +181,14 @@ class _HintSearch:
         self.exact = True
         self.cells: list[str] = []  # the candidates valued on every future
         self.complete = 0  # the futures every candidate was valued on
+
+    @property
+    def completion(self) -> ModuleType:
+        """The CP-SAT completions, imported at the first solve (ortools takes about a
+        second to import: a cap that came before needs none)."""
+        from models.take_it_higher import completion
+
+        return completion
 
     def budget(self) -> SolverOptions:
         if self.samples > 0:  # fixed work per solve: the same answer whatever the load
@@ -221,7 +228,8 @@ class _HintSearch:
         with the best rows (advanced rules: plus the button the ring could reach on it,
         ring_completion, a relaxation of the launches), then for each launch of the
         called tile the best launches of that board in this call order (exact); each a
-        real game's score. Whether each was proven goes into `exact`."""
+        real game's score. Whether each was proven goes into `exact`; once the cap has
+        come, no solver runs (the greedy completion)."""
         state, tile = self.state, self.tile
         future = self.futures[s]
         fixed = dict(state.board)
@@ -231,7 +239,10 @@ class _HintSearch:
             draw = future
         problem = MaxProblem(state.rules, replace(state.variant, ships=None), tuple(draw),
                              tuple(fixed.items()))
-        if state.variant.ships == "advanced":
+        board, proven = None, False
+        if self.capped():
+            pass  # the cap came before any solver work (a cold start): the greedy board
+        elif state.variant.ships == "advanced":
             # the ring relaxation guides the board; under the simple rules (ships in pad
             # order) it costs rows the order then denies: the rows-first board is better
             # there (docs). The called tile's launch is valued below.
@@ -239,10 +250,11 @@ class _HintSearch:
             board, outcome = self.completion.ring_completion(
                 problem, self.budget(), frozenset(state.launched), carrying,
                 self.best_start(cell, s))
+            proven = outcome.status == "optimal"
         else:
             board, outcome = self.completion.stud_completion(problem, self.budget(),
                                                              starts=self.starts(cell, s))
-        proven = outcome.status == "optimal"
+            proven = outcome.status == "optimal"
         if state.variant.ships is None:
             self.capped()  # a solve the cap reached may have been cut
         if board is None:  # no board within the budget (or the cap): a greedy one,

@@ -7,6 +7,7 @@ board, the ships and the called tile; the order of the tiles still to come is un
 from __future__ import annotations
 
 import random
+import threading
 from collections.abc import Callable
 
 from models.take_it_higher.heuristics import bonus_after, cell_value, greedy_launch
@@ -19,6 +20,25 @@ Choose = Callable[[GameState, list[Placement], random.Random], Placement]
 #: seconds a decision of the hint or learned policy may take at most when no
 #: --hint-time is given: a cap (their work is counted, so games replay from the seed)
 DECISION_CAP = 30.0
+
+# the decisions of this thread's game that the cap cut (`simulate` plays a game in one
+# thread from its new_game to its measure; the game counts them there)
+_counts = threading.local()
+
+
+def reset_cut_decisions() -> None:
+    """A new game: no decision cut yet."""
+    _counts.cut = 0
+
+
+def cut_decisions() -> int:
+    """The decisions the cap cut since the game began (in this thread)."""
+    return getattr(_counts, "cut", 0)
+
+
+def _count_cut(cut: bool) -> None:
+    if cut:
+        _counts.cut = cut_decisions() + 1
 
 
 def random_choice(observation: GameState, legal: list[Placement], rng: random.Random
@@ -43,7 +63,8 @@ def hint_choice(samples: int | None = None, time_limit: float | None = None) -> 
     """The sampled hint's best move (`hint.hint`: `samples` futures, by default its
     own; 0: as many as fit in `time_limit`, by the clock); the hint's seed comes from
     `rng`, so games replay exactly. `time_limit` caps each decision (default
-    DECISION_CAP; the budget with samples=0)."""
+    DECISION_CAP; the budget with samples=0); a decision it cut is counted
+    (`cut_decisions`)."""
     from models.take_it_higher.hint import hint
 
     cap = DECISION_CAP if time_limit is None and samples != 0 else time_limit
@@ -51,8 +72,10 @@ def hint_choice(samples: int | None = None, time_limit: float | None = None) -> 
     def choose(observation: GameState, legal: list[Placement], rng: random.Random
                ) -> Placement:
         tile = _called(observation)
-        best = hint(observation, tile, samples=samples, seed=rng.randrange(2 ** 31),
-                    time_limit=cap).options[0]
+        result = hint(observation, tile, samples=samples, seed=rng.randrange(2 ** 31),
+                      time_limit=cap)
+        _count_cut(result.cut)
+        best = result.options[0]
         return Placement(tile.id, best.cell, tuple(best.launch))
 
     return choose
@@ -65,7 +88,8 @@ def learned_choice(lookahead: int = 6, path: str | None = None,
     the values are the ships' too; else rows only, with `greedy_launch` (and the ring
     bonus that launch adds counted). The endgame (at most `endgame` positions left) by
     exact values. The sampled futures' seed comes from `rng`, so games replay exactly;
-    `time_limit` caps each decision (default DECISION_CAP)."""
+    `time_limit` caps each decision (default DECISION_CAP; a decision it cut is
+    counted, `cut_decisions`)."""
     from models.take_it_higher.learned.policy import (
         CALLS,
         ENDGAME_POSITIONS,
@@ -84,6 +108,7 @@ def learned_choice(lookahead: int = 6, path: str | None = None,
         tile = _called(observation)
         result = learned_cells(observation, tile, lookahead, path, limit, n, depth,
                                rng.randrange(2 ** 31), Deadline.after(cap))
+        _count_cut(result.cut)
         cells = result.cells
         if result.ships:
             return Placement(tile.id, cells[0].cell, cells[0].launch)

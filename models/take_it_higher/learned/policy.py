@@ -4,7 +4,9 @@ values), and the endgame by the exact values (`exact.py`)."""
 
 from __future__ import annotations
 
+import itertools
 import random
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -113,7 +115,9 @@ def ranked_cells(v: LineValues, board: dict[str, Tile], unseen: list[Tile], tile
                 top.append(x)
         chosen = [m for m in ranked if m[1] in top]
         coming = [lay.tile_index[u.id] for u in unseen]
-        samples = sample_futures(coming, min(calls, len(b.empty) - 1), futures, seed)
+        # drawn as the rounds go (a cap may come long before the last of many)
+        samples = itertools.islice(iter_futures(coming, min(calls, len(b.empty) - 1),
+                                                seed), futures) if futures else None
         deep, cut = _look_ahead(v, b, t, chosen, coming, samples, now, deadline)
         if deep:
             values = deep + [c for c, m in zip(values, ranked, strict=True)
@@ -125,10 +129,10 @@ def ranked_cells(v: LineValues, board: dict[str, Tile], unseen: list[Tile], tile
 
 def _look_ahead(v: LineValues, b: Board, t: int,
                 chosen: list[tuple[float, int, tuple[int, ...]]], coming: list[int],
-                samples: list[list[int]], now: float, deadline: Deadline = NO_DEADLINE
-                ) -> tuple[list[CellValue], bool]:
+                samples: Iterable[list[int]] | None, now: float,
+                deadline: Deadline = NO_DEADLINE) -> tuple[list[CellValue], bool]:
     """The moves `chosen` for tile t valued on the sampled futures (one call deeper
-    without any), best first, and whether `deadline` cut the work: the futures every
+    with None), best first, and whether `deadline` cut the work: the futures every
     move was valued on count (none: no move looked ahead)."""
     lay = v.layout
     cells = v.rules.cell_ids
@@ -141,7 +145,8 @@ def _look_ahead(v: LineValues, b: Board, t: int,
         afters.append((x, launched, points, after))
     rests: list[list[float]] = [[] for _ in afters]
     cut = False
-    for f in samples or [None]:  # round by round: each future for every move
+    for f in [None] if samples is None else samples:  # round by round: each future
+        # for every move
         if deadline.passed():
             cut = True
             break
@@ -153,10 +158,10 @@ def _look_ahead(v: LineValues, b: Board, t: int,
         return [], cut
     deep = []
     for rest, (x, launched, points, _) in zip(rests, afters, strict=True):
-        mean, error = mean_error(rest) if samples else (rest[0], 0.0)
+        mean, error = (rest[0], 0.0) if samples is None else mean_error(rest)
         deep.append(CellValue(cells[x], now + points + mean, True,
                               tuple(ships[s] for s in launched),
-                              done if samples else 0, error))
+                              0 if samples is None else done, error))
     deep.sort(key=lambda c: -c.value)
     return deep, cut
 
@@ -190,9 +195,15 @@ def sample_futures(coming: list[int], calls: int, futures: int, seed: int
                    ) -> list[list[int]]:
     """`futures` seeded futures of `calls` calls each from the tiles `coming` (tile
     indices); the pool is sorted first, so the order a dealt game knows is never read."""
+    return list(itertools.islice(iter_futures(coming, calls, seed), futures))
+
+
+def iter_futures(coming: list[int], calls: int, seed: int) -> Iterator[list[int]]:
+    """The seeded futures of `sample_futures`, one after the other, without end."""
     rng = random.Random(seed)
     pool = sorted(coming)
-    return [rng.sample(pool, calls) for _ in range(futures)]
+    while True:
+        yield rng.sample(pool, calls)
 
 
 def learned_cells(state: GameState, tile: Tile, lookahead: int = LOOKAHEAD,
