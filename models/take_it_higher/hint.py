@@ -182,6 +182,18 @@ class _HintSearch:
         self.cells: list[str] = []  # the candidates valued on every future
         self.complete = 0  # the futures every candidate was valued on
 
+    def solver_in_time(self) -> bool:
+        """Whether CP-SAT may start: imported already, or time enough left under the cap
+        to import it (else the cap cuts the work here: `cut`)."""
+        import sys
+
+        left = self.cap.left()
+        if (self.samples == 0 or left is None or left > IMPORT_SECONDS
+                or "models.take_it_higher.completion" in sys.modules):
+            return True
+        self.cut = True
+        return False
+
     @property
     def completion(self) -> ModuleType:
         """The CP-SAT completions, imported at the first solve (ortools takes about a
@@ -240,7 +252,7 @@ class _HintSearch:
         problem = MaxProblem(state.rules, replace(state.variant, ships=None), tuple(draw),
                              tuple(fixed.items()))
         board, proven = None, False
-        if self.capped():
+        if self.capped() or not self.solver_in_time():
             pass  # the cap came before any solver work (a cold start): the greedy board
         elif state.variant.ships == "advanced":
             # the ring relaxation guides the board; under the simple rules (ships in pad
@@ -410,6 +422,9 @@ JOINT = False
 JOINT_SHARE = 0.4  # of the time limit, when the clock governs
 CLOCK_SECONDS = 2.0  # the clock's budget with samples=0 when no time limit is given
 FIRST_FUTURES = 3
+# seconds ortools' CP-SAT takes to import on a loaded 2-core machine: with less left
+# under the cap, a counted hint starts no solver (the cap cuts it)
+IMPORT_SECONDS = 1.0
 MIN_CANDIDATES = 3
 # CP-SAT deterministic seconds per completion with --samples: one worker then solves
 # nearly all basic completions to optimality (median 0.05 s of CPU, scripts/ notes)
