@@ -123,8 +123,10 @@ def run_once(args: list[str], limit: float, tmp: Path) -> tuple[float, int, str]
     """(wall seconds from process start, exit code, last stderr line)."""
     import os
 
-    # this checkout's code, whichever checkout the venv was installed from
+    # this checkout's code, whichever checkout the venv was installed from, its modules
+    # compiled once as in an installation (not again by every run)
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     start = time.perf_counter()
     done = subprocess.run([toppi(), *argv(args, limit, tmp)], cwd=ROOT, capture_output=True,
                           text=True, timeout=limit + 120, env=env)
