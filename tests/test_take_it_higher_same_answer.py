@@ -279,3 +279,16 @@ def test_a_tiny_decision_cap_is_counted_in_the_simulation(tmp_path, policy, args
     text = run("simulate", "--games", "1", "--seed", "2", "--no-optimum", "--jobs", "1",
                *extra, "--policy", policy, *args, "--hint-time", "0.01")
     assert text.exit_code == 0 and "cut decisions" in text.output
+
+
+def test_a_tiny_time_limit_cuts_each_draw_and_says_so():
+    """--draws: the limit is per draw; a draw it cut says so, and the answer too."""
+    result = run("max", "--gold-silver", "--draws", "1", "--seed", "7", "--jobs", "1",
+                 "--time-limit", "0.1", "--json")
+    assert result.exit_code in (0, 3), result.output
+    if result.exit_code == 3:
+        assert len([line for line in result.output.splitlines() if line.strip()]) == 1
+        return
+    answer = json.loads(result.stdout)
+    assert answer["cut_by_time"] is True
+    assert all(r["cut_by_time"] for r in answer["records"])
