@@ -21,8 +21,8 @@ the same draws (its 95 % interval, paired by game; the optima are those `simulat
 --store` kept in `--optima`), decision median and p90; and each run against the
 default (the learned method at its default work), game by game on the draws both
 played: the mean difference a game, its standard error and 95 % interval. The runs of
-`simulate --policy hint` at the sampled method's default work found in `--optima` are
-listed too (scores only, no decision times).
+`simulate --policy hint` at the sampled method's default work and of `--policy greedy`
+found in `--optima` are listed too (scores only, no decision times).
 """
 
 from __future__ import annotations
@@ -110,9 +110,10 @@ def run(args: argparse.Namespace) -> None:
 
 def optima(path: Path) -> tuple[dict[tuple, float], list[tuple[dict, dict[int, float]]]]:
     """(rules digest, variant, seed) -> the hindsight optimum simulate kept, and the
-    runs of `simulate --policy hint` at the sampled method's default work."""
+    runs of `simulate --policy hint` at the sampled method's default work and of
+    `--policy greedy`."""
     best: dict[tuple, float] = {}
-    hint_runs: dict[str, tuple[dict, dict[int, float]]] = {}
+    simulated: dict[str, tuple[dict, dict[int, float]]] = {}
     if not path.is_file():
         return best, []
     with Store(str(path), create=False) as s:
@@ -123,13 +124,20 @@ def optima(path: Path) -> tuple[dict[tuple, float], list[tuple[dict, dict[int, f
             if m.get("optimum") is not None:
                 best[key] = m["optimum"]
             samples = p.get("options", {}).get("samples")
-            if (p.get("seats") == ["hint"] and row["result"].get("finished", True)
-                    and samples == default_samples(variant_from_name(variant))):
-                run_p = {"rules_digest": p.get("rules_digest"), "variant": variant,
-                         "method": "hint (simulate)", "options": {"samples": samples}}
-                runs = hint_runs.setdefault(json.dumps(run_p, sort_keys=True), (run_p, {}))
-                runs[1][row["seed"]] = m["score"]
-    return best, list(hint_runs.values())
+            if not row["result"].get("finished", True):
+                continue
+            if p.get("seats") == ["hint"] and samples == default_samples(
+                    variant_from_name(variant)):
+                method, options = "hint (simulate)", {"samples": samples}
+            elif p.get("seats") == ["greedy"]:  # (no options: the same games)
+                method, options = "greedy (simulate)", {}
+            else:
+                continue
+            run_p = {"rules_digest": p.get("rules_digest"), "variant": variant,
+                     "method": method, "options": options}
+            runs = simulated.setdefault(json.dumps(run_p, sort_keys=True), (run_p, {}))
+            runs[1][row["seed"]] = m["score"]
+    return best, list(simulated.values())
 
 
 def report(args: argparse.Namespace) -> None:
