@@ -40,6 +40,11 @@ COMMANDS: list[tuple[str, list[str]]] = [
     ("take-it-higher max simple draw", ["take-it-higher", "max", "--variant", "simple",
                                         "--draws", "1", "--jobs", "1"]),
     ("take-it-higher hint", ["take-it-higher", "hint", "{tmp}/tih-mid.json", "--tile", "GJ"]),
+    ("take-it-higher hint learned", ["take-it-higher", "hint", "{tmp}/tih-mid.json", "--tile",
+                                     "GJ", "--learned", "--futures", "4000"]),
+    ("take-it-higher hint sampled", ["take-it-higher", "hint", "{tmp}/tih-mid.json", "--tile",
+                                     "GJ", "--method", "sampled", "--samples", "1000"]),
+    ("take-it-higher hint exact", ["take-it-higher", "hint", "{tmp}/tih-17.json", "--exact"]),
     ("take-it-higher generate", ["take-it-higher", "generate", "--difficulty", "hard",
                                  "--count", "20", "--max-seconds", "{limit}", "--out", "{tmp}/tih"]),
     ("take-it-higher solve", ["take-it-higher", "solve", TIH_LIB]),
@@ -94,10 +99,17 @@ COMMANDS: list[tuple[str, list[str]]] = [
 
 
 def scratch_files(tmp: Path) -> None:
-    """A Take it Higher! game after three tiles (the rulebook's advanced + gold/silver game)."""
+    """A Take it Higher! game after three tiles (the rulebook's advanced + gold/silver
+    game), and a basic game after 17 tiles with the 18th called (7 empty cells: long
+    work for exact values)."""
     game = json.loads((ROOT / P / "take-it-higher" / "hannah-advanced.json").read_text())
     game["placements"] = game["placements"][:3]
     (tmp / "tih-mid.json").write_text(json.dumps(game))
+    basic = json.loads((ROOT / P / "take-it-higher" / "freddie-basic.json").read_text())
+    moves = basic["placements"]
+    (tmp / "tih-17.json").write_text(json.dumps({
+        "game": "take-it-higher", "variant": "basic", "placements": moves[:17],
+        "called": moves[17].split("@")[0].split("+")[0]}))
 
 
 def toppi() -> str:
@@ -111,9 +123,15 @@ def argv(args: list[str], limit: float, tmp: Path) -> list[str]:
 
 def run_once(args: list[str], limit: float, tmp: Path) -> tuple[float, int, str]:
     """(wall seconds from process start, exit code, last stderr line)."""
+    import os
+
+    # this checkout's code, whichever checkout the venv was installed from, its modules
+    # compiled once as in an installation (not again by every run)
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     start = time.perf_counter()
     done = subprocess.run([toppi(), *argv(args, limit, tmp)], cwd=ROOT, capture_output=True,
-                          text=True, timeout=limit + 120)
+                          text=True, timeout=limit + 120, env=env)
     seconds = time.perf_counter() - start
     lines = [line for line in done.stderr.splitlines() if line.strip()]
     return seconds, done.returncode, lines[-1][:80] if lines else ""

@@ -501,8 +501,9 @@ def test_commands(tmp_path):
     # bad input: one line, exit 2
     assert_one_line_error(run("hint", str(pos), "--learned", "--rules", str(rules_file)),
                           "no learned values")
+    # a learned option asks for the learned method
     assert_one_line_error(run("hint", str(pos), "--futures", "3", "--rules", str(rules_file)),
-                          "options of --learned")
+                          "no learned values")
     assert_one_line_error(run("hint", str(pos), "--learned", "--exact", "--values",
                               str(out), "--rules", str(rules_file)), "choose one")
     assert_one_line_error(run("learn", "--games", "1", "--out", str(tmp_path / "x.json"),
@@ -607,8 +608,9 @@ def test_ship_commands(tmp_path):
     assert_one_line_error(run("hint", str(pos), "--learned", "--values", str(out), "--rules",
                               str(rules_file), "--variant", "simple"),
                           "values learned for the advanced spaceship rules")
-    assert_one_line_error(run("hint", str(pos), "--values", str(out), "--rules",
-                              str(rules_file)), "options of --learned")
+    # --values alone asks for the learned method
+    alone = run_json(run, "hint", str(pos), "--values", str(out), "--rules", str(rules_file))
+    assert alone["method"] == "learned" and alone["chosen"] == "--values"
 
 
 def test_the_endgame_is_played_by_exact_values():

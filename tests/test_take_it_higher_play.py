@@ -21,6 +21,7 @@ from solver.cli import cli
 from solver.errors import BadInput
 from solver.game import CHANCE, TERMINAL
 from solver.simulate import play_one, simulate
+from tests.cli_helpers import run_json
 from tests.tih_small import small_ship_rules_dict
 
 VARIANTS = [Variant(), Variant(True), Variant(False, "simple"), Variant(True, "advanced")]
@@ -408,11 +409,15 @@ def test_hint_command_takes_the_files_called_tile(tmp_path):
     oliver = json.loads((PUZZLES / "oliver-simple.json").read_text())
     f.write_text(json.dumps({**oliver, "placements": oliver["placements"][:-1],
                              "called": "SE"}))
-    r = run("hint", str(f), "--json")
+    cell = cell_of(oliver["placements"][-1])
+    r = run("hint", str(f), "--method", "sampled", "--json")
     assert r.exit_code == 0, r.output
     best = json.loads(r.stdout)["options"][0]
-    cell = cell_of(oliver["placements"][-1])
     assert (best["cell"], best["launch"], best["estimate"]) == (cell, ["red", "silver"], 477)
+    # the default (learned values on the built-in board) names the same move
+    answer = run_json(run, "hint", str(f))
+    assert (answer["method"], answer["cells"][0]["cell"]) == ("learned", cell)
+    assert answer["cells"][0]["launch"] == ["red", "silver"]
     bad = run("hint", str(f), "--tile", "GA")
     assert bad.exit_code == 2 and "the file calls SE" in bad.output
     no_tile = tmp_path / "q.json"

@@ -16,7 +16,7 @@ from models.take_it_higher.rules import Tile
 from models.take_it_higher.sheet import ScoreSheet
 from models.take_it_higher.state import GameState, replay
 from models.take_it_higher.variants import Variant, parse_variant
-from solver.answers import Seen, extend, seen
+from solver.answers import Capped, Seen, extend, seen
 from solver.errors import BadInput
 
 if TYPE_CHECKING:
@@ -35,19 +35,30 @@ class ScoreAnswer(Seen, OnBoard, ScoreSheet):
     """`score --json`: the score sheet of the file's board under the chosen rules."""
 
 
-@dataclass
-class HintAnswer(Seen, OnBoard, HintResult):
-    """`hint --json`: the cells ranked over sampled futures (the last tile: exactly)."""
+@dataclass(kw_only=True)
+class Method:
+    """How a hint was worked out: `method` ("learned", "exact" or "sampled") and why
+    that one (`chosen`: the default for the board, or the option that asked for it)."""
+
+    method: str
+    chosen: str
 
 
 @dataclass
-class ExactAnswer(Seen, OnBoard, ExactResult):
+class HintAnswer(Capped, Method, Seen, OnBoard, HintResult):
+    """`hint --method sampled --json`: the cells ranked over sampled futures (the last
+    tile: exactly)."""
+
+
+@dataclass
+class ExactAnswer(Capped, Method, Seen, OnBoard, ExactResult):
     """`hint --exact --json`: each cell's exact expected final score."""
 
 
 @dataclass
-class LearnedAnswer(Seen, OnBoard, LearnedResult):
-    """`hint --learned --json`: the cells ranked by the learned value of boards."""
+class LearnedAnswer(Capped, Method, Seen, OnBoard, LearnedResult):
+    """`hint --json` (the default on the built-in board), `hint --learned --json`: the
+    cells ranked by the learned value of boards."""
 
 
 @dataclass
@@ -104,45 +115,38 @@ def called_tile(state: GameState, tile_text: str | None) -> Tile:
 
 
 def hint(call: Call, tile_text: str | None, variant: str | None, gold_silver: bool,
-         samples: int, seed: int, time_limit: float, exact: bool, learned: bool,
-         values_path: str | None, lookahead: int | None, futures: int | None,
-         calls: int | None) -> HintAnswer | ExactAnswer | LearnedAnswer:
-    """Where to put the called tile: sampled futures, exact values or learned values."""
+         method: str, samples: int | None, seed: int, time_limit: float | None,
+         exact: bool, learned: bool, values_path: str | None, lookahead: int | None,
+         futures: int | None, calls: int | None
+         ) -> HintAnswer | ExactAnswer | LearnedAnswer:
+    """Where to put the called tile: by the default method for the board (named in the
+    answer) or the one asked for; the time limit caps the work."""
+    from models.take_it_higher.advice import HINT_CAP, advise, resolve_method
+    from models.take_it_higher.hint import CLOCK_SECONDS
+    from solver.deadline import Deadline
+
     position = position_of(call)
     state = replay(position, chosen_variant(position, variant, gold_silver))
     tile = called_tile(state, tile_text)
-    if exact and learned:
-        raise BadInput("--exact and --learned: choose one")
-    if not learned and any(o is not None for o in (values_path, lookahead, futures, calls)):
-        raise BadInput("--values, --lookahead, --futures and --calls are options of "
-                       "--learned")
+    learned_options = any(o is not None for o in (lookahead, futures, calls))
+    name, chosen = resolve_method(state, tile, method, exact, learned, samples,
+                                  values_path, learned_options)
+    # the whole command within the limit, counted from its start: with --samples 0 the
+    # clock's budget, else a cap
+    limit = time_limit if time_limit is not None else (
+        CLOCK_SECONDS if samples == 0 else HINT_CAP)
+    deadline = Deadline.from_start(limit)
+    advice = advise(state, tile, name, samples=samples, seed=seed, deadline=deadline,
+                    time_limit=max(0.05, deadline.left() or 0.0) if samples == 0 else None,
+                    values=values_path, lookahead=lookahead, futures=futures,
+                    calls=calls, chosen=chosen)
     # the player's view: the board, the ships, the called tile (and the tiles the file
     # knows to come); the tiles to come are sampled or averaged, their order never read
     used = state if state.called is not None else state.apply_action(tile)
-    known = {**seen(call.game, used, False), "state": state}
-    if learned:
-        from models.take_it_higher.learned.policy import (
-            CALLS,
-            FUTURES,
-            LOOKAHEAD,
-            learned_cells,
-        )
-
-        cells = learned_cells(state, tile, LOOKAHEAD if lookahead is None else lookahead,
-                              values_path, futures=FUTURES if futures is None else futures,
-                              calls=CALLS if calls is None else calls, seed=seed)
-        return extend(cells, LearnedAnswer, **known)
-    if exact:
-        from models.take_it_higher.exact import exact_cells
-
-        return extend(exact_cells(state, tile), ExactAnswer, **known)
-    from models.take_it_higher.hint import hint as run_hint
-    from solver.deadline import since_start
-
-    # the whole command within the limit: what imports and reading took is spent
-    result = run_hint(state, tile, samples=samples, seed=seed,
-                      time_limit=max(0.05, time_limit - since_start()))
-    return extend(result, HintAnswer, **known)
+    known = {**seen(call.game, used, False), "state": state, "method": name,
+             "chosen": chosen, "cut_by_time": advice.cut}
+    answer = {"learned": LearnedAnswer, "exact": ExactAnswer}.get(name, HintAnswer)
+    return extend(advice.result, answer, **known)
 
 
 def learn(call: Call, variant: str, gold_silver: bool, games: int, seed: int, out: str,

@@ -15,7 +15,7 @@ from models.take_it_higher.positions import parse_draw
 from models.take_it_higher.rules import Rules
 from models.take_it_higher.state import GameState, dealt_game, game_draw
 from models.take_it_higher.variants import Variant, parse_variant
-from solver.answers import Seen, extend, seen
+from solver.answers import Capped, Seen, extend, seen
 from solver.errors import BadInput
 from solver.game import task_seed
 
@@ -37,17 +37,17 @@ class Reading(Seen):
 
 
 @dataclass
-class MaxAnswer(Reading, MaxResult):
+class MaxAnswer(Capped, Reading, MaxResult):
     """`max --json` with one back-end (--backend cpsat or maxsat)."""
 
 
 @dataclass
-class AutoMaxAnswer(Reading, AutoMaxResult):
+class AutoMaxAnswer(Capped, Reading, AutoMaxResult):
     """`max --json` with the back-ends racing (--backend auto, the default)."""
 
 
 @dataclass
-class DrawsAnswer(Reading, DrawsResult):
+class DrawsAnswer(Capped, Reading, DrawsResult):
     """`max --draws N --json`: the hindsight optima of N random draws."""
 
     asked: int = field(default=0, metadata={"json_skip": True})  # N, of which `draws` ran
@@ -91,10 +91,10 @@ def max_(call: Call, variant: str, gold_silver: bool, draw: str | None, backend:
                                                     f"({result.status})"))
     answer = AutoMaxAnswer if isinstance(result, AutoMaxResult) else MaxAnswer
     if tiles is not None and len(tiles) == rules.board_size:
-        return extend(result, answer, reading=HINDSIGHT, **seen(
+        return extend(result, answer, reading=HINDSIGHT, cut_by_time=result.cut, **seen(
             call.game, dealt_game(rules, chosen, tiles), True, hide_unknown=True))
     more = ["the tiles of --draw and their call order"] if tiles else []
-    return extend(result, answer, reading=FREE_CHOICE, **seen(
+    return extend(result, answer, reading=FREE_CHOICE, cut_by_time=result.cut, **seen(
         call.game, GameState(rules, chosen), True,
         [*more, "the other tiles to be called: chosen freely"], hide_unknown=True))
 
@@ -113,4 +113,5 @@ def many_draws(call: Call, rules: Rules, variant: Variant, backend: str, draws: 
     # every draw is a dealt game: its tiles and their order known (draw 0 shown)
     dealt = dealt_game(rules, variant, game_draw(rules, task_seed(seed, 0)))
     return extend(many, DrawsAnswer, reading=HINDSIGHT, asked=draws,
+                  cut_by_time=any(r.cut_by_time for r in many.records),
                   **seen(call.game, dealt, True, hide_unknown=True))

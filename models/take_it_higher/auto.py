@@ -21,7 +21,7 @@ import time
 from dataclasses import dataclass, field, fields, replace
 
 from models.take_it_higher.encode import BACKENDS, MaxProblem
-from models.take_it_higher.maximum import MaxResult, maximise
+from models.take_it_higher.maximum import MaxResult, maximise, with_canonical
 from models.take_it_higher.rules import Rules, Tile
 from models.take_it_higher.variants import Variant
 from solver.backends import SolverOptions
@@ -118,8 +118,12 @@ def maximise_auto(rules: Rules, variant: Variant, draw: list[Tile] | None = None
                        f"{variant.name} maximum")
     start = time.perf_counter()
     deadline = options.solve_deadline()
-    if len(racing) == 1:  # nothing to race: no process to start
-        alone = maximise(rules, variant, draw, racing[0], options)
+    problem = MaxProblem(rules, variant, tuple(draw or ()))
+    if len(racing) == 1:  # nothing to race: no process to start; CP-SAT keeps to its
+        # share as in a race (N - 1 workers: one by default, which makes the
+        # spaceship proofs' games the same on every run)
+        alone = maximise(rules, variant, draw, racing[0],
+                         entrant_options(options, racing[0], True))
         return _auto(alone, racing[0] if alone.status == "optimal" else None,
                      racing[0], racing[0], [], time.perf_counter() - start)
     favourite = [b for b in predicted_order(rules, variant, draw) if b in racing][0]
@@ -130,8 +134,8 @@ def maximise_auto(rules: Rules, variant: Variant, draw: list[Tile] | None = None
         # tries alone first, in this process
         quick = _quick(rules, variant, draw, favourite, options)
         if quick is not None:
-            return _auto(quick, favourite, favourite, favourite, [],
-                         time.perf_counter() - start)
+            return _auto(with_canonical(quick, problem, options, deadline), favourite,
+                         favourite, favourite, [], time.perf_counter() - start)
     left = deadline.left()
     limit = None if left is None else max(0.01, left)
     solve_limit = limit
@@ -142,7 +146,12 @@ def maximise_auto(rules: Rules, variant: Variant, draw: list[Tile] | None = None
         nice=0 if b == favourite else OUTSIDER_NICE) for b in racing]
     extra = {} if grace is None else {"grace": grace}
     race = run_portfolio(entrants, _proven, limit, label="CP-SAT | MaxSAT", **extra)
-    return _from_race(race, time.perf_counter() - start)
+    # which back-end proved first depends on the machine: the board shown does not
+    result = _from_race(race, time.perf_counter() - start)
+    canonical = with_canonical(result, problem, options, deadline)
+    kept = {f.name: getattr(canonical, f.name) for f in fields(MaxResult)}
+    kept.update(seconds=round(time.perf_counter() - start, 3), backend=AUTO)
+    return replace(result, **kept)
 
 
 def small_model(rules: Rules, variant: Variant, draw: list[Tile] | None) -> bool:
@@ -157,7 +166,7 @@ def _quick(rules: Rules, variant: Variant, draw: list[Tile] | None, backend: str
     """The favourite alone for TINY_SLICE seconds: its proven maximum, or None."""
     try:
         result = maximise(rules, variant, draw, backend,
-                          replace(options, time_limit=TINY_SLICE))
+                          replace(options, time_limit=TINY_SLICE), canonical=False)
     except TimeLimitReached:
         return None
     return result if result.status == "optimal" else None
@@ -167,8 +176,8 @@ def _entrant(rules: Rules, variant: Variant, draw: list[Tile] | None, backend: s
              options: SolverOptions) -> MaxResult | _Bound:
     """One back-end's maximum; on the time limit without a board, the bound it proved
     (maximise says it only in words: "(proven bound N)")."""
-    try:
-        return maximise(rules, variant, draw, backend, options)
+    try:  # the canonical board is found after the race, whoever proved first
+        return maximise(rules, variant, draw, backend, options, canonical=False)
     except TimeLimitReached as exc:
         found = re.search(r"proven bound (-?\d+)", str(exc))
         if found is None:

@@ -29,7 +29,7 @@ def hindsight_optimum(rules: Rules, variant: Variant, draw: list[Tile], time_lim
     options = (SolverOptions(time_limit=time_limit) if workers is None else
                SolverOptions(time_limit=time_limit, workers=workers))
     try:
-        result = maximise(rules, variant, draw, "cpsat", options)
+        result = maximise(rules, variant, draw, "cpsat", options, canonical=False)
     except TimeLimitReached:
         return None, None
     return result.score, result.status == "optimal"
@@ -38,7 +38,9 @@ def hindsight_optimum(rules: Rules, variant: Variant, draw: list[Tile], time_lim
 @dataclass
 class DrawOptimum:
     """The hindsight optimum of one random draw: `score` None when the solver found
-    nothing in time; `proven` whether the solver proved it maximal (else `bound`)."""
+    nothing in time; `proven` whether the solver proved it maximal (else `bound`);
+    `cut_by_time` whether the time limit stopped the solver (one worker: a draw the
+    limit did not cut is the same on every run)."""
 
     draw: int
     seed: int
@@ -48,6 +50,7 @@ class DrawOptimum:
     bound: int | None
     placements: list[str]
     seconds: float
+    cut_by_time: bool = False
 
 
 @dataclass
@@ -81,15 +84,16 @@ def draw_task(rules: Rules, variant: Variant, index: int, draw_seed: int, backen
     draw of simulate's game with that seed), on one solver worker: a batch task."""
     draw = game_draw(rules, draw_seed)
     start = time.perf_counter()
-    try:
+    try:  # one worker: its proof's own board is the same on every run
         result = maximise(rules, variant, draw, backend,
-                          SolverOptions(time_limit=time_limit, seed=0, workers=1))
+                          SolverOptions(time_limit=time_limit, seed=0, workers=1),
+                          canonical=False)
     except TimeLimitReached:
         return DrawOptimum(index, draw_seed, [t.id for t in draw], None, False, None, [],
-                           round(time.perf_counter() - start, 3))
+                           round(time.perf_counter() - start, 3), True)
     return DrawOptimum(index, draw_seed, [t.id for t in draw], result.score,
                        result.status == "optimal", result.bound, result.placements,
-                       round(time.perf_counter() - start, 3))
+                       round(time.perf_counter() - start, 3), result.cut)
 
 
 def draws_batch(rules: Rules, variant: Variant, draws: int, seed: int, backend: str,

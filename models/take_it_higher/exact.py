@@ -16,15 +16,18 @@ from __future__ import annotations
 
 import itertools
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 
 from models.take_it_higher.rules import Rules, Tile
 from models.take_it_higher.state import GameState
 from models.take_it_higher.variants import Variant
-from solver.errors import BadInput
+from solver.deadline import NO_DEADLINE, Deadline
+from solver.errors import BadInput, TimeLimitReached
 
 STATE_LIMIT = 1_500_000  # positions; about 20,000 a second
+# the deadline is read once per this many positions valued (a cheap cap)
+CHECK_EVERY = 2048
 
 
 @dataclass
@@ -39,11 +42,14 @@ class ExactCell:
 @dataclass
 class ExactResult:
     """The cells for the called tile, best first, with their exact values; the positions
-    valued on the way (`states`)."""
+    valued on the way (`states`). `unvalued`: the empty cells the time limit left
+    without a value (valued in the order of the one-step heuristic, so the likely best
+    come first; empty unless the limit cut the work)."""
 
     tile: str
     cells: list[ExactCell]
     states: int
+    unvalued: list[str] = field(default_factory=list)
 
 
 class ExactValues:
@@ -70,6 +76,13 @@ class ExactValues:
         index = {c: i for i, c in enumerate(self.cells)}
         self.lines = [(tuple(index[c] for c in cells), d, len(cells))
                       for d, cells in rules.lines]
+        # per cell the lines through it, and the others (the last cell's shortcut)
+        self.through = [[line for line in self.lines if i in line[0]]
+                        for i in range(len(self.cells))]
+        self.apart = [[line for line in self.lines if i not in line[0]]
+                      for i in range(len(self.cells))]
+        self.deadline = NO_DEADLINE  # the cap of the values being worked out
+        self.work = 0  # positions valued (not found kept) since the last clock reading
         self.colour_value = rules.colour_values
         self.stud_bonus = rules.stud_bonus if gs else {}
         self.memo: dict[tuple, float] = {}
@@ -89,9 +102,14 @@ class ExactValues:
                       for c in self.cells)
         return board, tuple(counts)
 
-    def cells_for(self, state: GameState, tile: Tile) -> ExactResult:
+    def cells_for(self, state: GameState, tile: Tile, deadline: Deadline = NO_DEADLINE
+                  ) -> ExactResult:
         """Every empty cell for the called tile with the exact expected final score of
-        the best play after it."""
+        the best play after it. The cells are valued one by one, the one-step
+        heuristic's best first; when `deadline` passes, the cells valued so far are
+        the answer (`unvalued` names the others), and TimeLimitReached if none was."""
+        from models.take_it_higher.heuristics import cell_value
+
         if state.called is None:
             state = state.apply_action(tile)
         elif state.called != tile:
@@ -99,12 +117,25 @@ class ExactValues:
         board, unseen = self.position(state)  # the called tile is not among unseen
         kind = self.kind_of[tile.id]
         self.check_size(board.count(-1) - 1, unseen)
-        cells = [ExactCell(self.cells[i], self.value(_put(board, i, kind), unseen))
-                 for i, k in enumerate(board) if k < 0]
-        if not cells:
+        empty = sorted(state.empty_cells(), key=lambda c: (-cell_value(state, tile, c), c))
+        if not empty:
             raise BadInput("the board is full")
+        index = {c: i for i, c in enumerate(self.cells)}
+        cells: list[ExactCell] = []
+        self.deadline, self.work = deadline, 0
+        try:
+            for c in empty:
+                cells.append(ExactCell(c, self.value(_put(board, index[c], kind), unseen)))
+        except TimeLimitReached:
+            if not cells:
+                raise TimeLimitReached("time limit reached before any cell was valued "
+                                       "exactly") from None
+        finally:
+            self.deadline = NO_DEADLINE
         cells.sort(key=lambda c: (-c.value, c.cell))
-        return ExactResult(tile.id, cells, len(self.memo))
+        valued = {c.cell for c in cells}
+        return ExactResult(tile.id, cells, len(self.memo),
+                           [c for c in state.empty_cells() if c not in valued])
 
     def check_size(self, empty: int, unseen: tuple[int, ...]) -> None:
         """BadInput, before any work, when the positions to value exceed the limit."""
@@ -113,9 +144,11 @@ class ExactValues:
             raise BadInput(f"too large for exact values: {count:,} positions ({empty} empty "
                            f"cells, {sum(unseen)} unseen tiles; at most {self.limit:,})")
 
-    def score(self, board: tuple[int, ...]) -> int:
+    def score(self, board: tuple[int, ...],
+              lines: list[tuple[tuple[int, ...], int, int]] | None = None) -> int:
+        """The points of a full board: of its `lines` (default: all)."""
         total = 0
-        for cells, d, n in self.lines:
+        for cells, d, n in self.lines if lines is None else lines:
             first = self.kinds[board[cells[0]]]
             colour, stud = first[0][d], first[1]
             for i in cells[1:]:
@@ -137,11 +170,25 @@ class ExactValues:
         found = self.memo.get(key)
         if found is not None:
             return found
+        self.work += 1
+        if self.work >= CHECK_EVERY:
+            self.work = 0
+            if self.deadline.passed():
+                raise TimeLimitReached("the time limit cut the exact values")
         total = 0.0
-        for kind, count in enumerate(unseen):
-            if count:
-                rest = unseen[:kind] + (count - 1,) + unseen[kind + 1:]
-                total += count * max(self.value(_put(board, i, kind), rest) for i in empty)
+        if len(empty) == 1:  # the last cell: only the lines through it change
+            i = empty[0]
+            rest_points = self.score(_put(board, i, 0), self.apart[i])
+            for kind, count in enumerate(unseen):
+                if count:
+                    total += count * (rest_points
+                                      + self.score(_put(board, i, kind), self.through[i]))
+        else:
+            for kind, count in enumerate(unseen):
+                if count:
+                    rest = unseen[:kind] + (count - 1,) + unseen[kind + 1:]
+                    total += count * max(self.value(_put(board, i, kind), rest)
+                                         for i in empty)
         result = total / sum(unseen)
         self.memo[key] = result
         return result
@@ -202,10 +249,12 @@ def _multisets(counts: tuple[int, ...], n: int) -> list[tuple[int, ...]]:
             for tail in _multisets(rest, n - k)]
 
 
-def exact_cells(state: GameState, tile: Tile, limit: int = STATE_LIMIT) -> ExactResult:
+def exact_cells(state: GameState, tile: Tile, limit: int = STATE_LIMIT,
+                deadline: Deadline = NO_DEADLINE) -> ExactResult:
     """Every empty cell for the called tile with the exact expected final score of the
-    best play after it (the unseen tiles averaged exactly, never a sample)."""
-    return ExactValues(state.rules, state.variant, limit).cells_for(state, tile)
+    best play after it (the unseen tiles averaged exactly, never a sample); the cells
+    valued by `deadline` if it cuts the work (`ExactValues.cells_for`)."""
+    return ExactValues(state.rules, state.variant, limit).cells_for(state, tile, deadline)
 
 
 def honest_value(state: GameState, limit: int = STATE_LIMIT) -> float:

@@ -13,7 +13,9 @@ import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from models.take_it_higher.hint import CLOCK_SECONDS
 from models.take_it_higher.learned.policy import CALLS, FUTURES, LOOKAHEAD
+from models.take_it_higher.policies import DECISION_CAP
 from models.take_it_higher.positions import (
     Placement,
     Position,
@@ -78,10 +80,15 @@ class TakeItHigherGame(Game[Rules, GameState, Action]):
     policy_names = ("greedy", "hint", "learned", "random")
     setup_options = (variant_param("basic"), GOLD_SILVER_PARAM)
     play_options = (
-        int_param("samples", 0, 0, None, "Sampled futures per hint (0: as many as fit in "
-                  "--hint-time; K > 0: fixed work per hint, so games replay exactly from "
-                  "--seed)."),
-        seconds_param("hint_time", 2.0, 0.01, "Seconds per hint."),
+        int_param("samples", None, 0, None, "Hint policy (sampled futures completed by "
+                  "CP-SAT): the futures per decision, each completion a fixed amount of "
+                  "solver work, so games replay from --seed [default: 8; 4 with "
+                  "gold/silver or spaceships] (0: as many as fit in --hint-time, by the "
+                  "clock: not reproducible)."),
+        seconds_param("hint_time", None, 0.01, "Hint and learned policies: seconds a "
+                      f"decision may take at most (a cap; the work is counted) [default: "
+                      f"{DECISION_CAP:g}; with --samples 0 the hint's budget: "
+                      f"{CLOCK_SECONDS:g}]."),
         Param("values", "file", None, "Learned values for the learned policy (a file of "
               "'toppi take-it-higher learn'; default: the built-in board's).", web=False),
         int_param("lookahead", LOOKAHEAD, 0, None,
@@ -123,6 +130,9 @@ class TakeItHigherGame(Game[Rules, GameState, Action]):
 
     def new_game(self, rules: Rules, setup: dict[str, Any], rng: random.Random
                  ) -> GameState:
+        from models.take_it_higher.policies import reset_cut_decisions
+
+        reset_cut_decisions()  # the decisions a time cap cuts in this game, counted
         return dealt_game(rules, variant_from_name(setup.get("variant", "basic")),
                           deal(rules, rng))
 
@@ -280,12 +290,13 @@ class TakeItHigherGame(Game[Rules, GameState, Action]):
         if name == "random":
             return Policy("random", policies.random_choice)
         if name == "hint":
-            return Policy("hint", policies.hint_choice(options.get("samples", 0),
-                                                       options.get("hint_time", 2.0)))
+            return Policy("hint", policies.hint_choice(options.get("samples"),
+                                                       options.get("hint_time")))
         if name == "learned":
             return Policy("learned", policies.learned_choice(
                 options.get("lookahead", LOOKAHEAD), options.get("values"),
-                futures=options.get("futures", FUTURES), calls=options.get("calls", CALLS)))
+                futures=options.get("futures", FUTURES), calls=options.get("calls", CALLS),
+                time_limit=options.get("hint_time")))
         raise BadInput(f"unknown policy '{name}' ({', '.join(self.policy_names)})")
 
     def policy_data(self, rules: Rules, name: str, setup: dict[str, Any],
@@ -302,8 +313,12 @@ class TakeItHigherGame(Game[Rules, GameState, Action]):
                 options: dict[str, Any]) -> dict[str, Any]:
         """The score sheet's total, the moves, and (unless --no-optimum) the hindsight
         optimum of the same draw on one CP-SAT worker (the batch fills the cores)."""
+        from models.take_it_higher.policies import cut_decisions
+
         out: dict[str, Any] = {"score": state_sheet(end).total,
                                "placements": [format_placement(p) for p in end.placements]}
+        if cut_decisions():  # decisions the cap (--hint-time) cut: no longer the seed's
+            out["cut_decisions"] = cut_decisions()
         if not options.get("no_optimum"):
             from models.take_it_higher.draws import hindsight_optimum
 
@@ -314,6 +329,12 @@ class TakeItHigherGame(Game[Rules, GameState, Action]):
         return out
 
     def summarise(self, records: Sequence[dict[str, Any]]) -> dict[str, Any]:
+        """The decisions the cap cut, if any (`cut_decisions`: the games are then no
+        longer a function of the seed), and the optimum's figures."""
+        cut = sum(r.get("cut_decisions", 0) for r in records)
+        return {**self.optimum_summary(records), **({"cut_decisions": cut} if cut else {})}
+
+    def optimum_summary(self, records: Sequence[dict[str, Any]]) -> dict[str, Any]:
         """The mean hindsight optimum, whether all were proven, and the mean score over
         it (None when some optimum was not found in time). The optimum is all-seeing
         (every tile of the draw and its order known in advance), whatever the policy

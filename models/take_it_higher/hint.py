@@ -10,9 +10,16 @@ completion solved with CP-SAT, exact when it finishes in time; the best board fo
 otherwise). Futures are shared between cells (common random numbers), so the ranking
 compares cells on the same futures.
 
-Search order, within the time limit: (1) for each future, one solve with the called
-tile free, which gives that future's best cell and its value; (2) the cells chosen in
-step 1, most often first, are then valued on every future.
+Search order: (1) for each of the first futures, one solve with the called tile free,
+which gives that future's best cell and its value; (2) the cells chosen in step 1, most
+often first, are then valued on every future.
+
+The work is counted, not timed: `samples` futures (by default `default_samples`), and
+each completion a fixed amount of CP-SAT work (deterministic time, one worker), so the
+answer is a function of the position and the seed. A time limit only caps it: the
+futures every candidate got count, and the result says the cap cut (`cut`). With
+`samples=0` the clock governs instead (as many futures as fit in `time_limit`; not
+reproducible, and always reported as cut).
 """
 
 from __future__ import annotations
@@ -22,7 +29,7 @@ import random
 import statistics
 import time
 from collections import Counter
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from types import ModuleType, SimpleNamespace
 
 from models.take_it_higher.encode import MaxProblem
@@ -33,6 +40,7 @@ from models.take_it_higher.rules import Tile
 from models.take_it_higher.sheet import state_sheet
 from models.take_it_higher.spaceships import best_launches
 from models.take_it_higher.state import GameState
+from models.take_it_higher.variants import Variant
 from solver.backends import SolverOptions
 from solver.deadline import NO_DEADLINE, Deadline
 from solver.errors import BadInput
@@ -70,20 +78,35 @@ class HintResult:
     unseen: int = 0  # the tiles the futures were drawn from
     lead: float | None = None
     lead_stderr: float | None = None
+    # the time limit cut the work (or, with samples=0, governed it); for the answer
+    cut: bool = field(default=False, metadata={"json_skip": True})
 
 
-def hint(state: GameState, tile: Tile, samples: int = 0, seed: int = 0,
-         time_limit: float = 2.0) -> HintResult:
+def default_samples(variant: Variant) -> int:
+    """The futures of a hint by default: 8 in the rows-only game, 4 where a completion
+    costs more (gold/silver: the stud patterns; spaceships: the launches), as measured
+    (docs/take-it-higher.md)."""
+    return 8 if not variant.gold_silver and variant.ships is None else 4
+
+
+def hint(state: GameState, tile: Tile, samples: int | None = None, seed: int = 0,
+         time_limit: float | None = None, deadline: Deadline = NO_DEADLINE) -> HintResult:
     """Rank the cells for the called tile.
 
-    samples=0: as many futures as `time_limit` allows (the default, for players).
-    samples>0: exactly that many futures and a fixed amount of solver work per
-    completion (CP-SAT deterministic time, one worker), so the answer depends only on
-    the position and the seed, not on the machine's load; time_limit is then unused.
+    samples: the futures (None: `default_samples`); each completion gets a fixed amount
+    of solver work (CP-SAT deterministic time, one worker), so the answer depends only
+    on the position and the seed, not on the machine's load. `time_limit` (seconds
+    from now) and `deadline` only cap the work (`cut` says when they did).
+    samples=0: as many futures as `time_limit` allows (default 2 s), by the clock.
     """
-    start = time.monotonic()  # before the import: a cold start counts
-    from models.take_it_higher import completion
-
+    start = time.monotonic()  # a cold start counts
+    if samples is None:
+        samples = default_samples(state.variant)
+    if samples == 0 and time_limit is None:
+        time_limit = CLOCK_SECONDS
+    if samples == 0:  # the clock's budget: the solver imported before it is shared out
+        import models.take_it_higher.completion  # noqa: F401
+    cap = deadline.sooner(time_limit)
     if state.called is None:
         state = state.apply_action(tile)  # BadInput if it was placed already
     elif state.called != tile:
@@ -93,7 +116,7 @@ def hint(state: GameState, tile: Tile, samples: int = 0, seed: int = 0,
         raise BadInput("the board is full")
     if len(empty) == 1:
         return _last_tile(state, tile, empty[0], start)
-    search = _HintSearch(state, tile, samples, seed, time_limit, start, completion)
+    search = _HintSearch(state, tile, samples, seed, cap, start)
     # the line counts futures valued (and the time left when the time limit governs)
     with live_status("hint", None if samples else time_limit, unit="futures",
                      since=start) as status:
@@ -108,8 +131,10 @@ def hint(state: GameState, tile: Tile, samples: int = 0, seed: int = 0,
         a, b = (valued[o.cell, o.launch] for o in options[:2])
         diffs = [x - y for x, y in zip(a, b, strict=True)]
         lead, lead_se = mean_error(diffs)
+    cut = search.cut or (samples == 0 and search.complete < search.max_samples)
     return HintResult(tile.id, options, len(common), round(time.monotonic() - start, 3),
-                      search.exact, True, len(search.unseen), _round(lead), _round(lead_se))
+                      search.exact, True, len(search.unseen), _round(lead), _round(lead_se),
+                      cut)
 
 
 def _last_tile(state: GameState, tile: Tile, cell: str, start: float) -> HintResult:
@@ -127,22 +152,24 @@ class _HintSearch:
     per future, and each move's value on each future valued so far."""
 
     def __init__(self, state: GameState, tile: Tile, samples: int, seed: int,
-                 time_limit: float, start: float, completion: ModuleType) -> None:
+                 cap: Deadline, start: float) -> None:
         self.state, self.tile, self.samples = state, tile, samples
-        self.completion = completion  # the module, read when a solve runs
         self.unseen = state.unseen_tiles()
-        rng = random.Random(seed)
         self.max_samples = samples if samples > 0 else 256
-        n = len(state.empty_cells()) - 1
-        self.futures = [sample_future(rng, self.unseen, state.coming, n)
-                        for _ in range(self.max_samples)]
+        self.futures = hint_futures(state, self.max_samples, seed)
         self.joint = JOINT and state.variant.ships is None
-        # the time counts from `start` (time.monotonic(), before the imports); with the
-        # joint completions last, the futures one by one get the rest of the time
+        # the cap of a counted search; with samples=0 the clock's budget: it counts
+        # from `start` (time.monotonic(), before the imports), and with the joint
+        # completions last, the futures one by one get the rest of the time
+        self.cap = cap
+        self.cut = False
+        time_limit = cap.left(start)
+        time_limit = CLOCK_SECONDS if time_limit is None else time_limit
         elapsed = time.monotonic() - start
         futures_time = time_limit * (1 - JOINT_SHARE if self.joint else 1)
-        self.deadline = Deadline.after(time_limit - elapsed)
-        self.futures_deadline = Deadline.after(futures_time - elapsed)
+        self.deadline = cap if samples > 0 else Deadline.after(time_limit - elapsed)
+        self.futures_deadline = cap if samples > 0 else \
+            Deadline.after(futures_time - elapsed)
         self.first = min(FIRST_FUTURES, self.max_samples)
         self.per_solve = futures_time / (self.first + 4 * MIN_CANDIDATES)
         # the completions found per future: another move's board, with the called tile
@@ -155,11 +182,38 @@ class _HintSearch:
         self.cells: list[str] = []  # the candidates valued on every future
         self.complete = 0  # the futures every candidate was valued on
 
+    def solver_in_time(self) -> bool:
+        """Whether CP-SAT may start: imported already, or time enough left under the cap
+        to import it (else the cap cuts the work here: `cut`)."""
+        import sys
+
+        left = self.cap.left()
+        if (self.samples == 0 or left is None or left > IMPORT_SECONDS
+                or "models.take_it_higher.completion" in sys.modules):
+            return True
+        self.cut = True
+        return False
+
+    @property
+    def completion(self) -> ModuleType:
+        """The CP-SAT completions, imported at the first solve (ortools takes about a
+        second to import: a cap that came before needs none)."""
+        from models.take_it_higher import completion
+
+        return completion
+
     def budget(self) -> SolverOptions:
         if self.samples > 0:  # fixed work per solve: the same answer whatever the load
             return SolverOptions(time_limit=None, deterministic_time=DETERMINISTIC_SOLVE,
-                                 workers=1)
+                                 workers=1, deadline=self.cap)  # (capped)
         return SolverOptions(time_limit=max(0.05, self.per_solve), workers=2)
+
+    def capped(self) -> bool:
+        """Whether the cap has come (a counted search then stops; what it found so far
+        may have been cut): noted in `cut`."""
+        if self.samples > 0 and self.cap.passed():
+            self.cut = True
+        return self.cut
 
     def starts(self, cell: str | None, s: int) -> list[dict[str, Tile]]:
         """The boards found for future `s` so far, the called tile swapped onto `cell`."""
@@ -186,7 +240,8 @@ class _HintSearch:
         with the best rows (advanced rules: plus the button the ring could reach on it,
         ring_completion, a relaxation of the launches), then for each launch of the
         called tile the best launches of that board in this call order (exact); each a
-        real game's score. Whether each was proven goes into `exact`."""
+        real game's score. Whether each was proven goes into `exact`; once the cap has
+        come, no solver runs (the greedy completion)."""
         state, tile = self.state, self.tile
         future = self.futures[s]
         fixed = dict(state.board)
@@ -196,7 +251,10 @@ class _HintSearch:
             draw = future
         problem = MaxProblem(state.rules, replace(state.variant, ships=None), tuple(draw),
                              tuple(fixed.items()))
-        if state.variant.ships == "advanced":
+        board, proven = None, False
+        if self.capped() or not self.solver_in_time():
+            pass  # the cap came before any solver work (a cold start): the greedy board
+        elif state.variant.ships == "advanced":
             # the ring relaxation guides the board; under the simple rules (ships in pad
             # order) it costs rows the order then denies: the rows-first board is better
             # there (docs). The called tile's launch is valued below.
@@ -204,11 +262,14 @@ class _HintSearch:
             board, outcome = self.completion.ring_completion(
                 problem, self.budget(), frozenset(state.launched), carrying,
                 self.best_start(cell, s))
+            proven = outcome.status == "optimal"
         else:
             board, outcome = self.completion.stud_completion(problem, self.budget(),
                                                              starts=self.starts(cell, s))
-        proven = outcome.status == "optimal"
-        if board is None:  # no board within the budget (a busy machine): a greedy one,
+            proven = outcome.status == "optimal"
+        if state.variant.ships is None:
+            self.capped()  # a solve the cap reached may have been cut
+        if board is None:  # no board within the budget (or the cap): a greedy one,
             board = greedy_completion(state, fixed, draw)  # never no estimate at all
         self.boards.setdefault(s, []).append(board)
         rows = board_score(state.rules, board, state.variant.gold_silver)
@@ -219,12 +280,12 @@ class _HintSearch:
             return here, {(): rows}
         self.exact = False
         moves = [(t.id, cell_of[t.id]) for t in future]
-        # by the clock only when the clock governs (a fixed budget must replay)
-        deadline = NO_DEADLINE if self.samples > 0 else self.futures_deadline
+        # a counted search's launches are exact up to the cap (it must replay)
         scores = {}
         for launch in state.legal_launches(tile, here):
             after = state.apply_action(Placement(tile.id, here, launch))
-            scores[launch] = rows + best_launches(after, moves, deadline)[0]
+            scores[launch] = rows + best_launches(after, moves, self.futures_deadline)[0]
+        self.capped()  # a solve or a launch search the cap reached may have been cut
         return here, scores
 
     def record(self, s: int, cell: str, scores: dict[tuple[str, ...], int]) -> None:
@@ -235,7 +296,8 @@ class _HintSearch:
     def first_futures(self) -> None:
         """Step 1: the best cell of a few futures, found with the called tile free."""
         for s in range(self.first):
-            if self.samples == 0 and s >= 1 and self.futures_deadline.passed():
+            if s >= 1 and (self.capped() or self.samples == 0
+                           and self.futures_deadline.passed()):
                 break  # the answer is due: one future valued is enough to rank
             here, scores = self.solve(None, s)
             self.record(s, here, scores)
@@ -264,6 +326,8 @@ class _HintSearch:
                 break
             for cell in candidates:
                 if (cell, s) not in self.solved:
+                    if self.capped():  # (step 1 valued a future already)
+                        return  # this future unfinished: the others count
                     _, scores = self.solve(cell, s)
                     self.record(s, cell, scores)
             self.complete = s + 1
@@ -326,6 +390,15 @@ def greedy_completion(state: GameState, fixed: dict[str, Tile], draw: list[Tile]
     return board
 
 
+def hint_futures(state: GameState, samples: int, seed: int) -> list[list[Tile]]:
+    """The futures of a hint with a called tile on `state`: `samples` of them, one after
+    the other from `random.Random(seed)` (so more samples add futures to the same
+    ones), each the tiles of the other empty cells in a random call order."""
+    rng = random.Random(seed)
+    unseen, n = state.unseen_tiles(), len(state.empty_cells()) - 1
+    return [sample_future(rng, unseen, state.coming, n) for _ in range(samples)]
+
+
 def sample_future(rng: random.Random, unseen: list[Tile], coming: tuple[Tile, ...], n: int
                   ) -> list[Tile]:
     """n tiles to come in a random order: the tiles known to come and a sample of the
@@ -347,7 +420,11 @@ def _round(x: float | None) -> float | None:
 # worse on gold-silver (docs/take-it-higher.md, "One plan for all futures")
 JOINT = False
 JOINT_SHARE = 0.4  # of the time limit, when the clock governs
+CLOCK_SECONDS = 2.0  # the clock's budget with samples=0 when no time limit is given
 FIRST_FUTURES = 3
+# seconds ortools' CP-SAT takes to import on a loaded 2-core machine: with less left
+# under the cap, a counted hint starts no solver (the cap cuts it)
+IMPORT_SECONDS = 1.0
 MIN_CANDIDATES = 3
 # CP-SAT deterministic seconds per completion with --samples: one worker then solves
 # nearly all basic completions to optimality (median 0.05 s of CPU, scripts/ notes)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import itertools
 import time
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from models.take_it_higher import encode_cpsat, encode_maxsat, encode_ships, ship_max
 from models.take_it_higher.encode import BACKENDS, MaxProblem
@@ -22,11 +22,17 @@ from models.take_it_higher.stud_patterns import StudPatterns
 from models.take_it_higher.variants import Variant
 from solver.backends import SolveOutcome, SolverOptions, cpsat
 from solver.backends.sat import maxsat
+from solver.deadline import Deadline
 from solver.errors import BadInput, TimeLimitReached
 from solver.progress import live_status
 
 # The LP workers prove the bound; the default 2-worker portfolio does not (docs).
 CPSAT_SUBSOLVERS = ("reduced_costs", "max_lp")
+#: CP-SAT deterministic seconds (one worker) for the canonical board of a proven
+#: maximum: the built-in board's take 0.03-2 (docs)
+CANONICAL_WORK = 60.0
+#: ... of it, each stud-pattern master solve at most (gold/silver)
+MASTER_WORK = 5.0
 
 
 @dataclass
@@ -49,16 +55,26 @@ class MaxResult:
     sheet: ScoreSheet
     # with spaceships and the call order free: the cases of the proof (ship_max.py)
     cases: list[ship_max.CaseResult] | None = None
+    # the board is the canonical one of the proven maximum (`canonical_board`): the
+    # same whichever back-end proved it, however its workers ran
+    canonical: bool = False
+    # the time limit cut the work (the proof, or the canonical board's search)
+    cut: bool = field(default=False, metadata={"json_skip": True})
 
 
 def maximise(rules: Rules, variant: Variant, draw: list[Tile] | None = None,
-             backend: str = "cpsat", options: SolverOptions | None = None) -> MaxResult:
+             backend: str = "cpsat", options: SolverOptions | None = None,
+             canonical: bool = True) -> MaxResult:
     """The highest score over all boards (any 24 tiles), or with every tile of `draw`
-    placed; the value is proven by the solver or reported with its bound."""
+    placed; the value is proven by the solver or reported with its bound. A proven
+    maximum without spaceships shows its canonical board (`canonical_board`) unless
+    `canonical` is False (the proof's own board: the same on every run only with one
+    CP-SAT worker or MaxSAT)."""
     options = options or SolverOptions()
     if backend not in BACKENDS:
         raise BadInput(f"unknown backend '{backend}' ({', '.join(BACKENDS)})")
     problem = MaxProblem(rules, variant, tuple(draw or ()))
+    deadline = options.solve_deadline()
     # one status line for the whole proof, however many solves it takes
     with live_status("", options.time_limit, solves=True):
         if variant.ships is not None:
@@ -74,17 +90,82 @@ def maximise(rules: Rules, variant: Variant, draw: list[Tile] | None = None,
     # a board whose true score reaches the proven bound is a proven maximum
     status = ("optimal" if outcome.bound is not None and value >= outcome.bound
               else outcome.status)
+    bound = max(outcome.bound, value) if outcome.bound is not None else value
+    result = board_result(problem, backend, board, status, bound, outcome.wall_time)
+    return with_canonical(result, problem, options, deadline) if canonical else result
+
+
+def board_result(problem: MaxProblem, backend: str, board: dict[str, Tile], status: str,
+                 bound: int, seconds: float) -> MaxResult:
+    """The MaxResult of a board without spaceships: the draw's tiles placed first, in
+    call order; its score sheet from the rules engine."""
+    rules, variant, draw = problem.rules, problem.variant, problem.draw
+    value = board_score(rules, board, variant.gold_silver)
     order = [t.id for t in draw] if draw else []
     cell_of = {t.id: c for c, t in board.items()}
     placed = [Placement(tid, cell_of[tid]) for tid in order]
     placed += [Placement(t.id, c) for c, t in board.items() if t.id not in set(order)]
-    position = Position(rules, placed)
-    sheet = score_sheet(position, variant)
-    return MaxResult(variant.name, backend, status, value,
-                     max(outcome.bound, value) if outcome.bound is not None else value,
-                     round(outcome.wall_time, 3), order or None,
-                     [f"{p.tile}@{p.cell}" for p in placed],
-                     {c: board[c].id for c in rules.cell_ids}, sheet)
+    sheet = score_sheet(Position(rules, placed), variant)
+    return MaxResult(variant.name, backend, status, value, bound, round(seconds, 3),
+                     order or None, [f"{p.tile}@{p.cell}" for p in placed],
+                     {c: board[c].id for c in rules.cell_ids}, sheet,
+                     cut=status != "optimal")
+
+
+def with_canonical(result: MaxResult, problem: MaxProblem, options: SolverOptions,
+                   deadline: Deadline) -> MaxResult:
+    """A proven maximum without spaceships with its canonical board (`canonical_board`,
+    within `deadline`), or as it is when that search finds none (`canonical` false;
+    `cut` when the deadline stopped it)."""
+    if result.status != "optimal" or problem.variant.ships is not None:
+        return result
+    start = time.perf_counter()
+    board, cut = canonical_board(problem, result.score, options, deadline)
+    if board is None:
+        return replace(result, cut=result.cut or cut)
+    found = board_result(problem, result.backend, board, "optimal", result.score,
+                         result.seconds + time.perf_counter() - start)
+    return replace(found, canonical=True)
+
+
+def canonical_board(problem: MaxProblem, value: int, options: SolverOptions,
+                    deadline: Deadline) -> tuple[dict[str, Tile] | None, bool]:
+    """The canonical board of a proven maximum `value`: the first board scoring it that
+    one CP-SAT worker finds, its search fixed (the model with "score >= value", the
+    options' seed, at most CANONICAL_WORK deterministic seconds), so it is the same on
+    every run whichever back-end proved the value and however its workers ran; under
+    the gold/silver scoring the stud patterns in the master's order, each solved with
+    its studs fixed. None when the work or `deadline` ran out first, and whether the
+    deadline did."""
+    one = SolverOptions(time_limit=None, seed=options.seed, workers=1,
+                        deterministic_time=CANONICAL_WORK, deadline=deadline)
+    first = {"stop_after_first_solution": True}
+    if not (problem.variant.gold_silver and problem.rules.stud_bonus):
+        free_cells = problem.rules.board_size - len(problem.fixed)
+        whole_set = len(problem.draw) < free_cells
+        board_model = encode_cpsat.build(problem, pair_cuts=not whole_set, at_least=value)
+        solver, out = cpsat.solve(board_model.model, one, extra=first,
+                                  subsolvers=CPSAT_SUBSOLVERS if whole_set else ())
+        if out.has_solution:
+            return board_model.board(solver, problem), False
+        return None, deadline.passed()
+    symmetries = board_symmetries(problem.rules) if not problem.fixed else []
+    patterns = StudPatterns(problem, "cpsat", symmetries)
+    left = CANONICAL_WORK
+    for i in itertools.count():
+        pattern, _ = patterns.nth(i, replace(one, deterministic_time=min(left, MASTER_WORK)))
+        if pattern is None or deadline.passed():
+            return None, deadline.passed()
+        board_model = encode_cpsat.build(problem, pair_cuts=True, stud_pattern=pattern,
+                                         at_least=value)
+        solver, out = cpsat.solve(board_model.model, replace(one, deterministic_time=left),
+                                  extra=first)
+        if out.has_solution:
+            return board_model.board(solver, problem), False
+        left -= solver.deterministic_time
+        if left <= 0 or out.status != "infeasible":
+            return None, deadline.passed()
+    raise AssertionError("unreachable")
 
 
 def check_agreement(outcome: SolveOutcome, value: int) -> None:
@@ -168,7 +249,8 @@ def _ship_result(problem: MaxProblem, backend: str, placements: list[Placement],
                      max(outcome.bound, sheet.total), round(time.perf_counter() - start, 3),
                      [t.id for t in problem.draw] or None,
                      [format_placement(p) for p in placements],
-                     {c: position.board[c].id for c in rules.cell_ids}, sheet, cases)
+                     {c: position.board[c].id for c in rules.cell_ids}, sheet, cases,
+                     cut=outcome.status != "optimal")
 
 
 def solve_completion(problem: MaxProblem, options: SolverOptions

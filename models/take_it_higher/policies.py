@@ -7,6 +7,7 @@ board, the ships and the called tile; the order of the tiles still to come is un
 from __future__ import annotations
 
 import random
+import threading
 from collections.abc import Callable
 
 from models.take_it_higher.heuristics import bonus_after, cell_value, greedy_launch
@@ -15,6 +16,29 @@ from models.take_it_higher.rules import Tile
 from models.take_it_higher.state import GameState
 
 Choose = Callable[[GameState, list[Placement], random.Random], Placement]
+
+#: seconds a decision of the hint or learned policy may take at most when no
+#: --hint-time is given: a cap (their work is counted, so games replay from the seed)
+DECISION_CAP = 30.0
+
+# the decisions of this thread's game that the cap cut (`simulate` plays a game in one
+# thread from its new_game to its measure; the game counts them there)
+_counts = threading.local()
+
+
+def reset_cut_decisions() -> None:
+    """A new game: no decision cut yet."""
+    _counts.cut = 0
+
+
+def cut_decisions() -> int:
+    """The decisions the cap cut since the game began (in this thread)."""
+    return getattr(_counts, "cut", 0)
+
+
+def _count_cut(cut: bool) -> None:
+    if cut:
+        _counts.cut = cut_decisions() + 1
 
 
 def random_choice(observation: GameState, legal: list[Placement], rng: random.Random
@@ -35,16 +59,23 @@ def greedy_choice(observation: GameState, legal: list[Placement], rng: random.Ra
     return Placement(tile.id, cell, greedy_launch(observation, tile, cell))
 
 
-def hint_choice(samples: int = 0, time_limit: float = 2.0) -> Choose:
-    """The hint's best move (`hint.hint`); the hint's seed comes from `rng`, so games
-    replay exactly with a fixed number of samples."""
+def hint_choice(samples: int | None = None, time_limit: float | None = None) -> Choose:
+    """The sampled hint's best move (`hint.hint`: `samples` futures, by default its
+    own; 0: as many as fit in `time_limit`, by the clock); the hint's seed comes from
+    `rng`, so games replay exactly. `time_limit` caps each decision (default
+    DECISION_CAP; the budget with samples=0); a decision it cut is counted
+    (`cut_decisions`)."""
     from models.take_it_higher.hint import hint
+
+    cap = DECISION_CAP if time_limit is None and samples != 0 else time_limit
 
     def choose(observation: GameState, legal: list[Placement], rng: random.Random
                ) -> Placement:
         tile = _called(observation)
-        best = hint(observation, tile, samples=samples, seed=rng.randrange(2 ** 31),
-                    time_limit=time_limit).options[0]
+        result = hint(observation, tile, samples=samples, seed=rng.randrange(2 ** 31),
+                      time_limit=cap)
+        _count_cut(result.cut)
+        best = result.options[0]
         return Placement(tile.id, best.cell, tuple(best.launch))
 
     return choose
@@ -52,19 +83,23 @@ def hint_choice(samples: int = 0, time_limit: float = 2.0) -> Choose:
 
 def learned_choice(lookahead: int = 6, path: str | None = None,
                    endgame: int | None = None, futures: int | None = None,
-                   calls: int | None = None) -> Choose:
+                   calls: int | None = None, time_limit: float | None = None) -> Choose:
     """The cell of best learned value (`learned.policy.learned_cells`), with its launch when
     the values are the ships' too; else rows only, with `greedy_launch` (and the ring
     bonus that launch adds counted). The endgame (at most `endgame` positions left) by
-    exact values. The sampled futures' seed comes from `rng`, so games replay exactly."""
+    exact values. The sampled futures' seed comes from `rng`, so games replay exactly;
+    `time_limit` caps each decision (default DECISION_CAP; a decision it cut is
+    counted, `cut_decisions`)."""
     from models.take_it_higher.learned.policy import (
         CALLS,
         ENDGAME_POSITIONS,
         FUTURES,
         learned_cells,
     )
+    from solver.deadline import Deadline
 
     limit = ENDGAME_POSITIONS if endgame is None else endgame
+    cap = DECISION_CAP if time_limit is None else time_limit
     n = FUTURES if futures is None else futures
     depth = CALLS if calls is None else calls
 
@@ -72,7 +107,8 @@ def learned_choice(lookahead: int = 6, path: str | None = None,
                ) -> Placement:
         tile = _called(observation)
         result = learned_cells(observation, tile, lookahead, path, limit, n, depth,
-                               rng.randrange(2 ** 31))
+                               rng.randrange(2 ** 31), Deadline.after(cap))
+        _count_cut(result.cut)
         cells = result.cells
         if result.ships:
             return Placement(tile.id, cells[0].cell, cells[0].launch)

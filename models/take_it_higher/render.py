@@ -154,9 +154,11 @@ def hint_table(result: HintResult) -> Table:
 
 def exact_table(result: ExactResult) -> Table:
     """The cells for the called tile with their exact expected final scores."""
+    caption = "expected final score under the best play after the move"
+    if result.unvalued:
+        caption += (f"; not valued within the time limit: {', '.join(result.unvalued)}")
     table = Table(title=f"Where to put {result.tile} (exact: every set of tiles to come "
-                        f"averaged, {result.states:,} positions valued)",
-                  caption="expected final score under the best play after the move")
+                        f"averaged, {result.states:,} positions valued)", caption=caption)
     table.add_column("rank", justify="right")
     table.add_column("cell")
     table.add_column("expected final score", justify="right")
@@ -263,18 +265,30 @@ class TakeItHigherView(GameView):
 
     def hint(self, rules: Rules, observation: GameState, options: dict[str, Any]
              ) -> RenderableType:
-        """The hint table for the called tile; its futures are seeded by the turn."""
-        from models.take_it_higher.hint import hint
+        """The hint for the called tile by the hint's default method (or the one the
+        options ask for: --samples the sampled, --values the learned); its futures are
+        seeded by the turn, so the same position gets the same hint."""
+        from models.take_it_higher.advice import HINT_CAP, advise, resolve_method
 
         if observation.called is None:
             return Text("No tile is called yet.", style="yellow")
+        tile = observation.called
         try:
-            result = hint(observation, observation.called, samples=options.get("samples", 0),
-                          seed=len(observation.placements) + 1,
-                          time_limit=options.get("hint_time", 2.0))
+            method, chosen = resolve_method(observation, tile,
+                                            samples=options.get("samples"),
+                                            values=options.get("values"))
+            cap = options.get("hint_time")
+            advice = advise(observation, tile, method, samples=options.get("samples"),
+                            seed=len(observation.placements) + 1,
+                            time_limit=cap if cap is not None else HINT_CAP,
+                            values=options.get("values"),
+                            lookahead=options.get("lookahead"),
+                            futures=options.get("futures"), calls=options.get("calls"),
+                            chosen=chosen)
         except ToppiError as exc:
             return Text(f"No hint: {exc}", style="yellow")
-        return hint_table(result)
+        return Group(method_line(advice.method, advice.chosen, advice.cut),
+                     hint_result_table(advice.result))
 
     def final_report(self, rules: Rules, end: GameState, options: dict[str, Any]) -> Group:
         """The score sheet, the moves, and the hindsight optimum of the same draw."""
@@ -322,18 +336,37 @@ def show_score(result: ScoreAnswer, call: Call) -> None:
 
 
 def show_hint(result: HintAnswer | ExactAnswer | LearnedAnswer, call: Call) -> None:
-    """`hint`: the board and the ranked cells."""
-    from models.take_it_higher.answers import ExactAnswer, LearnedAnswer
+    """`hint`: the board, the method and the ranked cells."""
     from solver.render import stdout
 
     state = result.state
     stdout.print(board_text(state.rules, state.board, state.ships_on))
-    if isinstance(result, LearnedAnswer):
-        stdout.print(learned_table(result))
-    elif isinstance(result, ExactAnswer):
-        stdout.print(exact_table(result))
-    else:
-        stdout.print(hint_table(result))
+    stdout.print(method_line(result.method, result.chosen, result.cut_by_time))
+    stdout.print(hint_result_table(result))
+
+
+def method_line(method: str, chosen: str, cut: bool) -> Text:
+    """Which method made the hint and why, and a word when the time limit cut it."""
+    from models.take_it_higher.advice import method_text
+
+    line = Text("Method: ")
+    line.append(method_text(method), style="bold")
+    line.append(f" ({chosen})" if chosen else "")
+    if cut:
+        line.append(" (cut by the time limit: the best found within it)", style="yellow")
+    return line
+
+
+def hint_result_table(result: HintResult | ExactResult | LearnedResult) -> Table:
+    """The table of a hint's result, by its method."""
+    from models.take_it_higher.exact import ExactResult
+    from models.take_it_higher.learned.policy import LearnedResult
+
+    if isinstance(result, LearnedResult):
+        return learned_table(result)
+    if isinstance(result, ExactResult):
+        return exact_table(result)
+    return hint_table(result)
 
 
 def show_max(result: MaxAnswer | AutoMaxAnswer | DrawsAnswer, call: Call) -> None:

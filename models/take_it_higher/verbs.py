@@ -7,8 +7,10 @@ them imports no solver.
 
 from __future__ import annotations
 
+from models.take_it_higher.advice import HINT_CAP, METHODS
 from models.take_it_higher.encode import BACKENDS
 from models.take_it_higher.game import GOLD_SILVER_PARAM, variant_param
+from models.take_it_higher.hint import CLOCK_SECONDS
 from models.take_it_higher.learned.policy import CALLS, FUTURES, LOOKAHEAD
 from models.take_it_higher.learned.td import ALPHA
 from solver.params import (
@@ -60,34 +62,47 @@ MAX = Verb(
     batch=True, web="pool")
 
 HINT = Verb(
-    "hint", "Where to put the called tile on the board in FILE: cells ranked by estimated "
-    "final score over sampled futures (the tiles still to come are unknown).",
+    "hint", "Where to put the called tile on the board in FILE: the cells ranked by "
+    "expected final score (the tiles still to come are unknown). By default the best "
+    "method for the board, named in the answer: learned values where toppi has them (the "
+    "built-in board), else exact values once the rest of the game is small, else sampled "
+    "futures completed by CP-SAT. Every method counts its work (futures, positions, "
+    "solver work), so the answer is the same on a busy machine; --time-limit only caps "
+    "it, and a cut answer says so.",
     f"{ANSWERS}:hint",
     params=(
         Param("tile_text", "text", None, "The called tile, e.g. GJ (default: the file's "
               "called tile).", flags=("--tile",)),
         variant_param(None), GOLD_SILVER_PARAM,
-        int_param("samples", 0, 0, 1000, "Sampled futures (0: as many as the time limit "
-                  "allows; K > 0: exactly K futures and fixed solver work, reproducible, "
-                  "--time-limit unused)."),
-        seed_param(0, "Seed of the futures."),
-        seconds_param("time_limit", 2.0, 0.05, "Seconds for the whole hint."),
-        flag_param("exact", "Small boards: each cell's exact expected final score under "
-                   "the best play, every set of tiles to come averaged (no sample; basic "
-                   "and gold/silver rules; too many positions is an error)."),
-        flag_param("learned", "Rank the cells by the learned value of boards (no sample, "
-                   "no solver: an honest player's expected points, learned by self-play; "
-                   "with spaceships each cell's launch and the ring too when the values "
-                   "were learned with the game's spaceship rules)."),
-        Param("values_path", "file", None, "With --learned: a values file of 'toppi "
+        choice_param("method", METHODS, "auto", "auto: the best method for the board "
+                     "(learned values, else exact on small positions, else sampled); "
+                     "learned, exact or sampled: that one."),
+        int_param("samples", None, 0, 1000, "Sampled method: the futures, each completion "
+                  "a fixed amount of CP-SAT work [default: 8; 4 with gold/silver or "
+                  "spaceships] (0: as many as fit in --time-limit, by the clock: not "
+                  "reproducible). Given alone, it asks for the sampled method."),
+        seed_param(0, "Seed of the sampled futures."),
+        seconds_param("time_limit", None, 0.05, "Seconds for the whole hint at most (a "
+                      f"cap; the work is counted) [default: {HINT_CAP:g}; with --samples "
+                      f"0 the clock's budget: {CLOCK_SECONDS:g}]."),
+        flag_param("exact", "Exact values (--method exact): each cell's exact expected "
+                   "final score under the best play, every set of tiles to come averaged "
+                   "(no sample; basic and gold/silver rules; small boards and endgames: "
+                   "too many positions is an error)."),
+        flag_param("learned", "Learned values (--method learned; the default on the "
+                   "built-in board): the cells ranked by the learned value of boards (an "
+                   "honest player's expected points, learned by self-play; with "
+                   "spaceships each cell's launch and the ring too when the values were "
+                   "learned with the game's spaceship rules)."),
+        Param("values_path", "file", None, "Learned method: a values file of 'toppi "
               "take-it-higher learn' (default: the built-in board's).", flags=("--values",),
               web=False),
-        int_param("lookahead", None, 0, 1000, "With --learned: the best cells valued one "
+        int_param("lookahead", None, 0, 1000, "Learned method: the best cells valued one "
                   f"call deeper [default: {LOOKAHEAD}]."),
-        int_param("futures", None, 0, 100_000, "With --learned: those cells valued on this "
-                  "many sampled futures, the same for each, from --seed (0: one call "
+        int_param("futures", None, 0, 100_000, "Learned method: those cells valued on "
+                  "this many sampled futures, the same for each, from --seed (0: one call "
                   f"ahead, exactly) [default: {FUTURES}]."),
-        int_param("calls", None, 1, 1000, "With --learned: the calls each sampled future "
+        int_param("calls", None, 1, 1000, "Learned method: the calls each sampled future "
                   f"plays on before the learned value of its board [default: {CALLS}].")),
     answer=(f"{ANSWERS}:HintAnswer|{ANSWERS}:ExactAnswer|{ANSWERS}:LearnedAnswer"),
     show=f"{RENDER}:show_hint", quiet=True, web="pool")

@@ -122,6 +122,20 @@ def values_digest(rules: Rules, variant: Variant, path: str | Path | None = None
 _LOADED: dict[tuple[str | None, int, str], tuple[Rules, LineValues]] = {}
 
 
+def has_builtin_values(rules: Rules) -> bool:
+    """Whether `rules` are the built-in board's, for which values ship with toppi."""
+    from models.take_it_higher.rules import load_rules
+    from solver.store import data_digest
+
+    if id(rules) not in _BUILTIN:
+        _BUILTIN[id(rules)] = (rules, data_digest(rules) == data_digest(load_rules()))
+    return _BUILTIN[id(rules)][1]
+
+
+# whether a rules object is the built-in board's (the object kept, so its id stays its own)
+_BUILTIN: dict[int, tuple[Rules, bool]] = {}
+
+
 def values_for(rules: Rules, variant: Variant, path: str | Path | None = None) -> LineValues:
     """The learned values to play `rules` with: those of `path`, else the built-in
     board's (BadInput for another rules file without a values file)."""
@@ -129,10 +143,7 @@ def values_for(rules: Rules, variant: Variant, path: str | Path | None = None) -
     if key in _LOADED:
         return _LOADED[key][1]
     if path is None:
-        from models.take_it_higher.rules import load_rules
-        from solver.store import data_digest
-
-        if data_digest(rules) != data_digest(load_rules()):
+        if not has_builtin_values(rules):
             raise BadInput("no learned values for these rules: learn them with 'toppi "
                            "take-it-higher learn --rules FILE --out VALUES' and pass "
                            "--values VALUES")
