@@ -122,3 +122,11 @@ def test_no_word_is_cut_at_80_columns(game: str, verb: str, tmp_path: Path,
     assert out.strip(), result.output
     assert "…" not in out, out
     assert max(len(line) for line in out.splitlines()) <= 80, out
+
+
+def test_a_legend_only_when_it_applies() -> None:
+    """`max --draws`: no '?' legend (best found, not proven) when every draw is proven."""
+    run = game_runner("take-it-higher")
+    proven = run("max", "--draws", "2", "--jobs", "1")
+    assert proven.exit_code == 0, proven.output
+    assert "not proven" not in proven.stdout and "?" not in proven.stdout

@@ -409,7 +409,9 @@ def draws_tables(result: DrawsResult) -> None:
     from solver.render import stdout
 
     if result.draws <= 20:
-        per_draw = Table(title="Draws", caption="? = best found in --time-limit, not proven")
+        unproven = any(r.score is not None and not r.proven for r in result.records)
+        per_draw = Table(title="Draws", caption="? = best found in --time-limit, not proven"
+                         if unproven else None)
         for name in ("draw", "seed", "hindsight optimum", "seconds"):
             per_draw.add_column(name, justify="right")
         for r in result.records:
