@@ -30,6 +30,8 @@ def show(document: dict[str, Any], call: Call) -> None:
     unknown = game.unknown(state)
     if unknown:
         stdout.print("Unknown: " + escape("; ".join(unknown)))
+    if game.notation:
+        stdout.print(f"[dim]Notation: {escape(game.notation)}[/dim]")
 
 
 def moves(result: MovesResult, call: Call) -> None:

@@ -130,3 +130,15 @@ def test_a_legend_only_when_it_applies() -> None:
     proven = run("max", "--draws", "2", "--jobs", "1")
     assert proven.exit_code == 0, proven.output
     assert "not proven" not in proven.stdout and "?" not in proven.stdout
+
+
+@pytest.mark.parametrize("game", list(COMMANDS))
+def test_the_notation_key_is_in_show_and_help(game: str) -> None:
+    run = game_runner(game)
+    notation = games()[game].game().notation
+    assert len(notation) > 40
+    shown = run("show", *COMMANDS[game]["show"])
+    assert shown.exit_code == 0, shown.output
+    assert "Notation:" in shown.stdout
+    helped = run("--help")
+    assert helped.exit_code == 0 and "Notation:" in helped.stdout, helped.output
