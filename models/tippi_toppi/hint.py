@@ -19,11 +19,11 @@ cannot see (an exact expectation), so it needs no seed. Each legal play is score
   that would fulfil a remaining open task with their next play          x 150
 - the next player stuck for sure (open hands: the next hand known)      -1000
 
-The weights were compared on 300 seeded 2-player games (docs/tippi-toppi.md): the
+The weights were compared on 300 seeded 2-player games (docs/notes/tippi-toppi.md): the
 "others can help" term lifts the hint policy's win rate from 24 % to about 52 %.
 Seeing the other hands adds only the "stuck for sure" check: the shares stay over every
 card the others may play (counting them over the draw pile alone, as open hands did
-before, lost 14-27 points of win rate, docs/tippi-toppi.md).
+before, lost 14-27 points of win rate, docs/notes/tippi-toppi.md).
 """
 
 from __future__ import annotations

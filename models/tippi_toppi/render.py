@@ -161,7 +161,7 @@ VIEW = TippiToppiView()
 
 # --------------------------------------------------------------------------- answers
 
-OPEN_HANDS_LABEL = ("open hands: an all-seeing reference that reads every hand the file "
+OPEN_HANDS_LABEL = ("an all-seeing reference that reads every hand the file "
                     "gives, not a hint a player may use at the table")
 
 
