@@ -36,7 +36,7 @@ from solver.deadline import Deadline
 from solver.errors import BadInput, TimeLimitReached
 
 # What a move is worth (`Outlook.value`). Weights chosen by playing the hint policy
-# against greedy (docs/topito.md, "Simulated games"): a card played now outweighs
+# against greedy (docs/notes/topito.md, "The hint"): a card played now outweighs
 # everything else; handing out a photo costs about a third of one; an own card one
 # move away, and the next player one move from a card of theirs, count one each.
 CARD = 10.0
