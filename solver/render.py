@@ -62,6 +62,10 @@ def fitted(console: Console, renderable: Any) -> Any:
     table = Measurement.get(console, wide, renderable)
     if table.maximum <= console.width:
         return renderable
+    if renderable.row_count and drop_empty_columns(renderable):
+        table = Measurement.get(console, wide, renderable)
+        if table.maximum <= console.width:
+            return renderable
     if table.minimum > console.width:
         return stacked(renderable)
     # rich would narrow the widest columns first, cutting their words: give each
@@ -75,6 +79,17 @@ def fitted(console: Console, renderable: Any) -> Any:
     for column, lo, h in zip(renderable.columns, low, high, strict=True):
         column.width = lo + (h - lo) * room // spare
     return renderable
+
+
+def drop_empty_columns(table: Any) -> bool:
+    """Remove the columns of a too wide table that have nothing in any row (their
+    headers would take room from the words); whether any went."""
+    empty = [c for c in table.columns
+             if all(not (x.plain if hasattr(x, "plain") else str(x)).strip()
+                    for x in c.cells)]
+    for column in empty:
+        table.columns.remove(column)
+    return bool(empty)
 
 
 def stacked(table: Any) -> Any:
