@@ -94,8 +94,8 @@ def test_records_are_the_rules_engine_games():
 
 
 def test_seed_zero_replays_the_published_deals():
-    """--seed 0: game g is dealt and played from random.Random(g), as the figures in
-    the win-rate figures in docs/hoch-hinaus.md were."""
+    """--seed 0: game g is dealt and played from random.Random(g), as the win-rate figures in
+    docs/hoch-hinaus.md were."""
     out = run("simulate", "--games", "3", "--policy", "random", "--jobs", "1", "--json")
     records = json.loads(out.stdout)["records"]
     assert [(r["measures"]["tasks_completed"], r["measures"]["turns"]) for r in records] \
