@@ -13,7 +13,7 @@ game g is the same game on an idle or a busy machine: game g is dealt from
 `task_seed(seed, g)`, as simulate's game g. `--cap` caps a decision's seconds (the
 policies' own cap by default; far above the work). Each finished game is kept in the
 store at once (score, every decision's seconds, the load): `--resume` plays only the
-games the store lacks, so a long run goes on over sittings; without it the run's games
+games the store lacks, so a long run goes on where it stopped; without it the run's games
 are played again.
 
 `--report`: per variant, each run's games, mean score, share of the hindsight optimum of

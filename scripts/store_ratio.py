@@ -7,7 +7,7 @@ hindsight optimum of its draw. Games are grouped by what was run (rules data, va
 the policy's options); a record without its optimum borrows it from any other record of
 the same draw (the same rules data, variant and seed). Per group: the games, the mean
 score and optimum, how many optima are proven, and mean score / mean optimum with a 95 %
-interval (`solver.stats.ratio_of_means`, paired by game). Runs longer than one sitting
+interval (`solver.stats.ratio_of_means`, paired by game). Long runs
 go through `--store ... --resume`; this reads them at any point.
 
 Several stores are read as one (runs made in copies of one store, say). With `--paired`,
