@@ -177,13 +177,7 @@ def _by_sat(logic: Any, model: StepModel, fixed: list, switches: list, texts: li
 
     for lit in fixed:
         logic.clause([lit])
-    try:
-        got = model_or_core_within(logic.b, switches, conflicts, deadline)
-    except TimeLimitReached as e:
-        if deadline.passed():
-            raise TimeLimitReached("the time limit came before the SAT solver decided "
-                                   "(no answer)") from None
-        raise TimeLimitReached(f"{e} (--conflicts {conflicts})") from None
+    got = model_or_core_within(logic.b, switches, conflicts, deadline)
     if got.model is not None:
         sol = got.model
         return model.decode(lambda x: (x in sol) if x > 0 else (-x not in sol))

@@ -380,9 +380,11 @@ def model_or_core_within(builder: CnfBuilder, switches: Sequence[int], conflicts
             model = sat.solve_limited(switches, deadline, conflicts)
         except TimeLimitReached:
             if deadline.passed():
-                raise
+                raise TimeLimitReached("the time limit came before the SAT solver decided "
+                                       "(no answer)") from None
             raise TimeLimitReached(f"the SAT solver used its budget of {conflicts} "
-                                   "conflicts before deciding (--conflicts)") from None
+                                   f"conflicts before deciding (--conflicts {conflicts})"
+                                   ) from None
         if model is not None:
             return Decided(model, None)
         out = Decided(None, None)
