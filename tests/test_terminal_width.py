@@ -142,3 +142,16 @@ def test_the_notation_key_is_in_show_and_help(game: str) -> None:
     assert "Notation:" in shown.stdout
     helped = run("--help")
     assert helped.exit_code == 0 and "Notation:" in helped.stdout, helped.output
+
+
+def test_tippi_toppi_pile_labels_fit_their_columns() -> None:
+    """Piles of 10+ cards: the words under each pile stay under its column."""
+    shown = game_runner("tippi-toppi")("show", f"{TT}/solo-endgame.json")
+    assert shown.exit_code == 0, shown.output
+    lines = shown.stdout.splitlines()
+    head = lines[0]
+    labels = next(line for line in lines if "(14)" in line)
+    assert len(labels.rstrip()) <= len(head)
+    for p, word in enumerate(("pile 1", "pile 2", "pile 3", "pile 4")):
+        column = head.index(word)
+        assert labels[column:column + len(word)].strip(), (p, head, labels)

@@ -40,17 +40,19 @@ def table_text(state: GameState) -> Text:
     """The piles (top card big, pile height below), then tasks, hands and piles left."""
     r = state.rules
     out = Text()
-    out.append("  ".join(f"pile {p + 1}".center(CARD_W) for p in range(r.piles)) + "\n")
+    under = [f"{r.colours[t[0]].name} ({len(pl)})"
+             for t, pl in zip(state.tops, state.piles, strict=True)]
+    width = max(CARD_W, *(len(u) for u in under))  # the words under a pile fit its column
+    out.append("  ".join(f"pile {p + 1}".center(width) for p in range(r.piles)) + "\n")
     for row in range(3):
         for p, top in enumerate(state.tops):
             bg = r.colours[top[0]].rgb
             label = str(top[1]) if row == 1 else ""
-            out.append(label.center(CARD_W), style=f"bold {text_on(bg)} on {bg}")
+            out.append(label.center(width), style=f"bold {text_on(bg)} on {bg}")
             if p < r.piles - 1:
                 out.append("  ")
         out.append("\n")
-    out.append("  ".join(f"{r.colours[t[0]].name} ({len(pl)})".center(CARD_W)
-                         for t, pl in zip(state.tops, state.piles, strict=True)) + "\n")
+    out.append("  ".join(u.center(width) for u in under) + "\n")
     out.append("\nOpen tasks:\n", style="bold")
     for t in state.open_tasks:
         out.append(f"  • {t.text(r)}\n")
