@@ -44,6 +44,7 @@ class Solving:
     --seed, --workers, --solver-log and --quiet; its function gets `call.solver`."""
 
     time_limit: float | None = 60.0
+    workers: bool = True  # False: the verb's solver runs one worker (its answer repeats)
 
 
 @dataclass(frozen=True)
@@ -179,15 +180,15 @@ def answer(call: Call, values: dict[str, Any]) -> Any:
 
 # ---------------------------------------------------------------- the layer's parameters
 
-def solver_params(default_time: float | None) -> tuple[Param, ...]:
-    """--time-limit (this default), --seed, --workers and --solver-log of a solving
-    verb (`Verb.solving`)."""
+def solver_params(default_time: float | None, workers: bool = True) -> tuple[Param, ...]:
+    """--time-limit (this default), --seed, --workers (unless the verb runs one worker)
+    and --solver-log of a solving verb (`Verb.solving`)."""
     return (
         seconds_param("time_limit", default_time,
                       help="Seconds before the solver stops with its best answer."),
         seed_param(help="Random seed of the solver (runs are reproducible)."),
-        Param("workers", "int", 2, "Parallel solver workers.", minimum=1, maximum=64,
-              show_default=True, web=False),
+        *((Param("workers", "int", 2, "Parallel solver workers.", minimum=1, maximum=64,
+                 show_default=True, web=False),) if workers else ()),
         Param("solver_log", "flag", False, "Print the solver's own log on stderr.",
               web=False),
     )
@@ -216,7 +217,7 @@ def layer_params(entry: GameEntry, verb: Verb) -> tuple[Param, ...]:
     """The parameters a verb takes besides its own, by its kind: the layer reads them."""
     out: list[Param] = []
     if verb.solving is not None:
-        out += solver_params(verb.solving.time_limit)
+        out += solver_params(verb.solving.time_limit, verb.solving.workers)
     if verb.batch:
         out += BATCH_PARAMS
     if verb.rules:
@@ -248,7 +249,7 @@ def make_call(entry: GameEntry, verb: Verb, values: dict[str, Any]) -> Call:
         from solver.deadline import Deadline
 
         limit = values.pop("time_limit")
-        call.solver = SolverOptions(limit, values.pop("seed"), values.pop("workers", 2),
+        call.solver = SolverOptions(limit, values.pop("seed"), values.pop("workers", 2 if verb.solving.workers else 1),
                                     values.pop("solver_log", False),
                                     deadline=Deadline.from_start(limit))
     if verb.batch:

@@ -127,7 +127,7 @@ def test_the_reading_reaches_every_command(tmp_path, reading, count, results):
     assert len(best["options"]) == results and best["best"] == ["1 green", "1 green",
                                                                  "2 violet"]
     # one worker: the same optimal plan among equals on every run
-    plan = ok_json("plan", str(f), "--rolls", "1,1,2 6,6,6", "--check", "--workers", "1",
+    plan = ok_json("plan", str(f), "--rolls", "1,1,2 6,6,6", "--check",
                    *extra)
     assert plan["objective"] == plan["brute_force_objective"] == 3 * 37 + 7
     # the bonus roll's chips; on the next turn the violet chip left is due at once

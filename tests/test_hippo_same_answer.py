@@ -69,10 +69,10 @@ def test_plan_is_the_same_when_busy():
     assert not answer["cut_by_time"] and answer["work_limit"] == 10
 
 
-def test_plan_uses_one_worker_whatever_workers_says():
-    one = run_json(run, "plan", MIDGAME, "--rolls", ROLLS_8, "--workers", "1")
-    four = run_json(run, "plan", MIDGAME, "--rolls", ROLLS_8, "--workers", "4")
-    _equal_but(one, four)
+def test_plan_runs_one_worker_and_offers_no_workers_option():
+    asked = run("plan", MIDGAME, "--rolls", ROLLS_8, "--workers", "4")
+    assert asked.exit_code == 2 and "--workers" in asked.output
+    assert "--workers" not in run("plan", "--help").output
 
 
 def test_plan_cut_by_its_work_is_the_same_when_busy():

@@ -34,6 +34,16 @@ def terminal(monkeypatch):
     progress.set_quiet(False)
 
 
+@pytest.fixture(autouse=True)
+def drawing_allowed(monkeypatch):
+    """Progress may draw, whatever a test run before in this process left (--quiet, a
+    listener of the web app's worker, a line still owned) or the environment says."""
+    monkeypatch.setattr(progress, "_quiet", False)
+    monkeypatch.setattr(progress, "_owner", None)
+    monkeypatch.setattr(progress, "_listener", None)
+    monkeypatch.delenv("TOPPI_QUIET", raising=False)
+
+
 @pytest.fixture
 def reports(monkeypatch):
     """Every value a live status line receives, in order: ("found"|"bound"|"step", v)."""

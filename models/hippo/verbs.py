@@ -40,14 +40,14 @@ VERBS = (
                        'rolls included: "6,4,2 5,5,1 ...".', flags=("--rolls",),
                        required=True),
                  Param("work", "float", PLAN_WORK, "CP-SAT's work: deterministic seconds "
-                       "(load-independent; one worker, whatever --workers says). Past it "
+                       "(load-independent, on one worker). Past it "
                        "the best plan found with its bound (the greedy plan if CP-SAT "
                        "found none).", minimum=0.001,
                        maximum=1e6, show_default=True),
                  Param("check", "flag", False, "Also solve by brute force (short "
                        "sequences) and compare.")),
          answer="models.hippo.answers:PlanAnswer", show="models.hippo.render:show_plan",
-         solving=Solving(300.0), web="pool"),
+         solving=Solving(300.0, workers=False), web="pool"),
     Verb("finish", "The exact chance that the player on turn empties the stock within N own "
          "turns if the others do not interfere (playing to maximise that chance), and the "
          "best case: the fewest turns in which the dice could let it happen. The work is "

@@ -48,7 +48,8 @@ VERBS = (
                        "the solves may use in all (its load-independent work unit).",
                        minimum=0.01, maximum=1e6, show_default=True)),
          answer="models.hoch_hinaus.answers:AchievableAnswer",
-         show="models.hoch_hinaus.render:show_achievable", solving=Solving(60.0),
+         show="models.hoch_hinaus.render:show_achievable",
+         solving=Solving(60.0, workers=False),
          web="pool"),
     Verb("hint", "The best placement for the player on turn in FILE, with ranked "
          "alternatives, from what that player may know: their own hand, the board, the open "

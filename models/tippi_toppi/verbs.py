@@ -41,7 +41,8 @@ VERBS = (
                        "the solves may use in all (its load-independent work unit).",
                        minimum=0.01, maximum=1e6, show_default=True)),
          answer="models.tippi_toppi.answers:AchievableAnswer",
-         show="models.tippi_toppi.render:show_achievable", solving=Solving(120.0),
+         show="models.tippi_toppi.render:show_achievable",
+         solving=Solving(120.0, workers=False),
          web="pool"),
     Verb("hint", "Which card on which pile for the player on turn: every legal play ranked, "
          "with its reasons (tasks fulfilled now, tasks kept within reach, piles kept "
