@@ -83,8 +83,9 @@ def speedup(games: int, runs: int) -> None:
     print(f"  same table on both: {tables[1] == tables[2]}")
 
 
-def hint_latency(positions: int, runs: int) -> None:
-    """The hint at its command-line defaults, honest and all-seeing, on seeded deals."""
+def seeded_positions(positions: int) -> list:
+    """Positions of seeded deals (deal i: 1-4 players in turn, normal, i*7 % 21 random
+    placements), those still in play."""
     import random
 
     from models.hoch_hinaus.game import GAME
@@ -102,6 +103,12 @@ def hint_latency(positions: int, runs: int) -> None:
             g = g.apply_action(rng.choice(acts))
         if g.status == "playing":
             states.append(g)
+    return states
+
+
+def hint_latency(positions: int, runs: int) -> None:
+    """The hint at its command-line defaults, honest and all-seeing, on seeded deals."""
+    states = seeded_positions(positions)
     for label, view in (("honest", lambda g: g.observation(g.on_turn)),
                         ("--open-hands", lambda g: g)):
         times = []

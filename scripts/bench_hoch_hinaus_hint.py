@@ -92,24 +92,11 @@ def games(n: int, players: int, difficulty: str, jobs: int, store: str | None) -
 
 def positions(n: int, runs: int) -> None:
     """The hint's decision time at its defaults (see the docstring)."""
-    import random
+    from bench_hoch_hinaus import seeded_positions  # the same deals (scripts/ is on the path)
 
-    from models.hoch_hinaus.game import GAME
     from models.hoch_hinaus.hint import hint
-    from models.hoch_hinaus.state import new_game
 
-    data = GAME.load_rules(None)
-    states = []
-    for i in range(n):
-        rng = random.Random(i)
-        g = new_game(data.rules, data.catalogue, 1 + i % 4, "normal", rng)
-        for _ in range((i * 7) % 21):
-            acts = g.legal_actions()
-            if g.status != "playing" or not acts:
-                break
-            g = g.apply_action(rng.choice(acts))
-        if g.status == "playing":
-            states.append(g.observation(g.on_turn))
+    states = [g.observation(g.on_turn) for g in seeded_positions(n)]
     times: list[float] = []
     first: dict[int, list] = {}
     differ: set[int] = set()
