@@ -286,6 +286,9 @@ class GameView(Generic[R, S]):
     """How a game's states look, for the terminal and as pictures: each game implements
     it in its `render.py` as `VIEW` (the game description itself draws nothing)."""
 
+    # whether `terminal` says what chance just did (then `play` does not say it again)
+    shows_chance: bool = False
+
     def terminal(self, state: S) -> Any:
         """The state drawn for the terminal (a rich renderable)."""
         raise NotImplementedError

@@ -68,8 +68,10 @@ def play_in_terminal(call: Call, state: Any, me: int, policies: list[Policy],
             p = game.current_player(state)
             if p == CHANCE:
                 outcome = game.sample_chance(state, chance)
-                stdout.print(f"Chance: {escape(game.action_text(state, outcome))}")
-                state = game.apply_action(state, outcome)
+                after = game.apply_action(state, outcome)
+                if not (view.shows_chance and game.current_player(after) == me):
+                    stdout.print(f"Chance: {escape(game.action_text(state, outcome))}")
+                state = after  # (the picture drawn for my move says what chance did)
                 continue
             if p != me:
                 policy = policies[p]

@@ -58,9 +58,10 @@ def play_verbs(entry: GameEntry) -> tuple[Verb, ...]:
                        flags=("--policy",), multiple=True, metavar="P[,P...]"),
                  Param("rotate", "flag", False, "Move the policies on by one seat every "
                        "game (fair comparison)."),
-                 Param("open_hands", "flag", False, "Every policy sees the whole state "
-                       "(other hands, face-down piles in order): an all-seeing reference, "
-                       "not a player's game."),
+                 Param("open_hands", "flag", False, "Every policy sees the whole state, "
+                       "what the rules hide included (other hands, face-down piles in "
+                       "order, in games that hide them): an all-seeing reference, not a "
+                       "player's game."),
                  seed_param(help="Game g is dealt and played from seed*1000003+g (any "
                             "executor)."),
                  *game.setup_options, *game.play_options),

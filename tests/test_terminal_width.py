@@ -155,3 +155,18 @@ def test_tippi_toppi_pile_labels_fit_their_columns() -> None:
     for p, word in enumerate(("pile 1", "pile 2", "pile 3", "pile 4")):
         column = head.index(word)
         assert labels[column:column + len(word)].strip(), (p, head, labels)
+
+
+def test_play_says_a_roll_once() -> None:
+    """Hippo's picture says what the dice showed; `play` does not say it again before it
+    (an opponent's roll, not drawn, is still said)."""
+    from click.testing import CliRunner
+
+    from solver.cli import cli
+
+    done = CliRunner().invoke(cli, ["hippo", "play", "--seed", "1", "--players", "2"],
+                              input="1\nquit\n")
+    assert done.exit_code == 0, done.output
+    first = done.stdout.split("Your move")[0]
+    assert "threw the dice" in first and "Chance:" not in first
+    assert "Chance:" in done.stdout.split("Your move")[1]  # seat 2's roll

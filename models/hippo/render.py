@@ -135,6 +135,8 @@ def _turn_label(state: GameState) -> str:
 class HippoView(GameView):
     """The pool for the terminal and as SVG, and `play`'s hint: `best`'s first move."""
 
+    shows_chance = True  # "red threw the dice: 5+2+1" under the pool
+
     def terminal(self, state: GameState) -> Text:
         return pool_text(state)
 
