@@ -3,7 +3,7 @@ deals, search positions, SAT conflicts, CP-SAT's deterministic seconds), never i
 seconds: with these an answer is a function of the position, the options and the seed,
 on an idle machine as on a busy one; `--time-limit` only caps the work (and the answer
 says so). Light to import: the verbs' declarations name these defaults. The figures
-behind each default are in docs/tippi-toppi.md."""
+behind each default are in docs/tippi-toppi.md and docs/notes/tippi-toppi.md."""
 
 from __future__ import annotations
 
