@@ -209,6 +209,22 @@ def int_param(name: str, default: int | None, low: int | None, high: int | None 
                  **more)
 
 
+def conflicts_param(default: int | None, help: str, high: int = 10 ** 9) -> Param:
+    """--conflicts: a work budget of SAT conflicts (the same answer on any machine)."""
+    return int_param("conflicts", default, 1, high, help)
+
+
+def nodes_param(default: int | None, help: str, high: int = 10 ** 9) -> Param:
+    """--nodes: a work budget of search positions (the same answer on any machine)."""
+    return int_param("nodes", default, 1, high, help)
+
+
+def work_param(default: float, help: str, minimum: float = 0.01) -> Param:
+    """--work: CP-SAT's deterministic seconds, a load-independent work budget."""
+    return Param("work", "float", default, help, minimum=minimum, maximum=1e6,
+                 show_default=True)
+
+
 def choice_param(name: str, choices: tuple[str, ...], default: str | None, help: str = "",
                  **more: Any) -> Param:
     return Param(name, "choice", default, help, choices=tuple(choices),

@@ -35,7 +35,7 @@ class LazyConsole:
     def print(self, *objects: Any, **options: Any) -> None:
         """Console.print, with tables too wide for the terminal stacked (`fitted`)."""
         console = self.console
-        self.console.print(*(fitted(console, o) for o in objects), **options)
+        console.print(*(fitted(console, o) for o in objects), **options)
 
     # rich's live displays hold the console with `with console:`
     def __enter__(self) -> Console:

@@ -27,6 +27,7 @@ from solver.errors import BadInput
 from solver.results import to_jsonable
 from tests.cli_helpers import assert_one_line_error, game_runner
 from tests.cli_helpers import run_json as shared_run_json
+from tests.topito_helpers import reached
 
 PUZZLES = Path(__file__).resolve().parents[1] / "puzzles" / "topito"
 MID = str(PUZZLES / "midgame.json")
@@ -229,16 +230,6 @@ def test_three_players_next_and_any_other():
 
 # -------------------------------------------------------------------- invariance
 
-def reached(seed: int, players: int, moves: int) -> GameState:
-    """A position of a dealt game after some seeded random moves (not over)."""
-    rng = random.Random(seed)
-    state = new_game(BUILT_IN, players, rng)
-    for _ in range(moves):
-        nxt = state.move(rng.choice(state.legal_moves()))
-        if nxt.end() is not None:
-            break
-        state = nxt
-    return state
 
 
 def redeal(state: GameState, rng: random.Random) -> GameState:

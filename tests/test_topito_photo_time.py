@@ -23,6 +23,7 @@ from models.topito.rules import Card, GameRules, load_game_rules, parse_card
 from models.topito.state import GameState, Move, new_game
 from solver.errors import BadInput
 from tests.cli_helpers import assert_one_line_error, game_runner, run_json
+from tests.topito_helpers import reached
 
 BUILT_IN = load_game_rules()
 R = BUILT_IN.rules
@@ -191,15 +192,6 @@ def test_the_issue_example_a_met_card_is_in_the_deck(tmp_path):
         assert parse_card(R, "Cat on Bear") in full.deck
 
 
-def reached(seed: int, players: int, moves: int, rules: GameRules = BUILT_IN) -> GameState:
-    rng = random.Random(seed)
-    state = new_game(rules, players, rng)
-    for _ in range(moves):
-        nxt = state.move(rng.choice(state.legal_moves()))
-        if nxt.end() is not None:
-            break
-        state = nxt
-    return state
 
 
 @pytest.mark.parametrize("seed", range(12))

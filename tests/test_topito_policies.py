@@ -21,9 +21,10 @@ from models.topito.hint import MeetChances, choose_move, outlooks, table_hint
 from models.topito.nearness import Blocks, near_distances
 from models.topito.positions import read_position
 from models.topito.rules import Goal, load_game_rules, parse_card
-from models.topito.state import Move, State, new_game, successors
+from models.topito.state import Move, State, successors
 from solver.simulate import simulate
 from tests.cli_helpers import game_runner, on_three_executors
+from tests.topito_helpers import reached
 
 BUILT_IN = load_game_rules()
 R = BUILT_IN.rules
@@ -118,15 +119,6 @@ def test_the_hint_command_ranks_by_value_and_says_why():
 GAME_FILES = __import__("pathlib").Path(__file__).resolve().parents[1] / "puzzles" / "topito"
 
 
-def reached(seed: int, players: int, moves: int):
-    rng = random.Random(seed)
-    state = new_game(BUILT_IN, players, rng)
-    for _ in range(moves):
-        nxt = state.move(rng.choice(state.legal_moves()))
-        if nxt.end() is not None:
-            break
-        state = nxt
-    return state
 
 
 @settings(max_examples=15, deadline=None)

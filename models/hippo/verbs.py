@@ -7,7 +7,7 @@ render.py. Declaring them imports no solver.
 from __future__ import annotations
 
 from models.hippo.game import FOREIGN_FIRST_PARAM
-from solver.params import Param, int_param, seconds_param
+from solver.params import Param, int_param, seconds_param, work_param
 from solver.puzzles import PuzzleGame
 from solver.verbs import Solving, Verb
 
@@ -39,11 +39,10 @@ VERBS = (
          params=(Param("rolls_text", "text", None, 'The rolls in the order thrown, bonus '
                        'rolls included: "6,4,2 5,5,1 ...".', flags=("--rolls",),
                        required=True),
-                 Param("work", "float", PLAN_WORK, "CP-SAT's work: deterministic seconds "
+                 work_param(PLAN_WORK, "CP-SAT's work: deterministic seconds "
                        "(load-independent, on one worker). Past it "
                        "the best plan found with its bound (the greedy plan if CP-SAT "
-                       "found none).", minimum=0.001,
-                       maximum=1e6, show_default=True),
+                       "found none).", minimum=0.001),
                  Param("check", "flag", False, "Also solve by brute force (short "
                        "sequences) and compare.")),
          answer="models.hippo.answers:PlanAnswer", show="models.hippo.render:show_plan",

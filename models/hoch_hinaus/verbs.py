@@ -21,9 +21,12 @@ from solver.params import (
     OPEN_HANDS,
     Param,
     choice_param,
+    conflicts_param,
     int_param,
+    nodes_param,
     seconds_param,
     seed_param,
+    work_param,
 )
 from solver.puzzles import PuzzleGame
 from solver.verbs import Solving, Verb
@@ -41,12 +44,11 @@ VERBS = (
                               "any: any tile not on the board.", flags=("--tiles",)),
                  choice_param("backend", BACKENDS, "sat",
                               "PySAT (Glucose, incremental) or CP-SAT (one worker)."),
-                 int_param("conflicts", ACHIEVABLE_CONFLICTS, 1, 10**9, "PySAT: conflicts "
+                 conflicts_param(ACHIEVABLE_CONFLICTS, "PySAT: conflicts "
                            "the SAT solver may use in all (its work: the answer is the "
                            "same on any machine)."),
-                 Param("work", "float", ACHIEVABLE_WORK, "CP-SAT: deterministic seconds "
-                       "the solves may use in all (its load-independent work unit).",
-                       minimum=0.01, maximum=1e6, show_default=True)),
+                 work_param(ACHIEVABLE_WORK, "CP-SAT: deterministic seconds "
+                       "the solves may use in all (its load-independent work unit).")),
          answer="models.hoch_hinaus.answers:AchievableAnswer",
          show="models.hoch_hinaus.render:show_achievable",
          solving=Solving(60.0, workers=False),
@@ -59,7 +61,7 @@ VERBS = (
                            "other open tasks over (0: off)."),
                  int_param("top", HINT_TOP, 1, 100, "Candidates checked by the SAT look-ahead."),
                  int_param("shown", 8, 1, 1000, "Alternatives listed.", flags=("--show",)),
-                 int_param("conflicts", HINT_CONFLICTS, 1, 10**9, "SAT conflicts each check of "
+                 conflicts_param(HINT_CONFLICTS, "SAT conflicts each check of "
                            "the look-ahead may use (its work; the answer is the same on "
                            "any machine)."),
                  seconds_param("time_limit", 30.0, 0.1, "A cap on the whole command: the "
@@ -82,9 +84,9 @@ VERBS = (
                  choice_param("policy", GAME.policy_names, "hint", "How the sampled games "
                               "are played (greedy: the hint without its SAT look-ahead)."),
                  seed_param(0, ""),
-                 int_param("nodes", REACHABLE_NODES, 1, 10**9, "Exact: positions the "
+                 nodes_param(REACHABLE_NODES, "Exact: positions the "
                            "searches may visit (rollout turns and search positions)."),
-                 int_param("conflicts", REACHABLE_CONFLICTS, 1, 10**9, "Exact: conflicts "
+                 conflicts_param(REACHABLE_CONFLICTS, "Exact: conflicts "
                            "of the SAT model of the rest of the game."),
                  seconds_param("time_limit", 300.0, 0.1, "A cap on the whole command: a "
                                "sampled rate cut by it is the rate over the games played "

@@ -16,7 +16,17 @@ from models.tippi_toppi.budgets import (
 )
 from models.tippi_toppi.encode import CARD_MODES
 from models.tippi_toppi.game import COMPARISONS_PARAM
-from solver.params import OPEN_HANDS, Param, choice_param, int_param, seconds_param, seed_param
+from solver.params import (
+    OPEN_HANDS,
+    Param,
+    choice_param,
+    conflicts_param,
+    int_param,
+    nodes_param,
+    seconds_param,
+    seed_param,
+    work_param,
+)
 from solver.puzzles import PuzzleGame
 from solver.verbs import Solving, Verb
 
@@ -34,12 +44,11 @@ VERBS = (
                               "pile in order."),
                  choice_param("backend", BACKENDS, "sat", "PySAT (Glucose, incremental, "
                               "cores) or CP-SAT (one worker)."),
-                 int_param("conflicts", ACHIEVABLE_CONFLICTS, 1, 10**9, "PySAT: conflicts "
+                 conflicts_param(ACHIEVABLE_CONFLICTS, "PySAT: conflicts "
                            "the SAT calls may use in all (their work: the answer is the "
                            "same on any machine)."),
-                 Param("work", "float", ACHIEVABLE_WORK, "CP-SAT: deterministic seconds "
-                       "the solves may use in all (its load-independent work unit).",
-                       minimum=0.01, maximum=1e6, show_default=True)),
+                 work_param(ACHIEVABLE_WORK, "CP-SAT: deterministic seconds "
+                       "the solves may use in all (its load-independent work unit).")),
          answer="models.tippi_toppi.answers:AchievableAnswer",
          show="models.tippi_toppi.render:show_achievable",
          solving=Solving(120.0, workers=False),
@@ -61,9 +70,9 @@ VERBS = (
                            "not everything is known)."),
                  seed_param(help="Seed of the deals, and of the exact search (its "
                             "rollouts and the beam's ties)."),
-                 int_param("nodes", REACHABLE_NODES, 1, 10**9, "Exact: positions the searches may "
+                 nodes_param(REACHABLE_NODES, "Exact: positions the searches may "
                            "make (rollout plays, beam children, depth-first positions)."),
-                 int_param("conflicts", REACHABLE_CONFLICTS, 1, 10**9, "Exact: conflicts of the SAT "
+                 conflicts_param(REACHABLE_CONFLICTS, "Exact: conflicts of the SAT "
                            "model of the rest of the game (at most 24 plays left)."),
                  seconds_param("time_limit", 120.0, 0.01, "A cap on the whole command: "
                                "sampling cut by it answers over the deals played (said "

@@ -54,15 +54,8 @@ def unmet_bound(card: Card, stacks: Stacks,
         at = where(stacks)
     kind = card.kind
     if kind == "podium":
-        out = 0
-        others = set()
-        for b in card.blocks:
-            w = at.get(b)
-            if w is None:
-                out += 1
-            elif w[0] != card.podium:
-                others.add(w[0])
-        return out + len(others)
+        out, podiums = spread(card.blocks, at)
+        return out + len(podiums - {card.podium})
     if kind == "pair":
         lower, upper = card.blocks
         w = at.get(lower)
@@ -71,19 +64,19 @@ def unmet_bound(card: Card, stacks: Stacks,
         u = at.get(upper)
         return 2 if u is not None and u[0] == w[0] else 1
     if kind == "order":
-        out = 0
-        holding = set()
-        for b in card.blocks:
-            w = at.get(b)
-            if w is None:
-                out += 1
-            else:
-                holding.add(w[0])
-        return max(1, out + max(0, len(holding) - 1))
+        out, podiums = spread(card.blocks, at)
+        return max(1, out + max(0, len(podiums) - 1))
     w = at.get(card.blocks[0])
     if w is None:
         return 2
     return 2 if w[1] + 1 == w[2] and w[1] + 1 != card.rank else 1
+
+
+def spread(blocks: tuple[int, ...], at: dict[int, tuple[int, int, int]]
+           ) -> tuple[int, set[int]]:
+    """How many of `blocks` are out of play, and the podiums holding the others."""
+    placed = [at[b][0] for b in blocks if b in at]
+    return len(blocks) - len(placed), set(placed)
 
 
 def lands(card: Card, block: int, target: int, under: int | None,

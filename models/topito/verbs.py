@@ -15,7 +15,14 @@ from models.topito.work import (
     RACE_BFS_NODES,
     RACE_NODES,
 )
-from solver.params import OPEN_HANDS, Param, choice_param, int_param
+from solver.params import (
+    OPEN_HANDS,
+    Param,
+    choice_param,
+    conflicts_param,
+    int_param,
+    nodes_param,
+)
 from solver.puzzles import PuzzleGame
 from solver.verbs import Solving, Verb
 
@@ -39,18 +46,20 @@ CARDS = (
           flag_value="all"),
 )
 
-def nodes_param(default: int, what: str) -> Param:
-    return int_param("nodes", default, 1, 10 ** 10, f"Work budget: {what} (the same "
-                     "answer on any machine; --time-limit only caps it).")
+def budget_help(what: str) -> str:
+    return f"Work budget: {what} (the same answer on any machine; --time-limit only caps it)."
 
 
-def conflicts_param(default: int, what: str) -> Param:
-    return int_param("conflicts", default, 1, 10 ** 12, f"Work budget: {what} (the same "
-                     "answer on any machine; --time-limit only caps it).")
+def topito_nodes(default: int | None, what: str) -> Param:
+    return nodes_param(default, budget_help(what), high=10 ** 10)
 
 
-PLAN_WORK = (nodes_param(PLAN_NODES, "positions A* or BFS may generate"),
-             conflicts_param(PLAN_CONFLICTS, "conflicts the SAT solver may meet"))
+def topito_conflicts(default: int, what: str) -> Param:
+    return conflicts_param(default, budget_help(what), high=10 ** 12)
+
+
+PLAN_WORK = (topito_nodes(PLAN_NODES, "positions A* or BFS may generate"),
+             topito_conflicts(PLAN_CONFLICTS, "conflicts the SAT solver may meet"))
 PLAN_BACKEND = choice_param(
     "backend", PLAN_BACKENDS, "auto",
     "auto: A* ordered by a proven lower bound, taking turns with SAT (its horizon "
@@ -90,10 +99,10 @@ VERBS = (
                               "game states through the engine."),
                  int_param("max_moves", 12, 0, 60, "Longest line searched; beyond it the "
                            "answer is 'not within N moves'."),
-                 int_param("nodes", None, 1, 10 ** 10, f"Work budget: moves the search may "
-                           f"make (default {RACE_NODES:,} with astar, {RACE_BFS_NODES:,} "
-                           "with bfs; the same answer on any machine; --time-limit only "
-                           "caps it)."),
+                 nodes_param(None, f"Work budget: moves the search may make (default "
+                             f"{RACE_NODES:,} with astar, {RACE_BFS_NODES:,} with bfs; the "
+                             "same answer on any machine; --time-limit only caps it).",
+                             high=10 ** 10),
                  REVERSAL_PARAM),
          answer="models.topito.answers:RaceAnswer", show="models.topito.render:show_race",
          solving=Solving(60.0), web="pool"),
@@ -108,8 +117,8 @@ VERBS = (
                               "(incremental, growing horizon) or breadth-first search."),
                  int_param("max_moves", 8, 1, 30, "Distances beyond this are shown as "
                            "'>N'."),
-                 conflicts_param(HINT_CONFLICTS, "SAT conflicts for all the distances"),
-                 nodes_param(HINT_NODES, "positions BFS may generate for all the "
+                 topito_conflicts(HINT_CONFLICTS, "SAT conflicts for all the distances"),
+                 topito_nodes(HINT_NODES, "positions BFS may generate for all the "
                              "distances"),
                  OPEN_HANDS, REVERSAL_PARAM),
          answer="models.topito.answers:HintAnswer", show="models.topito.render:show_hint",
