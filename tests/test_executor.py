@@ -299,7 +299,7 @@ def test_killing_the_parent_of_a_pool_leaves_no_worker():
         from solver.executor import Batch
 
         def task(n):
-            print(os.getpid(), flush=True)
+            os.write(1, f"{os.getpid()}\\n".encode())  # one write: lines never interleave
             time.sleep(600)
 
         dict(Batch(2, progress=False).run(task, [(n,) for n in range(4)], chunk=1))
