@@ -67,6 +67,14 @@ def open_game(driver, url: str, game: str) -> None:
     until(driver, "document.body.dataset.ready")
 
 
+def edit_mode(driver) -> None:
+    """The page in edit mode: the fields editor's pickers work (in play mode they are
+    read-only)."""
+    driver.find_element("id", "mode-edit").click()
+    until(driver, "!document.getElementById('fields').classList.contains('read-only') && "
+                  "document.getElementById('status').textContent")
+
+
 def position(driver) -> str:
     return js(driver, "return document.getElementById('position').value")
 
@@ -80,6 +88,35 @@ def ask(driver, verb: str, options: str = "") -> dict:
                      f"'{verb}' && document.getElementById('answer').textContent")
     assert js(driver, "return document.getElementById('answer').dataset.status") == "200"
     return json.loads(js(driver, "return document.getElementById('answer').textContent"))
+
+
+def sent_options(driver, game: str, verb: str) -> list[str]:
+    """The options the page sent with its last question (its form's values and the
+    query field), as the command line spells them."""
+    from urllib.parse import parse_qsl
+
+    from solver.params import TRUE
+    from solver.registry import web_games
+    from solver.serve.api import request_params
+
+    entry = web_games()[game]
+    params = {p.option: p for p in request_params(entry, entry.verb(verb))}
+    words: list[str] = []
+    query = js(driver, "return document.getElementById('answer').dataset.query")
+    for key, value in parse_qsl(query):
+        param = params.get(key.replace("_", "-"))
+        if param is not None and param.kind in ("flag", "switch"):
+            on = value.lower() in TRUE
+            if on or param.kind == "switch":
+                words.append(param.spellings[0 if on else 1])
+            continue
+        words += [f"--{key}", value]
+    return words
+
+
+def page_cli(driver, tmp: Path, text: str, game: str, verb: str) -> dict:
+    """The command line's answer with the options the page sent."""
+    return cli(tmp, text, game, verb, "position.json", *sent_options(driver, game, verb))
 
 
 def cli(tmp: Path, text: str, *args: str) -> dict:
@@ -105,7 +142,7 @@ def play_clicks(driver, names: list[str], candidate: str | None = None) -> str:
     if candidate is not None:
         until(driver, "document.querySelector('button.candidate')")
         for b in driver.find_elements("css selector", "button.candidate"):
-            if b.text == candidate:
+            if b.get_attribute("data-move") == candidate:
                 b.click()
                 break
         else:
@@ -120,8 +157,8 @@ def play_clicks(driver, names: list[str], candidate: str | None = None) -> str:
 PLAYS = {
     "take-it-higher": (["c5"], None, "score", []),
     "hoch-hinaus": (["A2", "B2"], "T32 V4:A2 P2:B2", "achievable", ["--within", "2"]),
-    "tippi-toppi": (["G2"], None, "achievable", ["--within", "6", "--cards", "known"]),
-    "topito": (["Cat", "yellow"], "move Cat red -> yellow", "plan", ["--card", "Duck on Owl"]),
+    "tippi-toppi": (["G2", "2"], None, "achievable", ["--within", "6", "--cards", "known"]),
+    "topito": (["Cat", "yellow"], None, "plan", ["--card", "Duck on Owl"]),
     "hippo": ([], None, "best", []),
 }
 
@@ -147,7 +184,7 @@ def test_play_by_clicks_and_ask(browser, tmp_path, game):
         text = play_clicks(driver, names, candidate)
     query = "&".join(f"{options[i][2:]}={options[i + 1]}" for i in range(0, len(options), 2))
     answer = ask(driver, verb, query)
-    expected = cli(tmp_path, text, game, verb, "position.json", *options)
+    expected = page_cli(driver, tmp_path, text, game, verb)
     assert without_times(answer) == without_times(expected)
 
 
@@ -168,7 +205,7 @@ def test_edit_by_clicks(browser, tmp_path):
     assert js(driver, "return document.getElementById('problem').textContent") == ""
     answer = ask(driver, "plan", "card=Duck on Owl")
     assert without_times(answer) == without_times(
-        cli(tmp_path, text, "topito", "plan", "position.json", "--card", "Duck on Owl"))
+        page_cli(driver, tmp_path, text, "topito", "plan"))
 
 
 def solution_clicks(game: str, data: dict) -> list[tuple[str, str]]:
@@ -274,6 +311,7 @@ def test_dice_editor_by_clicks(browser, tmp_path):
     the CLI's line; three dice give the position on which `best` equals the CLI's."""
     url, driver = browser
     open_game(driver, url, "hippo")
+    edit_mode(driver)
     before = position(driver)
     click_css(driver, '#field-roll .list-row button.pick[data-piece="6"]')
     text = changed(driver, before)
@@ -298,7 +336,7 @@ def test_dice_editor_by_clicks(browser, tmp_path):
     assert field_problem(driver, "roll") == ""
     answer = ask(driver, "best")
     assert without_times(answer) == without_times(
-        cli(tmp_path, text, "hippo", "best", "position.json"))
+        page_cli(driver, tmp_path, text, "hippo", "best"))
 
 
 def test_hands_tasks_and_turn_editor_by_clicks(browser, tmp_path):
@@ -310,6 +348,7 @@ def test_hands_tasks_and_turn_editor_by_clicks(browser, tmp_path):
 
     url, driver = browser
     open_game(driver, url, "tippi-toppi")
+    edit_mode(driver)
     original = position(driver)
     data = json.loads(original)
     hand = data["hands"][0]
@@ -346,8 +385,7 @@ def test_hands_tasks_and_turn_editor_by_clicks(browser, tmp_path):
     engine_reads(driver)
     answer = ask(driver, "achievable", "within=4&cards=known")
     assert without_times(answer) == without_times(
-        cli(tmp_path, text, "tippi-toppi", "achievable", "position.json", "--within", "4",
-            "--cards", "known"))
+        page_cli(driver, tmp_path, text, "tippi-toppi", "achievable"))
 
 
 def test_last_move_editor_and_round_trip(browser, tmp_path):
@@ -358,6 +396,7 @@ def test_last_move_editor_and_round_trip(browser, tmp_path):
 
     url, driver = browser
     open_game(driver, url, "topito")
+    edit_mode(driver)
     file = PUZZLES / "topito" / "race" / "endgame.json"  # not the page's first position
     before = position(driver)
     driver.find_element("id", "load").send_keys(str(file))
@@ -370,7 +409,7 @@ def test_last_move_editor_and_round_trip(browser, tmp_path):
     engine_reads(driver)
     answer = ask(driver, "hint")
     assert without_times(answer) == without_times(
-        cli(tmp_path, text, "topito", "hint", "position.json"))
+        page_cli(driver, tmp_path, text, "topito", "hint"))
     for part, value in data["last_move"].items():
         before = text
         Select(driver.find_element("id", f"pick-last_move-{part}")).select_by_value(value)
