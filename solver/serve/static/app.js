@@ -85,6 +85,7 @@ async function redo() {
 // ---------------------------------------------------------------- drawing
 let kinds = new Map();     // clickable word -> its kind (the picture's, a hand's chips)
 let pictureWords = new Set();
+let around = new Map();    // clickable word -> the words of the things around it
 
 async function refresh() {
   if (preview) {  // a plan's step was shown: the player's position again
@@ -124,6 +125,7 @@ async function refresh() {
 function drawPicture(svg) {
   const box = $("picture");
   box.innerHTML = svg;
+  around = Board.containers([...box.querySelectorAll("rect.hit")]);
   Board.fit(box);
   kinds = new Map();
   for (const r of box.querySelectorAll("rect.hit")) {
@@ -220,21 +222,19 @@ function playClick(word) {
   if (preview) { $("clicked").textContent = "showing a step of the plan: back to your position first"; return; }
   if (chanceNode) { $("clicked").textContent = "roll or draw first (the list below, or at random)"; return; }
   const w = word.toLowerCase();
-  const lastClick = clicks[clicks.length - 1];
-  if (lastClick && lastClick.word === w) clicks.pop();  // the same place again: take it back
-  else clicks.push({word: w, kind: kinds.get(w) || "word"});
-  marked("chosen", clicks.map((c) => c.word));
+  clicks.push({word: w, kind: kinds.get(w) || "word"});
+  for (const a of around.get(w) || []) clicks.push({word: a, kind: kinds.get(a), implied: true});
+  const said = `clicked: ${clicks.filter((c) => !c.implied).map((c) => c.word).join(" ")}`;
+  marked("chosen", clicks.filter((c) => !c.implied).map((c) => c.word));
   for (const c of document.querySelectorAll(".fields button.chip")) {
     c.classList.toggle("chosen", clicks.some((k) => k.word === String(c.dataset.piece).toLowerCase()));
   }
   $("candidates").textContent = "";
-  if (!clicks.length) { $("clicked").textContent = ""; marked("target", []); return; }
   const found = Board.match(moves, clicks, kinds, pictureWords);
   marked("target", found.targets);
-  const said = `clicked: ${clicks.map((c) => c.word).join(" ")}`;
   if (found.named.length === 1 && !found.open.length) { applyMove(found.named[0]); return; }
   if (!found.named.length && !found.open.length) {
-    problem(`no legal move with ${clicks.map((c) => c.word).join(", ")}`);
+    problem(`no legal move with ${clicks.filter((c) => !c.implied).map((c) => c.word).join(", ")}`);
     resetClicks();
     return;
   }
@@ -746,12 +746,13 @@ async function stepTo(step) {
   if (pic.ok) drawPicture(pic.text);
   const showing = step > 0;
   $("picture").classList.toggle("preview", showing);
+  $("picture").dataset.note = showing ? `step ${step} of the plan: ${plan[step - 1]} (not played yet)` : "";
   $("plan-step").textContent = showing
     ? `step ${step} of ${plan.length}: ${plan[step - 1]} (your position is unchanged)`
     : `plan of ${plan.length} step(s): Next shows each on the board`;
   $("plan-apply").hidden = !showing;
   $("plan-home").hidden = !showing;
-  $("plan-apply").textContent = `Apply steps 1-${step}`;
+  $("plan-apply").textContent = step === 1 ? "Apply step 1" : `Apply steps 1-${step}`;
   $("plan-back").disabled = step === 0;
   $("plan-next").disabled = step >= plan.length || preview.positions.length <= step;
   marked("mark", []);

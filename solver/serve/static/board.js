@@ -23,31 +23,46 @@ const Board = (() => {
     return out;
   }
 
-  // One ordering of a move against the clicks. `kinds` maps a clickable word to its kind
-  // (`space`, `card`...), `required` holds the words of the picture (a hand's chip may
-  // be clicked but is never needed). Clicks of one kind keep their order (the first
-  // space clicked takes the first face); clicks of different kinds come in any order.
-  // The move is named when its first and its last word on the picture are clicked: a
-  // card AND its pile; a block and the podium it goes to (where it stands is implied).
+  // The clickable words of a move, in order: a word on the picture must be clicked
+  // (`required`), except the words after the first of a group written A+B+C (a stack
+  // named by its lowest block); a hand's piece may be clicked but is never needed.
+  function moveWords(text, kinds, required) {
+    const out = [];
+    for (const token of text.split(/\s+/)) {
+      words(token).forEach((w, i) => {
+        if (kinds.has(w)) {
+          out.push({word: w, kind: kinds.get(w), required: required.has(w) && !(i > 0 && token.includes("+"))});
+        }
+      });
+    }
+    return out;
+  }
+
+  // One ordering of a move against the clicks. Clicks of one kind keep their order (the
+  // first space clicked takes the first face); clicks of different kinds come in any
+  // order; a place a click implies (the podium under a block clicked) fits anywhere.
+  // The move is named when every word it needs is clicked (a card AND its pile); it is
+  // open while more clicks could still name it.
   function matchOrdering(text, clicks, kinds, required) {
-    const seq = words(text).filter((w) => kinds.has(w))
-      .map((w) => ({word: w, kind: kinds.get(w), required: required.has(w)}));
+    const seq = moveWords(text, kinds, required);
     const last = new Map();
     const taken = new Set();
     for (const c of clicks) {
+      if (c.implied) {
+        const at = seq.findIndex((e, i) => e.word === c.word && !taken.has(i));
+        if (at >= 0) taken.add(at);
+        continue;
+      }
       const after = last.has(c.kind) ? last.get(c.kind) : -1;
       const at = seq.findIndex((e, i) => i > after && e.word === c.word && !taken.has(i));
       if (at < 0) return null;
       taken.add(at); last.set(c.kind, at);
     }
-    const req = seq.map((e, i) => (e.required ? i : -1)).filter((i) => i >= 0);
-    if (!req.length) return null;  // nothing of it on the picture: not made by clicks
-    const first = req[0], end = req[req.length - 1];
-    const firstKind = seq[first].kind;
-    const dead = !taken.has(first) && last.has(firstKind) && last.get(firstKind) > first;
-    const missing = (taken.has(first) ? 0 : 1) + (end !== first && !taken.has(end) ? 1 : 0);
-    const next = !taken.has(first) ? seq[first].word : (!taken.has(end) ? seq[end].word : null);
-    return {named: missing === 0, dead, missing, next};
+    const missing = seq.map((e, i) => i).filter((i) => seq[i].required && !taken.has(i));
+    if (!seq.some((e) => e.required)) return null;  // nothing of it on the picture
+    const dead = missing.some((i) => last.has(seq[i].kind) && last.get(seq[i].kind) > i);
+    return {named: !missing.length, dead, missing: missing.length,
+            next: missing.length ? seq[missing[0]].word : null};
   }
 
   // What the clicks say among the legal moves: the moves they name, the moves more
@@ -81,6 +96,21 @@ const Board = (() => {
   }
 
   function overlaps(a0, a1, b0, b1) { return a0 < b1 && b0 < a1; }
+
+  // for each clickable thing, the things around it (a podium around its blocks): a
+  // click on it is a click on them too
+  function containers(hits) {
+    const boxes = hits.map(rectOf);
+    const out = new Map();
+    hits.forEach((r, i) => {
+      const b = boxes[i];
+      const around = hits.filter((o, j) => j !== i && boxes[j].x <= b.x && boxes[j].y <= b.y
+        && boxes[j].x + boxes[j].w >= b.x + b.w && boxes[j].y + boxes[j].h >= b.y + b.h
+        && boxes[j].w * boxes[j].h > b.w * b.h);
+      out.set(r.dataset.id.toLowerCase(), around.map((o) => o.dataset.id.toLowerCase()));
+    });
+    return out;
+  }
 
   // grow each clickable rect towards `size` (picture units), by at most half the gap to
   // its neighbours (rects that overlap it, such as a podium around its blocks, are not
@@ -187,5 +217,5 @@ const Board = (() => {
     return span;
   }
 
-  return {words, match, fit, piece, touchScreen};
+  return {words, match, fit, piece, touchScreen, containers};
 })();
