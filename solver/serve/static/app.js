@@ -532,7 +532,6 @@ function optionInput(verb, o) {
     input = el("input", {type: numeric ? "number" : "text", id: id,
                          value: o.default === null ? "" : String(o.default)});
     if (numeric) input.step = "any";
-    if (o.multiple) input.placeholder = "several: separate with ;";
   }
   input.dataset.option = o.name;
   input.addEventListener("change", () => { input.dataset.touched = "1"; });
@@ -545,6 +544,7 @@ function setInput(input, value) {
   if (input.dataset.touched) return;  // what the player chose stays
   if (input.type === "checkbox") input.checked = value === true || value === "true" || value === "1";
   else input.value = Array.isArray(value) ? value.join("; ") : (value === null ? "" : String(value));
+  if (Array.isArray(value)) input.dataset.list = JSON.stringify(value); else delete input.dataset.list;
 }
 
 function drawVerbs() {
@@ -613,8 +613,9 @@ function queryOf(verb) {
     }
     const value = input.value.trim();
     if (value === "" || value === String(o.default === null ? "" : o.default)) continue;
-    const values = o.multiple ? value.split(";").map((x) => x.trim()).filter((x) => x) : [value];
-    for (const x of values) pairs.push([o.name, x]);
+    // several values the game gave stay several; a typed text is one value
+    const values = input.dataset.list && !input.dataset.touched ? JSON.parse(input.dataset.list) : [value];
+    for (const x of values) pairs.push([o.name, String(x)]);
   }
   for (const [k, v] of raw) pairs.push([k, v]);
   return pairs;
@@ -772,6 +773,8 @@ async function applySteps() {
 }
 
 async function ask(verb) {
+  // JSON typed in the position file's box is the position asked about
+  if (positionText() !== current) await commit(positionText(), "JSON edited");
   const pairs = queryOf(verb);
   const query = pairs.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join("&");
   const button = $(`ask-${verb}`);
