@@ -502,6 +502,35 @@ async def check_endpoint(request: Request) -> Response:
     return JSONResponse(entry.web().check(data, steps))
 
 
+def puzzle_steps(entry: GameEntry, data: dict[str, Any], steps: list[Any]) -> dict[str, Any]:
+    """The puzzle with the player's steps made by the game's rules engine (BadInput
+    "step N: WHY" at the first one refused): the picture, whether the last step is only
+    begun, what to do next."""
+    from solver.puzzles import play_steps
+
+    described = entry.module("verbs").PUZZLES
+    kind = described.make_kind(None, described.backends[0], 20.0)
+    pz, stated = described.read(kind, data, "puzzle file")
+    if stated is None:
+        raise BadInput("the puzzle file states no solution")
+    played = play_steps(described, kind, pz, stated, steps)
+    return {"svg": played.picture().render(), "steps": len(steps), "open": played.open,
+            "prompt": played.prompt()}
+
+
+async def steps_endpoint(request: Request) -> Response:
+    """`{"steps": [...]}` (each as in the puzzle file's solution) in, the puzzle drawn
+    with them made out; a step the rules refuse is HTTP 400 with one line."""
+    entry, source = _game(request), _source(request)
+    name, data = await to_thread.run_sync(_engine, puzzle_file, request, entry.id, source)
+    answer = _json_body(await read_body(request), "steps")
+    steps = answer.get("steps") if isinstance(answer, dict) else None
+    if not isinstance(steps, list):
+        raise HttpError(400, 'toppi: error: steps: expected {"steps": [...]}')
+    made = await to_thread.run_sync(_engine, puzzle_steps, entry, data, steps)
+    return JSONResponse({"game": entry.id, "source": source, "name": name, **made})
+
+
 async def reveal_endpoint(request: Request) -> Response:
     entry, source = _game(request), _source(request)
     name, data = await to_thread.run_sync(_engine, puzzle_file, request, entry.id, source)
@@ -606,6 +635,7 @@ routes = [
     Route("/api/{game}/{source}", library_endpoint, methods=["GET"]),
     Route("/api/{game}/{source}/{name}", puzzle_endpoint),
     Route("/api/{game}/{source}/{name}/check", check_endpoint, methods=["POST"]),
+    Route("/api/{game}/{source}/{name}/steps", steps_endpoint, methods=["POST"]),
     Route("/api/{game}/{source}/{name}/reveal", reveal_endpoint),
     Route("/api/{game}/{source}/{name}/sheet", sheet_endpoint),
     Route("/api/{game}/{verb}", run_verb, methods=["POST"]),
