@@ -287,7 +287,8 @@ def test_page_draws_each_step_and_refuses_an_illegal_one(page):
 # the library's page (the picture's clickable words, buttons, links, the list)
 MEASURE = """
 const svg = document.querySelector('#puzzle-picture svg');
-const texts = [...svg.querySelectorAll('text')].filter((t) => t.textContent.trim());
+const texts = [...document.querySelectorAll('#puzzle-picture svg text, #solution svg text')]
+  .filter((t) => t.textContent.trim());
 const tapped = [...svg.querySelectorAll('rect.hit'),
                 ...document.querySelectorAll('.library button, .library a, .library summary, .library select')]
   .filter((e) => e.getClientRects().length);
@@ -316,7 +317,7 @@ def fits(seen: dict, moment: str) -> None:
 def test_phone_opens_the_puzzle_in_view_legible_and_tappable(page):
     """At 390x844: a puzzle tapped at the end of the list opens in view (the list folds
     away), its picture's texts are at least 12 px, every target at least 44 px; so after
-    a step too."""
+    a step, and with the solution's picture shown."""
     url, driver = page
     driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
                            {"width": 390, "height": 844, "deviceScaleFactor": 2,
@@ -337,5 +338,8 @@ def test_phone_opens_the_puzzle_in_view_legible_and_tappable(page):
         click_word(driver, "colour", "red")
         assert driver.execute_script("return document.body.dataset.drawn") == "1+"
         fits(driver.execute_script(MEASURE), "after a step")
+        driver.execute_script("document.getElementById('reveal').click()")
+        until(driver, "document.querySelector('#solution svg')")
+        fits(driver.execute_script(MEASURE), "with the solution shown")
     finally:
         driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})

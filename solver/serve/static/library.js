@@ -110,22 +110,25 @@ async function make(next) {
   return true;
 }
 
+function legible(box, svgText) {
+  // the picture as wide as the column allows, but never so narrow that a text is below
+  // MIN_TEXT px (on a phone it then scrolls sideways in its box)
+  box.innerHTML = svgText;
+  const svg = box.querySelector("svg");
+  if (!svg) return;
+  const natural = svg.viewBox.baseVal.width || svg.width.baseVal.value;
+  const sizes = [...svg.querySelectorAll("text")].map((t) => parseFloat(t.getAttribute("font-size")))
+    .filter((s) => s > 0);
+  const smallest = sizes.length ? Math.min(...sizes) : MIN_TEXT;
+  const scale = Math.max(Math.min(1, box.clientWidth / natural), MIN_TEXT / smallest);
+  svg.style.width = `${Math.ceil(natural * scale) + 1}px`;  // + 1: rounding, never below
+  svg.style.height = "auto";
+}
+
 function drawPicture(svgText) {
   const box = $("puzzle-picture");
   const left = box.scrollLeft;
-  box.innerHTML = svgText;
-  const svg = box.querySelector("svg");
-  if (svg) {
-    // as wide as the column allows, but never so narrow that a text is below MIN_TEXT
-    // px (on a phone the picture then scrolls sideways)
-    const natural = svg.viewBox.baseVal.width || svg.width.baseVal.value;
-    const sizes = [...svg.querySelectorAll("text")].map((t) => parseFloat(t.getAttribute("font-size")))
-      .filter((s) => s > 0);
-    const smallest = sizes.length ? Math.min(...sizes) : MIN_TEXT;
-    const scale = Math.max(Math.min(1, box.clientWidth / natural), MIN_TEXT / smallest);
-    svg.style.width = `${Math.ceil(natural * scale) + 1}px`;  // + 1: rounding, never below
-    svg.style.height = "auto";
-  }
+  legible(box, svgText);
   box.scrollLeft = left;
   markPicture();
 }
@@ -285,7 +288,7 @@ $("reveal").addEventListener("click", async () => {
   const d = await r.json();
   if (!r.ok) { $("verdict").textContent = d.error; return; }
   $("verdict").textContent = "Solution: " + d.solution.map(text).join(" · ");
-  $("solution").innerHTML = d.svg;
+  legible($("solution"), d.svg);
 });
 $("difficulty").addEventListener("change", () => {
   const want = $("difficulty").value;
