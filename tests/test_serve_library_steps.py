@@ -211,6 +211,31 @@ def test_the_solution_step_by_step_then_check_says_solved(client, game):
     assert check["solved"] is True
 
 
+def test_every_library_puzzle_is_solved_by_its_steps():
+    """Every library puzzle's stated solution, step by step as the page sends it (Hippo
+    chip by chip), is made by the rules engine and ends with nothing left to do."""
+    from solver.puzzles import play_steps
+    from solver.registry import web_games
+
+    for game in GAMES:
+        described = web_games()[game].module("verbs").PUZZLES
+        kind = described.make_kind(None, described.backends[0], 20.0)
+        files = sorted((PUZZLES / game / "library").glob("*.json"))
+        assert len(files) >= 21
+        for path in files:
+            data = json.loads(path.read_text())
+            pz, stated = described.read(kind, data, path.name)
+            solution = page_steps(game, data)
+            lines = ([[*solution[:k], step[:j]] for k, step in enumerate(solution)
+                      for j in range(1, len(step) + 1)] if game == "hippo" else
+                     [solution[:k + 1] for k in range(len(solution))])
+            for line in lines:
+                made = play_steps(described, kind, pz, stated, line)
+                whole = line[-1] == solution[len(line) - 1]
+                assert made.open is not whole, (path.name, line)
+            assert "check" in made.prompt().lower(), path.name
+
+
 # ---------------------------------------------------------------- in a real browser
 
 @pytest.fixture(scope="module")

@@ -437,7 +437,7 @@ class PuzzleSteps:
             if not any(m[:i + 1] == move[:i + 1] for m in placed):
                 raise BadInput(self._why_not(roll, placed, move[:i], chip))
         if move in placed:
-            self.state = solo_step(s, _step_result(s, roll, move)[0])
+            self.state = _step_result(s, roll, move)[1]
             self.rolls, self.chips, self.open = k + 1, (), False
         else:
             self.chips, self.open = move, True
