@@ -26,6 +26,7 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
 from solver.errors import BadInput, ToppiError
+from solver.io import decode_text
 from solver.params import TRUE, Param
 from solver.registry import GameEntry, web_games
 from solver.serve.worker import POSITION, Outcome, VerbRequest, answer_request
@@ -167,10 +168,9 @@ async def read_body(request: Request) -> str:
                                  f"{MAX_BODY // 1024} KiB")
         chunks.append(chunk)
     try:
-        return b"".join(chunks).decode("utf-8")
-    except UnicodeDecodeError:
-        raise HttpError(400, f"toppi: error: position file {POSITION}: not UTF-8 text"
-                        ) from None
+        return decode_text(b"".join(chunks), f"position file {POSITION}")
+    except BadInput as exc:
+        raise HttpError(400, f"toppi: error: {exc}") from None
 
 
 def outcome_response(outcome: Outcome, job: str | None = None) -> Response:
@@ -190,6 +190,9 @@ async def run_verb(request: Request) -> Response:
     if verb is None:
         raise HttpError(404, f"toppi: error: {entry.id}: no verb '{name}' here (verbs: "
                              f"{', '.join(offered(entry))})")
+    pool, client = request.app.state.pool, client_of(request)
+    if verb.web != "thread":
+        _admit(pool, client)  # before the body is read: a refused body is not kept
     body = await read_body(request)
     values, limit, own, words = typed_values(entry, verb,
                                              list(request.query_params.multi_items()))
@@ -198,12 +201,27 @@ async def run_verb(request: Request) -> Response:
         return outcome_response(await to_thread.run_sync(answer_request, question))
     command = " ".join(["toppi", entry.id, verb.name,
                         *([POSITION] if takes_file(verb) else []), *words, "--json"])
-    pool = request.app.state.pool
-    job = pool.submit(question, command, limit, own)
+    job = _admit(pool, client, question, command, limit, own)
     if request.query_params.get("async", "").lower() in TRUE - {""}:
         return JSONResponse(job.view(), status_code=202)
     await asyncio.shield(job.task)
     return job_response(job)
+
+
+def client_of(request: Request) -> str:
+    """Who asks: the peer's address (every page of this machine is one client)."""
+    return request.client.host if request.client is not None else ""
+
+
+def _admit(pool: Any, client: str, *question: Any) -> Any:
+    """`pool.admit(client)`, or with a question `pool.submit(*question)`: a full
+    queue is HTTP 429 with one line."""
+    from solver.serve.jobs import Busy
+
+    try:
+        return pool.submit(*question, client=client) if question else pool.admit(client)
+    except Busy as exc:
+        raise HttpError(429, str(exc)) from None
 
 
 def job_response(job: Any) -> Response:
