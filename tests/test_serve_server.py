@@ -286,6 +286,21 @@ def test_the_url_printed_works_and_the_network_is_warned_of():
         assert "answering the host names" in lines[2]
 
 
+def test_serve_refuses_in_one_line_what_it_cannot_do():
+    import socket
+
+    run = game_runner("")
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        assert_one_line_error(run("serve", "--port", str(port)),
+                              f"--host 127.0.0.1 --port {port}: cannot listen there")
+    for name in ("*", "host:8765", "http://host", ""):
+        assert_one_line_error(run("serve", "--allow-host", name), f"--allow-host '{name}'",
+                              "the Host check stays on")
+
+
 # ---------------------------------------------------------------- a real server
 
 TOPPI = [sys.executable, "-c",

@@ -8,7 +8,8 @@ value --json` prints (HTTP 200; `X-Toppi-Exit` has the CLI's exit code), or with
 verb's typed parameters that a request may give (`Param.web`: no files, outputs, batch
 runs or threads), converted by `Param.convert`. Solver verbs run in the process pool
 with a time limit; `?async=1` returns a job to poll (`GET /api/jobs/<id>`) or cancel
-(`DELETE /api/jobs/<id>`).
+(`DELETE /api/jobs/<id>`); a client with a full queue is answered HTTP 429
+(solver/serve/jobs.py).
 """
 
 from __future__ import annotations

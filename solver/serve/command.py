@@ -49,9 +49,9 @@ def group(host: str, port: int, allow_hosts: tuple[str, ...], open_browser: bool
 
         Store(store, create=False).close()
     for name in allow_hosts:
-        if not name or any(c in name for c in "/@ \t") or name.count(":") == 1:
-            raise BadInput(f"--allow-host '{name}': a host name or address, without "
-                           "scheme or port")
+        if not name or any(c in name for c in "/@*? \t") or name.count(":") == 1:
+            raise BadInput(f"--allow-host '{name}': one host name or address, without "
+                           "scheme, port or wildcard (the Host check stays on)")
     import uvicorn
 
     from solver.serve.app import create_app, served_hosts
@@ -92,6 +92,8 @@ def bind(host: str, port: int) -> socket.socket:
                                    flags=socket.AI_PASSIVE)
     except (OSError, UnicodeError) as exc:
         raise BadInput(f"--host {host}: not an address of this machine ({exc})") from None
+    if ":" not in host:  # a name: its IPv4 address, as a browser tries it first
+        infos.sort(key=lambda info: info[0] != socket.AF_INET)
     family, kind, proto, _, address = infos[0]
     sock = socket.socket(family, kind, proto)
     try:

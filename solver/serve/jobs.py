@@ -17,7 +17,6 @@ pool keeps at most MAX_JOBS_KEPT ended jobs, for KEEP_SECONDS.
 from __future__ import annotations
 
 import asyncio
-import ctypes
 import itertools
 import multiprocessing
 import time
@@ -269,7 +268,7 @@ class Pool:
 
     def _forget_old(self) -> None:
         """Drop the oldest ended jobs past MAX_JOBS_KEPT, and those ended more than
-        KEEP_SECONDS ago; give the memory freed back to the system."""
+        KEEP_SECONDS ago."""
         ended = sorted((j for j in self.jobs.values() if j.ended is not None),
                        key=lambda j: j.ended or 0.0)
         old = time.monotonic() - KEEP_SECONDS
@@ -277,22 +276,3 @@ class Pool:
                 if n < len(ended) - MAX_JOBS_KEPT or (j.ended or 0.0) < old]
         for job in gone:
             del self.jobs[job.id]
-        if not self.active():
-            give_back_memory()
-
-
-def _malloc_trim() -> Any:
-    try:
-        return ctypes.CDLL(None).malloc_trim  # the C library the server runs on
-    except (OSError, AttributeError):  # not glibc: nothing to call
-        return None
-
-
-_TRIM = _malloc_trim()
-
-
-def give_back_memory() -> None:
-    """Return the C heap's free pages to the system (glibc keeps them otherwise: the
-    bodies of a burst of questions would stay in the server's memory)."""
-    if _TRIM is not None:
-        _TRIM(0)
