@@ -190,7 +190,7 @@ def test_bad_bodies_are_400_with_one_line_everywhere(server):
                                             "tippi-toppi", "topito", "hippo")]
     endpoints += ["/api/hippo/best?roll=6,4,2", "/api/hippo/apply?move=1",
                   "/api/hippo/picture", "/api/hippo/palette", "/api/hippo/edit",
-                  f"/api/hippo/library/{puzzle}/check"]
+                  f"/api/hippo/library/{puzzle}/check", f"/api/hippo/library/{puzzle}/steps"]
     for endpoint in endpoints:
         for name, body in BAD_BODIES.items():
             r = ask(client, endpoint, body)
@@ -220,6 +220,7 @@ def test_a_foreign_origin_cannot_change_anything(server):
                ("/api/hippo/apply?move=1", HIPPO), ("/api/hippo/picture", HIPPO),
                ("/api/hippo/palette", HIPPO), ("/api/hippo/edit", "{}"),
                (f"/api/hippo/library/{puzzle}/check", '{"steps": []}'),
+               (f"/api/hippo/library/{puzzle}/steps", '{"steps": []}'),
                (LONG + "&async=1", "{}")]
     for origin in ("http://evil.example", "null", "http://testserver:8080",
                    "https://testserver", "http://127.0.0.1"):
