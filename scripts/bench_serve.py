@@ -4,7 +4,13 @@ command line, and the pool's timings (a page while every slot runs a long solve,
 solve answered at its time limit, a process killed at its limit, a cancel). Medians of
 --runs runs. The suite checks what these do, not how fast (tests/test_serve_api.py).
 
-    python scripts/bench_serve.py [--runs 7] [--pool-only]
+`--server`: a real `toppi serve` process under load (tests/test_serve_server.py checks
+what it does): its memory before and after 400 questions with 500 KB bodies from 50
+clients (loopback addresses 127.0.0.2-51) and their cancelling; a quick question's
+answer while both slots solve and 40 long solves wait; how soon SIGTERM stops a server
+with a full queue.
+
+    python scripts/bench_serve.py [--runs 7] [--pool-only | --server]
 """
 
 from __future__ import annotations
@@ -124,13 +130,166 @@ def pool_figures(url: str, n: int, size: int) -> None:
               f"{limit + grace + 1:g} s), HTTP {codes}")
 
 
+# ---------------------------------------------------------------- --server
+
+LONG = f"/api/take-it-higher/max?{LONG_SOLVE}&time-limit=60"
+
+
+def serve_process() -> tuple[subprocess.Popen, str]:
+    """`toppi serve --port 0` (default workers) and its URL (without the last /)."""
+    proc = subprocess.Popen([*TOPPI, "serve", "--port", "0"], stderr=subprocess.PIPE,
+                            text=True, cwd=ROOT)
+    while True:
+        line = proc.stderr.readline()
+        if not line:
+            raise RuntimeError("toppi serve did not start")
+        if line.startswith("toppi serve: http"):
+            return proc, line.split()[2].rstrip("/")
+
+
+def _from(address: str, url: str, path: str, body: bytes = b"{}",
+          method: str = "POST") -> tuple[int, dict]:
+    """A request sent from `address` (another loopback address: another client)."""
+    import http.client
+    from urllib.parse import urlsplit
+
+    where = urlsplit(url)
+    conn = http.client.HTTPConnection(where.hostname, where.port, timeout=120,
+                                      source_address=(address, 0))
+    try:
+        conn.request(method, path, body, {"Content-Type": "application/json"})
+        answer = conn.getresponse()
+        return answer.status, json.loads(answer.read() or b"{}")
+    finally:
+        conn.close()
+
+
+def rss_mb(pid: int) -> float:
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def _fill(url: str, clients: int, path: str, body: bytes = b"{}") -> tuple[list, int]:
+    """8 questions from each of `clients` loopback addresses: (the jobs accepted as
+    (address, id), how many were refused busy)."""
+    accepted, busy = [], 0
+    for c in range(clients):
+        address = f"127.0.0.{2 + c}"
+        for _ in range(8):
+            code, answer = _from(address, url, path + "&async=1", body)
+            if code == 202:
+                accepted.append((address, answer["job"]))
+            elif code == 429:
+                busy += 1
+            else:
+                raise RuntimeError(f"HTTP {code}: {answer}")
+    return accepted, busy
+
+
+def _cancel(url: str, accepted: list) -> None:
+    for address, job in accepted:
+        _from(address, url, f"/api/jobs/{job}", b"", "DELETE")
+
+
+def memory_figures(url: str, pid: int) -> None:
+    time.sleep(1)
+    before = rss_mb(pid)
+    held = _hold_pool(url, 2)
+    body = json.dumps({**json.loads((ROOT / "puzzles/hippo/midgame-4p.json").read_text()),
+                       "pad": "x" * 500_000}).encode()
+    started = time.monotonic()
+    accepted, busy = _fill(url, 50, "/api/hippo/best?roll=6,4,2&time-limit=30", body)
+    took = time.monotonic() - started
+    full = rss_mb(pid)
+    _cancel(url, accepted)
+    for job in held:
+        _request(f"{url}/api/jobs/{job}", "DELETE")
+    time.sleep(1)
+    after = rss_mb(pid)
+    print(f"memory (server process RSS): {before:.0f} MB before, {full:.0f} MB with "
+          f"{len(accepted)} questions of 500 KB accepted and {busy} refused busy (400 "
+          f"sent in {took:.1f} s), {after:.0f} MB after cancelling them")
+
+
+def quick_figures(url: str, n: int) -> None:
+    hippo = (ROOT / "puzzles/hippo/midgame-4p.json").read_bytes()
+    # a roll asked once only: a worker remembers what it has answered
+    rolls = iter(f"{a},{b},{c}" for a in range(1, 7) for b in range(a, 7)
+                 for c in range(b, 7))
+
+    def quick() -> tuple[int, dict]:
+        return _request(f"{url}/api/hippo/best?roll={next(rolls)}", "POST", hippo)
+
+    idle = [_timed(quick)[0] for _ in range(n)]
+    held = _hold_pool(url, 2)
+    accepted, busy = _fill(url, 5, LONG)
+    queued = sum(_request(f"{url}/api/jobs/{j}")[1]["status"] == "queued"
+                 for _, j in accepted)
+    busy_runs = [_timed(quick) for _ in range(n)]
+    codes = sorted({code for _, (code, _) in busy_runs})
+    _cancel(url, accepted)
+    for job in held:
+        _request(f"{url}/api/jobs/{job}", "DELETE")
+    seconds = [t for t, _ in busy_runs]
+    print(f"quick question (hippo best, a new roll each time): idle median "
+          f"{statistics.median(idle):.3f} s (max {max(idle):.3f}); with 2 solving and "
+          f"{queued} waiting: median {statistics.median(seconds):.3f} s (max "
+          f"{max(seconds):.3f}), HTTP {codes}")
+
+
+def stop_figures(n: int) -> None:
+    import signal
+    import threading
+
+    stops = []
+    for _ in range(n):
+        proc, url = serve_process()
+        try:
+            _hold_pool(url, 2)
+            _fill(url, 5, LONG)
+            for _ in range(2):  # two questions asked waiting for their answer
+                threading.Thread(target=_request, args=(url + LONG, "POST", b"{}"),
+                                 daemon=True).start()
+            time.sleep(1)
+            started = time.monotonic()
+            proc.send_signal(signal.SIGTERM)
+            proc.wait(60)
+            stops.append(time.monotonic() - started)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+    print(f"SIGTERM with 2 solving, 40 waiting and 2 requests open: stopped in median "
+          f"{statistics.median(stops):.2f} s (max {max(stops):.2f})")
+
+
+def server_figures(n: int) -> None:
+    proc, url = serve_process()
+    try:
+        memory_figures(url, proc.pid)
+        quick_figures(url, n)
+    finally:
+        proc.terminate()
+        proc.wait(60)
+    stop_figures(max(3, n // 2))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=7)
     parser.add_argument("--pool-only", action="store_true", help="only the pool's timings")
+    parser.add_argument("--server", action="store_true",
+                        help="only the server's memory, quick answers and stop")
     args = parser.parse_args()
     n = args.runs
     print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    if args.server:
+        server_figures(n)
+        print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+        return
     if args.pool_only:
         with running_server() as url:
             pool_figures(url, n, 2)

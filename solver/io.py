@@ -257,16 +257,48 @@ def parse_json(text: str, source: str) -> Any:
         raise BadInput(f"{source}: malformed JSON ({exc})") from None
     if _depth(data) > MAX_DEPTH:
         raise BadInput(too_deep)
+    if _SURROGATE_ESCAPE.search(text):
+        lone = _lone_surrogate(data)
+        if lone is not None:  # Python reads it; no UTF-8 text (nor answer) can hold it
+            escape = f"\\u{ord(lone):04x}"
+            found = re.search(re.escape(escape), text, re.IGNORECASE)
+            raise BadInput(f"{source}: a lone surrogate escape {escape} (half of a "
+                           f"UTF-16 pair, not a character)"
+                           f"{_place_at(text, found.start()) if found else ''}")
     return data
 
 
 def _place(text: str, literal: str) -> str:
     """ at line L column C: where a literal first stands in the text."""
-    at = text.find(literal)
+    return _place_at(text, text.find(literal))
+
+
+def _place_at(text: str, at: int) -> str:
     if at < 0:
         return ""
     line = text.count("\n", 0, at) + 1
     return f" at line {line} column {at - (text.rfind(chr(10), 0, at) + 1) + 1}"
+
+
+#: `\uD800`-`\uDFFF` in JSON text: the one way a JSON string holds a lone surrogate.
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
+
+
+def _lone_surrogate(value: Any) -> str | None:
+    """The first lone surrogate in a JSON value's strings and keys (None: none)."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            try:
+                item.encode("utf-8")
+            except UnicodeEncodeError as exc:
+                return item[exc.start]
+        elif isinstance(item, dict):
+            stack += [*item, *item.values()]
+        elif isinstance(item, list):
+            stack += item
+    return None
 
 
 def _depth(value: Any) -> int:

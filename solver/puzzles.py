@@ -18,7 +18,7 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Literal, Protocol, TypeVar
 
 from solver.deadline import NO_DEADLINE, Deadline
 from solver.errors import BadInput
@@ -58,6 +58,9 @@ class PuzzleGame(Generic[P, S]):
     picture(kind, puzzle, solution, reveal): an SVG of the puzzle as posed (reveal False;
         the solution is passed so the picture can state e.g. the score to reach) or solved.
     terminal(kind, puzzle, solution, reveal): the same for the terminal.
+    stepper(kind, puzzle, solution): the puzzle to solve step by step on the web page's
+        library (`PuzzleSteps`: the game's rules engine judges each step; the stated
+        solution only for what the picture states, e.g. the score to reach).
     """
 
     game: str
@@ -76,6 +79,7 @@ class PuzzleGame(Generic[P, S]):
     # What solving a puzzle knows, for the JSON of solve / check-unique: the game's
     # {"knows", "unknown", "all_seeing", ...} of the position posed (None: not said).
     knowledge: Callable[[Any, P], dict[str, Any] | None] | None = None
+    stepper: Callable[[Any, P, S], PuzzleSteps] | None = None
 
     @classmethod
     def from_module(cls, module: str, game: str, backends: tuple[str, ...],
@@ -90,7 +94,8 @@ class PuzzleGame(Generic[P, S]):
                        "terminal")),
                    generate_options=generate_options,
                    canonical=_FromModule(module, "canonical_form"),
-                   knowledge=_FromModule(module, "knowledge"))
+                   knowledge=_FromModule(module, "knowledge"),
+                   stepper=_FromModule(module, "stepper"))
 
     def canonical_form(self, kind: Any, puzzle: P) -> str:
         """The puzzle's canonical form: `canonical`, or the puzzle file's JSON with
@@ -100,6 +105,43 @@ class PuzzleGame(Generic[P, S]):
         from solver.store import canonical_json
 
         return canonical_json(self.write(kind, puzzle, None, None))
+
+
+class PuzzleSteps(Protocol):
+    """A puzzle being solved step by step (the web page's library): the steps so far
+    applied by the game's rules engine, one at a time."""
+
+    #: the last step made is only begun (e.g. some chips of a roll placed): no step
+    #: may follow it
+    open: bool
+
+    def step(self, step: Any) -> None:
+        """Make the next step, written as in the puzzle file's solution (or, where the
+        game allows it, only its beginning: then `open`); BadInput with one line in the
+        game's words when the rules refuse it."""
+
+    def picture(self) -> Svg:
+        """The puzzle with the steps so far made."""
+
+    def prompt(self) -> str:
+        """What the player does next, in the game's words."""
+
+
+def play_steps(game: PuzzleGame, kind: Any, puzzle: Any, solution: Any, steps: list[Any]
+               ) -> PuzzleSteps:
+    """The puzzle with the player's steps made one by one by the game's rules engine;
+    BadInput "step N: WHY" at the first step the rules refuse."""
+    played = game.stepper(kind, puzzle, solution) if game.stepper is not None else None
+    if played is None:
+        raise BadInput(f"{game.game}: its puzzles are not solved step by step here")
+    for n, step in enumerate(steps, 1):
+        if n > 1 and played.open:
+            raise BadInput(f"step {n}: step {n - 1} is not finished")
+        try:
+            played.step(step)
+        except BadInput as exc:
+            raise BadInput(f"step {n}: {exc}") from None
+    return played
 
 
 @functools.cache

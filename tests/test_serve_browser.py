@@ -221,13 +221,8 @@ def solution_clicks(game: str, data: dict) -> list[tuple[str, str]]:
     if game == "topito":
         return [c for s in data["puzzle"]["solution"] for c in
                 (("block", s["block"]), ("to", s["to"]))]
-    clicks = []
-    for roll in data["solution"]:
-        for placement in roll:
-            lane, colour = placement.split()
-            clicks += [("lane", lane), ("colour", colour)]
-        clicks.append(("next", ""))
-    return clicks
+    return [c for roll in data["solution"] for placement in roll
+            for c in zip(("lane", "colour"), placement.split(), strict=True)]
 
 
 # words that are not written on a puzzle's picture (clicked as buttons); every other
@@ -251,10 +246,8 @@ def test_solve_library_puzzle_by_clicks(browser, game):
     js(driver, "delete document.getElementById('verdict').dataset.solved")
     on_picture, clicks = 0, solution_clicks(game, data)
     for group, word in clicks:
-        if group == "next":
-            driver.find_element("id", "next-roll").click()
-            continue
-        # the word on the puzzle's picture where it is written there, else its button
+        # the word on the puzzle's picture where it is written there, else its button;
+        # each step is drawn before the next click
         hits = driver.find_elements("css selector", f'#puzzle-picture rect.hit'
                                                     f'[data-group="{group}"][data-word="{word}"]')
         if hits:
@@ -263,8 +256,9 @@ def test_solve_library_puzzle_by_clicks(browser, game):
         else:
             driver.find_element("css selector",
                                 f'#words button[data-group="{group}"][data-word="{word}"]').click()
-    assert on_picture == sum(g != "next" and g not in NOT_ON_PICTURE.get(game, ())
-                             for g, _ in clicks)
+        until(driver, "!document.body.dataset.busy")
+    assert js(driver, "return document.getElementById('step-problem').textContent") == ""
+    assert on_picture == sum(g not in NOT_ON_PICTURE.get(game, ()) for g, _ in clicks)
     driver.find_element("id", "check").click()
     until(driver, "document.getElementById('verdict').dataset.solved")
     assert js(driver, "return document.getElementById('verdict').dataset.solved") == "true"

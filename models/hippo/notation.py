@@ -62,7 +62,8 @@ def parse_move(state: GameState, placements: list[str] | str) -> Move:
     move = []
     for item in items:
         parts = item.split()
-        if len(parts) != 2 or not parts[0].isdecimal():
+        # a lane is a few ASCII digits: int() refuses over 4,300 of them with a ValueError
+        if len(parts) != 2 or not re.fullmatch(r"[0-9]{1,6}", parts[0]):
             raise BadInput(f"placement '{item}': expected 'LANE COLOUR', e.g. '10 red'")
         move.append((int(parts[0]), colour_index(list(state.colours), state.rules, parts[1],
                                                   f"placement '{item}'")))

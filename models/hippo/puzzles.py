@@ -35,7 +35,7 @@ from models.hippo.notation import format_move, parse_move, parse_roll
 from models.hippo.plan import BACKENDS, colour_move, coloured_moves, picks_of, solo_step
 from models.hippo.positions import state_from_dict, state_to_dict
 from models.hippo.rules import Rules, with_reading
-from models.hippo.state import GameState, Move, outcomes
+from models.hippo.state import GameState, Move, outcomes, place_chip
 from solver.backends import SolverOptions
 from solver.deadline import NO_DEADLINE, Deadline
 from solver.errors import BadInput, TimeLimitReached
@@ -409,11 +409,103 @@ def _terminal(kind: HippoPuzzles, puzzle: Puzzle, solution: Solution, reveal: bo
     return Group(*lines, pool_text(_final(puzzle, solution), "after the last roll"))
 
 
+class PuzzleSteps:
+    """A puzzle solved chip by chip on the web page (solver.puzzles.PuzzleSteps): a step
+    is one roll's placements, judged chip by chip against the roll's placement
+    sequences of the rules engine; the last step may be a roll only begun (`open`)."""
+
+    def __init__(self, kind: HippoPuzzles, puzzle: Puzzle, solution: Solution) -> None:
+        self.puzzle = puzzle
+        self.state = puzzle.state  # after the rolls done
+        self.rolls = 0  # rolls done
+        self.chips: Move = ()  # the placements of a roll only begun
+        self.open = False
+
+    def step(self, step: Any) -> None:
+        s, k = self.state, self.rolls
+        if s.is_terminal():
+            raise BadInput("the stock is empty already: nothing is placed after the win")
+        if k == len(self.puzzle.rolls):
+            raise BadInput(f"the puzzle has {len(self.puzzle.rolls)} roll(s), no more")
+        if not isinstance(step, list | str) or not step:
+            raise BadInput('a roll\'s placements are a list like ["6 red", "4 red"]')
+        move = parse_move(s, [expect(x, str, "placement") for x in step]
+                          if isinstance(step, list) else step)
+        roll = self.puzzle.rolls[k]
+        placed = [p[4] for p in s.placements(roll)]
+        for i, chip in enumerate(move):
+            if not any(m[:i + 1] == move[:i + 1] for m in placed):
+                raise BadInput(self._why_not(roll, placed, move[:i], chip))
+        if move in placed:
+            self.state = _step_result(s, roll, move)[1]
+            self.rolls, self.chips, self.open = k + 1, (), False
+        else:
+            self.chips, self.open = move, True
+
+    def _why_not(self, roll: tuple[int, ...], placed: list[Move], before: Move,
+                 chip: tuple[int, int]) -> str:
+        """Why `chip` may not follow the placements `before` of the roll, in words."""
+        s, (lane, colour) = self.state, chip
+        n = len(before)
+        lanes = sorted({m[n][0] for m in placed if m[:n] == before and len(m) > n})
+        dice = "+".join(map(str, roll))
+        if not lanes:
+            return f"the roll {dice} is placed in full"
+        if lane not in lanes:
+            return (f"the roll {dice} does not give lane {lane}{' now' if before else ''} "
+                    f"(its lanes: {', '.join(map(str, lanes))})")
+        colours = sorted({m[n][1] for m in placed
+                          if m[:n] == before and len(m) > n and m[n][0] == lane})
+        names = " or ".join(s.colours[c] for c in colours)
+        return (f"the chip on lane {lane} must be {names}: chips of the other players' "
+                "colours in the stock go first" if s.stocks[s.to_move][colour] else
+                f"{s.colours[s.to_move]} has no {s.colours[colour]} chip")
+
+    def _now(self) -> GameState:
+        """The position with the chips of a roll only begun placed."""
+        s = self.state
+        if not self.chips:
+            return s
+        lanes, hippo, stocks, fresh = s.lanes, s.hippo, s.stocks, s.fresh
+        for lane, colour in self.chips:
+            lanes, hippo, stocks, fresh, _, _ = place_chip(s.rules, lanes, hippo, stocks,
+                                                           fresh, s.to_move, lane, colour)
+        return GameState(s.rules, s.colours, lanes, hippo, stocks, s.to_move, s.bonus,
+                         self.puzzle.rolls[self.rolls], s.turns, fresh)
+
+    def picture(self) -> Any:
+        from models.hippo.render import pool_svg
+
+        rolls, k = self.puzzle.rolls, self.rolls
+        if self.state.is_terminal():
+            title = f"stock empty after {k} roll{'s' if k != 1 else ''}"
+        elif k == len(rolls):
+            title = "every roll used"
+        else:
+            title = (f"roll {k + 1} of {len(rolls)}: {'+'.join(map(str, rolls[k]))}"
+                     + (f", {len(self.chips)} chip{'s' if len(self.chips) != 1 else ''} "
+                        "placed" if self.chips else ""))
+        return pool_svg(self._now(), title)
+
+    def prompt(self) -> str:
+        rolls, k = self.puzzle.rolls, self.rolls
+        if self.state.is_terminal():
+            return "The stock is empty: check your answer."
+        if k == len(rolls):
+            return "Every roll is used and chips are left in the stock: undo a roll."
+        placed = [p[4] for p in self.state.placements(rolls[k])]
+        n = len(self.chips)
+        lanes = sorted({m[n][0] for m in placed if m[:n] == self.chips and len(m) > n})
+        return (f"Roll {k + 1} of {len(rolls)} ({'+'.join(map(str, rolls[k]))}): click a "
+                f"lane, then the chip's colour (lanes: {', '.join(map(str, lanes))}).")
+
+
 def puzzle_game() -> Any:
     """The shared puzzle commands' description of Hippo puzzles."""
     from solver.puzzles import PuzzleGame
     return PuzzleGame("hippo", BACKENDS, _make_kind, read_puzzle, _write,
-                      _solution_text, _picture, _terminal, knowledge=_knowledge)
+                      _solution_text, _picture, _terminal, knowledge=_knowledge,
+                      stepper=PuzzleSteps)
 
 
 def _knowledge(kind: HippoPuzzles, puzzle: Puzzle) -> dict[str, Any]:

@@ -49,6 +49,8 @@ from solver.backends.common import SolverOptions
 from solver.backends.sat import IncrementalSat
 from solver.errors import BadInput
 from solver.generate import Rating, Search, as_features, rating_work
+from solver.io import expect
+from solver.io import field as json_field
 from solver.logic import enumerate_solutions
 from solver.store import smallest_form
 
@@ -443,12 +445,92 @@ def canonical_puzzle(kind: Any, puzzle: Puzzle) -> str:
                          unordered=("hand", "tasks"))
 
 
+class PuzzleSteps:
+    """A puzzle solved placement by placement on the web page (solver.puzzles.
+    PuzzleSteps): each placement judged by the rules engine, a task fulfilled once it
+    holds after some placement, nothing placed after the last one."""
+
+    open = False  # a step is one placement: never half made
+
+    def __init__(self, kind: HochHinausPuzzles, puzzle: Puzzle, solution: Solution) -> None:
+        self.rules, self.puzzle = kind.rules, puzzle
+        self.board = puzzle.board(kind.rules)
+        self.placed: list[Action] = []
+        self.done: set[int] = set()  # the tasks fulfilled
+
+    def step(self, step: Any) -> None:
+        r, pz = self.rules, self.puzzle
+        if len(self.done) == len(pz.tasks):
+            raise BadInput("every task is fulfilled already: nothing is placed after the win")
+        if len(self.placed) == pz.within:
+            raise BadInput(f"the puzzle allows {pz.within} placement"
+                           f"{'s' if pz.within != 1 else ''}, no more")
+        a = self._action(step)
+        if a.tile in {b.tile for b in self.placed}:
+            raise BadInput(f"{a.tile} is placed already")
+        if a.filler is not None and sum(b.filler is not None for b in self.placed) >= pz.fillers:
+            raise BadInput(f"the puzzle allows {pz.fillers} gap filler(s), no more")
+        why = self.board.why_not_after(a.filler, a.first, a.second,
+                                       r.tile_by_id[a.tile].faces, pz.pros)
+        if why is not None:
+            raise BadInput(f"{action_text(r, a)}: {why}")
+        self.board.apply(a)
+        self.placed.append(a)
+        visible = self.board.visible()
+        self.done |= {i for i, t in enumerate(pz.tasks) if holds(r, t, visible)}
+
+    def _action(self, step: Any) -> Action:
+        """A placement {"tile", "on": [SPACE, SPACE], "filler"?} of a tile in the hand."""
+        r, w = self.rules, "placement"
+        expect(step, dict, w)
+        tile, flipped = r.parse_tile(json_field(step, "tile", str, w), f"{w}.tile")
+        if tile.id not in self.puzzle.hand:
+            raise BadInput(f"{tile.id} is not in the hand")
+        on = json_field(step, "on", list, w)
+        if len(on) != 2:
+            raise BadInput(f"{w}.on: a tile covers exactly two spaces")
+        s1, s2 = (r.parse_space(expect(x, str, f"{w}.on"), f"{w}.on") for x in on)
+        filler = step.get("filler")
+        f = None if filler is None else r.parse_space(expect(filler, str, f"{w}.filler"),
+                                                      f"{w}.filler")
+        return Action(tile.id, *((s2, s1) if flipped else (s1, s2)), f)
+
+    def picture(self) -> Any:
+        from models.hoch_hinaus.render import board_svg
+        from solver.render import Svg
+
+        r, pz = self.rules, self.puzzle
+        used = {a.tile for a in self.placed}
+        lines = [f"Placed {len(self.placed)} of at most {pz.within}: "
+                 + "; ".join(action_text(r, a) for a in self.placed),
+                 "Hand: " + "  ".join(r.tile_text(t) for t in pz.hand if t not in used)]
+        lines += [("done: " if i in self.done else "- ") + task_text(r, t)
+                  for i, t in enumerate(pz.tasks)]
+        inner = board_svg(self.board, title=f"within {pz.within}")
+        svg = Svg(max(inner.width, 330), inner.height + 16 * len(lines) + 8)
+        svg.items.extend(inner.items)
+        for i, text in enumerate(lines):
+            svg.text(8, inner.height + 12 + 16 * i, text, size=10, anchor="start")
+        return svg
+
+    def prompt(self) -> str:
+        pz = self.puzzle
+        if len(self.done) == len(pz.tasks):
+            return "Every task is fulfilled: check your answer."
+        left = pz.within - len(self.placed)
+        if not left:
+            return "No placement left and a task still open: undo a placement."
+        return ("Click a tile of the hand, then the two spaces it covers, its first face "
+                f"first ({left} placement{'s' if left != 1 else ''} left).")
+
+
 def puzzle_game() -> Any:
     """The shared puzzle commands' description of Hoch Hinaus! puzzles."""
     from solver.puzzles import PuzzleGame
     return PuzzleGame("hoch-hinaus", BACKENDS, make_kind, read_puzzle, write_puzzle,
                       solution_text, puzzle_picture, puzzle_terminal,
-                      canonical=canonical_puzzle, knowledge=_knowledge)
+                      canonical=canonical_puzzle, knowledge=_knowledge,
+                      stepper=PuzzleSteps)
 
 
 def _knowledge(kind: Any, puzzle: Puzzle) -> dict[str, Any]:

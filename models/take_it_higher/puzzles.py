@@ -350,12 +350,59 @@ def canonical_puzzle(kind: Any, puzzle: Puzzle) -> str:
                                "to_come": [t.id for t in puzzle.to_come]}) for m in maps)
 
 
+class PuzzleSteps:
+    """A puzzle solved tile by tile on the web page (solver.puzzles.PuzzleSteps): the
+    tiles to come in call order, each on an empty cell."""
+
+    open = False  # a step is one tile: never half made
+
+    def __init__(self, kind: TakeItHigherPuzzles, puzzle: Puzzle, solution: Solution) -> None:
+        self.kind, self.puzzle = kind, puzzle
+        self.target = kind.score(puzzle, solution)
+        self.placed: list[tuple[str, str]] = []
+
+    def step(self, step: Any) -> None:
+        to_come = self.puzzle.to_come
+        if len(self.placed) == len(to_come):
+            raise BadInput("every tile is placed already")
+        placement = parse_placement(self.kind.rules, step, "placement")
+        called = to_come[len(self.placed)].id
+        if placement.tile != called:
+            raise BadInput(f"{placement.tile} is not the tile called now: {called} is")
+        if placement.launch:
+            raise BadInput("no spaceships in puzzles")
+        held = _board(self.puzzle, tuple(self.placed)).get(placement.cell)
+        if held is not None:
+            raise BadInput(f"cell {placement.cell} already holds {held.id}")
+        self.placed.append((called, placement.cell))
+
+    def picture(self) -> Any:
+        from models.take_it_higher.render import board_svg
+
+        left = self.puzzle.to_come[len(self.placed):]
+        title = (f"reach {self.target}: " + " ".join(t.id for t in left) if left else
+                 f"{self._score()} points (reach {self.target})")
+        return board_svg(self.kind.rules, _board(self.puzzle, tuple(self.placed)),
+                         title=title)
+
+    def prompt(self) -> str:
+        left = self.puzzle.to_come[len(self.placed):]
+        if not left:
+            return (f"Every tile placed: {self._score()} points, {self.target} to reach. "
+                    "Check your answer.")
+        n = len(self.placed) + 1
+        return f"Place {left[0].id} on an empty cell (tile {n} of {len(self.puzzle.to_come)})."
+
+    def _score(self) -> int:
+        return self.kind.score(self.puzzle, tuple(self.placed))
+
+
 def puzzle_game() -> Any:
     """The shared puzzle commands' description of Take it Higher! puzzles."""
     from solver.puzzles import PuzzleGame
     return PuzzleGame("take-it-higher", BACKENDS, _make_kind, read_puzzle, _write,
                       _solution_text, _picture, _terminal, canonical=canonical_puzzle,
-                      knowledge=_knowledge)
+                      knowledge=_knowledge, stepper=PuzzleSteps)
 
 
 def _knowledge(kind: TakeItHigherPuzzles, puzzle: Puzzle) -> dict[str, Any]:

@@ -245,7 +245,9 @@ def _drawer(state: GameState, data: dict, where: str) -> int:
 
 def parse_play(state: GameState, text: str, where: str = "play") -> Play:
     """'G3>2' or 'G3 on 2' (card on pile 2), optionally 'p2:G3>2' for player 2."""
-    m = re.fullmatch(r"\s*(?:p(\d+)\s*:\s*)?(.+?)\s*(?:>|\bon\b|@)\s*(\d+)\s*", text, re.I)
+    # player and pile: a few ASCII digits (int() refuses over 4,300 with a ValueError)
+    m = re.fullmatch(r"\s*(?:p([0-9]{1,6})\s*:\s*)?(.+?)\s*(?:>|\bon\b|@)\s*([0-9]{1,6})\s*",
+                     text, re.I)
     if not m:
         raise BadInput(f"{where}: '{text}' is not a play (write CARD>PILE, e.g. G3>2)")
     player = int(m.group(1)) - 1 if m.group(1) else state.turn

@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from models.tippi_toppi.encode import PlanProblem, plan_problem
-from models.tippi_toppi.positions import parse_play
+from models.tippi_toppi.positions import format_play, parse_play
 from models.tippi_toppi.rules import Card, Rules, check_comparisons
 from models.tippi_toppi.state import GameState, Play
 from models.tippi_toppi.tasks import PLACEHOLDER, Task
@@ -499,11 +499,57 @@ def canonical_puzzle(kind: Any, puzzle: Puzzle) -> str:
                          unordered=("hand", "tasks"))
 
 
+class PuzzleSteps:
+    """A puzzle solved play by play on the web page (solver.puzzles.PuzzleSteps): each
+    play judged by the rules engine, the next card of the draw pile drawn after it."""
+
+    open = False  # a step is one play: never half made
+
+    def __init__(self, kind: TippiToppiPuzzles, puzzle: Puzzle, solution: Solution) -> None:
+        self.rules = kind.rules.with_comparisons(puzzle.comparisons)
+        self.puzzle = puzzle
+        self.state = puzzle.state(self.rules)
+        self.plays: list[str] = []
+
+    def step(self, step: Any) -> None:
+        r, s = self.rules, self.state
+        if s.is_won():
+            raise BadInput("every task is fulfilled already: nothing is played after the win")
+        if len(self.plays) == self.puzzle.within:
+            raise BadInput(f"the puzzle allows {self.puzzle.within} "
+                           f"play{'s' if self.puzzle.within != 1 else ''}, no more")
+        if not isinstance(step, str):
+            raise BadInput("a play is written CARD>PILE, e.g. G3>2")
+        play = parse_play(s, step, "play")
+        if play.card not in s.hands[0]:
+            raise BadInput(f"{r.card_name(play.card)} is not in the hand")
+        self.state = s.apply_action(Play(0, play.card, play.pile))
+        self.plays.append(format_play(r, play))
+
+    def picture(self) -> Any:
+        from models.tippi_toppi.render import table_svg
+
+        done = " ".join(self.plays)
+        title = (f"within {self.puzzle.within} plays: {done}" if done else
+                 f"within {self.puzzle.within} plays; {_draw_text(self.rules, self.puzzle)}")
+        return table_svg(self.state, title=title)
+
+    def prompt(self) -> str:
+        if self.state.is_won():
+            return "Every task is fulfilled: check your answer."
+        left = self.puzzle.within - len(self.plays)
+        if not left:
+            return "No play left and a task still open: undo a play."
+        return (f"Play a card from the hand onto a pile ({left} play{'s' if left != 1 else ''} "
+                "left).")
+
+
 def puzzle_game() -> Any:
     """The shared puzzle commands' description of Tippi Toppi puzzles."""
     from solver.puzzles import PuzzleGame
     return PuzzleGame("tippi-toppi", BACKENDS, _make_kind, _read, _write, _solution_text,
-                      _picture, _terminal, canonical=canonical_puzzle, knowledge=_knowledge)
+                      _picture, _terminal, canonical=canonical_puzzle, knowledge=_knowledge,
+                      stepper=PuzzleSteps)
 
 
 def _knowledge(kind: Any, puzzle: Puzzle) -> dict[str, Any]:

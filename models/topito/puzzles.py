@@ -47,7 +47,7 @@ from models.topito.rules import (
     parse_card,
     with_order_cards,
 )
-from models.topito.state import Move, State, format_move, move_dict
+from models.topito.state import Move, State, format_move, locate, move_dict
 from models.topito.verbs import BACKENDS
 from solver.deadline import Deadline
 from solver.errors import BadInput, TimeLimitReached
@@ -555,13 +555,64 @@ def canonical_puzzle(kind: Any, puzzle: Puzzle) -> str:
                          for perm in podium_symmetries(kind.rules, *puzzle.cards))
 
 
+class PuzzleSteps:
+    """A puzzle solved move by move on the web page (solver.puzzles.PuzzleSteps): each
+    move judged by the rules engine (the no-reversal rule included), K moves at most."""
+
+    open = False  # a step is one move: never half made
+
+    def __init__(self, kind: TopitoPuzzles, puzzle: Puzzle, solution: Solution) -> None:
+        self.kind, self.puzzle, self.solution = kind, puzzle, solution
+        self.state = puzzle.state
+        self.made: list[str] = []
+
+    def step(self, step: Any) -> None:
+        """A move {"block", "to"} ("from" may be left out: where the block is)."""
+        rules, k = self.kind.rules, len(self.solution)
+        if len(self.made) == k:
+            raise BadInput(f"the puzzle asks for {k} move{'s' * (k != 1)}, no more")
+        expect(step, dict, "move")
+        block = rules.block(json_field(step, "block", str, "move"), "move.block")
+        if "from" not in step:
+            at = locate(self.state.stacks, block)
+            step = {**step, "from": "out" if at is None else rules.podiums[at[0]]}
+            if at is not None and str(step.get("to", "")).strip().lower() == step["from"]:
+                raise BadInput(f"{rules.characters[block]} is on {step['from']} already")
+        move = parse_move(rules, step, "move")
+        if move.block in self.puzzle.banned:
+            raise BadInput(f"the {rules.characters[move.block]} may not be moved")
+        text = format_move(rules, move, self.state.stacks)
+        last = self.state.last
+        if (move.block, move.target) == self.state.ban and last is not None:
+            raise BadInput(f"{text} reverses the last move ({format_move(rules, last)}): "
+                           "the rules forbid it")
+        why = self.state.why_illegal(move)
+        if why is not None:
+            raise BadInput(f"{text}: {why}")
+        self.made.append(text)
+        self.state = self.state.apply_action(move)
+
+    def picture(self) -> Any:
+        from models.topito.render import puzzle_steps_svg
+
+        return puzzle_steps_svg(self.kind, self.puzzle, self.solution, self.state.stacks,
+                                self.made)
+
+    def prompt(self) -> str:
+        k, n = len(self.solution), len(self.made)
+        if n == k:
+            return f"{k} move{'s' * (k != 1)} made: check your answer."
+        return f"Move {n + 1} of {k}: click a block, then the podium it goes to."
+
+
 def puzzle_game() -> Any:
     """The shared puzzle verbs' description of Topito puzzles; verbs.py declares them
     with generate's own options (`--moves K`...), passed on to `_make_kind`."""
     from solver.puzzles import PuzzleGame
 
     return PuzzleGame("topito", BACKENDS, _make_kind, _read, _write, _solution_text,
-                      _picture, _terminal, canonical=canonical_puzzle, knowledge=_knowledge)
+                      _picture, _terminal, canonical=canonical_puzzle, knowledge=_knowledge,
+                      stepper=PuzzleSteps)
 
 
 def _knowledge(kind: Any, puzzle: Puzzle) -> dict[str, Any]:

@@ -495,6 +495,23 @@ def puzzle_svg(kind: TopitoPuzzles, puzzle: Puzzle, solution: Solution, reveal: 
     return svg
 
 
+def puzzle_steps_svg(kind: TopitoPuzzles, puzzle: Puzzle, solution: Solution,
+                     stacks: Stacks, made: Sequence[str]) -> Svg:
+    """A puzzle being solved move by move: the stacks now, what it asks, the moves made
+    (one line each, as in the solution's picture)."""
+    k = len(solution)
+    # a line per move, blank until made: the picture keeps its size from step to step
+    lines = [f"{i}. {m}" for i, m in enumerate(made, 1)] + [""] * (k - len(made))
+    if puzzle.classic:
+        svg = stacks_svg(kind.rules, stacks, _ask(kind, puzzle, solution), lines)
+    else:
+        svg = stacks_svg(kind.rules, stacks, f"in {_moves(k)}",
+                         [*_ask_lines(kind, puzzle, solution), *lines])
+    svg.text(svg.width / 2, 40, f"{len(made)} of {_moves(k)} made" if made else
+             _last_text(kind, puzzle), size=12)
+    return svg
+
+
 def puzzle_text(kind: TopitoPuzzles, puzzle: Puzzle, solution: Solution, reveal: bool
                 ) -> Group:
     """The same for the terminal."""

@@ -8,7 +8,8 @@ value --json` prints (HTTP 200; `X-Toppi-Exit` has the CLI's exit code), or with
 verb's typed parameters that a request may give (`Param.web`: no files, outputs, batch
 runs or threads), converted by `Param.convert`. Solver verbs run in the process pool
 with a time limit; `?async=1` returns a job to poll (`GET /api/jobs/<id>`) or cancel
-(`DELETE /api/jobs/<id>`).
+(`DELETE /api/jobs/<id>`); a client with a full queue is answered HTTP 429
+(solver/serve/jobs.py).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
 from solver.errors import BadInput, ToppiError
+from solver.io import decode_text
 from solver.params import TRUE, Param
 from solver.registry import GameEntry, web_games
 from solver.serve.worker import POSITION, Outcome, VerbRequest, answer_request
@@ -167,10 +169,9 @@ async def read_body(request: Request) -> str:
                                  f"{MAX_BODY // 1024} KiB")
         chunks.append(chunk)
     try:
-        return b"".join(chunks).decode("utf-8")
-    except UnicodeDecodeError:
-        raise HttpError(400, f"toppi: error: position file {POSITION}: not UTF-8 text"
-                        ) from None
+        return decode_text(b"".join(chunks), f"position file {POSITION}")
+    except BadInput as exc:
+        raise HttpError(400, f"toppi: error: {exc}") from None
 
 
 def outcome_response(outcome: Outcome, job: str | None = None) -> Response:
@@ -190,6 +191,9 @@ async def run_verb(request: Request) -> Response:
     if verb is None:
         raise HttpError(404, f"toppi: error: {entry.id}: no verb '{name}' here (verbs: "
                              f"{', '.join(offered(entry))})")
+    pool, client = request.app.state.pool, client_of(request)
+    if verb.web != "thread":
+        _admit(pool, client)  # before the body is read: a refused body is not kept
     body = await read_body(request)
     values, limit, own, words = typed_values(entry, verb,
                                              list(request.query_params.multi_items()))
@@ -198,12 +202,27 @@ async def run_verb(request: Request) -> Response:
         return outcome_response(await to_thread.run_sync(answer_request, question))
     command = " ".join(["toppi", entry.id, verb.name,
                         *([POSITION] if takes_file(verb) else []), *words, "--json"])
-    pool = request.app.state.pool
-    job = pool.submit(question, command, limit, own)
+    job = _admit(pool, client, question, command, limit, own)
     if request.query_params.get("async", "").lower() in TRUE - {""}:
         return JSONResponse(job.view(), status_code=202)
     await asyncio.shield(job.task)
     return job_response(job)
+
+
+def client_of(request: Request) -> str:
+    """Who asks: the peer's address (every page of this machine is one client)."""
+    return request.client.host if request.client is not None else ""
+
+
+def _admit(pool: Any, client: str, *question: Any) -> Any:
+    """`pool.admit(client)`, or with a question `pool.submit(*question)`: a full
+    queue is HTTP 429 with one line."""
+    from solver.serve.jobs import Busy
+
+    try:
+        return pool.submit(*question, client=client) if question else pool.admit(client)
+    except Busy as exc:
+        raise HttpError(429, str(exc)) from None
 
 
 def job_response(job: Any) -> Response:
@@ -502,6 +521,35 @@ async def check_endpoint(request: Request) -> Response:
     return JSONResponse(entry.web().check(data, steps))
 
 
+def puzzle_steps(entry: GameEntry, data: dict[str, Any], steps: list[Any]) -> dict[str, Any]:
+    """The puzzle with the player's steps made by the game's rules engine (BadInput
+    "step N: WHY" at the first one refused): the picture, whether the last step is only
+    begun, what to do next."""
+    from solver.puzzles import play_steps
+
+    described = entry.module("verbs").PUZZLES
+    kind = described.make_kind(None, described.backends[0], 20.0)
+    pz, stated = described.read(kind, data, "puzzle file")
+    if stated is None:
+        raise BadInput("the puzzle file states no solution")
+    played = play_steps(described, kind, pz, stated, steps)
+    return {"svg": played.picture().render(), "steps": len(steps), "open": played.open,
+            "prompt": played.prompt()}
+
+
+async def steps_endpoint(request: Request) -> Response:
+    """`{"steps": [...]}` (each as in the puzzle file's solution) in, the puzzle drawn
+    with them made out; a step the rules refuse is HTTP 400 with one line."""
+    entry, source = _game(request), _source(request)
+    name, data = await to_thread.run_sync(_engine, puzzle_file, request, entry.id, source)
+    answer = _json_body(await read_body(request), "steps")
+    steps = answer.get("steps") if isinstance(answer, dict) else None
+    if not isinstance(steps, list):
+        raise HttpError(400, 'toppi: error: steps: expected {"steps": [...]}')
+    made = await to_thread.run_sync(_engine, puzzle_steps, entry, data, steps)
+    return JSONResponse({"game": entry.id, "source": source, "name": name, **made})
+
+
 async def reveal_endpoint(request: Request) -> Response:
     entry, source = _game(request), _source(request)
     name, data = await to_thread.run_sync(_engine, puzzle_file, request, entry.id, source)
@@ -606,6 +654,7 @@ routes = [
     Route("/api/{game}/{source}", library_endpoint, methods=["GET"]),
     Route("/api/{game}/{source}/{name}", puzzle_endpoint),
     Route("/api/{game}/{source}/{name}/check", check_endpoint, methods=["POST"]),
+    Route("/api/{game}/{source}/{name}/steps", steps_endpoint, methods=["POST"]),
     Route("/api/{game}/{source}/{name}/reveal", reveal_endpoint),
     Route("/api/{game}/{source}/{name}/sheet", sheet_endpoint),
     Route("/api/{game}/{verb}", run_verb, methods=["POST"]),

@@ -96,6 +96,11 @@ API = {
     "check": _obj({"solved": _t("b"), "steps": _t("i"), "needed": _t("i"),
                    "message": _t("s")},
                   description="POST /api/<game>/<source>/<name>/check."),
+    "steps": _obj({"game": _t("s"), "source": {"enum": ["library", "store"]},
+                   "name": _t("s"), "svg": _t("s"), "steps": {"type": "integer", "minimum": 0},
+                   "open": _t("b"), "prompt": _t("s")},
+                  description="POST /api/<game>/<source>/<name>/steps: the puzzle drawn with "
+                              "the player's steps made; a step the rules refuse is an error."),
     "reveal": _obj({"game": _t("s"), "source": {"enum": ["library", "store"]},
                     "name": _t("s"), "solution": _t("a"), "svg": _t("s")},
                    description="GET /api/<game>/<source>/<name>/reveal."),
