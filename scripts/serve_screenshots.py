@@ -22,10 +22,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from solver.registry import web_games  # noqa: E402
 from solver.serve.browser import chromium, missing_browser, running_server, wait_for  # noqa: E402
 
-# an answer to show on each page: (verb, options)
-ASK = {"take-it-higher": ("score", ""), "hoch-hinaus": ("achievable", "within=2"),
-       "tippi-toppi": ("hint", ""), "topito": ("plan", "card=Duck on Owl"),
-       "hippo": ("best", "")}
+# an answer to show on each page: (verb, options beyond the page's own form)
+ASK = {"take-it-higher": ("hint", ""), "hoch-hinaus": ("achievable", ""),
+       "tippi-toppi": ("hint", ""), "topito": ("plan", ""), "hippo": ("best", "")}
 # dice clicked in the position editor first (Hippo: the roll 6, 4, 2)
 DICE = {"hippo": ["6", "4", "2"]}
 PHONE = {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True}

@@ -17,9 +17,19 @@ from typing import Any
 import pytest
 
 from solver.serve.browser import chromium, missing_browser, running_server
-from tests.test_serve_browser import (ask, cli, click_css, click_region, edit_mode, js,
-                                      open_game, position, sent_options, until,
-                                      until_changed)
+from tests.test_serve_browser import (
+    ask,
+    cli,
+    click_css,
+    click_region,
+    edit_mode,
+    js,
+    open_game,
+    position,
+    sent_options,
+    until,
+    until_changed,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 
