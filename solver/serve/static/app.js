@@ -171,10 +171,13 @@ async function applyMove(text) {
   await commit(JSON.stringify(r.data.position, null, indent), r.data.move.text);
 }
 
+// highlight the picture's things with these ids (their outline, where the clickable
+// rect was made larger for a finger)
 function marked(cls, ids) {
-  for (const r of document.querySelectorAll(`#picture rect.hit.${cls}`)) r.classList.remove(cls);
+  const things = "#picture rect.hit, #picture rect.hit-outline";
+  for (const r of document.querySelectorAll(things)) r.classList.remove(cls);
   const want = new Set([...ids].map((i) => String(i).toLowerCase()));
-  for (const r of document.querySelectorAll("#picture rect.hit")) {
+  for (const r of document.querySelectorAll(things)) {
     if (want.has(r.dataset.id.toLowerCase())) r.classList.add(cls);
   }
 }

@@ -135,7 +135,13 @@ const Board = (() => {
     };
     grow("x"); grow("y");
     hits.forEach((r, i) => {
-      const b = boxes[i];
+      const b = boxes[i], was = rectOf(r);
+      if (b.w === was.w && b.h === was.h) return;
+      // the thing's own outline stays for its highlights; the larger rect only listens
+      const outline = r.cloneNode(false);
+      outline.setAttribute("class", "hit-outline");
+      r.before(outline);
+      r.classList.add("grown");
       r.setAttribute("x", b.x); r.setAttribute("y", b.y);
       r.setAttribute("width", b.w); r.setAttribute("height", b.h);
     });
