@@ -87,10 +87,13 @@ class GameWeb:
     picture_words: per group of words, the pattern of the picture's texts naming them.
     steps(data) / step_key(step) / posed(data): a puzzle file's solution step by step,
         a step reduced to what the player chooses, the puzzle without its solution.
-    palette(data): the editor's tools for the position `data` (`tool(...)` items).
+    palette(data): the editor's tools for the position `data` (`tool(...)` items),
+        ending with `setup_actions()` (`new game`, `clear board`).
     edit(data, tool, clicks): the position after the clicks on the picture (each
         (kind, id) of a marked thing, or ("action", id) of a palette action) made with
-        `tool` in hand: an `Edited`.
+        `tool` in hand: an `Edited`. A piece laid comes out of its stock, draw pile or
+        reserve, so a click keeps the position valid where it can; else the position
+        comes with the engine's line (`settled`).
     """
 
     hint: str
