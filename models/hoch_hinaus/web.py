@@ -79,7 +79,8 @@ def palette(data: dict[str, Any]) -> list[dict[str, Any]]:
         more.append(tool("add player", "+ player", action=True))
     if len(hands) > 1:
         more.append(tool("remove player", "- player", action=True))
-    laid = {p.get("tile") for p in data.get("pieces") or [] if isinstance(p, dict)}
+    pieces = data.get("pieces") if isinstance(data.get("pieces"), list) else []
+    laid = {p.get("tile") for p in pieces if isinstance(p, dict)}
     return [tool("filler"), tool("remove", "take off"),
             *(tool(t.id) for t in rules.tiles if t.id not in laid), *more, *setup_actions()]
 
