@@ -10,9 +10,14 @@ words of the legal moves.
 
 from __future__ import annotations
 
+import copy
+import functools
+import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
+
+from solver.errors import ToppiError
 
 
 def piece(ident: str, label: str | None = None, colour: str | None = None,
@@ -82,10 +87,13 @@ class GameWeb:
     picture_words: per group of words, the pattern of the picture's texts naming them.
     steps(data) / step_key(step) / posed(data): a puzzle file's solution step by step,
         a step reduced to what the player chooses, the puzzle without its solution.
-    palette(data): the editor's tools for the position `data` (`tool(...)` items).
+    palette(data): the editor's tools for the position `data` (`tool(...)` items),
+        ending with `setup_actions()` (`new game`, `clear board`).
     edit(data, tool, clicks): the position after the clicks on the picture (each
         (kind, id) of a marked thing, or ("action", id) of a palette action) made with
-        `tool` in hand: an `Edited`.
+        `tool` in hand: an `Edited`. A piece laid comes out of its stock, draw pile or
+        reserve, so a click keeps the position valid where it can; else the position
+        comes with the engine's line (`settled`).
     """
 
     hint: str
@@ -120,3 +128,78 @@ def default_rules(game: Any) -> Any:
     """A game's built-in rules data, with its data options at their defaults (what the
     page's editor offers pieces from)."""
     return game.load_rules(None, **{p.name: p.default for p in game.data_options})
+
+
+# ---------------------------------------------------------------- set-up by clicking
+
+#: The palette actions every game's editor answers: the game's start position for the
+#: position's players and variant, and its board emptied (everything on it back in the
+#: stock, deck or unseen pieces).
+NEW_GAME, CLEAR_BOARD = "new game", "clear board"
+
+#: How the engine names the page's position in its lines (as `toppi serve` reads it).
+WHERE = "position file position.json"
+
+
+def setup_actions() -> list[dict[str, Any]]:
+    """The palette's `new game` and `clear board` actions."""
+    return [tool(NEW_GAME, action=True), tool(CLEAR_BOARD, action=True)]
+
+
+@functools.cache
+def rules_of(game: Any) -> Any:
+    """`default_rules(game)`, read once per game (an edit reads the position every click)."""
+    return default_rules(game)
+
+
+def problem(game: Any, data: dict[str, Any]) -> str | None:
+    """The engine's line on the position `data` (what `show` would say), or None when
+    the engine reads it."""
+    try:
+        game.read(rules_of(game), copy.deepcopy(data), WHERE)
+    except ToppiError as exc:
+        return str(exc)
+    return None
+
+
+def settled(game: Any, data: dict[str, Any], note: str = "") -> Edited:
+    """The edited position, with the engine's line when it does not read yet: the page
+    shows it and the next click may mend it (a click is never dropped)."""
+    line = problem(game, data)
+    if line is None:
+        return Edited(position=data, note=note)
+    return Edited(position=data, note=f"the position is not valid yet: {line}"
+                  + (f" ({note})" if note else ""))
+
+
+def deal_rng() -> random.Random:
+    """The random stream of a `new game` deal (tests replace it to deal one game)."""
+    return random.Random()
+
+
+def started(game: Any, setup: dict[str, Any], seat: int = 0) -> dict[str, Any]:
+    """A new game's position file as `seat` sees it at the table: the game dealt as
+    `play` deals it (`Game.new_game`), then what that seat may know
+    (`Game.observation`: other hands unknown, face-down piles unordered)."""
+    rules = rules_of(game)
+    state = game.new_game(rules, setup, deal_rng())
+    return game.write(game.observation(state, seat))
+
+
+def guarded(edit: Callable[[dict[str, Any], str | None, list[tuple[str, str]]], Edited]
+            ) -> Callable[[dict[str, Any], str | None, list[tuple[str, str]]], Edited]:
+    """An edit that answers a position it cannot change (a field of the wrong type
+    typed into the text, an unknown click) with a note, never an exception."""
+    @functools.wraps(edit)
+    def run(data: dict[str, Any], chosen: str | None, clicks: list[tuple[str, str]]
+            ) -> Edited:
+        if not clicks:
+            return Edited(note="nothing clicked")
+        try:
+            return edit(data, chosen, clicks)
+        except ToppiError as exc:
+            return Edited(note=str(exc))
+        except (KeyError, IndexError, TypeError, ValueError, AttributeError):
+            return Edited(note="this position's text has a field the editor cannot "
+                               "change by clicking: correct it in the text first")
+    return run

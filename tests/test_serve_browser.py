@@ -157,7 +157,7 @@ def play_clicks(driver, names: list[str], candidate: str | None = None) -> str:
 PLAYS = {
     "take-it-higher": (["c5"], None, "score", []),
     "hoch-hinaus": (["A2", "B2"], "T32 V4:A2 P2:B2", "achievable", ["--within", "2"]),
-    "tippi-toppi": (["G2", "2"], None, "achievable", ["--within", "6", "--cards", "known"]),
+    "tippi-toppi": (["P2", "1"], None, "achievable", ["--within", "6", "--cards", "hands"]),
     "topito": (["Cat", "yellow"], None, "plan", ["--card", "Duck on Owl"]),
     "hippo": ([], None, "best", []),
 }
@@ -362,7 +362,7 @@ def test_hands_tasks_and_turn_editor_by_clicks(browser, tmp_path):
     before = text  # (a full row has no menu: take one out first)
     click_css(driver, f'#field-open_tasks button.chip[data-piece="{data["open_tasks"][0]}"]')
     text = changed(driver, before)
-    seen = {*data["open_tasks"], *data["task_pile"], *data["fulfilled_tasks"]}
+    seen = {*data["open_tasks"], *data["fulfilled_tasks"]}  # (the task pile: face down)
     options = [o.get_attribute("value") for o in driver.find_elements(
         "css selector", "#field-open_tasks select.add option")]
     new_task = next(t for t in options if t and t not in seen)
@@ -376,8 +376,13 @@ def test_hands_tasks_and_turn_editor_by_clicks(browser, tmp_path):
     Select(driver.find_element("id", "pick-on_turn")).select_by_visible_text("seat 2")
     text = changed(driver, before)
     assert json.loads(text)["on_turn"] == 2
+    # (seat 2's hand is face down: its moves are not listed) back to seat 1
+    before = text
+    Select(driver.find_element("id", "pick-on_turn")).select_by_visible_text("seat 1")
+    text = changed(driver, before)
+    assert json.loads(text)["on_turn"] == 1
     engine_reads(driver)
-    answer = ask(driver, "achievable", "within=4&cards=known")
+    answer = ask(driver, "achievable", "within=4&cards=hands")
     assert without_times(answer) == without_times(
         page_cli(driver, tmp_path, text, "tippi-toppi", "achievable"))
 

@@ -119,6 +119,7 @@ def pool_svg(state: GameState, title: str = "") -> Svg:
                                                                else "")
                  + (_turn_label(state) if p == state.to_move else ""))
         svg.text(left + 24, y, label, 13, "#123", anchor="start")
+        svg.hit("stock", state.colours[p], left, y - 11, width - 2 * left, 22)
         y += 22
     return svg
 
