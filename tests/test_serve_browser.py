@@ -174,7 +174,7 @@ def test_play_by_clicks_and_ask(browser, tmp_path, game):
         until(driver, "document.getElementById('history').children.length === 1 && "
                          "document.getElementById('moves').options.length > 0 && "
                          "document.getElementById('moves').options[0].value.includes(' ')")
-        text = play_clicks(driver, ["2", "10"])
+        text = play_clicks(driver, ["2", "green", "10", "red"])  # a lane and a colour each
         assert json.loads(text)["to_move"] != "red" or "roll" not in json.loads(text)
         driver.find_element("id", "undo").click()  # back to the roll: ask best there
         until(driver, "document.getElementById('history').children.length === 1")

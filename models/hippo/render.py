@@ -89,7 +89,8 @@ def pool_svg(state: GameState, title: str = "") -> Svg:
     top = 40.0 if title else 14.0
     left = 14.0
     width = left * 2 + rules.lanes * w
-    height = top + rules.capacity * h + 30 + 22 * state.players + 10
+    line = 37.0  # a stock's line: tall enough to tap on a phone (44 px at the page's 1.2)
+    height = top + rules.capacity * h + 26 + line * state.players + 6
     svg = Svg(width, height, "#e8f4fb")
     if title:
         svg.text(width / 2, 20, title, 16, "#123", bold=True)
@@ -108,7 +109,7 @@ def pool_svg(state: GameState, title: str = "") -> Svg:
             cy = top + (rules.capacity - i - 0.5) * h
             colour = state.rules.rgb(state.colours[c])
             svg.circle(x + w / 2, cy, r, colour, "#222")
-    y = top + rules.capacity * h + 40
+    y = top + rules.capacity * h + 26 + line / 2
     for p, row in enumerate(state.stocks):
         colour = rules.rgb(state.colours[p])
         svg.circle(left + 10, y, 8, colour, "#222")
@@ -119,8 +120,8 @@ def pool_svg(state: GameState, title: str = "") -> Svg:
                                                                else "")
                  + (_turn_label(state) if p == state.to_move else ""))
         svg.text(left + 24, y, label, 13, "#123", anchor="start")
-        svg.hit("stock", state.colours[p], left, y - 11, width - 2 * left, 22)
-        y += 22
+        svg.hit("stock", state.colours[p], left, y - line / 2, width - 2 * left, line)
+        y += line
     return svg
 
 
