@@ -236,6 +236,15 @@ def offer(label: str, values: dict[str, str | bool] | None = None, offered: bool
     return {"offered": offered, "label": label, "values": dict(values or {})}
 
 
+def verb_default(game: str, verb: str, param: str) -> Any:
+    """A verb's own default of one parameter, by its name or option (as its declaration
+    gives it)."""
+    from solver.registry import entry
+
+    return next(p.default for p in entry(game).verb(verb).params
+                if param in (p.name, p.option))
+
+
 def no_form(data: dict[str, Any]) -> dict[str, dict[str, Any]]:
     return {}
 
