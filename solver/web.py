@@ -125,11 +125,11 @@ def win_chance(rate: dict[str, Any], sampled: str) -> str:
     if trials == 0:
         return f"Nothing was sampled: no estimate ({sampled})."
     if won == 0:
-        return (f"No sampled game was won: the chance to win is at most about {high} "
-                f"(0 of {trials} {sampled}).")
+        return (f"No sampled game was won (0 of {trials} {sampled}): the chance to win is "
+                f"likely under {high}.")
     if won == trials:
-        return (f"You can still win: every sampled game was won, the chance is at least "
-                f"about {percent(rate['low'])} ({trials} {sampled}).")
+        return (f"You can still win: every sampled game was won ({trials} {sampled}), the "
+                f"chance is likely over {percent(rate['low'])}.")
     return (f"You can still win: about {percent(rate['rate'])} ({low}-{high}), "
             f"{trials} {sampled}.")
 
