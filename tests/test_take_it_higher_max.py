@@ -274,7 +274,7 @@ def test_max_file_answers_the_boards_best_finish(tmp_path):
     """`toppi take-it-higher max FILE`: the best score from that board (its tiles kept,
     the called tile placed), at most the free maximum and at least the board's score
     so far; a full board's maximum is its own score; spaceships are refused in one
-    line; without FILE the free maximum as before."""
+    line; an empty board, like no FILE, gives the game's maximum."""
     import json
 
     from click.testing import CliRunner
@@ -311,3 +311,6 @@ def test_max_file_answers_the_boards_best_finish(tmp_path):
     assert refused.exit_code == 2
     assert "not with spaceships" in refused.output and refused.output.count("\n") == 1
     assert run(str(path), "--draws", "2").exit_code == 2
+    empty = tmp_path / "empty.json"  # an empty board: the game's maximum
+    empty.write_text(json.dumps({"game": "take-it-higher", "placements": []}))
+    assert json.loads(run(str(empty), "--backend", "cpsat").stdout)["score"] == free

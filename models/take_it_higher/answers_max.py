@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from models.take_it_higher.auto import AutoMaxResult
 from models.take_it_higher.draws import DrawsResult
 from models.take_it_higher.maximum import MaxResult
-from models.take_it_higher.positions import parse_draw
+from models.take_it_higher.positions import Position, parse_draw
 from models.take_it_higher.rules import Rules, Tile
 from models.take_it_higher.state import GameState, dealt_game, game_draw, replay
 from models.take_it_higher.variants import Variant, parse_variant
@@ -69,12 +69,19 @@ def max_(call: Call, variant: str | None, gold_silver: bool, draw: str | None,
          backend: str, draws: int | None) -> MaxAnswer | AutoMaxAnswer | DrawsAnswer:
     """The highest score and a board reaching it, from an empty board or the board of
     FILE (or, with --draws N, the distribution of the hindsight optima of N draws)."""
+    from models.take_it_higher.answers import chosen_variant, position_of
+
     rules = call.rules()
     if call.file is not None:
         if draws is not None:
             raise BadInput("--draws cannot be combined with a position FILE")
-        return from_board(call, variant, gold_silver, draw, backend)
-    chosen = parse_variant(variant or "basic", gold_silver)
+        position = position_of(call)
+        if position.placements or position.called or position.coming:
+            return from_board(call, position, variant, gold_silver, draw, backend)
+        # an empty board: the game's maximum, in the file's variant
+        chosen = chosen_variant(position, variant, gold_silver)
+    else:
+        chosen = parse_variant(variant or "basic", gold_silver)
     if draws is not None:
         if draw or call.svg_path:
             raise BadInput("--draws cannot be combined with --draw or --svg")
@@ -115,19 +122,18 @@ def _maximise(call: Call, chosen: Variant, tiles: list[Tile] | None, backend: st
     return result
 
 
-def from_board(call: Call, variant: str | None, gold_silver: bool, draw: str | None,
-               backend: str) -> MaxAnswer | AutoMaxAnswer:
+def from_board(call: Call, position: Position, variant: str | None, gold_silver: bool,
+               draw: str | None, backend: str) -> MaxAnswer | AutoMaxAnswer:
     """`max FILE`: the best score from the file's board. Its tiles stay where they are;
     the called tile, the tiles the file knows to come and those of --draw must be
     placed; the other tiles to come are chosen freely (the upper bound of what the
     player can still score)."""
-    from models.take_it_higher.answers import chosen_variant, position_of
+    from models.take_it_higher.answers import chosen_variant
 
     assert call.batch is not None and call.solver is not None
     if call.store_path or call.resume or call.batch.scheduler:
         raise BadInput("--store, --resume and --scheduler need --draws N")
     rules = call.rules()
-    position = position_of(call)
     chosen = chosen_variant(position, variant, gold_silver)
     if chosen.ships is not None:
         raise BadInput(f"{call.where}: the best score from a board is modelled for the "

@@ -43,7 +43,7 @@ MAX = Verb(
     "placed (the best a player could have done with those tiles). With FILE: the best "
     "score from that board (its tiles stay; the called tile, the tiles the file knows to "
     "come and --draw's are placed; the other tiles are chosen freely; basic and "
-    "gold/silver rules). With --draws N: the hindsight optima of N random draws, each a "
+    "gold/silver rules; an empty board: the game's maximum in the file's variant). With --draws N: the hindsight optima of N random draws, each a "
     "task (--jobs / --scheduler / --store). --time-limit: seconds for the whole answer, "
     "counted from the command's start (with --draws: per draw).",
     "models.take_it_higher.answers_max:max_",
