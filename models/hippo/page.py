@@ -57,8 +57,8 @@ def best(position: dict[str, Any], answer: dict[str, Any]) -> Explained:
     won = " and wins" if top.get("won") else ""
     bonus = f", expected {top['expected_shed']:g} with the bonus roll" \
         if top.get("bonus_roll") else ""
-    text = (f"Best for {answer['player']}'s roll {roll}: {move_text(top['placements'])}"
-            f"{won} — sheds {top['shed_now']} chip{'s' if top['shed_now'] != 1 else ''} "
+    text = (f"Best for {answer['player'].capitalize()}'s roll {roll}: "
+            f"{move_text(top['placements'])}{won} — sheds {top['shed_now']} chip{'s' if top['shed_now'] != 1 else ''} "
             f"now{bonus} ({'proven' if answer.get('proven') else 'best found'}).")
     certainty = "proven" if answer.get("proven") else "best found"
     if not _rolled(position, answer["roll"]):  # asked with --roll: throw it first
