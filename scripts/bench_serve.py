@@ -96,7 +96,7 @@ def _timed(call: Any) -> tuple[float, Any]:
 def _hold_pool(url: str, size: int) -> list[str]:
     """Start a long solve on every slot; their job ids once all run."""
     held = [_request(f"{url}/api/take-it-higher/max?{LONG_SOLVE}&time-limit=60&async=1",
-                     "POST", b"")[1]["job"] for _ in range(size)]
+                     "POST", b"{}")[1]["job"] for _ in range(size)]
     while any(_request(f"{url}/api/jobs/{j}")[1]["status"] == "queued" for j in held):
         time.sleep(0.05)
     return held
@@ -120,7 +120,7 @@ def pool_figures(url: str, n: int, size: int) -> None:
         old, jobs.GRACE = jobs.GRACE, grace
         try:
             ask = f"{url}/api/take-it-higher/max?{LONG_SOLVE}&time-limit={limit}"
-            runs = [_timed(lambda q=ask: _request(q, "POST", b"")) for _ in range(n)]
+            runs = [_timed(lambda q=ask: _request(q, "POST", b"{}")) for _ in range(n)]
         finally:
             jobs.GRACE = old
         seconds = [t for t, _ in runs]

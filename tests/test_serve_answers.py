@@ -198,7 +198,7 @@ def test_hippo_best_waits_for_the_dice_and_plan_says_what_it_assumes(client):
 
 def test_take_it_higher_best_score_from_here_is_the_boards(client):
     """`max` on the page answers the board's best finish (428 with GA on c5), not the
-    game's overall 477."""
+    game's overall 477 (which it answers without a position)."""
     position = example("take-it-higher")
     button = form(client, "take-it-higher", position)["max"]
     assert button["offered"] and button["label"] == "Best score from here"
@@ -210,6 +210,11 @@ def test_take_it_higher_best_score_from_here_is_the_boards(client):
     apply(client, "take-it-higher", position, said["moves"][0])
     position.pop("called")
     assert not form(client, "take-it-higher", position)["hint"]["offered"]
+    # no position (an empty body, or {}): the game's maximum, as `max` without FILE
+    overall = ask(client, "take-it-higher", "max", {}, {})
+    assert overall["score"] == 477
+    assert explain(client, "take-it-higher", "max", position, overall)["text"] == \
+        "The game's best score over every choice of tiles: 477 points (proven)."
 
 
 def test_a_sampled_chance_and_a_cut_answer_say_so(client):

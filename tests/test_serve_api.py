@@ -182,7 +182,7 @@ def test_a_job_past_its_limit_is_killed(client, monkeypatch):
     before the command could answer on its own, whatever the load. (How soon after the
     limit the answer comes is timed by scripts/bench_serve.py.)"""
     monkeypatch.setattr(jobs, "GRACE", 0.3 - float(LONG_SOLVE["time_limit"]))
-    r = post(client, "/api/take-it-higher/max", "", **LONG_SOLVE)
+    r = post(client, "/api/take-it-higher/max", "{}", **LONG_SOLVE)
     assert r.status_code == 504, r.text
     assert r.json()["error"] == ("toppi: error: time limit: no answer within 60 s "
                                  "(the solve was stopped)")
@@ -193,7 +193,7 @@ def test_a_job_past_its_limit_is_killed(client, monkeypatch):
 
 
 def test_async_job_poll_and_cancel(client):
-    r = post(client, "/api/take-it-higher/max", "", **LONG_SOLVE, **{"async": "1"})
+    r = post(client, "/api/take-it-higher/max", "{}", **LONG_SOLVE, **{"async": "1"})
     assert r.status_code == 202
     job = r.json()["job"]
     status = wait_for_job(client, job, lambda s: s["status"] != "queued")
@@ -220,7 +220,7 @@ def test_pages_do_not_wait_for_the_pool(client):
     """Every slot of the pool runs a long solve: the pages and the quick verbs still
     answer (they never queue behind the pool), while the solves go on. (How fast:
     scripts/bench_serve.py.)"""
-    held = [post(client, "/api/take-it-higher/max", "", **LONG_SOLVE,
+    held = [post(client, "/api/take-it-higher/max", "{}", **LONG_SOLVE,
                  **{"async": "1"}).json()["job"] for _ in range(client.app.state.pool.size)]
     try:
         for job in held:

@@ -60,8 +60,9 @@ def answer_request(request: VerbRequest) -> Outcome:
         game = entry(request.game)
         verb = game.verb(request.verb)
         values = {**defaults([*verb.params, *layer_params(game, verb)]), **request.values}
-        # a verb whose FILE may be left out (`max`): an empty body leaves it out
-        given = not (verb.reads == "position?" and not (request.text or "").strip())
+        # a verb whose FILE may be left out (`max`): an empty body (or `{}`) leaves it out
+        given = not (verb.reads == "position?"
+                     and "".join((request.text or "").split()) in ("", "{}"))
         if verb.reads not in ("nothing", "puzzles") and given:
             values[verb.file_name] = request.file
         call = make_call(game, verb, values)
