@@ -13,6 +13,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from solver.registry import web_games
+from solver.serve import schemas
 from solver.serve.api import describe_game
 from solver.serve.app import create_app, example_position
 from solver.stats import wilson
@@ -50,7 +51,15 @@ def ask(client, game: str, verb: str, position: dict, values: dict) -> dict:
 def form(client, game: str, position: dict) -> dict:
     r = client.post(f"/api/{game}/form", content=json.dumps(position).encode(), headers=JSON)
     assert r.status_code == 200, r.text
+    valid(r.json(), "form")
     return r.json()["verbs"]
+
+
+def valid(doc, name: str) -> None:
+    """`doc` holds to the API's schema `name` (GET /api/schema/<name>)."""
+    import jsonschema
+
+    jsonschema.validate(doc, schemas.schema(name), cls=jsonschema.Draft202012Validator)
 
 
 def explain(client, game: str, verb: str, position: dict, answer: dict) -> dict:
@@ -58,6 +67,7 @@ def explain(client, game: str, verb: str, position: dict, answer: dict) -> dict:
                                                    "answer": answer})
     assert r.status_code == 200, r.text
     out = r.json()
+    valid(out, "explain")
     assert set(out) == {"text", "certainty", "moves", "marks", "plan"}
     assert out["text"] and out["certainty"] in CERTAINTIES
     return out
