@@ -249,10 +249,6 @@ def no_form(data: dict[str, Any]) -> dict[str, dict[str, Any]]:
     return {}
 
 
-def no_explain(verb: str, position: dict[str, Any], answer: dict[str, Any]) -> Explained:
-    return plain_explain(verb, position, answer)
-
-
 @dataclass(frozen=True)
 class GameWeb:
     """A game's web companion.
@@ -292,7 +288,7 @@ class GameWeb:
     posed: Callable[[dict[str, Any]], dict[str, Any]] = without_solution
     palette: Callable[[dict[str, Any]], list[dict[str, Any]]] = no_palette
     edit: Callable[[dict[str, Any], str | None, list[tuple[str, str]]], Edited] = no_edit
-    explain: Callable[[str, dict[str, Any], dict[str, Any]], Explained] = no_explain
+    explain: Callable[[str, dict[str, Any], dict[str, Any]], Explained] = plain_explain
     form: Callable[[dict[str, Any]], dict[str, dict[str, Any]]] = no_form
 
     def check(self, data: dict[str, Any], steps: list[Any]) -> dict[str, Any]:
