@@ -122,10 +122,12 @@ def main() -> None:
         # a long solve: the solver's best and bound while it runs, then cancelled
         driver.get(f"{url}/take-it-higher")
         wait_for(driver, "document.body.dataset.ready")
-        driver.execute_script(
+        driver.execute_script(  # an empty board: the game's gold/silver maximum
+            "document.getElementById('position').value = arguments[1];"
             "document.getElementById('opts-max').value = arguments[0];"
             "document.getElementById('ask-max').click();",
-            "variant=gold-silver&backend=cpsat&time-limit=30")
+            "variant=gold-silver&backend=cpsat&time-limit=30",
+            '{"game": "take-it-higher", "placements": []}')
         wait_for(driver, "document.getElementById('job-solver') && "
                          "document.getElementById('job-solver').textContent.includes('gap')",
                  40)

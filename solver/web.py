@@ -15,7 +15,7 @@ import functools
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from solver.errors import ToppiError
 
@@ -73,6 +73,182 @@ def no_edit(data: dict[str, Any], chosen: str | None, clicks: list[tuple[str, st
     return Edited(note="nothing is placed on this picture by clicking")
 
 
+# ---------------------------------------------------------------- answers in words
+
+#: How sure an answer is, as the page says it.
+Certainty = Literal["proven", "estimate", "best found", "none"]
+
+
+@dataclass
+class Explained:
+    """An answer in the game's words (`POST /api/<game>/explain`): one sentence with its
+    certainty; the moves it names, best first, in the game's notation (the hint's move
+    first; each one applies to the position asked about); the ids of the picture's
+    clickable things (`Svg.hit`) the first move touches; a plan's moves in order, each
+    applying after the one before."""
+
+    text: str
+    certainty: Certainty = "none"
+    moves: list[str] = field(default_factory=list)
+    marks: list[str] = field(default_factory=list)
+    plan: list[str] = field(default_factory=list)
+
+
+Explainer = Callable[[dict[str, Any], dict[str, Any]], Explained]
+
+
+def percent(x: float) -> str:
+    """A probability as the page says it: 38 %, 0.4 %, 100 %."""
+    value = 100 * x
+    return f"{value:.1f} %" if 0 < value < 1 or 99 < value < 100 else f"{value:.0f} %"
+
+
+def listing(items: list[str], most: int = 4) -> str:
+    """'a, b and c'; past `most` items, 'a, b, c, d and 3 more'."""
+    items = [str(i) for i in items]
+    if len(items) > most:
+        return ", ".join(items[:most]) + f" and {len(items) - most} more"
+    return " and ".join([", ".join(items[:-1]), items[-1]]) if len(items) > 1 else \
+        "".join(items)
+
+
+def cut_words(answer: dict[str, Any]) -> str:
+    """' Cut by the time limit.' for an answer the time limit cut."""
+    return " Cut by the time limit." if answer.get("cut_by_time") else ""
+
+
+def win_chance(rate: dict[str, Any], sampled: str) -> str:
+    """A sampled chance of winning with its 95 % interval: 'You can still win: about
+    38 % (26-51 %), 40 deals sampled.' (`sampled`: what the trials were)."""
+    won, trials = rate["successes"], rate["trials"]
+    low, high = percent(rate["low"]).removesuffix(" %"), percent(rate["high"])
+    if trials == 0:
+        return f"Nothing was sampled: no estimate ({sampled})."
+    if won == 0:
+        return (f"No sampled game was won (0 of {trials} {sampled}): the chance to win is "
+                f"likely under {high}.")
+    if won == trials:
+        return (f"You can still win: every sampled game was won ({trials} {sampled}), the "
+                f"chance is likely over {percent(rate['low'])}.")
+    return (f"You can still win: about {percent(rate['rate'])} ({low}-{high}), "
+            f"{trials} {sampled}.")
+
+
+def _common_show(position: dict[str, Any], answer: dict[str, Any]) -> Explained:
+    status, who = str(answer.get("status", "")), answer.get("to_move")
+    if status == "playing" and who not in (None, "chance"):
+        text = f"Player {who} to move."
+    elif status:
+        text = status[:1].upper() + status[1:] + "."
+    else:
+        text = "The position as the rules read it."
+    unknown = answer.get("unknown") or []
+    if unknown:
+        text += f" Unknown to the player on turn: {listing(unknown, 3)}."
+    return Explained(text)
+
+
+def _common_moves(position: dict[str, Any], answer: dict[str, Any]) -> Explained:
+    outcomes = answer.get("chance_outcomes") or []
+    if answer.get("to_move") == "chance" or (outcomes and not answer.get("moves")):
+        texts = [o.get("text", "") for o in outcomes]
+        return Explained(f"Chance acts next: {len(texts)} outcomes "
+                         f"({listing(texts, 5)}).")
+    texts = [m.get("text", "") for m in answer.get("moves") or []]
+    if not texts:
+        return Explained("No legal move here.")
+    return Explained(f"{len(texts)} legal move{'s' if len(texts) != 1 else ''} for "
+                     f"player {answer.get('to_move')}: {listing(texts, 5)}.")
+
+
+COMMON_EXPLAINERS: dict[str, Explainer] = {"show": _common_show, "moves": _common_moves}
+
+
+def plain_explain(verb: str, position: dict[str, Any], answer: dict[str, Any]
+                  ) -> Explained:
+    """An answer in words without a game's own: the shared verbs (`show`, `moves`), an
+    error's line, else the answer's status as far as it says one."""
+    if isinstance(answer.get("error"), str):
+        return Explained(answer["error"])
+    if verb in COMMON_EXPLAINERS:
+        return COMMON_EXPLAINERS[verb](position, answer)
+    status = str(answer.get("status", answer.get("answer", "")))
+    if answer.get("proven") is True or status in ("optimal", "proven"):
+        return Explained(f"{verb}: proven.{cut_words(answer)}", "proven")
+    if status == "estimate":
+        return Explained(f"{verb}: an estimate.{cut_words(answer)}", "estimate")
+    if status == "feasible":
+        return Explained(f"{verb}: the best found.{cut_words(answer)}", "best found")
+    return Explained(f"{verb}: answered.{cut_words(answer)}")
+
+
+def explain_by(explainers: dict[str, Explainer], verb: str, position: dict[str, Any],
+               answer: dict[str, Any]) -> Explained:
+    """A game's `explain`: its own explainer of the verb, else `plain_explain`."""
+    if verb in explainers and not isinstance(answer.get("error"), str):
+        return explainers[verb](position, answer)
+    return plain_explain(verb, position, answer)
+
+
+def applicable(game: Any, data: dict[str, Any], moves: list[str],
+               keep: Callable[[dict[str, Any]], bool] | None = None) -> list[str]:
+    """The longest start of `moves` that the rules engine applies one after the other
+    from the position `data` (a chance move by its outcome's text); with `keep`, it
+    stops after the first move whose position fails `keep` (the player's turn over)."""
+    from solver.errors import ToppiError
+    from solver.game import CHANCE
+
+    try:
+        state = game.read(default_rules(game), data, "position file")
+    except ToppiError:
+        return []
+    done: list[str] = []
+    for move in moves:
+        try:
+            if game.is_terminal(state):
+                break
+            if game.current_player(state) == CHANCE:
+                actions = [game.parse_action(state, move)]
+            else:
+                actions = game.matching_actions(state, move)
+            if len(actions) != 1:
+                break
+            state = game.apply_action(state, actions[0])
+        except ToppiError:
+            break
+        done.append(move)
+        if keep is not None and not keep(game.write(state)):
+            break
+    return done
+
+
+# ---------------------------------------------------------------- the page's forms
+
+#: The shared verbs' buttons in the player's words.
+COMMON_LABELS = {"show": "What the rules read", "moves": "Legal moves",
+                 "solve": "Solve a puzzle (library page)"}
+
+
+def offer(label: str, values: dict[str, str | bool] | None = None, offered: bool = True
+          ) -> dict[str, Any]:
+    """A verb's button on the game page: whether it is offered, its label, the option
+    values it is asked with (by the option names of `GET /api/<game>`)."""
+    return {"offered": offered, "label": label, "values": dict(values or {})}
+
+
+def verb_default(game: str, verb: str, param: str) -> Any:
+    """A verb's own default of one parameter, by its name or option (as its declaration
+    gives it)."""
+    from solver.registry import entry
+
+    return next(p.default for p in entry(game).verb(verb).params
+                if param in (p.name, p.option))
+
+
+def no_form(data: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    return {}
+
+
 @dataclass(frozen=True)
 class GameWeb:
     """A game's web companion.
@@ -94,6 +270,11 @@ class GameWeb:
         `tool` in hand: an `Edited`. A piece laid comes out of its stock, draw pile or
         reserve, so a click keeps the position valid where it can; else the position
         comes with the engine's line (`settled`).
+    explain(verb, position, answer): the verb's answer on the position in the game's
+        words, with the moves it names and what to mark on the picture: an `Explained`.
+    form(position): the page's buttons for the position, by verb (`offer(...)`: label,
+        offered, option values that answer quickly without typing); a verb left out
+        gets the default button (its name, no values; offered unless it reads a puzzle).
     """
 
     hint: str
@@ -107,6 +288,8 @@ class GameWeb:
     posed: Callable[[dict[str, Any]], dict[str, Any]] = without_solution
     palette: Callable[[dict[str, Any]], list[dict[str, Any]]] = no_palette
     edit: Callable[[dict[str, Any], str | None, list[tuple[str, str]]], Edited] = no_edit
+    explain: Callable[[str, dict[str, Any], dict[str, Any]], Explained] = plain_explain
+    form: Callable[[dict[str, Any]], dict[str, dict[str, Any]]] = no_form
 
     def check(self, data: dict[str, Any], steps: list[Any]) -> dict[str, Any]:
         """Is `steps` the puzzle's solution? (A puzzle has exactly one.)"""

@@ -426,6 +426,9 @@ def test_live_progress_and_cancel(browser):
     advanced gold/silver maximum runs to the web's 60 s limit whatever the load.)"""
     url, driver = browser
     open_game(driver, url, "take-it-higher")
+    # an empty board: `max` answers the game's maximum, with spaceships
+    js(driver, "document.getElementById('position').value = arguments[0];",
+       '{"game": "take-it-higher", "placements": []}')
     js(driver, "document.getElementById('opts-max').value = arguments[0];",
        "variant=advanced&gold-silver=1&backend=cpsat&time-limit=60")
     driver.find_element("id", "ask-max").click()

@@ -243,3 +243,74 @@ def test_a_time_limited_gold_silver_max_reports_the_engine_score():
     assert got.score == board_score(rules, board, True)
     assert got.score <= got.bound
     assert got.status in ("optimal", "feasible")
+
+
+@settings(max_examples=6, deadline=None)
+@given(seed=st.integers(0, 10_000), gold_silver=st.booleans(), k=st.integers(1, 3))
+def test_max_from_a_board_equals_brute_force(seed, gold_silver, k):
+    """`max FILE`: the board's k tiles stay on their cells, the called tile must be
+    placed, the rest is free: both back-ends give the brute-force best finish."""
+    import itertools
+
+    rules = small_rules(seed)
+    rng = random.Random(seed)
+    tiles = rng.sample(list(rules.tiles), k + 1)
+    cells = rng.sample(list(rules.cell_ids), k)
+    fixed = tuple(zip(cells, (rules.tile_by_id[t.id] for t in tiles[:k]), strict=True))
+    called = tiles[k]
+    free = [c for c in rules.cell_ids if c not in cells]
+    pool = [t for t in rules.tiles if t not in tiles[:k]]
+    want = max(board_score(rules, {**dict(fixed), **dict(zip(free, chosen, strict=True))},
+                           gold_silver)
+               for chosen in itertools.permutations(pool, len(free)) if called in chosen)
+    for backend in ("cpsat", "maxsat"):
+        got = maximise(rules, Variant(gold_silver), [called], backend, OPTS, fixed=fixed)
+        assert got.status == "optimal" and got.score == want, backend
+        assert all(got.board[c] == t.id for c, t in fixed)
+        assert called.id in got.board.values()
+
+
+def test_max_file_answers_the_boards_best_finish(tmp_path):
+    """`toppi take-it-higher max FILE`: the best score from that board (its tiles kept,
+    the called tile placed), at most the free maximum and at least the board's score
+    so far; a full board's maximum is its own score; spaceships are refused in one
+    line; an empty board, like no FILE, gives the game's maximum."""
+    import json
+
+    from click.testing import CliRunner
+
+    from solver.cli import cli
+
+    def run(*args: str):
+        return CliRunner().invoke(cli, ["take-it-higher", "max", *args, "--json"])
+
+    board = ["SE@c1", "SL@d1", "GC@c2", "SK@d2", "SJ@e2", "SI@a3", "GD@b3", "SD@c3",
+             "GI@d3", "GK@e3", "GB@f3", "SO@a4", "SG@b4", "SP@d4", "GM@e4", "SA@b5",
+             "GJ@d5", "GL@e5", "GE@c6", "GO@d6"]
+    path = tmp_path / "position.json"
+    path.write_text(json.dumps({"game": "take-it-higher", "variant": "basic",
+                                "placements": board, "called": "GA"}))
+    result = run(str(path))
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.stdout)
+    assert doc["status"] == "optimal" and doc["score"] == 428
+    assert set(doc["placements"]) >= set(board)
+    assert doc["board"]["c5"] == "GA"  # the called tile's best cell
+    assert "from here" in doc["reading"]
+    free = maximise(load_rules(), Variant(), None, "cpsat", OPTS).score
+    assert doc["score"] < free == 477
+    full = tmp_path / "full.json"
+    full.write_text(json.dumps({"game": "take-it-higher", "variant": "basic",
+                                "placements": doc["placements"]}))
+    again = json.loads(run(str(full)).stdout)
+    assert again["score"] == 428 and again["board"] == doc["board"]
+    ships = tmp_path / "ships.json"
+    ships.write_text(json.dumps({"game": "take-it-higher", "variant": "simple",
+                                 "placements": board[:3]}))
+    refused = run(str(ships))
+    assert refused.exit_code == 2
+    assert "not with spaceships" in refused.output and refused.output.count("\n") == 1
+    assert run(str(path), "--draws", "2").exit_code == 2
+    empty = tmp_path / "empty.json"  # an empty board: the game's maximum
+    empty.write_text(json.dumps({"game": "take-it-higher", "placements": []}))
+    assert json.loads(run(str(empty), "--backend", "cpsat").stdout)["score"] == free

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from models.hippo import page
 from solver.web import (
     CLEAR_BOARD,
     NEW_GAME,
@@ -315,4 +316,5 @@ def edit(data: dict[str, Any], chosen: str | None, clicks: list[tuple[str, str]]
 
 WEB = GameWeb(hint="best", example="midgame-4p.json", editor=editor,
               vocabulary=vocabulary, step_key=step_key, palette=palette, edit=edit,
-              picture_words={"lane": r"^(\d+)$", "colour": r"^(\w+): \d+ in stock"})
+              picture_words={"lane": r"^(\d+)$", "colour": r"^(\w+): \d+ in stock"},
+              explain=page.explain, form=page.form)

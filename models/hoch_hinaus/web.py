@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from models.hoch_hinaus import page
 from solver.errors import ToppiError
 from solver.web import (
     CLEAR_BOARD,
@@ -247,4 +248,5 @@ def edit(data: dict[str, Any], chosen: str | None, clicks: list[tuple[str, str]]
 
 WEB = GameWeb(hint="hint", example="midgame-1.json", editor=editor, vocabulary=vocabulary,
               step_key=step_key, palette=palette, edit=edit,
-              picture_words={"space": r"^([A-Z]\d+)$", "tile": r"*\b(T\d+)\("})
+              picture_words={"space": r"^([A-Z]\d+)$", "tile": r"*\b(T\d+)\("},
+              explain=page.explain, form=page.form)

@@ -68,15 +68,16 @@ def supported_backends(variant: Variant) -> tuple[str, ...]:
     return ("cpsat",) if variant.ships is not None else BACKENDS
 
 
-def predicted_order(rules: Rules, variant: Variant, draw: list[Tile] | None
-                    ) -> tuple[str, ...]:
+def predicted_order(rules: Rules, variant: Variant, draw: list[Tile] | None,
+                    placed: int = 0) -> tuple[str, ...]:
     """The back-ends, the one expected to prove first first (measured, docs): CP-SAT
     when a draw fixes the tile set (maximise then gives it pair cuts) or the board is
     large (MaxSAT's demand cuts grow with the cells: on 52 cells RC2 proved nothing in
     120 s, CP-SAT in 12 s); MaxSAT otherwise (it proved 8 of 10 free choices first,
     up to 10x sooner). The guess only decides who gets the CPU when the machine is busy
-    (OUTSIDER_NICE); on an idle machine both race at full speed."""
-    fixed = draw is not None and len(draw) == rules.board_size
+    (OUTSIDER_NICE); on an idle machine both race at full speed. `placed`: tiles on
+    the board already (`max FILE`)."""
+    fixed = draw is not None and len(draw) + placed == rules.board_size
     order = ("cpsat", "maxsat") if fixed or rules.board_size >= LARGE_BOARD else (
         "maxsat", "cpsat")
     return tuple(b for b in order if b in supported_backends(variant))
@@ -106,11 +107,12 @@ def entrant_options(options: SolverOptions, backend: str, racing: bool) -> Solve
 def maximise_auto(rules: Rules, variant: Variant, draw: list[Tile] | None = None,
                   options: SolverOptions | None = None,
                   backends: tuple[str, ...] | None = None, grace: float | None = None,
-                  quick: bool = True) -> AutoMaxResult:
+                  quick: bool = True, fixed: tuple[tuple[str, Tile], ...] = ()
+                  ) -> AutoMaxResult:
     """`maximise` with every back-end that models the variant racing (see module doc);
-    `backends` narrows the race, `quick=False` races tiny models too (tests). The time
-    limit counts from this call: the answer comes within it + the portfolio's grace
-    (under a second)."""
+    `backends` narrows the race, `quick=False` races tiny models too (tests); `fixed`:
+    the tiles of a board in play on their cells. The time limit counts from this call:
+    the answer comes within it + the portfolio's grace (under a second)."""
     options = options or SolverOptions()
     racing = tuple(b for b in (backends or BACKENDS) if b in supported_backends(variant))
     if not racing:
@@ -118,21 +120,22 @@ def maximise_auto(rules: Rules, variant: Variant, draw: list[Tile] | None = None
                        f"{variant.name} maximum")
     start = time.perf_counter()
     deadline = options.solve_deadline()
-    problem = MaxProblem(rules, variant, tuple(draw or ()))
+    problem = MaxProblem(rules, variant, tuple(draw or ()), fixed)
     if len(racing) == 1:  # nothing to race: no process to start; CP-SAT keeps to its
         # share as in a race (N - 1 workers: one by default, which makes the
         # spaceship proofs' games the same on every run)
         alone = maximise(rules, variant, draw, racing[0],
-                         entrant_options(options, racing[0], True))
+                         entrant_options(options, racing[0], True), fixed=fixed)
         return _auto(alone, racing[0] if alone.status == "optimal" else None,
                      racing[0], racing[0], [], time.perf_counter() - start)
-    favourite = [b for b in predicted_order(rules, variant, draw) if b in racing][0]
-    if quick and small_model(rules, variant, draw) and (options.time_limit is None
+    favourite = [b for b in predicted_order(rules, variant, draw, len(fixed))
+                 if b in racing][0]
+    if quick and small_model(rules, variant, draw, fixed) and (options.time_limit is None
                                               or options.time_limit > 2 * TINY_SLICE):
         # a tiny model is proven in less time than starting the race costs (processes,
         # and on a busy machine the second solver's share of the CPU): the favourite
         # tries alone first, in this process
-        quick = _quick(rules, variant, draw, favourite, options)
+        quick = _quick(rules, variant, draw, favourite, options, fixed)
         if quick is not None:
             return _auto(with_canonical(quick, problem, options, deadline), favourite,
                          favourite, favourite, [], time.perf_counter() - start)
@@ -142,7 +145,7 @@ def maximise_auto(rules: Rules, variant: Variant, draw: list[Tile] | None = None
     if solve_limit is not None:  # model building counts: leave it a slice of the limit
         solve_limit = max(0.01, solve_limit - min(BUILD_RESERVE, 0.1 * solve_limit))
     entrants = [Entrant(b, _entrant, (rules, variant, draw, b, replace(
-        entrant_options(options, b, True), time_limit=solve_limit)),
+        entrant_options(options, b, True), time_limit=solve_limit), fixed),
         nice=0 if b == favourite else OUTSIDER_NICE) for b in racing]
     extra = {} if grace is None else {"grace": grace}
     race = run_portfolio(entrants, _proven, limit, label="CP-SAT | MaxSAT", **extra)
@@ -154,30 +157,35 @@ def maximise_auto(rules: Rules, variant: Variant, draw: list[Tile] | None = None
     return replace(result, **kept)
 
 
-def small_model(rules: Rules, variant: Variant, draw: list[Tile] | None) -> bool:
+def small_model(rules: Rules, variant: Variant, draw: list[Tile] | None,
+                fixed: tuple[tuple[str, Tile], ...] = ()) -> bool:
     """Whether the model is tiny: free cells x tile classes (the x variables of both
     encodings) at most TINY_MODEL."""
-    problem = MaxProblem(rules, variant, tuple(draw or ()))
-    return rules.board_size * len(problem.classes()) <= TINY_MODEL
+    problem = MaxProblem(rules, variant, tuple(draw or ()), fixed)
+    return (rules.board_size - len(fixed)) * len(problem.classes()) <= TINY_MODEL
 
 
 def _quick(rules: Rules, variant: Variant, draw: list[Tile] | None, backend: str,
-           options: SolverOptions) -> MaxResult | None:
+           options: SolverOptions, fixed: tuple[tuple[str, Tile], ...] = ()
+           ) -> MaxResult | None:
     """The favourite alone for TINY_SLICE seconds: its proven maximum, or None."""
     try:
         result = maximise(rules, variant, draw, backend,
-                          replace(options, time_limit=TINY_SLICE), canonical=False)
+                          replace(options, time_limit=TINY_SLICE), canonical=False,
+                          fixed=fixed)
     except TimeLimitReached:
         return None
     return result if result.status == "optimal" else None
 
 
 def _entrant(rules: Rules, variant: Variant, draw: list[Tile] | None, backend: str,
-             options: SolverOptions) -> MaxResult | _Bound:
+             options: SolverOptions, fixed: tuple[tuple[str, Tile], ...] = ()
+             ) -> MaxResult | _Bound:
     """One back-end's maximum; on the time limit without a board, the bound it proved
     (maximise says it only in words: "(proven bound N)")."""
     try:  # the canonical board is found after the race, whoever proved first
-        return maximise(rules, variant, draw, backend, options, canonical=False)
+        return maximise(rules, variant, draw, backend, options, canonical=False,
+                        fixed=fixed)
     except TimeLimitReached as exc:
         found = re.search(r"proven bound (-?\d+)", str(exc))
         if found is None:

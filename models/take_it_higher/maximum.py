@@ -64,20 +64,25 @@ class MaxResult:
 
 def maximise(rules: Rules, variant: Variant, draw: list[Tile] | None = None,
              backend: str = "cpsat", options: SolverOptions | None = None,
-             canonical: bool = True) -> MaxResult:
+             canonical: bool = True, fixed: tuple[tuple[str, Tile], ...] = ()
+             ) -> MaxResult:
     """The highest score over all boards (any 24 tiles), or with every tile of `draw`
-    placed; the value is proven by the solver or reported with its bound. A proven
-    maximum without spaceships shows its canonical board (`canonical_board`) unless
-    `canonical` is False (the proof's own board: the same on every run only with one
-    CP-SAT worker or MaxSAT)."""
+    placed, and the tiles of `fixed` on their cells (a board in play); the value is
+    proven by the solver or reported with its bound. A proven maximum without
+    spaceships shows its canonical board (`canonical_board`) unless `canonical` is
+    False (the proof's own board: the same on every run only with one CP-SAT worker or
+    MaxSAT)."""
     options = options or SolverOptions()
     if backend not in BACKENDS:
         raise BadInput(f"unknown backend '{backend}' ({', '.join(BACKENDS)})")
-    problem = MaxProblem(rules, variant, tuple(draw or ()))
+    problem = MaxProblem(rules, variant, tuple(draw or ()), fixed)
     deadline = options.solve_deadline()
     # one status line for the whole proof, however many solves it takes
     with live_status("", options.time_limit, solves=True):
         if variant.ships is not None:
+            if fixed:  # the launches of a board in play are not in the ships' model
+                raise BadInput("the best score from a board is modelled for the basic "
+                               "and gold/silver rules only, not with spaceships")
             return _maximise_with_ships(problem, backend, options)
         board, outcome = _solve(problem, backend, options)
     if board is None:

@@ -382,6 +382,8 @@ def show_max(result: MaxAnswer | AutoMaxAnswer | DrawsAnswer, call: Call) -> Non
     stdout.print(board_text(rules, {c: rules.tile_by_id[t] for c, t in result.board.items()}))
     stdout.print(sheet_table(result.sheet))
     by = backend_text(result)
+    if call.file is not None:  # `max FILE`: the best finish of that board
+        stdout.print(f"From the board of {call.file}: {result.reading}")
     if result.status == "optimal":
         stdout.print(f"[bold green]Maximum {result.score}, proven optimal[/bold green] "
                      f"({by}, {result.seconds:.2f} s)")

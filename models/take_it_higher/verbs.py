@@ -40,12 +40,15 @@ SCORE = Verb(
 MAX = Verb(
     "max", "The highest score and a board that reaches it, proven by the solver.\n\n"
     "Without --draw: over every choice of tiles. With --draw: every called tile must be "
-    "placed (the best a player could have done with those tiles). With --draws N: the "
-    "hindsight optima of N random draws, each a task (--jobs / --scheduler / --store). "
-    "--time-limit: seconds for the whole answer, counted from the command's start (with "
-    "--draws: per draw).", "models.take_it_higher.answers_max:max_",
+    "placed (the best a player could have done with those tiles). With FILE: the best "
+    "score from that board (its tiles stay; the called tile, the tiles the file knows to "
+    "come and --draw's are placed; the other tiles are chosen freely; basic and "
+    "gold/silver rules; an empty board: the game's maximum in the file's variant). With --draws N: the hindsight optima of N random draws, each a "
+    "task (--jobs / --scheduler / --store). --time-limit: seconds for the whole answer, "
+    "counted from the command's start (with --draws: per draw).",
+    "models.take_it_higher.answers_max:max_",
     params=(
-        variant_param("basic"), GOLD_SILVER_PARAM,
+        variant_param(None), GOLD_SILVER_PARAM,
         Param("draw", "text", None, "Tiles that must all be placed, in call order (e.g. "
               "GJ,SA,...)."),
         choice_param("backend", MAX_BACKENDS, "auto", "auto: CP-SAT and PySAT RC2 MaxSAT "
@@ -58,7 +61,7 @@ MAX = Verb(
     answer=("models.take_it_higher.answers_max:MaxAnswer"
             "|models.take_it_higher.answers_max:AutoMaxAnswer"
             "|models.take_it_higher.answers_max:DrawsAnswer"),
-    show=f"{RENDER}:show_max", reads="nothing", svg=True, solving=Solving(120.0),
+    show=f"{RENDER}:show_max", reads="position?", svg=True, solving=Solving(120.0),
     batch=True, web="pool")
 
 HINT = Verb(

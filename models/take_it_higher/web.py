@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from models.take_it_higher import page
 from solver.web import (
     CLEAR_BOARD,
     NEW_GAME,
@@ -141,4 +142,5 @@ def edit(data: dict[str, Any], chosen: str | None, clicks: list[tuple[str, str]]
 WEB = GameWeb(hint="hint", example="library/take-it-higher-easy-2026-1.json",
               editor=editor, vocabulary=vocabulary, first_position=first_position,
               palette=palette, edit=edit,
-              picture_words={"cell": r"^([a-z]\d+)$"})
+              picture_words={"cell": r"^([a-z]\d+)$"},
+              explain=page.explain, form=page.form)

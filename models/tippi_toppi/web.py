@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from models.tippi_toppi import page
 from solver.errors import ToppiError
 from solver.web import (
     CLEAR_BOARD,
@@ -238,4 +239,5 @@ def edit(data: dict[str, Any], chosen: str | None, clicks: list[tuple[str, str]]
 
 WEB = GameWeb(hint="hint", example="table.json", editor=editor, vocabulary=vocabulary,
               palette=palette, edit=edit,
-              picture_words={"card": r"^([A-Z]\d)$", "pile": r"^pile (\d+)\b"})
+              picture_words={"card": r"^([A-Z]\d)$", "pile": r"^pile (\d+)\b"},
+              explain=page.explain, form=page.form)

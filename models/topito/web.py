@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from models.topito import page
 from solver.web import (
     CLEAR_BOARD,
     NEW_GAME,
@@ -181,4 +182,5 @@ def edit(data: dict[str, Any], chosen: str | None, clicks: list[tuple[str, str]]
 
 WEB = GameWeb(hint="hint", example="midgame.json", editor=editor, vocabulary=vocabulary,
               steps=steps, step_key=step_key, posed=posed, palette=palette, edit=edit,
-              picture_words={"block": r"^(\w+)$", "to": r"^(\w+)$"})
+              picture_words={"block": r"^(\w+)$", "to": r"^(\w+)$"},
+              explain=page.explain, form=page.form)

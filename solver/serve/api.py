@@ -15,6 +15,7 @@ with a time limit; `?async=1` returns a job to poll (`GET /api/jobs/<id>`) or ca
 from __future__ import annotations
 
 import asyncio
+import copy
 import json
 import os
 import random
@@ -362,6 +363,65 @@ async def edit_endpoint(request: Request) -> Response:
     return JSONResponse({"game": entry.id, **asdict(edited)})
 
 
+def explain(entry: GameEntry, verb: str, position: dict[str, Any], answer: dict[str, Any]
+            ) -> dict[str, Any]:
+    """A verb's answer on a position in the game's words (the game's `web.explain`):
+    `{"text", "certainty", "moves", "marks", "plan"}`. An answer that is not the verb's
+    document is bad input (one line), never a traceback."""
+    from dataclasses import asdict
+
+    if verb not in offered(entry):
+        raise BadInput(f"explain: {entry.id} has no verb '{verb}' here (verbs: "
+                       f"{', '.join(offered(entry))})")
+    try:
+        explained = entry.web().explain(verb, copy.deepcopy(position), answer)
+    except (KeyError, IndexError, TypeError, ValueError, AttributeError) as exc:
+        raise BadInput(f"explain: the answer is not {entry.id} {verb}'s document "
+                       f"({type(exc).__name__}: {exc})") from None
+    return asdict(explained)
+
+
+async def explain_endpoint(request: Request) -> Response:
+    """`{"verb", "position", "answer"}` in, the answer in the game's words out."""
+    entry = _game(request)
+    body = _json_body(await read_body(request), "explain")
+    if (not isinstance(body, dict) or not isinstance(body.get("verb"), str)
+            or not isinstance(body.get("position"), dict)
+            or not isinstance(body.get("answer"), dict)):
+        raise HttpError(400, 'toppi: error: explain: expected {"verb": NAME, "position": '
+                             '{...}, "answer": {...}}')
+    return JSONResponse(await to_thread.run_sync(
+        _engine, explain, entry, body["verb"], body["position"], body["answer"]))
+
+
+def verb_forms(entry: GameEntry, position: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """Every verb's button on the game page for `position`: offered or not, its label,
+    its option values (the game's `web.form`, over the defaults: the verb's name, no
+    values, offered unless it reads a puzzle file)."""
+    from solver.web import COMMON_LABELS, offer
+
+    verbs = offered(entry)
+    own = entry.web().form(copy.deepcopy(position))
+    out = {}
+    for name, verb in verbs.items():
+        form = {**offer(COMMON_LABELS.get(name, name), offered=verb.reads != "puzzle"),
+                **own.get(name, {})}
+        options = {p.option for p in request_params(entry, verb)} | {"time-limit"}
+        form["values"] = {k: v for k, v in form["values"].items() if k in options}
+        out[name] = form
+    return out
+
+
+async def form_endpoint(request: Request) -> Response:
+    """The page's buttons for the position in the body (`verb_forms`)."""
+    entry = _game(request)
+    data = _json_body(await read_body(request), f"position file {POSITION}")
+    if not isinstance(data, dict):
+        raise HttpError(400, f"toppi: error: position file {POSITION}: expected an object")
+    verbs = await to_thread.run_sync(_engine, verb_forms, entry, data)
+    return JSONResponse({"game": entry.id, "verbs": verbs})
+
+
 def _engine(function: Any, *args: Any) -> Any:
     """Run an engine call; its BadInput becomes HTTP 400 with the CLI's line."""
     try:
@@ -651,6 +711,8 @@ routes = [
     Route("/api/{game}/editor", editor_endpoint, methods=["GET"]),
     Route("/api/{game}/palette", palette_endpoint, methods=["POST"]),
     Route("/api/{game}/edit", edit_endpoint, methods=["POST"]),
+    Route("/api/{game}/explain", explain_endpoint, methods=["POST"]),
+    Route("/api/{game}/form", form_endpoint, methods=["POST"]),
     Route("/api/{game}/{source}", library_endpoint, methods=["GET"]),
     Route("/api/{game}/{source}/{name}", puzzle_endpoint),
     Route("/api/{game}/{source}/{name}/check", check_endpoint, methods=["POST"]),

@@ -53,6 +53,8 @@ _FIELD = _obj({"key": _t("s"), "label": _t("s"),
                "first": _t("i"), "parts": _obj({}, required=[], extra=_t("s")),
                "empty": _t("n")}, required=["key", "label", "kind"])
 
+_STRINGS = {"type": "array", "items": _t("s")}
+
 API = {
     "error": _obj({"error": _t("s"), "job": _t("s"),
                    "candidates": {"type": "array", "items": _t("s")}}, required=["error"],
@@ -104,6 +106,16 @@ API = {
     "reveal": _obj({"game": _t("s"), "source": {"enum": ["library", "store"]},
                     "name": _t("s"), "solution": _t("a"), "svg": _t("s")},
                    description="GET /api/<game>/<source>/<name>/reveal."),
+    "explain": _obj({"text": _t("s"),
+                     "certainty": {"enum": ["proven", "estimate", "best found", "none"]},
+                     "moves": _STRINGS, "marks": _STRINGS, "plan": _STRINGS},
+                    description="POST /api/<game>/explain: an answer in the game's words, "
+                                "the moves it names, the picture's ids to mark, a plan."),
+    "form": _obj({"game": _t("s"), "verbs": _obj({}, required=[], extra=_obj(
+        {"offered": _t("b"), "label": _t("s"),
+         "values": _obj({}, required=[], extra=_t("s", "b"))}))},
+                 description="POST /api/<game>/form: every verb's button for the position: "
+                             "offered, its label, the option values it is asked with."),
     "schemas": _obj({"schemas": _obj({}, required=[], extra=_t("s"))},
                     description="GET /api/schema: every schema's name and what it "
                                 "describes."),

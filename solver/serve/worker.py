@@ -60,10 +60,13 @@ def answer_request(request: VerbRequest) -> Outcome:
         game = entry(request.game)
         verb = game.verb(request.verb)
         values = {**defaults([*verb.params, *layer_params(game, verb)]), **request.values}
-        if verb.reads not in ("nothing", "puzzles"):
+        # a verb whose FILE may be left out (`max`): an empty body (or `{}`) leaves it out
+        given = not (verb.reads == "position?"
+                     and "".join((request.text or "").split()) in ("", "{}"))
+        if verb.reads not in ("nothing", "puzzles") and given:
             values[verb.file_name] = request.file
         call = make_call(game, verb, values)
-        call.text = request.text
+        call.text = request.text if given else None
         return Outcome(0, to_jsonable(answer(call, values)))
     except ToppiError as exc:
         return Outcome(exc.exit_code, error=f"toppi: error: {_one_line(str(exc))}")

@@ -1,0 +1,137 @@
+"""Tippi Toppi – Hoch Hinaus!'s answers in the players' words and the page's buttons
+(solver/web.py: `explain`, `form`). The game is played together: "we" win or lose."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from solver.web import (
+    Explained,
+    applicable,
+    cut_words,
+    explain_by,
+    listing,
+    offer,
+    verb_default,
+    win_chance,
+)
+
+#: The page's "Can we still win?": greedy games (the hint without its SAT look-ahead)
+#: play a sample in about 5 s where the hint's own games take about 1.5 s each.
+PAGE_SAMPLES = 12
+PAGE_POLICY = "greedy"
+
+
+#: `achievable --tiles`, as the answer says it
+TILES = {"hand": "with the tiles in the hands", "known": "with the hands and the reserve "
+         "as they are", "any": "with any tiles not on the board"}
+
+
+def _game() -> Any:
+    from models.hoch_hinaus.game import GAME
+
+    return GAME
+
+
+def placement_words(placement: dict[str, Any]) -> str:
+    """'T32: V4 on C4, P2 on C3, a gap filler on C1 first'."""
+    faces = placement.get("faces") or ["?", "?"]
+    words = f"{placement['tile']}: {faces[0]} on {placement['on'][0]}, {faces[1]} on " \
+            f"{placement['on'][1]}"
+    if placement.get("filler"):
+        words += f", a gap filler on {placement['filler']} first"
+    return words
+
+
+def marks(placement: dict[str, Any]) -> list[str]:
+    """The spaces a placement covers (its gap filler's first)."""
+    filler = [placement["filler"]] if placement.get("filler") else []
+    return [*filler, *(s for s in placement["on"] if s not in filler)]
+
+
+def hint(position: dict[str, Any], answer: dict[str, Any]) -> Explained:
+    """The best placement, ranked by the hint's score over sampled deals."""
+    best = answer["options"][0]
+    place = best["placement"]
+    does = (f"it fulfils {listing(best['fulfils'])}" if best.get("fulfils")
+            else "it fulfils no task yet")
+    if best.get("wins"):
+        does = "it wins the game"
+    sampled = (f"{answer['samples']} deals of the unseen tiles sampled"
+               if not answer.get("open_hands") else "every hand read (all-seeing)")
+    text = (f"Best: place {placement_words(place)}; {does} (best of {answer['legal']} "
+            f"placements by the hint's score, {sampled}).{cut_words(answer)}")
+    moves = [o["placement"]["text"] for o in answer["options"]]
+    return Explained(text, "estimate" if not answer.get("open_hands") else "best found",
+                     moves, marks(place))
+
+
+def _line(position: dict[str, Any], texts: list[str]) -> list[str]:
+    return applicable(_game(), position, texts)
+
+
+def achievable(position: dict[str, Any], answer: dict[str, Any]) -> Explained:
+    """Yes with the placements that do it, or no with the tasks that block each other."""
+    tasks, within = answer["tasks"], answer["within"]
+    sure = "proven" if answer.get("proven") else "none"
+    if answer["answer"] == "yes":
+        steps = [s["placement"]["text"] for s in answer["witness"]]
+        plan = _line(position, steps)
+        first = answer["witness"][0]["placement"] if steps else None
+        text = (f"Yes ({sure}): {listing(tasks)} can be done within {within} placements "
+                f"{TILES.get(answer['tiles'], '')}: "
+                + "; then ".join(steps) + "." + cut_words(answer))
+        return Explained(text, sure, plan[:1], marks(first) if plan else [], plan)
+    core = answer.get("core") or []
+    blocked = ""
+    if len(core) == 1 and len(tasks) > 1:
+        blocked = f"; {core[0]} alone cannot"
+    elif 1 < len(core) < len(tasks):
+        blocked = f"; {listing(core)} already cannot all be done together"
+    cannot = "cannot be done" if len(tasks) == 1 else "cannot all be done"
+    text = (f"{'Proven' if answer.get('proven') else 'Not shown'}: {listing(tasks)} {cannot} "
+            f"within {within} placements {TILES.get(answer['tiles'], '')}{blocked}."
+            f"{cut_words(answer)}")
+    return Explained(text, sure)
+
+
+def reachable(position: dict[str, Any], answer: dict[str, Any]) -> Explained:
+    """Can we still win: a sampled chance, or proven with a winning line."""
+    if answer["method"] == "sampled":
+        policy = answer.get("policy") or "hint"
+        text = win_chance(answer["rate"], f"games sampled, played by the {policy} policy")
+        return Explained(text + cut_words(answer), "estimate")
+    if answer["answer"] == "won":
+        steps = [s["placement"]["text"] for s in answer["line"]]
+        plan = _line(position, steps)
+        text = (f"Proven: we can still win, in {len(steps)} placements: "
+                f"{'; then '.join(steps)}.")
+        first = answer["line"][0]["placement"] if plan else None
+        return Explained(text, "proven", plan[:1], marks(first) if first else [], plan)
+    if answer["answer"] == "lost":
+        return Explained("Proven: no line wins.", "proven")
+    return Explained(f"Not decided within the work budget.{cut_words(answer)}")
+
+
+EXPLAIN = {"hint": hint, "achievable": achievable, "reachable": reachable}
+
+
+def explain(verb: str, position: dict[str, Any], answer: dict[str, Any]) -> Explained:
+    return explain_by(EXPLAIN, verb, position, answer)
+
+
+def form(position: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """'Can we still win?' on a small sample of quick games (the CLI's 16 games of the
+    hint policy take a minute)."""
+    within = verb_default("hoch-hinaus", "achievable", "within")
+    hands = position.get("hands") if isinstance(position.get("hands"), list) else []
+    hidden = any(not isinstance(h, list) or "?" in h for h in hands)
+    return {
+        "hint": offer("Hint"),
+        # a hidden hand: the tasks with any tiles not on the board (a hand is not needed)
+        "achievable": offer(f"Can the open tasks be done within {within} placements"
+                            + (" with any tiles?" if hidden else "?"),
+                            {"tiles": "any"} if hidden else {}),
+        "reachable": offer(f"Can we still win? ({PAGE_SAMPLES} quick sampled games)",
+                           {"samples": str(PAGE_SAMPLES), "policy": PAGE_POLICY}),
+    }
