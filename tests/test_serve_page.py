@@ -9,9 +9,6 @@ from __future__ import annotations
 import json
 import re
 import urllib.request
-from collections.abc import Iterator
-from contextlib import contextmanager
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -31,56 +28,13 @@ from tests.test_serve_browser import (
     until_changed,
 )
 
-ROOT = Path(__file__).resolve().parent.parent
-
-
-def stub_explain(entry: Any, verb: str, position: dict[str, Any], answer: dict[str, Any]
-                 ) -> dict[str, Any]:
-    """Until the game's own explanation is there: the hint's first option as the move,
-    the picture's things it names as the marks."""
-    from solver.serve.api import picture
-
-    first = (answer.get("options") or [{}])[0]
-    moves = [first["play"]] if "play" in first else []
-    ids = set(re.findall(r'data-id="([^"]*)"', picture(entry, json.dumps(position))))
-    marks = [w for m in moves[:1] for w in re.split(r"[^A-Za-z0-9]+", m) if w in ids]
-    return {"text": f"{verb}: answered", "certainty": "none", "moves": moves,
-            "marks": marks, "plan": []}
-
-
-@contextmanager
-def explained() -> Iterator[None]:
-    """POST /api/<game>/explain: the app's, or (before it is built) the stub above."""
-    from starlette.requests import Request
-    from starlette.responses import JSONResponse
-    from starlette.routing import Route
-
-    from solver.serve import api
-
-    if any(getattr(r, "path", "") == "/api/{game}/explain" for r in api.routes):
-        yield
-        return
-
-    async def endpoint(request: Request) -> JSONResponse:
-        body = json.loads(await request.body())
-        return JSONResponse(stub_explain(api.web_games()[request.path_params["game"]],
-                                         body["verb"], body["position"], body["answer"]))
-
-    saved = list(api.routes)
-    at = next(i for i, r in enumerate(api.routes) if r.path == "/api/{game}/{source}")
-    api.routes.insert(at, Route("/api/{game}/explain", endpoint, methods=["POST"]))
-    try:
-        yield
-    finally:
-        api.routes[:] = saved
-
 
 @pytest.fixture(scope="module")
 def page():
     problem = missing_browser()
     if problem:
         pytest.fail(f"browser tests: {problem}", pytrace=False)
-    with explained(), running_server() as url, chromium() as driver:
+    with running_server() as url, chromium() as driver:
         yield url, driver
 
 
@@ -217,7 +171,8 @@ def test_edits_undone_and_redone(page):
 
 
 def test_palette_hidden_in_play_mode(page):
-    """The edit palette shows in edit mode only, also after going back to play."""
+    """The edit palette shows in edit mode only (its actions, `new game` and `clear
+    board` among them, first), also after going back to play."""
     url, driver = page
     open_game(driver, url, "take-it-higher")
     visible = "return document.getElementById('tools').checkVisibility()"
@@ -225,6 +180,11 @@ def test_palette_hidden_in_play_mode(page):
     edit_mode(driver)
     until(driver, "document.querySelector('#tools button')")
     assert js(driver, visible) is True
+    palette = api_post(url, "/api/take-it-higher/palette", json.loads(position(driver)))
+    actions = [p["label"] for p in palette["palette"] if p["action"]]
+    assert {"new game", "clear board"} <= set(actions)
+    assert js(driver, "return [...document.querySelectorAll('#tools .actions button')]"
+                      ".map((b) => b.textContent)") == actions
     driver.find_element("id", "mode-play").click()
     until(driver, "document.getElementById('tools').hidden")
     assert js(driver, visible) is False
