@@ -30,7 +30,14 @@ def editor() -> dict[str, Any]:
     rules = default_rules(GAME)
     return {"fields": [{"key": "called", "label": "Tile called", "kind": "one",
                         "pieces": "tiles", "empty": None}],
-            "pieces": {"tiles": [piece(t.id) for t in rules.tiles]}}
+            "pieces": {"tiles": [piece(t.id, tile_label(rules, t)) for t in rules.tiles]}}
+
+
+def tile_label(rules: Any, tile: Any) -> str:
+    """A tile as the player sees it: its stripes' values, and its stud (`GA 8-7-5-6
+    gold`), not only its id."""
+    values = "-".join(str(rules.colour_values[s]) for s in tile.stripes)
+    return f"{tile.id} {values}" + (f" {tile.stud}" if tile.stud else "")
 
 
 def vocabulary(data: dict[str, Any]) -> dict[str, Any]:
@@ -54,7 +61,8 @@ def palette(data: dict[str, Any]) -> list[dict[str, Any]]:
     """Every tile, calling the tile in hand, and the set-up actions."""
     from models.take_it_higher.game import GAME
 
-    tiles = [tool(t.id) for t in rules_of(GAME).tiles]
+    rules = rules_of(GAME)
+    tiles = [tool(t.id, tile_label(rules, t)) for t in rules.tiles]
     return [*tiles, tool("call", "call selected tile", action=True), *setup_actions()]
 
 
