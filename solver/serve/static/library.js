@@ -11,7 +11,7 @@ const BASE = `/api/${GAME}/${CONFIG.source}`;  // the library, or the --store fi
 const $ = (id) => document.getElementById(id);
 const MIN_TEXT = 12;  // px: the smallest text of the picture as drawn
 const MIN_TOUCH = 44;  // px: the smallest clickable box on the picture
-// name: the puzzle open; steps: the steps made (Hippo: the last may be a roll only
+// name: the puzzle open; steps: the steps made (a dice game: the last may be a roll only
 // begun, `begun`); partial: the words clicked for a step not yet whole
 let name = null, vocab = null, steps = [], begun = false, partial = [];
 let queue = Promise.resolve(), waiting = 0;
