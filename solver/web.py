@@ -112,6 +112,21 @@ def listing(items: list[str], most: int = 4) -> str:
         "".join(items)
 
 
+def cannot_all(tasks: list[str], answer: dict[str, Any], done: str, within: str) -> str:
+    """'Proven: a and b cannot all be fulfilled within 6 plays; a alone cannot.': tasks
+    that cannot be done, with the smallest set that blocks (the answer's `core`).
+    `done`: the game's word ('done', 'fulfilled'); `within`: its bound in words."""
+    core = answer.get("core") or []
+    blocked = ""
+    if len(core) == 1 and len(tasks) > 1:
+        blocked = f"; {core[0]} alone cannot"
+    elif 1 < len(core) < len(tasks):
+        blocked = f"; {listing(core)} already cannot all be {done} together"
+    cannot = f"cannot be {done}" if len(tasks) == 1 else f"cannot all be {done}"
+    return (f"{'Proven' if answer.get('proven') else 'Not shown'}: {listing(tasks)} "
+            f"{cannot} {within.strip()}{blocked}.{cut_words(answer)}")
+
+
 def cut_words(answer: dict[str, Any]) -> str:
     """' Cut by the time limit.' for an answer the time limit cut."""
     return " Cut by the time limit." if answer.get("cut_by_time") else ""

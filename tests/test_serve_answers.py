@@ -264,3 +264,22 @@ def test_bad_bodies_are_one_line_400s(client):
     assert r.status_code == 400 and "expected an object" in r.json()["error"]
     # a half-edited position still gets its buttons (the verbs then say what is wrong)
     assert form(client, "topito", {"hands": "x", "on_turn": "y"})["plan"]["offered"] is False
+
+
+def test_tasks_that_cannot_be_done_are_said_with_what_blocks_them():
+    from solver.web import cannot_all
+
+    two = ["a run of 4", "all piles are even"]
+    assert cannot_all(two, {"proven": True, "core": ["a run of 4"]}, "fulfilled",
+                      "within 6 plays ") == ("Proven: a run of 4 and all piles are even "
+                                             "cannot all be fulfilled within 6 plays; a "
+                                             "run of 4 alone cannot.")
+    assert cannot_all(two[:1], {"proven": False, "cut_by_time": True}, "done",
+                      "within 3 placements") == ("Not shown: a run of 4 cannot be done "
+                                                 "within 3 placements. Cut by the time "
+                                                 "limit.")
+    three = [*two, "no orange piles"]
+    assert cannot_all(three, {"proven": True, "core": two}, "done", "within 2 plays") == (
+        "Proven: a run of 4, all piles are even and no orange piles cannot all be done "
+        "within 2 plays; a run of 4 and all piles are even already cannot all be done "
+        "together.")

@@ -8,6 +8,7 @@ from typing import Any
 from solver.web import (
     Explained,
     applicable,
+    cannot_all,
     cut_words,
     explain_by,
     listing,
@@ -82,16 +83,8 @@ def achievable(position: dict[str, Any], answer: dict[str, Any]) -> Explained:
                 f"{TILES.get(answer['tiles'], '')}: "
                 + "; then ".join(steps) + "." + cut_words(answer))
         return Explained(text, sure, plan[:1], marks(first) if plan else [], plan)
-    core = answer.get("core") or []
-    blocked = ""
-    if len(core) == 1 and len(tasks) > 1:
-        blocked = f"; {core[0]} alone cannot"
-    elif 1 < len(core) < len(tasks):
-        blocked = f"; {listing(core)} already cannot all be done together"
-    cannot = "cannot be done" if len(tasks) == 1 else "cannot all be done"
-    text = (f"{'Proven' if answer.get('proven') else 'Not shown'}: {listing(tasks)} {cannot} "
-            f"within {within} placements {TILES.get(answer['tiles'], '')}{blocked}."
-            f"{cut_words(answer)}")
+    text = cannot_all(tasks, answer, "done",
+                      f"within {within} placements {TILES.get(answer['tiles'], '')}")
     return Explained(text, sure)
 
 

@@ -9,6 +9,7 @@ from typing import Any
 from solver.web import (
     Explained,
     applicable,
+    cannot_all,
     cut_words,
     explain_by,
     listing,
@@ -77,16 +78,8 @@ def achievable(position: dict[str, Any], answer: dict[str, Any]) -> Explained:
                 f"{CARDS.get(answer['cards'], '')}: {', '.join(plays)}.{cut_words(answer)}")
         return Explained(text, sure, plan[:1],
                          list(play_parts(plan[0])) if plan else [], plan)
-    core = answer.get("core") or []
-    blocked = ""
-    if len(core) == 1 and len(targets) > 1:
-        blocked = f"; {core[0]} alone cannot"
-    elif 1 < len(core) < len(targets):
-        blocked = f"; {listing(core)} already cannot all be fulfilled together"
-    cannot = "cannot be fulfilled" if len(targets) == 1 else "cannot all be fulfilled"
-    text = (f"{'Proven' if answer.get('proven') else 'Not shown'}: {listing(targets)} "
-            f"{cannot} within {within} plays {CARDS.get(answer['cards'], '')}{blocked}."
-            f"{cut_words(answer)}")
+    text = cannot_all(targets, answer, "fulfilled",
+                      f"within {within} plays {CARDS.get(answer['cards'], '')}")
     return Explained(text, sure)
 
 
