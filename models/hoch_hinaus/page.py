@@ -21,6 +21,7 @@ from solver.web import (
 #: play a sample in about 5 s where the hint's own games take about 1.5 s each.
 PAGE_SAMPLES = 12
 PAGE_POLICY = "greedy"
+PAGE_SECONDS = 20  # a cap only: the 12 games take about 8 s on one core
 
 
 #: `achievable --tiles`, as the answer says it
@@ -126,5 +127,6 @@ def form(position: dict[str, Any]) -> dict[str, dict[str, Any]]:
                             + (" with any tiles?" if hidden else "?"),
                             {"tiles": "any"} if hidden else {}),
         "reachable": offer(f"Can we still win? ({PAGE_SAMPLES} quick sampled games)",
-                           {"samples": str(PAGE_SAMPLES), "policy": PAGE_POLICY}),
+                           {"samples": str(PAGE_SAMPLES), "policy": PAGE_POLICY,
+                            "time-limit": str(PAGE_SECONDS)}),
     }
