@@ -166,3 +166,72 @@ def test_a_fully_known_game_has_the_moves_it_had(seed, setup, expected):
     for moves in expected:
         assert state.fully_known() and texts(state) == moves
         state = GAME.apply_action(state, GAME.legal_actions(state)[0])
+
+
+# --------------------------------------------------------------------------- Hoch Hinaus
+
+HOCH = TABLE.parent.parent / "hoch-hinaus" / "midgame-1.json"
+
+
+def hoch_table() -> str:
+    """The example with player 2's tiles hidden and the reserve face down (what player
+    1 sees at the table), player 1 on turn."""
+    data = json.loads(HOCH.read_text())
+    data["hands"][1] = ["?"] * 3
+    data.pop("reserve")
+    return json.dumps(data)
+
+
+def hoch_texts(state) -> list[str]:  # noqa: ANN001 - a Hoch Hinaus state
+    game = web_games()["hoch-hinaus"].game()
+    if game.current_player(state) == CHANCE:
+        return [game.action_text(state, a) for a, _ in game.chance_outcomes(state)]
+    return [game.action_text(state, a) for a in game.legal_actions(state)]
+
+
+def hoch_counted(state) -> int:  # noqa: ANN001
+    """Every tile place: the board, the hands with their '?', the reserve."""
+    return (len(state.board.tiles_used()) + sum(len(h) for h in state.hands)
+            + len(state.reserve))
+
+
+def test_hoch_hinaus_plays_on_with_a_hidden_hand():
+    hoch = web_games()["hoch-hinaus"]
+    text = hoch_table()
+    _, state = load(hoch, text)
+    tiles = len(state.rules.tiles)
+    made = []
+    for _ in range(8):
+        moves = hoch_texts(state)
+        got = apply_move(hoch, text, moves[0])
+        text = json.dumps(got["position"])
+        after = load(hoch, text)[1]
+        # the set has 32 tiles, all in the game: none goes missing or comes twice
+        assert hoch_counted(after) == tiles == 32, moves[0]
+        assert len(after.unseen_tiles()) == after.hidden_tiles()
+        made.append((len(moves), moves[0]))
+        state = after
+    # player 2's placements: every tile player 1 has not seen; their draw: not seen
+    assert made == [(228, "T32 V4:A2 P2:B2"), (23, "draw T02(O2-O3)"),
+                    (1716, "T03 O3:B1 O4:B2"), (1, "draw ?"),
+                    (222, "T21 P1:A2 G3:A3"), (21, "draw T05(P1-P2)"),
+                    (1800, "T06 P2:A2 P3:B2"), (1, "draw ?")]
+    assert state.hands == [["T01", "T02", "T05"], [None] * 3]
+
+
+def test_hoch_hinaus_refuses_a_tile_seen_elsewhere():
+    hoch = web_games()["hoch-hinaus"]
+    text = json.dumps(apply_move(hoch, hoch_table(), "T32 V4:A2 P2:B2")["position"])
+    text = json.dumps(apply_move(hoch, text, "draw T02")["position"])
+    _, state = load(hoch, text)
+    assert state.on_turn == 1 and "T21" not in state.unseen_tiles()
+    with pytest.raises(BadInput) as err:  # T21 is in player 1's hand
+        apply_move(hoch, text, "T21 P1:A2 G3:A3")
+    assert "is not a legal action here" in str(err.value) and "\n" not in str(err.value)
+    from models.hoch_hinaus.board import Action
+    with pytest.raises(BadInput, match="player 2 cannot hold tile T21: it is seen"):
+        state.check_placement(Action("T21", 1, 5))
+    after = apply_move(hoch, text, "T03 O3:B1 O4:B2")["position"]
+    assert after["hands"][1] == ["?", "?"]
+    with pytest.raises(BadInput, match="player 2's hand is unknown: the tile drawn is not"):
+        apply_move(hoch, json.dumps(after), "draw T05")
