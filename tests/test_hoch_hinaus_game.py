@@ -59,11 +59,14 @@ def test_hidden_hands_round_trip_and_are_named_unknown():
     assert GAME.unknown(state) == [
         "3 tile(s) in the hand of player 2", "the order of the reserve (25 tiles)",
         "3 task(s) of the draw pile", "the task of bonus task 1 (under 2 gap filler(s))"]
-    # the player on turn knows its moves; the hidden hand's are unknown
+    # the player on turn knows its moves; the hidden hand may place any unseen tile
     assert {a.tile for a in GAME.legal_actions(state)} == {"T02", "T30", "T11"}
     hidden_turn = GAME.read(DATA, {**HIDDEN, "on_turn": 2}, "f")
+    tiles = {a.tile for a in GAME.legal_actions(hidden_turn)}
+    assert tiles == set(hidden_turn.unseen_tiles()) and len(tiles) == 28
+    assert not tiles & {"T01", "T02", "T30", "T11"}
     with pytest.raises(BadInput, match="hand of player 2 .* unknown"):
-        GAME.legal_actions(hidden_turn)
+        hidden_turn.legal_actions()  # the hint's view: its own hand must be known
 
 
 def test_a_reserve_of_unknown_order_may_be_a_count():
@@ -225,7 +228,7 @@ def test_moves_at_a_chance_node_lists_the_draws(tmp_path):
 
 def test_moves_of_a_hidden_hand_and_bad_chance_are_one_line(tmp_path):
     f = _file(tmp_path, {**HIDDEN, "on_turn": 2})
-    assert_one_line_error(run("moves", f), "hand of player 2", "unknown")
+    assert_one_line_error(run("hint", f), "hand of player 2", "unknown")
     g = _file(tmp_path, HIDDEN, "g.json")
     assert_one_line_error(run("moves", g, "--chance", "T03"), "no chance event")
     bad = _file(tmp_path, {**HIDDEN, "hands": [["T02"], ["?"] * 4]}, "bad.json")

@@ -64,7 +64,8 @@ def test_moves_lists_the_plays_and_then_the_draw_as_chance(tmp_path):
     assert sum(probs.values()) == pytest.approx(1, abs=1e-4)  # rounded to 6 places
     doc = run_json(run, "moves", str(p), "--chance", "V7")
     assert doc["chance"] == "draw V7" and doc["to_move"] == 2
-    assert doc["count"] == 0  # player 2's cards are unknown
+    # player 2's cards are unknown: any card not seen, on each pile it fits
+    assert doc["count"] == 38 and doc["moves"][0]["text"] == "p2:G1>2"
     one_line_error(run("moves", str(p), "--chance", "G4"), "G4 cannot be drawn")
 
 

@@ -208,7 +208,6 @@ def crowded_piles(n: int) -> list[list[str]]:
     ("hint", {"hands": [["G1", "?"], ["?"]]}, ["player 1", "hidden card", "a hint needs"]),
     ("hint", {"hands": [2, ["P2"]]}, ["player 1", "hidden card"]),
     ("achievable", {"hands": [["?", "O2"], ["P2"]]}, ["player 1", "--cards hand needs"]),
-    ("moves", {"hands": [["G1", "?"], ["P2"]]}, ["player 1", "moves needs"]),
     ("show", {"piles": crowded_piles(42), "hands": [4, 4, 4, 4]},
      ["16 hidden hand cards but only 14 cards"]),
     ("show", {"hands": [["G1", "O2"], 5]}, ["hands[2]", "0 to 4 cards, not 5"]),

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 from models.hoch_hinaus.board import Action, action_json, action_text
 from models.hoch_hinaus.positions import position_json, read_position
 from models.hoch_hinaus.rules import Rules, load_rules
-from models.hoch_hinaus.state import TASK_COUNTS, Bonus, GameState, new_game
+from models.hoch_hinaus.state import TASK_COUNTS, UNSEEN, Bonus, GameState, new_game
 from solver.errors import BadInput
 from solver.game import CHANCE, TERMINAL, Game, Policy
 from solver.params import Param, choice_param, int_param, seconds_param
@@ -169,7 +169,7 @@ class HochHinausGame(Game[GameData, GameState, Any]):
             return []
         if p == CHANCE:
             return [o for o, _ in state.chance_outcomes()]
-        return state.legal_actions()
+        return state.legal_actions(unseen=True)
 
     def apply_action(self, state: GameState, action: Any) -> GameState:
         return state.apply_action(action)
@@ -227,7 +227,7 @@ class HochHinausGame(Game[GameData, GameState, Any]):
         if isinstance(action, Action):
             return action_text(r, action)
         if isinstance(action, str):
-            return f"draw {r.tile_text(action)}"
+            return f"draw {UNSEEN if action == UNSEEN else r.tile_text(action)}"
         return f"turn up {action.text(r)}"
 
     def parse_action(self, state: GameState, text: str) -> Any:
@@ -235,6 +235,8 @@ class HochHinausGame(Game[GameData, GameState, Any]):
             word = text.strip()
             word = word[4:] if word.lower().startswith("draw") else word
             word = word.split("(")[0].strip()
+            if word == UNSEEN:
+                return UNSEEN
             tile, _ = state.rules.parse_tile(word, "--chance")
             return tile.id
         if state.task_due:
@@ -253,7 +255,7 @@ class HochHinausGame(Game[GameData, GameState, Any]):
         """The placements meant by `text`: its exact text, or a tile (T07 or G3-O1)
         with the spaces it covers in order, and 'filler A1' for a gap filler first
         (none without it)."""
-        legal = state.legal_actions()
+        legal = state.legal_actions(unseen=True)
         key = text.strip().lower()
         exact = [a for a in legal if action_text(state.rules, a).lower() == key]
         if exact:

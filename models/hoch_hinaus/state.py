@@ -38,6 +38,10 @@ if TYPE_CHECKING:
 
 Status = Literal["playing", "won", "lost"]
 
+#: The draw into a hand with unknown tiles ('?'): the tile drawn is not seen (a chance
+#: outcome of its own, in place of a tile's id).
+UNSEEN = "?"
+
 #: What the rulebook's difficulty table (first game 14 ... champions 22) counts: the
 #: draw pile alone, as its setup says ("count out tasks and form a face-down draw pile
 #: with them"; "pile"), or the open tasks and the draw pile together ("total").
@@ -60,6 +64,7 @@ class _Views:
     open: list[Task | None]
     bonus: list[Bonus]
     hands: list[list[str | None]]
+    reserve: list[str | None]
     on_turn: int
     pros: bool
     status: Status
@@ -91,15 +96,34 @@ class _Views:
         return self.draw_due or self.task_due
 
     def stuck(self) -> bool:
-        """The player on turn of a game in play holds only known tiles and cannot place
-        any of them (a hand with unknown tiles cannot be judged: it is taken as able)."""
+        """The player on turn of a game in play cannot place any tile they may hold: a
+        known one, or (for an unknown tile) any tile not seen anywhere."""
         if self.status != "playing" or not self.hands:
             return False
-        hand = self.hands[self.on_turn]
-        if any(t is None for t in hand):
-            return False
-        return not self.board.can_place(hand, self.pros,  # type: ignore[arg-type]
+        return not self.board.can_place(self.may_hold(self.on_turn), self.pros,
                                         self.fillers_left > 0)
+
+    def may_hold(self, seat: int) -> list[str]:
+        """The tiles `seat` may place: their known tiles, and with an unknown tile in
+        the hand every tile not seen anywhere (rules order after the known ones)."""
+        hand = self.hands[seat]
+        known = [t for t in hand if t is not None]
+        if len(known) == len(hand):
+            return known
+        return list(dict.fromkeys([*known, *self.unseen_tiles()]))
+
+    def unseen_tiles(self) -> list[str]:
+        """The tiles nobody is known to hold (rules order): in hidden hands, in an
+        unordered reserve, or out of the game."""
+        known = set(self.board.tiles_used())
+        known.update(t for h in self.hands for t in h if t is not None)
+        known.update(t for t in self.reserve if t is not None)
+        return [t.id for t in self.rules.tiles if t.id not in known]
+
+    def draw_unseen(self) -> bool:
+        """The tile due to be drawn goes into a hand with unknown tiles: the reader of
+        the position, who does not see that hand, does not see it either."""
+        return self.draw_due and bool(self.hands) and None in self.hands[self.on_turn]
 
 
 @dataclass(frozen=True)
@@ -142,14 +166,6 @@ class Position(_Views):
                 and all(t is not None for h in self.hands for t in h)
                 and all(t is not None for t in self.draw_pile)
                 and all(b.task is not None or b.fillers == 0 for b in self.bonus))
-
-    def unseen_tiles(self) -> list[str]:
-        """The tiles nobody is known to hold (rules order): in hidden hands, in an
-        unordered reserve, or out of the game."""
-        known = set(self.board.tiles_used())
-        known.update(t for h in self.hands for t in h if t is not None)
-        known.update(t for t in self.reserve if t is not None)
-        return [t.id for t in self.rules.tiles if t.id not in known]
 
     def unseen_tasks(self) -> list[Task]:
         """The catalogue's tasks not known to be anywhere (catalogue order, as a
@@ -196,22 +212,29 @@ class GameState(Position):
 
     # ------------------------------------------------------------------ moves
 
-    def tiles_to_place(self) -> list[str]:
-        """The hand of the player on turn; a board file: every tile not on the board."""
+    def tiles_to_place(self, unseen: bool = False) -> list[str]:
+        """The hand of the player on turn; a board file: every tile not on the board.
+        A hand with unknown tiles: BadInput, or with `unseen` the tiles it may hold
+        (`may_hold`: an unknown tile is any tile not seen anywhere)."""
         if self.board_only:
             used = set(self.board.tiles_used())
             return [t.id for t in self.rules.tiles if t.id not in used]
         hand = self.hands[self.on_turn]
+        if unseen:
+            return self.may_hold(self.on_turn)
         if any(t is None for t in hand):
             raise BadInput(f"the hand of player {self.on_turn + 1} (on turn) is unknown "
                            "('?'): its placements cannot be listed")
         return list(hand)  # type: ignore[arg-type]
 
-    def legal_actions(self) -> list[Action]:
-        """Every placement of the player on turn (none at a chance event or the end)."""
+    def legal_actions(self, unseen: bool = False) -> list[Action]:
+        """Every placement of the player on turn (none at a chance event or the end).
+        A hand with unknown tiles: BadInput, or with `unseen` the placements of every
+        tile it may hold (placing one reveals it)."""
         if self.status != "playing" or self.chance_due:
             return []
-        return self.board.placements(self.tiles_to_place(), self.pros, self.fillers_left > 0)
+        return self.board.placements(self.tiles_to_place(unseen), self.pros,
+                                     self.fillers_left > 0)
 
     def is_terminal(self) -> bool:
         if self.status != "playing":
@@ -221,7 +244,10 @@ class GameState(Position):
 
     def chance_outcomes(self) -> list[tuple[str | Task, float]]:
         """At a chance event: each tile that may be drawn, or each task that may be
-        turned up, with its probability (any unseen one, by symmetry)."""
+        turned up, with its probability (any unseen one, by symmetry); a draw into a hand
+        with unknown tiles: the one outcome UNSEEN (the tile is not seen)."""
+        if self.draw_unseen():
+            return [(UNSEEN, 1.0)]
         if self.draw_due:
             tiles = self.unseen_tiles()
             return [(t, 1 / len(tiles)) for t in tiles]
@@ -243,7 +269,12 @@ class GameState(Position):
             if a.tile not in self.tiles_to_place():
                 raise BadInput(f"tile {a.tile} is not a tile of the set off the board")
         elif a.tile is None or a.tile not in self.hands[self.on_turn]:
-            raise BadInput(f"tile {a.tile} is not in the hand of player {self.on_turn + 1}")
+            if a.tile is None or None not in self.hands[self.on_turn]:
+                raise BadInput(f"tile {a.tile} is not in the hand of player "
+                               f"{self.on_turn + 1}")
+            if a.tile not in self.unseen_tiles():  # an unknown tile revealed as a.tile
+                raise BadInput(f"player {self.on_turn + 1} cannot hold tile {a.tile}: "
+                               "it is seen elsewhere (on the board or in a known hand)")
         for s in (a.first, a.second):
             if not (isinstance(s, int) and 0 <= s < r.n_spaces):
                 raise BadInput(f"a tile on space {s!r}: no such space")
@@ -259,7 +290,11 @@ class GameState(Position):
 
     def check_outcome(self, outcome: object) -> None:
         """BadInput naming why `outcome` is not an outcome of the chance event due."""
-        if self.draw_due:
+        if self.draw_unseen():
+            if outcome != UNSEEN:
+                raise BadInput(f"player {self.on_turn + 1}'s hand is unknown: the tile "
+                               f"drawn is not seen (draw {UNSEEN})")
+        elif self.draw_due:
             if not isinstance(outcome, str) or outcome not in self.unseen_tiles():
                 raise BadInput(f"'{outcome}' is not an unseen tile: it cannot be drawn")
         elif self.task_due:
@@ -431,7 +466,8 @@ class _Turn(_Views):
             self.board.place_filler(a.filler)
         self.board.place_tile(self.rules.tile_by_id[a.tile], a.first, a.second)
         if self.hands:
-            self.hands[self.on_turn].remove(a.tile)
+            hand = self.hands[self.on_turn]
+            hand.remove(a.tile if a.tile in hand else None)  # else an unknown one revealed
 
     def fulfil(self, memo: dict[Task, bool] | None = None) -> list[Task]:
         from models.hoch_hinaus.tasks import holds as holds_on
@@ -471,8 +507,9 @@ class _Turn(_Views):
         self.pass_turn()
 
     def draw_tile(self, tile: str) -> None:
-        """The draw from the unordered reserve, of `tile`; then the next player's turn."""
-        self.hands[self.on_turn].append(tile)
+        """The draw from the unordered reserve, of `tile` (UNSEEN: a tile not seen);
+        then the next player's turn."""
+        self.hands[self.on_turn].append(None if tile == UNSEEN else tile)
         self.reserve.pop()
         self.draw_due = False
         self.pass_turn()

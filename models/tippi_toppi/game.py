@@ -56,6 +56,10 @@ COMPARISONS_PARAM = choice_param(
     "(each group named must lie). Default: the rules data's (as-worded).")
 
 
+#: A card nobody at the table sees (drawn into a hidden hand), as position files write it.
+UNSEEN = "?"
+
+
 def _numbers(text: str, what: str) -> list[int]:
     try:
         out = [int(x) for x in str(text).split(",") if x.strip()]
@@ -105,10 +109,8 @@ class TippiToppiGame(Game[Rules, GameState, Action]):
         return state_to_dict(state)
 
     def what_if(self, rules: Rules, state: GameState, **options: Any) -> GameState:
-        """`moves` lists every play of the player on turn: their hand must be known."""
-        if self.current_player(state) >= 0:
-            from models.tippi_toppi.hint import check_hand_known
-            check_hand_known(state, "moves")
+        """`moves` lists every play of the player on turn (of a hidden card: every card
+        not seen anywhere, on each pile it fits)."""
         return state
 
     def setups(self, rules: Rules, players: str = "1,2,3,4", difficulty: str = "all",
@@ -226,7 +228,7 @@ class TippiToppiGame(Game[Rules, GameState, Action]):
         if isinstance(action, Pass):
             return f"p{action.player + 1}:pass" if state.players > 1 else "pass"
         if isinstance(action, Draw):
-            return f"draw {r.card_name(action.card)}"
+            return f"draw {UNSEEN if action.card is None else r.card_name(action.card)}"
         if isinstance(action, TurnUp):
             return f"turn up: {action.task.text(r)}"
         raise BadInput(f"{action!r} is not a Tippi Toppi action")
@@ -240,6 +242,8 @@ class TippiToppiGame(Game[Rules, GameState, Action]):
         if state.chance_due():
             if words.lower().startswith("draw"):
                 words = words[len("draw"):]
+            if words.strip() == UNSEEN:
+                return Draw(None)
             return Draw(state.rules.parse_card(words.strip(), "card drawn"))
         player, _, rest = words.rpartition(":")
         if rest.strip().lower() == "pass":
@@ -256,7 +260,7 @@ class TippiToppiGame(Game[Rules, GameState, Action]):
             after = state.apply_action(action)
             out["fulfils"] = [t.text(r) for t in after.fulfilled[len(state.fulfilled):]]
         elif isinstance(action, Draw):
-            out["card"] = r.card_name(action.card)
+            out["card"] = UNSEEN if action.card is None else r.card_name(action.card)
         else:
             out["task"] = action.task.text(r)
         return out

@@ -52,9 +52,10 @@ class Pass:
 
 @dataclass(frozen=True)
 class Draw:
-    """Chance: `card` is drawn from a draw pile whose order is unknown."""
+    """Chance: `card` is drawn from a draw pile whose order is unknown; None: a card
+    nobody at the table sees is drawn into a hidden hand (it joins it as a '?')."""
 
-    card: Card
+    card: Card | None
 
 
 @dataclass(frozen=True)
@@ -126,32 +127,35 @@ class GameState:
         """Who may play now by the rules: the player on turn, or everybody in High Speed."""
         return list(range(self.players)) if self.variant.high_speed else [self.turn]
 
-    def plays_of(self, player: int) -> list[Play]:
+    def plays_of(self, player: int, unseen: bool = False) -> list[Play]:
         """The legal plays of `player` with the cards known in their hand (by card, then
-        pile), whether or not it is their turn."""
+        pile), whether or not it is their turn. `unseen`: a hidden card ('?') of the hand
+        may be any card not seen anywhere, so those are played too (revealing it)."""
         out = []
         tops = self.tops
-        for card in sorted({c for c in self.hands[player] if c is not None}):
+        cards = {c for c in self.hands[player] if c is not None}
+        if unseen and None in self.hands[player]:
+            cards.update(self.unseen_cards())
+        for card in sorted(cards):
             for p, top in enumerate(tops):
                 if card[0] == top[0] or card[1] == top[1]:
                     out.append(Play(player, card, p))
         return out
 
-    def legal_plays(self) -> list[Play]:
+    def legal_plays(self, unseen: bool = False) -> list[Play]:
         """Every legal play of the players who may play now (none once the game is won
-        or while a chance event is due)."""
+        or while a chance event is due), with known cards (`unseen`: hidden cards as any
+        unseen card too, as `plays_of`)."""
         if self.is_won() or self.chance_due():
             return []
-        return [play for player in self.movers() for play in self.plays_of(player)]
+        return [play for player in self.movers() for play in self.plays_of(player, unseen)]
 
     def is_lost(self) -> bool:
-        """Nobody who may play can play. Unknown hand cards are not judged: a hand with
-        hidden cards is never called stuck."""
+        """Nobody who may play can play: no known card fits, and no card a hidden card
+        may be (a card not seen anywhere) fits either."""
         if self.is_won() or self.chance_due():
             return False
-        if self.legal_plays():
-            return False
-        return all(None not in self.hands[p] for p in self.movers())
+        return not self.legal_plays(unseen=True)
 
     def is_terminal(self) -> bool:
         return self.is_won() or self.is_lost()
@@ -165,15 +169,16 @@ class GameState:
         play or another player holds a card (hand sizes are seen by all)."""
         if not self.variant.high_speed or self.players == 1 or self.is_terminal():
             return False
-        return (not self.plays_of(self.turn)
+        return (not self.plays_of(self.turn, unseen=True)
                 or any(self.hands[q] for q in range(self.players) if q != self.turn))
 
     def actions(self) -> list[Play | Pass]:
         """What the player on turn (High Speed: with the initiative) may do: their legal
-        plays, and in High Speed passing the initiative on."""
+        plays (a hidden card played as any unseen card: `plays_of`), and in High Speed
+        passing the initiative on."""
         if self.is_won() or self.chance_due():
             return []
-        out: list[Play | Pass] = list(self.plays_of(self.turn))
+        out: list[Play | Pass] = list(self.plays_of(self.turn, unseen=True))
         if self.may_pass():
             out.append(Pass(self.turn))
         return out
@@ -187,14 +192,22 @@ class GameState:
         seen = set(self.open_tasks) | set(self.task_pile) | set(self.fulfilled)
         return [t.task for t in self.rules.catalogue if t.task not in seen]
 
+    def draw_unseen(self) -> bool:
+        """The card due to be drawn goes into a hand with hidden cards: the reader of
+        the position (who does not see that hand) does not see it either."""
+        return self.drawer is not None and None in self.hands[self.drawer]
+
     def chance_outcomes(self) -> list[tuple[Draw | TurnUp, float]]:
         """The outcomes of the chance event due and their probabilities: every unseen
         catalogue task alike; every distinct unseen card by its count (a card drawn from
-        a pile nobody has seen in order is any unseen card with equal chance)."""
+        a pile nobody has seen in order is any unseen card with equal chance); into a
+        hidden hand, the one outcome "a card not seen" (Draw(None))."""
         due = self.chance_due()
         if due == TURN_UP:
             tasks = self.unseen_tasks()
             return [(TurnUp(t), 1 / len(tasks)) for t in tasks]
+        if due == DRAW and self.draw_unseen():
+            return [(Draw(None), 1.0)]
         if due == DRAW:
             unseen = Counter(self.unseen_cards())
             total = sum(unseen.values())
@@ -207,7 +220,8 @@ class GameState:
         if due == TURN_UP:
             return "a task is turned up"
         if due == DRAW:
-            return f"player {self.drawer + 1} draws a card"  # type: ignore[operator]
+            unseen = " (not seen)" if self.draw_unseen() else ""
+            return f"player {self.drawer + 1} draws a card{unseen}"  # type: ignore[operator]
         return "nothing"
 
     # -- moves
@@ -223,8 +237,14 @@ class GameState:
         if play.player not in self.movers():
             raise BadInput(f"player {play.player + 1} is not on turn "
                            f"(player {self.turn + 1} is)")
-        if play.card not in self.hands[play.player]:
-            raise BadInput(f"player {play.player + 1} has no {r.card_name(play.card)}")
+        hand = self.hands[play.player]
+        if play.card not in hand:
+            if None not in hand:
+                raise BadInput(f"player {play.player + 1} has no {r.card_name(play.card)}")
+            if play.card not in self.unseen_cards():
+                raise BadInput(f"player {play.player + 1} cannot hold "
+                               f"{r.card_name(play.card)}: every copy is seen elsewhere "
+                               "(on the piles or in a known hand)")
         if not 0 <= play.pile < r.piles:
             raise BadInput(f"there is no pile {play.pile + 1}")
         top = self.piles[play.pile][-1]
@@ -311,7 +331,8 @@ def _played(s: GameState, play: Play) -> tuple[GameState, list[Task]]:
     s.check_play(play)
     hands = [list(h) for h in s.hands]
     piles = [list(p) for p in s.piles]
-    hands[play.player].remove(play.card)
+    # a card not known in the hand is a hidden one revealed (check_play allows it)
+    hands[play.player].remove(play.card if play.card in hands[play.player] else None)
     piles[play.pile].append(play.card)
     after = replace(s, piles=piles, hands=hands, history=[*s.history, play])
     after, done = settled(after)
@@ -338,10 +359,16 @@ def _passed(s: GameState, player: int) -> GameState:
     return replace(s, turn=(player + 1) % s.players)
 
 
-def _drawn(s: GameState, card: Card) -> GameState:
+def _drawn(s: GameState, card: Card | None) -> GameState:
     if s.chance_due() != DRAW:
         raise BadInput("no card is to be drawn now")
-    if card not in s.unseen_cards():
+    who = f"player {s.drawer + 1}"  # type: ignore[operator]
+    if card is None and not s.draw_unseen():
+        raise BadInput(f"{who}'s hand is known: name the card drawn (draw ? is a draw "
+                       "into a hidden hand)")
+    if card is not None and s.draw_unseen():
+        raise BadInput(f"{who}'s hand is hidden: the card drawn is not seen (draw ?)")
+    if card is not None and card not in s.unseen_cards():
         raise BadInput(f"{s.rules.card_name(card)} cannot be drawn: every copy "
                        "is seen elsewhere")
     hands = [list(h) for h in s.hands]
