@@ -27,7 +27,7 @@ that description alone. The words mean the same in every game:
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, Literal, TypeVar
 
@@ -205,6 +205,43 @@ class Game(Generic[R, S, A]):
         (the board, the open tasks, the hand of player 2, the order of the deck ...): what
         a command answering on it uses. An observation lists less than the full state."""
         raise NotImplementedError
+
+    # ------------------------------------------------------------------ action catalogue
+    # What an outside framework of game algorithms (OpenSpiel: solver/openspiel.py) needs
+    # besides the above: actions as fixed numbers, the bounds of a game.
+
+    # Whether the rulebook hides something from a player (other hands, the order or the
+    # faces of a face-down pile): a game of imperfect information.
+    hides_information: ClassVar[bool] = False
+
+    def action_space(self, rules: R, setup: dict[str, Any]) -> Sequence[Hashable]:
+        """Every decision a player can take in a game of `setup`, in a fixed order (a
+        decision's number is its place in this list). A decision is a whole action or one
+        of the parts `action_parts` splits it into."""
+        raise NotImplementedError
+
+    def action_parts(self, state: S, action: A) -> tuple[Hashable, ...]:
+        """A player's action as the decisions it is taken in, one after the other, each
+        one of `action_space` (default: the action is one decision). Different legal
+        actions have different parts; one may be the start of another."""
+        return (action,)
+
+    def max_parts(self, rules: R, setup: dict[str, Any]) -> int:
+        """The most parts an action of a game of `setup` has."""
+        return 1
+
+    def part_text(self, state: S, part: Hashable) -> str:
+        """A decision in words (default: the text of the action it is)."""
+        return self.action_text(state, part)  # type: ignore[arg-type]
+
+    def chance_space(self, rules: R, setup: dict[str, Any]) -> Sequence[Hashable]:
+        """Every chance outcome a dealt game of `setup` can meet, in a fixed order
+        (default: none; every face-down pile of a dealt game is in order)."""
+        return ()
+
+    def utility_range(self, rules: R, setup: dict[str, Any]) -> tuple[float, float]:
+        """The least and the most a seat's `returns` can be (default: a loss, a win)."""
+        return 0.0, 1.0
 
     # ------------------------------------------------------------------ words
 

@@ -160,6 +160,26 @@ class HippoGame(Game[Rules, GameState, Action]):
             out.append("the dice thrown")
         return out
 
+    # ------------------------------------------------------------------ action catalogue
+
+    def action_space(self, rules: Rules, setup: dict[str, Any]) -> list[tuple[int, int]]:
+        """A roll's placements are taken one chip at a time: (lane, colour index)."""
+        return [(lane, c) for lane in range(1, rules.lanes + 1)
+                for c in range(len(rules.colours))]
+
+    def action_parts(self, state: GameState, action: Action) -> tuple[tuple[int, int], ...]:
+        return tuple(action)  # type: ignore[arg-type]
+
+    def max_parts(self, rules: Rules, setup: dict[str, Any]) -> int:
+        return rules.dice  # one chip per group of dice
+
+    def part_text(self, state: GameState, part: Any) -> str:
+        lane, colour = part
+        return f"{lane} {state.colours[colour]}"
+
+    def chance_space(self, rules: Rules, setup: dict[str, Any]) -> list[Roll]:
+        return [roll for roll, _ in _outcomes(rules)]
+
     # ------------------------------------------------------------------ words
 
     def action_text(self, state: GameState, action: Action) -> str:

@@ -220,6 +220,34 @@ class HochHinausGame(Game[GameData, GameState, Any]):
             out.append("the bonus tasks under the gap fillers")
         return out
 
+    # ------------------------------------------------------------------ action catalogue
+
+    hides_information = True  # the other hands, the reserve, the task piles
+
+    def action_space(self, rules: GameData, setup: dict[str, Any]) -> list[tuple[str, Any]]:
+        """A placement is taken in four decisions: the tile, the gap filler's space (or
+        none), the space of the tile's first face, the space of its second."""
+        spaces = range(rules.rules.n_spaces)
+        return [*(("tile", t.id) for t in rules.rules.tiles),
+                *(("filler", s) for s in (None, *spaces)),
+                *(("first", s) for s in spaces), *(("second", s) for s in spaces)]
+
+    def action_parts(self, state: GameState, action: Any) -> tuple[tuple[str, Any], ...]:
+        return (("tile", action.tile), ("filler", action.filler), ("first", action.first),
+                ("second", action.second))
+
+    def max_parts(self, rules: GameData, setup: dict[str, Any]) -> int:
+        return 4
+
+    def part_text(self, state: GameState, part: Any) -> str:
+        r = state.rules
+        kind, value = part
+        if kind == "tile":
+            return r.tile_text(value)
+        if kind == "filler":
+            return "no filler" if value is None else f"filler {r.spaces[value]}"
+        return f"{kind} face on {r.spaces[value]}"
+
     # ------------------------------------------------------------------ words
 
     def action_text(self, state: GameState, action: Any) -> str:

@@ -223,6 +223,34 @@ class TakeItHigherGame(Game[Rules, GameState, Action]):
                 out.append("the order of the tiles still to be called")
         return out
 
+    # ------------------------------------------------------------------ action catalogue
+
+    hides_information = True  # the tiles still in the bag and their order
+
+    def action_space(self, rules: Rules, setup: dict[str, Any]) -> list[tuple[str, str]]:
+        """A placement is taken as the cell of the called tile, then each spaceship it
+        launches (spaceship variants)."""
+        return [*(("cell", c) for c in rules.cell_ids),
+                *(("launch", ship) for ship in rules.spaceships)]
+
+    def action_parts(self, state: GameState, action: Action) -> tuple[tuple[str, str], ...]:
+        assert isinstance(action, Placement)
+        return (("cell", action.cell), *(("launch", ship) for ship in action.launch))
+
+    def max_parts(self, rules: Rules, setup: dict[str, Any]) -> int:
+        return 1 + len(rules.spaceships)
+
+    def part_text(self, state: GameState, part: Any) -> str:
+        kind, value = part
+        return value if kind == "cell" else f"+{value}"
+
+    def utility_range(self, rules: Rules, setup: dict[str, Any]) -> tuple[float, float]:
+        """At most every tile in a scoring row of every direction at the highest colour
+        value and stud bonus, and the top of the bonus ring."""
+        per_tile = max(rules.colour_values.values()) + max(rules.stud_bonus.values(), default=0)
+        return 0.0, float(len(rules.cells) * len(rules.directions) * per_tile
+                          + max(rules.buttons, default=0))
+
     # ------------------------------------------------------------------ words
 
     def action_text(self, state: GameState, action: Action) -> str:

@@ -219,6 +219,17 @@ class TippiToppiGame(Game[Rules, GameState, Action]):
             out.append("the task pile in order")
         return out
 
+    # ------------------------------------------------------------------ action catalogue
+
+    hides_information = True  # the other hands, the draw pile, the task pile
+
+    def action_space(self, rules: Rules, setup: dict[str, Any]) -> list[Action]:
+        """Every card (colour and number) on every pile by every player, and the passes."""
+        seats = range(setup["players"])
+        cards = list(dict.fromkeys(rules.deck))
+        return [*(Play(p, card, pile) for p in seats for card in cards
+                  for pile in range(rules.piles)), *(Pass(p) for p in seats)]
+
     # ------------------------------------------------------------------ words
 
     def action_text(self, state: GameState, action: Action) -> str:

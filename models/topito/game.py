@@ -176,6 +176,16 @@ class TopitoGame(Game[GameRules, GameState, Action]):
             out.append("the order of the deck")
         return out
 
+    # ------------------------------------------------------------------ action catalogue
+
+    hides_information = True  # the hands, the order of the deck
+
+    def action_space(self, rules: GameRules, setup: dict[str, Any]) -> list[Move]:
+        """Every block put (from out of play) or lifted (from a podium) onto a podium."""
+        podiums = range(len(rules.rules.podiums))
+        return [Move(b, source, target) for b in range(rules.rules.n_blocks)
+                for source in (None, *podiums) for target in podiums if source != target]
+
     # ------------------------------------------------------------------ words
 
     def action_text(self, state: GameState, action: Action) -> str:
