@@ -214,6 +214,12 @@ class Game(Generic[R, S, A]):
     # faces of a face-down pile): a game of imperfect information.
     hides_information: ClassVar[bool] = False
 
+    def chance_state(self, state: S) -> S:
+        """The state with what nobody at the table knows left to chance, as the game is
+        played in OpenSpiel (default: the state; a game whose position files cannot hold
+        the order of a face-down pile forgets it here, and its draws become chance)."""
+        return state
+
     def action_space(self, rules: R, setup: dict[str, Any]) -> Sequence[Hashable]:
         """Every decision a player can take in a game of `setup`, in a fixed order (a
         decision's number is its place in this list). A decision is a whole action or one

@@ -221,6 +221,9 @@ class ToppiState(pyspiel.State):
         """The decisions taken of the turn under way."""
         return self._prefix
 
+    def _at(self, state: Any) -> World:
+        return World(self._key, self.spec.game.chance_state(state))
+
     def _next(self) -> list[int]:
         assert self._world is not None
         n, out = len(self._prefix), set()
@@ -258,12 +261,12 @@ class ToppiState(pyspiel.State):
         spec, game = self.spec, self.spec.game
         if self._world is None:
             rng = game.streams(task_seed(spec.seed, action))[0]
-            self._world = World(self._key, game.new_game(spec.rules, spec.setup, rng))
+            self._world = self._at(game.new_game(spec.rules, spec.setup, rng))
             return
         state = self._world.state
         player = game.current_player(state)
         if player == CHANCE:
-            self._world = World(self._key, game.apply_action(state, spec.chances[action]))
+            self._world = self._at(game.apply_action(state, spec.chances[action]))
             return
         seen = self.observation_text(player)
         memory = list(self._memory)
@@ -273,7 +276,7 @@ class ToppiState(pyspiel.State):
         whole = self._prefix if action == spec.end else (*self._prefix, action)
         if action == spec.end or (whole in table and not any(
                 len(ids) > len(whole) and ids[:len(whole)] == whole for ids in table)):
-            self._world = World(self._key, game.apply_action(state, table[whole]))
+            self._world = self._at(game.apply_action(state, table[whole]))
             self._prefix = ()
             self._turns += 1
         else:
@@ -324,7 +327,7 @@ class ToppiState(pyspiel.State):
         if self._world is not None:
             spec = self.spec
             seen = spec.game.observation(self._world.state, player)
-            out._world = World(self._key, spec.game.determinize(seen, spec.rng))
+            out._world = self._at(spec.game.determinize(seen, spec.rng))
             out._memory = tuple(m if p == player else ""
                                 for p, m in enumerate(self._memory))
         return out
@@ -459,6 +462,27 @@ def load(game_id: str, **params: Any) -> pyspiel.Game:
     return pyspiel.load_game(register(game_id), params)
 
 
-def toppi_state(state: pyspiel.State) -> Any:
-    """The toppi state an OpenSpiel state holds (at the start of the turn under way)."""
-    return state.toppi
+def decisions_of(state: ToppiState, action: Any) -> list[int]:
+    """The OpenSpiel actions that take the toppi `action` at `state`: its decisions, and
+    the end of the turn where they start a longer legal action."""
+    spec, world = state.spec, state.toppi
+    ids = tuple(spec.decision_id[p] for p in spec.game.action_parts(world, action))
+    longer = any(len(q) > len(ids) and q[:len(ids)] == ids
+                 for q in state._world.table(spec))
+    return [*ids, spec.end] if longer else list(ids)
+
+
+def follow(state: ToppiState, referee: Any) -> None:
+    """Apply to `state` the chance outcomes that bring it to the toppi state `referee`
+    (a dealt game, whose draws are part of the moves): at each chance node the outcome
+    after which both hold the same position."""
+    spec = state.spec
+    target = json.dumps(spec.game.write(spec.game.chance_state(referee)), sort_keys=True)
+    while state.is_chance_node() and spec.game.current_player(referee) != CHANCE:
+        for action, _ in state.chance_outcomes():
+            after = spec.game.apply_action(state.toppi, spec.chances[action])
+            if json.dumps(spec.game.write(after), sort_keys=True) == target:
+                state.apply_action(action)
+                break
+        else:
+            raise ValueError("no chance outcome leads to the referee's position")

@@ -225,7 +225,15 @@ class TakeItHigherGame(Game[Rules, GameState, Action]):
 
     # ------------------------------------------------------------------ action catalogue
 
-    hides_information = True  # the tiles still in the bag and their order
+    # The bag hides its order from everyone: chance (`chance_state`), not a secret.
+
+    def chance_state(self, state: GameState) -> GameState:
+        """The order of the bag forgotten (no position file holds it): each call is
+        chance, any tile not placed or called yet, each as likely."""
+        return self.observation(state, 0)
+
+    def chance_space(self, rules: Rules, setup: dict[str, Any]) -> list[Tile]:
+        return list(rules.tiles)
 
     def action_space(self, rules: Rules, setup: dict[str, Any]) -> list[tuple[str, str]]:
         """A placement is taken as the cell of the called tile, then each spaceship it
