@@ -18,7 +18,6 @@ pyspiel = pytest.importorskip("pyspiel")
 
 import solver.openspiel as so  # noqa: E402  (after the skip: the extra may be missing)
 from solver.game import CHANCE, TERMINAL, task_seed  # noqa: E402
-from solver.registry import entry  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 
