@@ -20,6 +20,7 @@ which only waits) cancels every entrant and waits for them: nothing is left runn
 
 from __future__ import annotations
 
+import os
 import queue
 import threading
 import time
@@ -37,6 +38,33 @@ from solver.progress import live_status
 #: (its solver stops within a tenth of a second; a model still being built in Python
 #: finishes first). Past it the thread is left to end on its own (it is a daemon).
 JOIN = 2.0
+
+
+#: Readings of the runnable tasks `free_cores` takes (a millisecond apart): the fewest
+#: counts, so a task that ran for an instant (a shell command) is not taken for a load.
+SAMPLES = 5
+
+
+def free_cores() -> int:
+    """Cores of this process's CPU set that no other task wants right now: the CPUs
+    minus the runnable tasks of the machine (Linux /proc/stat `procs_running`, this
+    thread not counted; the fewest of SAMPLES readings). Where that cannot be read,
+    every core counts as free. A solver started beside a busy process shares a core
+    with it: a race of two is then only worth its cost when the guess is unsure."""
+    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (
+        os.cpu_count() or 1)
+    fewest = None
+    for i in range(SAMPLES):
+        try:
+            with open("/proc/stat", encoding="ascii") as f:
+                running = next(int(line.split()[1]) for line in f
+                               if line.startswith("procs_running"))
+        except (OSError, StopIteration, ValueError, IndexError):
+            return cpus
+        fewest = running if fewest is None else min(fewest, running)
+        if i + 1 < SAMPLES:
+            time.sleep(0.001)
+    return max(0, cpus - (fewest or 1) + 1)
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ import pytest
 
 from models.take_it_higher.auto import maximise_auto, predicted_order, prediction
 from models.take_it_higher.maximum import maximise
-from models.take_it_higher.rules import load_rules
+from models.take_it_higher.rules import load_rules, rules_from_dict
 from models.take_it_higher.variants import Variant
 from solver.backends import SolverOptions
 from solver.backends.common import Cancel
@@ -291,6 +291,12 @@ def test_the_favourite_is_guessed_from_measured_features():
     assert predicted_order(rules, Variant(ships="simple"), None) == ("cpsat",)
     three = small_rules(3, n_cells=6, n_tiles=9)  # a direction of three colours
     assert prediction(three, Variant(True), None).order == ("maxsat", "cpsat")
+    five = small_rules_dict(0, n_cells=6, n_tiles=9)
+    five["directions"] += [{**d, "name": d["name"] + "2"} for d in five["directions"][:2]]
+    for t in five["tiles"]:
+        t["stripes"].update({k + "2": v for k, v in list(t["stripes"].items())[:2]})
+    guess = prediction(rules_from_dict(five), Variant(), None)  # five directions
+    assert guess.order == ("cpsat", "maxsat") and guess.sure
     easy = load_rules(Path(__file__).parents[1] / "puzzles/take-it-higher/rules/take-it-easy.json")
     guess = prediction(easy, Variant(), None)  # three colours a direction: MaxSAT
     assert guess.order == ("maxsat", "cpsat") and guess.sure

@@ -32,7 +32,7 @@ from solver.backends import SolverOptions
 from solver.backends.common import Cancel
 from solver.errors import BadInput, TimeLimitReached
 from solver.portfolio import EntrantReport, PortfolioResult
-from solver.race import ThreadEntrant, run_threads
+from solver.race import ThreadEntrant, free_cores, run_threads
 
 AUTO = "auto"
 #: Seconds of the time limit kept for building the models (a solver's time limit counts
@@ -41,10 +41,17 @@ BUILD_RESERVE = 1.0
 #: Cells from which CP-SAT is the sure favourite on a free choice of tiles (52 cells:
 #: MaxSAT proved nothing in 60 s, CP-SAT in 6 s).
 LARGE_BOARD = 40
+#: Directions from which CP-SAT is the sure favourite on a free choice of tiles: on five
+#: boards of five directions (12-25 cells) CP-SAT proved first by 2.2-7x or tied, or
+#: found a board where MaxSAT found none in 30 s.
+MANY_DIRECTIONS = 5
 #: Seconds a sure favourite runs alone before the other back-end joins the race: longer
 #: than every sure favourite of the benchmark took at load 2-3, short enough that a
 #: wrong guess costs seconds, not the 10x of the wrong back-end.
 HEDGE_AFTER = 15.0
+#: ... for an unsure guess: the built-in board and its like prove in 1-3 s when the
+#: guess is right; a wrong one costs at most these seconds more.
+HEDGE_UNSURE = 3.0
 
 
 @dataclass
@@ -92,8 +99,9 @@ def prediction(rules: Rules, variant: Variant, draw: list[Tile] | None,
     - a direction of three or more colours: MaxSAT (its demand cuts; CP-SAT's LP bound
       stays far above the optimum: 8x slower on three such boards, Take It Easy among
       them);
-    - a board of LARGE_BOARD cells or more, or gold/silver: CP-SAT (MaxSAT's demand
-      cuts grow with the cells; the gold/silver stud patterns close faster in CP-SAT).
+    - a board of LARGE_BOARD cells or more, MANY_DIRECTIONS directions or more, or
+      gold/silver: CP-SAT (MaxSAT's demand cuts grow with the cells and directions;
+      the gold/silver stud patterns close faster in CP-SAT).
     Otherwise (two colours a direction, a free choice of tiles, a smaller board) the
     ranking flipped both ways by up to 7x between boards that differ in no cheap
     feature: not sure (MaxSAT first: it won the built-in board)."""
@@ -109,6 +117,8 @@ def prediction(rules: Rules, variant: Variant, draw: list[Tile] | None,
         return pick("maxsat", True, "a direction of three colours or more")
     if rules.board_size >= LARGE_BOARD:
         return pick("cpsat", True, f"{rules.board_size} cells")
+    if len(rules.directions) >= MANY_DIRECTIONS:
+        return pick("cpsat", True, f"{len(rules.directions)} directions")
     if variant.gold_silver and rules.stud_bonus:
         return pick("cpsat", True, "gold/silver")
     return pick("maxsat", False, "two colours a direction, a free choice of tiles")
@@ -131,6 +141,17 @@ def draws_backend(rules: Rules, variant: Variant) -> str:
     1.3x, 2.1x), neither one in 60 s, where MaxSAT wins most free choices
     (docs/take-it-higher.md, "Back-end choice")."""
     return supported_backends(variant)[0]
+
+
+def hedge_after(guess: Prediction, favourite: str) -> float:
+    """Seconds the favourite runs alone before the other back-end joins: none when two
+    cores are free (the race then costs the favourite nothing; except a sure CP-SAT,
+    which would give up a worker), else HEDGE_AFTER for a sure guess and HEDGE_UNSURE
+    for an unsure one (beside a busy process two solvers each ran at about 2/3 of the
+    speed one has alone, docs)."""
+    if free_cores() >= 2 and not (guess.sure and favourite == "cpsat"):
+        return 0.0
+    return HEDGE_AFTER if guess.sure else HEDGE_UNSURE
 
 
 def entrant_options(options: SolverOptions, backend: str, racing: bool) -> SolverOptions:
@@ -170,7 +191,7 @@ def maximise_auto(rules: Rules, variant: Variant, draw: list[Tile] | None = None
     guess = prediction(rules, variant, draw, len(fixed))
     order = [b for b in guess.order if b in racing]
     if hedge is None:
-        hedge = HEDGE_AFTER if guess.sure else 0.0
+        hedge = hedge_after(guess, order[0])
     left = deadline.left()
     limit = None if left is None else max(0.01, left)
     solve_limit = limit
