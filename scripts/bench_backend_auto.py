@@ -93,6 +93,8 @@ def run(instance: Instance, mode: str, limit: float) -> tuple[float, str]:
         if mode == "auto":
             r = maximise_auto(instance.rules, instance.variant, instance.draw, options)
             by = f" ({r.proved_by})" if r.proved_by else ""
+            race = " ".join(f"{e.name}:{e.state}@{e.seconds:.2f}" for e in r.race)
+            print(f"  race: {race or 'none'}", file=sys.stderr)
         else:
             r = maximise(instance.rules, instance.variant, instance.draw, mode, options)
             by = ""
