@@ -44,11 +44,10 @@ class Cancel:
         (CP-SAT drops one made before its search has begun)."""
         done = threading.Event()
 
-        def watch() -> None:
-            while not done.is_set():
-                if self._event.wait(self.POLL) and not done.is_set():
+        def watch() -> None:  # wakes on `done` at once: a solve's end does not wait
+            while not done.wait(self.POLL):
+                if self._event.is_set():
                     stop()
-                    done.wait(self.POLL)
 
         watcher = threading.Thread(target=watch, name="toppi-cancel", daemon=True)
         watcher.start()
