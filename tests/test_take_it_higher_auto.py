@@ -295,7 +295,10 @@ def test_the_favourite_is_guessed_from_measured_features():
     five["directions"] += [{**d, "name": d["name"] + "2"} for d in five["directions"][:2]]
     for t in five["tiles"]:
         t["stripes"].update({k + "2": v for k, v in list(t["stripes"].items())[:2]})
-    guess = prediction(rules_from_dict(five), Variant(), None)  # five directions
+    guess = prediction(rules_from_dict(five), Variant(), None)  # five directions,
+    assert guess.order == ("maxsat", "cpsat") and not guess.sure  # 9 tiles, 6 cells
+    five["tiles"] += [{**t, "id": t["id"] + "b"} for t in five["tiles"]]
+    guess = prediction(rules_from_dict(five), Variant(), None)  # 18 tiles: CP-SAT
     assert guess.order == ("cpsat", "maxsat") and guess.sure
     easy = load_rules(Path(__file__).parents[1] / "puzzles/take-it-higher/rules/take-it-easy.json")
     guess = prediction(easy, Variant(), None)  # three colours a direction: MaxSAT

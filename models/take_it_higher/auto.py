@@ -41,9 +41,10 @@ BUILD_RESERVE = 1.0
 #: Cells from which CP-SAT is the sure favourite on a free choice of tiles (52 cells:
 #: MaxSAT proved nothing in 60 s, CP-SAT in 6 s).
 LARGE_BOARD = 40
-#: Directions from which CP-SAT is the sure favourite on a free choice of tiles: on five
-#: boards of five directions (12-25 cells) CP-SAT proved first by 2.2-7x or tied, or
-#: found a board where MaxSAT found none in 30 s.
+#: Directions from which CP-SAT is the sure favourite when there are at least twice as
+#: many tiles as free cells: on three such boards of five directions (12-16 cells)
+#: CP-SAT proved first by 2.2-7x, also beside busy processes; with fewer tiles (21
+#: cells, 32 tiles) the two tied on an idle machine and MaxSAT won by 2.3x on a busy one.
 MANY_DIRECTIONS = 5
 #: Seconds a sure favourite runs alone before the other back-end joins the race: longer
 #: than every sure favourite of the benchmark took at load 2-3, short enough that a
@@ -99,9 +100,10 @@ def prediction(rules: Rules, variant: Variant, draw: list[Tile] | None,
     - a direction of three or more colours: MaxSAT (its demand cuts; CP-SAT's LP bound
       stays far above the optimum: 8x slower on three such boards, Take It Easy among
       them);
-    - a board of LARGE_BOARD cells or more, MANY_DIRECTIONS directions or more, or
-      gold/silver: CP-SAT (MaxSAT's demand cuts grow with the cells and directions;
-      the gold/silver stud patterns close faster in CP-SAT).
+    - a board of LARGE_BOARD cells or more, MANY_DIRECTIONS directions or more with
+      twice as many tiles as free cells, or gold/silver: CP-SAT (MaxSAT's demand cuts
+      grow with the cells and directions; the gold/silver stud patterns close faster
+      in CP-SAT).
     Otherwise (two colours a direction, a free choice of tiles, a smaller board) the
     ranking flipped both ways by up to 7x between boards that differ in no cheap
     feature: not sure (MaxSAT first: it won the built-in board)."""
@@ -117,8 +119,11 @@ def prediction(rules: Rules, variant: Variant, draw: list[Tile] | None,
         return pick("maxsat", True, "a direction of three colours or more")
     if rules.board_size >= LARGE_BOARD:
         return pick("cpsat", True, f"{rules.board_size} cells")
-    if len(rules.directions) >= MANY_DIRECTIONS:
-        return pick("cpsat", True, f"{len(rules.directions)} directions")
+    free = rules.board_size - placed
+    if (len(rules.directions) >= MANY_DIRECTIONS
+            and len(rules.tiles) - placed >= 2 * free):
+        return pick("cpsat", True, f"{len(rules.directions)} directions, a wide choice "
+                    "of tiles")
     if variant.gold_silver and rules.stud_bonus:
         return pick("cpsat", True, "gold/silver")
     return pick("maxsat", False, "two colours a direction, a free choice of tiles")
