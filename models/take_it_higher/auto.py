@@ -50,9 +50,10 @@ MANY_DIRECTIONS = 5
 #: than every sure favourite of the benchmark took at load 2-3, short enough that a
 #: wrong guess costs seconds, not the 10x of the wrong back-end.
 HEDGE_AFTER = 15.0
-#: ... for an unsure guess: the built-in board and its like prove in 1-3 s when the
-#: guess is right; a wrong one costs at most these seconds more.
-HEDGE_UNSURE = 3.0
+#: ... for an unsure guess: beside busy processes MaxSAT (the unsure favourite) was the
+#: faster or within 1.7x on every such board measured, and a hedge at 3 s cost it 1.4x
+#: on `five-directions` (CP-SAT joined and took its share).
+HEDGE_UNSURE = 10.0
 
 
 @dataclass
