@@ -1,12 +1,17 @@
 """`max --backend auto` against each single back-end, on boards of several shapes.
 
     python scripts/bench_backend_auto.py [--runs 3] [--limit 120] [--only NAME ...]
-                                         [--out results.json]
+                                         [--busy] [--out results.json]
 
 Instances: the built-in board (basic and gold/silver, every tile free), draws of it
-(`max --draw`: the tiles of simulate's games 0, 1, 2 with --seed 0), and rules files of
+(`max --draw`: the tiles of simulate's games 0, 1, 2 with --seed 0), rules files of
 other shapes written by scripts/make_take_it_higher_rules.py (hexagons, 3 or 5
-directions, 3 colours in a direction, many more tiles than cells, one copy per tile).
+directions, 3 colours in a direction, many more tiles than cells, one copy per tile),
+and the Take It Easy rules file of the puzzles (puzzles/take-it-higher/rules/).
+
+--busy: one CPU-bound process (`python -c "while True: pass"`, started by this script
+in its own session, as a user's job in another terminal) runs beside every measured
+call, the whole time.
 
 Each instance runs `cpsat` (2 CP-SAT workers, the CLI default), `maxsat` and `auto`
 (the race, --workers 2) `--runs` times, interleaved (cpsat, maxsat, auto, cpsat, ...)
@@ -23,6 +28,7 @@ import importlib.util
 import json
 import os
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -39,6 +45,7 @@ from solver.errors import TimeLimitReached
 from solver.game import task_seed
 
 MODES = ("cpsat", "maxsat", "auto")
+TAKE_IT_EASY = Path(__file__).parents[1] / "puzzles/take-it-higher/rules/take-it-easy.json"
 SHAPES = ("hexagon", "hexagon-3col", "hexagon-large", "three-directions", "five-directions",
           "five-directions-small", "one-copy", "more-tiles", "octagon-8")
 
@@ -74,6 +81,7 @@ def instances(folder: Path) -> list[Instance]:
         path = folder / f"{shape}.json"
         gen.write_shape(shape, path)
         out.append(Instance(f"{shape} basic", load_rules(path), Variant(), None))
+    out.append(Instance("take-it-easy basic", load_rules(TAKE_IT_EASY), Variant(), None))
     return out
 
 
@@ -85,6 +93,8 @@ def run(instance: Instance, mode: str, limit: float) -> tuple[float, str]:
         if mode == "auto":
             r = maximise_auto(instance.rules, instance.variant, instance.draw, options)
             by = f" ({r.proved_by})" if r.proved_by else ""
+            race = " ".join(f"{e.name}:{e.state}@{e.seconds:.2f}" for e in r.race)
+            print(f"  race: {race or 'none'}", file=sys.stderr)
         else:
             r = maximise(instance.rules, instance.variant, instance.draw, mode, options)
             by = ""
@@ -100,7 +110,22 @@ def main() -> None:
     ap.add_argument("--limit", type=float, default=120.0, help="seconds per run")
     ap.add_argument("--only", nargs="*", help="instances whose name contains one of these")
     ap.add_argument("--out", type=Path, help="also write every run as JSON here")
+    ap.add_argument("--busy", action="store_true",
+                    help="one CPU-bound process beside every run (see module doc)")
     args = ap.parse_args()
+    busy = None
+    if args.busy:
+        busy = subprocess.Popen([sys.executable, "-c", "while True: pass"],
+                                start_new_session=True)
+    try:
+        bench(args)
+    finally:
+        if busy is not None:
+            busy.kill()
+            busy.wait()
+
+
+def bench(args: argparse.Namespace) -> None:
     print(f"load average at start: {os.getloadavg()}", file=sys.stderr)
     rows, raw = [], []
     with tempfile.TemporaryDirectory() as tmp:
@@ -123,7 +148,9 @@ def main() -> None:
                           file=sys.stderr, flush=True)
             med = {m: statistics.median(times[m]) for m in MODES}
             best = min(med["cpsat"], med["maxsat"])
-            rows.append((inst.name, med, med["auto"] / best, answers))
+            loads = [r["load"] for r in raw if r["instance"] == inst.name]
+            rows.append((inst.name, med, med["auto"] / best, answers,
+                         f"{min(loads):.1f}-{max(loads):.1f}"))
             if args.out:
                 args.out.write_text(json.dumps(raw, indent=1))
     limit = f">{args.limit:g}"
@@ -131,11 +158,12 @@ def main() -> None:
     def cell(seconds: float) -> str:
         return limit if seconds >= args.limit else f"{seconds:.2f}"
 
-    print("| instance | cpsat s | maxsat s | auto s | auto / faster | value (auto: proved by) |")
-    print("|---|---|---|---|---|---|")
-    for name, med, ratio, answers in rows:
+    print("| instance | cpsat s | maxsat s | auto s | auto / faster | value (auto: proved by) "
+          "| load |")
+    print("|---|---|---|---|---|---|---|")
+    for name, med, ratio, answers, load in rows:
         print(f"| {name} | {cell(med['cpsat'])} | {cell(med['maxsat'])} | "
-              f"{cell(med['auto'])} | {ratio:.2f} | {answers['auto'][-1]} |")
+              f"{cell(med['auto'])} | {ratio:.2f} | {answers['auto'][-1]} | {load} |")
     print(f"load average at end: {os.getloadavg()}", file=sys.stderr)
 
 

@@ -232,7 +232,9 @@ def live_status(label: str, time_limit: float | None = None, *, unit: str = "",
     if not show:
         yield NO_STATUS
         return
-    if _listener is not None:
+    if _listener is not None and threading.current_thread() is threading.main_thread():
+        # (a solve in another thread, one entrant of a race, reports nothing: the
+        # race's own status does)
         with _heard(label, time_limit, unit, solves, since) as status:
             yield status
         return

@@ -1,21 +1,28 @@
-"""`max --backend auto` and the solver portfolio behind it: the race gives the value each
-back-end proves, says who proved it, leaves no process behind (won, lost, time limit,
-Ctrl-C, error), keeps the time limit, and the command reads its options."""
+"""`max --backend auto` and the races behind it (processes: solver/portfolio.py; threads:
+solver/race.py): the race gives the value each back-end proves, says who proved it,
+leaves no process or solver thread behind (won, lost, time limit, Ctrl-C, error),
+keeps the time limit, a sure favourite runs alone until the hedge, and the command
+reads its options."""
 
 from __future__ import annotations
 
 import json
 import os
+import threading
 import time
+from pathlib import Path
 
 import pytest
 
-from models.take_it_higher.auto import maximise_auto, predicted_order
+from models.take_it_higher.auto import maximise_auto, predicted_order, prediction
 from models.take_it_higher.maximum import maximise
+from models.take_it_higher.rules import load_rules, rules_from_dict
 from models.take_it_higher.variants import Variant
 from solver.backends import SolverOptions
+from solver.backends.common import Cancel
 from solver.errors import BadInput, TimeLimitReached
 from solver.portfolio import Entrant, run_portfolio
+from solver.race import ThreadEntrant, run_threads
 from tests.cli_helpers import assert_one_line_error, game_runner, load_script, run_json
 from tests.tih_small import small_rules, small_rules_dict, small_ship_rules_dict
 
@@ -122,30 +129,113 @@ def test_ctrl_c_leaves_no_process():
     assert len(pids) == 2 and all(gone(p) for p in pids.values())
 
 
+# --------------------------------------------------------------------- the thread race
+
+def solver_threads() -> list[str]:
+    """The race's threads still running (an entrant, or a solve's cancel watcher)."""
+    return [t.name for t in threading.enumerate() if t.is_alive() and t.name in (
+        "toppi-a", "toppi-b", "toppi-cpsat", "toppi-maxsat", "toppi-cancel")]
+
+
+def _waits(cancel: Cancel) -> int:
+    """Stands for a solve: ends (no answer) when the race cancels it."""
+    if cancel.wait(60):
+        raise TimeLimitReached("cancelled")
+    return -1
+
+
+def test_threads_first_proven_wins_and_the_loser_is_cancelled():
+    start = time.perf_counter()
+    race = run_threads([ThreadEntrant("a", _waits), ThreadEntrant("b", lambda c: 5)],
+                       lambda x: x == 5, 30)
+    assert race.proved_by == "b" and race.result == 5
+    assert {r.name: r.state for r in race.reports} == {"a": "stopped", "b": "proved"}
+    assert time.perf_counter() - start < 2 and solver_threads() == []
+
+
+def test_threads_a_hedge_starts_only_without_a_proof_by_then():
+    started: list[str] = []
+    race = run_threads([ThreadEntrant("a", lambda c: 5), ThreadEntrant("b", _waits, 10)],
+                       lambda x: x == 5, 30, on_start=started.append)
+    assert race.proved_by == "a" and started == ["a"]  # b never ran
+    assert [r.name for r in race.reports] == ["a"]
+    started.clear()
+    race = run_threads([ThreadEntrant("a", _waits), ThreadEntrant("b", lambda c: 5, 0.2)],
+                       lambda x: x == 5, 30, on_start=started.append)
+    assert race.proved_by == "b" and started == ["a", "b"]
+    assert race.seconds >= 0.2 and solver_threads() == []
+
+
+def test_threads_errors_and_the_deadline():
+    with pytest.raises(BadInput, match="no board"):
+        run_threads([ThreadEntrant("a", _waits), ThreadEntrant("b", lambda c: _bad_input())],
+                     lambda x: True, 30)
+    with pytest.raises(RuntimeError, match="ZeroDivisionError"):
+        run_threads([ThreadEntrant("a", _waits), ThreadEntrant("b", lambda c: _bug())],
+                     lambda x: True, 30)
+    start = time.perf_counter()
+    with pytest.raises(TimeLimitReached):
+        run_threads([ThreadEntrant("a", _waits), ThreadEntrant("b", _waits)],
+                    lambda x: True, 0.3, grace=0.2)
+    assert time.perf_counter() - start < 1.5 and solver_threads() == []
+
+
+def _big(tmp_path: Path):
+    gen = load_script("make_take_it_higher_rules")
+    gen.write_shape("octagon-8", tmp_path / "big.json")
+    return load_rules(tmp_path / "big.json")
+
+
+def test_threads_ctrl_c_stops_both_solvers(tmp_path):
+    """Ctrl-C during a race of two real solves (minutes of work each): both stop at
+    once, no solver thread is left."""
+    rules = _big(tmp_path)
+    opts = SolverOptions(time_limit=120, seed=0, workers=1)
+
+    def solve(backend: str):
+        return lambda cancel: maximise(rules, Variant(True), None, backend,
+                                       SolverOptions(**{**opts.__dict__, "cancel": cancel}),
+                                       canonical=False)
+
+    def interrupt(name: str) -> None:
+        if name == "maxsat":
+            time.sleep(1.0)  # both solves under way
+            raise KeyboardInterrupt
+
+    start = time.perf_counter()
+    with pytest.raises(KeyboardInterrupt):
+        run_threads([ThreadEntrant("cpsat", solve("cpsat")),
+                     ThreadEntrant("maxsat", solve("maxsat"))], lambda x: True, 120,
+                    on_start=interrupt)
+    assert time.perf_counter() - start < 5 and solver_threads() == []
+
+
 # --------------------------------------------------------------------- max --backend auto
 
 @pytest.mark.parametrize("seed, gold_silver, k", [(3, False, 0), (11, True, 0), (5, False, 2),
-                                                  (8, True, 3)])
+                                                  (8, True, 3), (4, False, 6), (0, False, 0),
+                                                  (6, True, 0)])
 def test_auto_equals_each_single_backend(seed, gold_silver, k):
     rules = small_rules(seed, n_cells=6, n_tiles=9)
     draw = list(rules.tiles[:k]) or None
     variant = Variant(gold_silver)
-    auto = maximise_auto(rules, variant, draw, OPTS, quick=False)  # a race, however small
+    auto = maximise_auto(rules, variant, draw, OPTS, hedge=0)  # both race at once
     assert auto.backend == "auto" and auto.status == "optimal"
     assert auto.proved_by in ("cpsat", "maxsat")
     for backend in ("cpsat", "maxsat"):
         assert maximise(rules, variant, draw, backend, OPTS).score == auto.score, backend
-    # the race is over: no solver process of it is left
-    assert len(auto.race) == 2 and all(gone(r.pid) for r in auto.race)
+    # the race is over: no solver of it is left running
+    assert len(auto.race) == 2 and solver_threads() == []
     states = {r.name: r.state for r in auto.race}
     assert states[auto.proved_by] == "proved"
 
 
-def test_a_tiny_model_is_proven_by_the_favourite_alone():
+def test_a_sure_favourite_proves_alone():
     rules = small_rules(3, n_cells=6, n_tiles=9)
-    auto = maximise_auto(rules, Variant(), None, OPTS)
-    assert auto.proved_by == "maxsat" and auto.race == []  # no process was started
-    assert auto.score == maximise(rules, Variant(), None, "cpsat", OPTS).score
+    draw = list(rules.tiles[:6])  # a draw fixes the tile set: CP-SAT, sure
+    auto = maximise_auto(rules, Variant(), draw, OPTS)
+    assert auto.proved_by == "cpsat" and [r.name for r in auto.race] == ["cpsat"]
+    assert auto.score == maximise(rules, Variant(), draw, "maxsat", OPTS).score
 
 
 def test_auto_runs_the_only_backend_of_a_spaceship_variant(tmp_path):
@@ -189,11 +279,30 @@ def test_time_limit_without_an_answer_exits_3_in_time(tmp_path):
 
 
 def test_the_favourite_is_guessed_from_measured_features():
-    rules = small_rules(3, n_cells=6, n_tiles=9)
-    assert predicted_order(rules, Variant(), None) == ("maxsat", "cpsat")  # free choice
+    rules = small_rules(0, n_cells=6, n_tiles=9)
+    assert all(len(d.colours) == 2 for d in rules.directions)
+    guess = prediction(rules, Variant(), None)  # two colours, a free choice: a race
+    assert guess.order == ("maxsat", "cpsat") and not guess.sure
     full = list(rules.tiles[:rules.board_size])
-    assert predicted_order(rules, Variant(True), full) == ("cpsat", "maxsat")  # a draw
+    assert prediction(rules, Variant(True), full) == prediction(rules, Variant(), full)
+    assert prediction(rules, Variant(), full).order == ("cpsat", "maxsat")
+    assert prediction(rules, Variant(), full).sure
+    assert predicted_order(rules, Variant(True), None) == ("cpsat", "maxsat")
     assert predicted_order(rules, Variant(ships="simple"), None) == ("cpsat",)
+    three = small_rules(3, n_cells=6, n_tiles=9)  # a direction of three colours
+    assert prediction(three, Variant(True), None).order == ("maxsat", "cpsat")
+    five = small_rules_dict(0, n_cells=6, n_tiles=9)
+    five["directions"] += [{**d, "name": d["name"] + "2"} for d in five["directions"][:2]]
+    for t in five["tiles"]:
+        t["stripes"].update({k + "2": v for k, v in list(t["stripes"].items())[:2]})
+    guess = prediction(rules_from_dict(five), Variant(), None)  # five directions,
+    assert guess.order == ("maxsat", "cpsat") and not guess.sure  # 9 tiles, 6 cells
+    five["tiles"] += [{**t, "id": t["id"] + "b"} for t in five["tiles"]]
+    guess = prediction(rules_from_dict(five), Variant(), None)  # 18 tiles: CP-SAT
+    assert guess.order == ("cpsat", "maxsat") and guess.sure
+    easy = load_rules(Path(__file__).parents[1] / "puzzles/take-it-higher/rules/take-it-easy.json")
+    guess = prediction(easy, Variant(), None)  # three colours a direction: MaxSAT
+    assert guess.order == ("maxsat", "cpsat") and guess.sure
 
 
 def test_draws_with_auto_solve_every_draw_with_one_backend(tmp_path):

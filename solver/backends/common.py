@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field, replace
 from typing import Literal, TypeVar
 
 from solver.deadline import NO_DEADLINE, Deadline
@@ -13,6 +15,47 @@ from solver.deadline import NO_DEADLINE, Deadline
 SolveStatus = Literal["optimal", "feasible", "infeasible", "unknown"]
 
 T = TypeVar("T")
+
+
+class Cancel:
+    """Stops a solve from another thread (a race of solves in one process, solver/race.py):
+    `set()` ends every solve that watches it, now or when it starts later."""
+
+    #: seconds between two stop requests to a solve (see `watching`)
+    POLL = 0.05
+
+    def __init__(self) -> None:
+        self._event = threading.Event()
+
+    def set(self) -> None:
+        self._event.set()
+
+    def is_set(self) -> bool:
+        return self._event.is_set()
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """Block until set (True) or `timeout` seconds passed (False)."""
+        return self._event.wait(timeout)
+
+    @contextmanager
+    def watching(self, stop: Callable[[], None]) -> Iterator[None]:
+        """Call `stop` while the block runs once this is set. It is called again every
+        POLL seconds until the block ends: a solver may not take a stop request yet
+        (CP-SAT drops one made before its search has begun)."""
+        done = threading.Event()
+
+        def watch() -> None:  # wakes on `done` at once: a solve's end does not wait
+            while not done.wait(self.POLL):
+                if self._event.is_set():
+                    stop()
+
+        watcher = threading.Thread(target=watch, name="toppi-cancel", daemon=True)
+        watcher.start()
+        try:
+            yield
+        finally:
+            done.set()
+            watcher.join()
 
 
 @dataclass(frozen=True)
@@ -26,6 +69,8 @@ class SolverOptions:
     deterministic_time: CP-SAT's load-independent work limit (its "deterministic
     seconds"); with one worker the result then does not depend on the machine's load,
     which reproducible simulations need.
+    cancel: when set (from another thread), every solve of these options stops as at
+    its time limit (a race of back-ends in one process).
     """
 
     time_limit: float | None = None
@@ -36,6 +81,7 @@ class SolverOptions:
     #: when the whole command must end (its --time-limit counted from its start, so
     #: imports and model building count): every solve stops there
     deadline: Deadline = NO_DEADLINE
+    cancel: Cancel | None = field(default=None, compare=False)
 
     def solve_seconds(self) -> float | None:
         """Seconds a solve started now may take (None: no limit): the time limit, or

@@ -6,6 +6,7 @@ import math
 import sys
 import time
 from collections.abc import Sequence
+from contextlib import nullcontext
 from dataclasses import replace
 
 from ortools.sat.python import cp_model
@@ -60,7 +61,9 @@ def solve(model: cp_model.CpModel, options: SolverOptions,
     solver = make_solver(options, subsolvers, extra)
     start = time.perf_counter()
     # the solver's own log is its progress: no status line over it
-    with live_status("CP-SAT", options.time_limit, show=not options.log) as line:
+    cancel = options.cancel
+    with (live_status("CP-SAT", options.time_limit, show=not options.log) as line,
+          cancel.watching(solver.stop_search) if cancel else nullcontext()):
         if line.active and model.has_objective():
             # only while a line shows: a solution callback can slow CP-SAT down
             code = solver.solve(model, _reporter(solver, model, line))

@@ -161,14 +161,17 @@ def maxsat(builder: CnfBuilder, options: SolverOptions, stratified: bool = False
         timer = None
         fired = threading.Event()
         seconds = options.solve_seconds()
+
+        def stop() -> None:
+            fired.set()
+            rc2.interrupt()
         if seconds is not None:
-            def stop() -> None:
-                fired.set()
-                rc2.interrupt()
             timer = threading.Timer(seconds, stop)
             timer.start()
-        try:
-            model = rc2.compute(expect_interrupt=timer is not None)
+        cancel = options.cancel
+        try:  # interruptible, RC2's SAT calls also let other threads run (GIL released)
+            with cancel.watching(stop) if cancel else nullcontext():
+                model = rc2.compute(expect_interrupt=timer is not None or cancel is not None)
         finally:
             if timer is not None:
                 timer.cancel()
