@@ -39,7 +39,7 @@ from ortools.sat.python import cp_model
 from models.take_it_higher.encode import LineOption, MaxProblem, TileClass
 from models.take_it_higher.encode_cpsat import add_pair_cuts, capacity_cuts
 from models.take_it_higher.positions import Placement
-from models.take_it_higher.rules import Rules, board_symmetries
+from models.take_it_higher.rules import Rules, Tile, board_symmetries
 from models.take_it_higher.stud_patterns import StudPatterns
 from solver.backends import SolveOutcome, SolverOptions, cpsat
 
@@ -146,6 +146,8 @@ def build_case(problem: MaxProblem, ships: list[str], rules_kind: str,
     z = _ship_rows(m, problem, classes, x, y, options, ships, a)
     p: dict[str, cp_model.IntVar] = {}
     w: dict[tuple[str, str], cp_model.IntVar] = {}
+    if problem.draw and ships and not order and "norelax" not in MODS:
+        _relaxed_launch_times(m, problem, classes, ships, rules_kind, x, z)
     if order and ships:
         p, w = _launch_times(m, problem, ships, rules_kind, z, a)
     if problem.draw and "nopair" not in MODS:
@@ -317,6 +319,69 @@ def _launch_times(m: cp_model.CpModel, problem: MaxProblem, ships: list[str], ru
     return p, w
 
 
+def _fits(rules: Rules, ship: str, tile: Tile) -> bool:
+    """Can the tile launch the ship, on a row of the ship's colour (or stud)?"""
+    if ship in rules.stud_bonus:
+        return tile.stud == ship
+    return any(tile.stripes[d] == ship for d, dd in enumerate(rules.directions)
+               if ship in dd.colours)
+
+
+def _relaxed_launch_times(m: cp_model.CpModel, problem: MaxProblem, classes: list[TileClass],
+                          ships: list[str], rules_kind: str,
+                          x: dict[tuple[str, int], cp_model.IntVar],
+                          z: dict[tuple[int, str], cp_model.IntVar]) -> None:
+    """The relaxation with a draw, without the cells' times: each ship's launch time
+    u[ship, t] (a tile that can launch it), in pad order (simple) or all different
+    (advanced); the cells of the rows launched by then are filled by then, so they
+    are at most the tiles called by then, in all and per stripe (simple: the rows
+    of every lower ship too)."""
+    rules = problem.rules
+    draw = problem.draw
+    n = len(draw)
+    ndir = len(rules.directions)
+    cells = list(rules.cell_ids)
+    attrs = [(d, k) for d, dd in enumerate(rules.directions) for k in dd.colours]
+    T = {}
+    need: dict[str, cp_model.IntVar] = {}
+    for s in ships:
+        times = [t for t in range(n) if _fits(rules, s, draw[t])]
+        u = {t: m.new_bool_var(f"u[{s},{t}]") for t in times}
+        m.add_exactly_one(u.values())
+        T[s] = m.new_int_var(0, n - 1, f"T[{s}]")
+        m.add(T[s] == sum(t * u[t] for t in times))
+        needed = {}
+        for c in cells:
+            on_row = [z[li, s] for li in (rules.line_of[c, d] for d in range(ndir))
+                      if (li, s) in z]
+            if rules_kind == "simple":  # the lower ships' rows are complete too
+                needed[c] = m.new_bool_var(f"need[{c},{s}]")
+                if on_row:
+                    m.add(needed[c] >= sum(on_row))
+                if c in need:
+                    m.add(needed[c] >= need[c])
+            elif on_row:
+                needed[c] = sum(on_row)
+        if rules_kind == "simple":
+            need = needed
+        m.add(sum(needed.values()) <= sum((t + 1) * u[t] for t in times))
+        for d, k in attrs:
+            has = {c: sum(x[c, j] for j, cls in enumerate(classes) if cls.stripes[d] == k)
+                   for c in needed}
+            marks = []
+            for c in needed:
+                mark = m.new_bool_var("")
+                m.add(mark >= needed[c] + has[c] - 1)
+                marks.append(mark)
+            m.add(sum(marks) <= sum(sum(1 for i in range(t + 1) if draw[i].stripes[d] == k)
+                                    * u[t] for t in times))
+    if rules_kind == "simple":
+        for low, high in zip(ships, ships[1:], strict=False):
+            m.add(T[low] <= T[high])
+    else:
+        m.add_all_different(T.values())
+
+
 def _call_order_cuts(m: cp_model.CpModel, problem: MaxProblem, ships: list[str],
                      z: dict[tuple[int, str], cp_model.IntVar],
                      a: dict[tuple[int, str], cp_model.IntVar],
@@ -334,12 +399,6 @@ def _call_order_cuts(m: cp_model.CpModel, problem: MaxProblem, ships: list[str],
     n = len(draw)
     cells = list(rules.cell_ids)
     ndir = len(rules.directions)
-    direction = {k: d for d, dd in enumerate(rules.directions) for k in dd.colours}
-
-    def fits(ship: str, i: int) -> bool:
-        tile = draw[i]
-        return tile.stud == ship if ship in rules.stud_bonus else \
-            tile.stripes[direction[ship]] == ship
 
     f: dict[tuple[str, int], cp_model.IntVar] = {}
     for c in cells:
@@ -347,7 +406,7 @@ def _call_order_cuts(m: cp_model.CpModel, problem: MaxProblem, ships: list[str],
             f[c, t] = m.new_bool_var(f"f[{c},{t}]")
             m.add(f[c, t] == (f[c, t - 1] if t else 0) + a[t, c])
     for s in ships:
-        times = [t for t in range(n) if fits(s, t)]
+        times = [t for t in range(n) if _fits(rules, s, draw[t])]
         u = {t: m.new_bool_var(f"u[{s},{t}]") for t in times}
         m.add_exactly_one(u.values())
         m.add(T[s] == sum(t * u[t] for t in times))
