@@ -45,9 +45,10 @@ from solver.backends import SolveOutcome, SolverOptions, cpsat
 
 # the LP workers prove row maxima over the whole tile set (maximum.CPSAT_SUBSOLVERS)
 SUBSOLVERS = ("reduced_costs", "max_lp")
-# decisions "rows == v" tried before one optimisation settles the rest of a case
+# decisions "rows == v" tried before one optimisation settles the rest of a case, the
+# call order free; with a draw the launch-time literals make the optimisation faster
+# than any decision (docs)
 DECISIONS = 3
-MODS: set[str] = set()  # experiment switches
 
 
 @dataclass
@@ -146,11 +147,9 @@ def build_case(problem: MaxProblem, ships: list[str], rules_kind: str,
     z = _ship_rows(m, problem, classes, x, y, options, ships, a)
     p: dict[str, cp_model.IntVar] = {}
     w: dict[tuple[str, str], cp_model.IntVar] = {}
-    if problem.draw and ships and not order and "norelax" not in MODS:
-        _relaxed_launch_times(m, problem, classes, ships, rules_kind, x, z)
     if order and ships:
         p, w = _launch_times(m, problem, ships, rules_kind, z, a)
-    if problem.draw and "nopair" not in MODS:
+    if problem.draw:
         # a draw fixes the tile counts: the pair cuts (as in maximum._solve_one)
         add_pair_cuts(scoring, classes, m, y, options)
     m.maximize(rows)
@@ -304,7 +303,7 @@ def _launch_times(m: cp_model.CpModel, problem: MaxProblem, ships: list[str], ru
             if t == s:
                 for c in rules.lines[li][1]:
                     m.add(p[c] <= T[s]).only_enforce_if(var)
-    if a is not None and "nocuts" not in MODS:
+    if a is not None:
         _call_order_cuts(m, problem, ships, z, a, T, w)
     if rules_kind == "simple":
         for low, high in zip(ships, ships[1:], strict=False):
@@ -325,61 +324,6 @@ def _fits(rules: Rules, ship: str, tile: Tile) -> bool:
         return tile.stud == ship
     return any(tile.stripes[d] == ship for d, dd in enumerate(rules.directions)
                if ship in dd.colours)
-
-
-def _relaxed_launch_times(m: cp_model.CpModel, problem: MaxProblem, classes: list[TileClass],
-                          ships: list[str], rules_kind: str,
-                          x: dict[tuple[str, int], cp_model.IntVar],
-                          z: dict[tuple[int, str], cp_model.IntVar]) -> None:
-    """The relaxation with a draw, without the cells' times: each ship's launch time
-    u[ship, t] (a tile that can launch it), in pad order (simple) or all different
-    (advanced); the cells of the rows launched by then are filled by then, so they
-    are at most the tiles called by then, in all and per stripe (simple: the rows
-    of every lower ship too)."""
-    rules = problem.rules
-    draw = problem.draw
-    n = len(draw)
-    ndir = len(rules.directions)
-    cells = list(rules.cell_ids)
-    attrs = [(d, k) for d, dd in enumerate(rules.directions) for k in dd.colours]
-    T = {}
-    need: dict[str, cp_model.IntVar] = {}
-    for s in ships:
-        times = [t for t in range(n) if _fits(rules, s, draw[t])]
-        u = {t: m.new_bool_var(f"u[{s},{t}]") for t in times}
-        m.add_exactly_one(u.values())
-        T[s] = m.new_int_var(0, n - 1, f"T[{s}]")
-        m.add(T[s] == sum(t * u[t] for t in times))
-        needed = {}
-        for c in cells:
-            on_row = [z[li, s] for li in (rules.line_of[c, d] for d in range(ndir))
-                      if (li, s) in z]
-            if rules_kind == "simple":  # the lower ships' rows are complete too
-                needed[c] = m.new_bool_var(f"need[{c},{s}]")
-                if on_row:
-                    m.add(needed[c] >= sum(on_row))
-                if c in need:
-                    m.add(needed[c] >= need[c])
-            elif on_row:
-                needed[c] = sum(on_row)
-        if rules_kind == "simple":
-            need = needed
-        m.add(sum(needed.values()) <= sum((t + 1) * u[t] for t in times))
-        for d, k in attrs:
-            has = {c: sum(x[c, j] for j, cls in enumerate(classes) if cls.stripes[d] == k)
-                   for c in needed}
-            marks = []
-            for c in needed:
-                mark = m.new_bool_var("")
-                m.add(mark >= needed[c] + has[c] - 1)
-                marks.append(mark)
-            m.add(sum(marks) <= sum(sum(1 for i in range(t + 1) if draw[i].stripes[d] == k)
-                                    * u[t] for t in times))
-    if rules_kind == "simple":
-        for low, high in zip(ships, ships[1:], strict=False):
-            m.add(T[low] <= T[high])
-    else:
-        m.add_all_different(T.values())
 
 
 def _call_order_cuts(m: cp_model.CpModel, problem: MaxProblem, ships: list[str],
@@ -503,13 +447,14 @@ class _Search:
         solver2, out2 = cpsat.solve(ordered.model, self.remaining())
         self.log.append(("order", out2.status, out2.objective, round(out2.wall_time, 2)))
         if out2.status != "optimal" or out2.objective < out.objective:
-            # that board cannot launch them all in order: the whole case with times, as
-            # a few decisions "rows == v" from the relaxation's value down over the
-            # totals some choice of lines makes (each a feasibility question: much
-            # faster than one optimisation on the full board, docs), then one
-            # optimisation below the last v (many small steps cost more on small boards)
+            # that board cannot launch them all in order: the whole case with times.
+            # The call order free: a few decisions "rows == v" from the relaxation's
+            # value down over the totals some choice of lines makes (each a
+            # feasibility question), then one optimisation below the last v (many
+            # small steps cost more on small boards). With a draw, one optimisation
+            # at once: its launch-time literals prove faster than the decisions (docs)
             v: int | None = out.objective
-            for _ in range(DECISIONS):
+            for _ in range(0 if self.problem.draw else DECISIONS):
                 if v is None or v < need:
                     return "no better game", None
                 ordered = build_case(self.problem, ships, self.kind, rows_cap=v, at_least=v,
