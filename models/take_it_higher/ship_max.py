@@ -49,6 +49,8 @@ SUBSOLVERS = ("reduced_costs", "max_lp")
 # call order free; with a draw the launch-time literals make the optimisation faster
 # than any decision (docs)
 DECISIONS = 3
+#: CP-SAT deterministic seconds for the one decision of a case with a draw
+DECISION_WORK = 2.0
 
 
 @dataclass
@@ -447,25 +449,30 @@ class _Search:
         solver2, out2 = cpsat.solve(ordered.model, self.remaining())
         self.log.append(("order", out2.status, out2.objective, round(out2.wall_time, 2)))
         if out2.status != "optimal" or out2.objective < out.objective:
-            # that board cannot launch them all in order: the whole case with times.
-            # The call order free: a few decisions "rows == v" from the relaxation's
-            # value down over the totals some choice of lines makes (each a
-            # feasibility question), then one optimisation below the last v (many
-            # small steps cost more on small boards). With a draw, one optimisation
-            # at once: its launch-time literals prove faster than the decisions (docs)
+            # that board cannot launch them all in order: the whole case with times, as
+            # a few decisions "rows == v" from the relaxation's value down over the
+            # totals some choice of lines makes (each a feasibility question), then
+            # one optimisation below the last v (many small steps cost more on small
+            # boards). With a draw, one decision at the relaxation's value within
+            # DECISION_WORK, then the optimisation: its launch-time literals make it
+            # faster than refuting value after value (docs)
             v: int | None = out.objective
-            for _ in range(0 if self.problem.draw else DECISIONS):
+            draw = bool(self.problem.draw)
+            for _ in range(1 if draw else DECISIONS):
                 if v is None or v < need:
                     return "no better game", None
                 ordered = build_case(self.problem, ships, self.kind, rows_cap=v, at_least=v,
                                      stud_pattern=pattern)
-                solver2, out2 = cpsat.solve(ordered.model, self.remaining(),
-                                            subsolvers=subsolvers)
+                options = self.remaining()
+                if draw:
+                    options = replace(options, deterministic_time=min(
+                        DECISION_WORK, options.deterministic_time or DECISION_WORK))
+                solver2, out2 = cpsat.solve(ordered.model, options, subsolvers=subsolvers)
                 self.log.append(("whole", v, out2.status, round(out2.wall_time, 2)))
                 if out2.status != "infeasible":
-                    break
+                    break  # a game, or undecided within its work: the optimisation decides
                 v = relax.attainable_below(v)
-            else:
+            if out2.status not in ("optimal", "feasible"):
                 if v is None or v < need:
                     return "no better game", None
                 ordered = build_case(self.problem, ships, self.kind, rows_cap=v,
