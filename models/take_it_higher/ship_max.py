@@ -458,7 +458,7 @@ class _Search:
             # faster than refuting value after value (docs)
             v: int | None = out.objective
             draw = bool(self.problem.draw)
-            for _ in range(1 if draw else DECISIONS):
+            for _ in range(DECISIONS):
                 if v is None or v < need:
                     return "no better game", None
                 ordered = build_case(self.problem, ships, self.kind, rows_cap=v, at_least=v,
