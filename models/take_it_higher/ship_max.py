@@ -45,11 +45,9 @@ from solver.backends import SolveOutcome, SolverOptions, cpsat
 
 # the LP workers prove row maxima over the whole tile set (maximum.CPSAT_SUBSOLVERS)
 SUBSOLVERS = ("reduced_costs", "max_lp")
-# decisions "rows == v" tried before one optimisation settles the rest of a case, the
-# call order free; with a draw the launch-time literals make the optimisation faster
-# than any decision (docs)
+# decisions "rows == v" tried before one optimisation settles the rest of a case
 DECISIONS = 3
-#: CP-SAT deterministic seconds for the one decision of a case with a draw
+#: CP-SAT deterministic seconds for each decision of a case with a draw
 DECISION_WORK = 2.0
 
 
@@ -453,9 +451,8 @@ class _Search:
             # a few decisions "rows == v" from the relaxation's value down over the
             # totals some choice of lines makes (each a feasibility question), then
             # one optimisation below the last v (many small steps cost more on small
-            # boards). With a draw, one decision at the relaxation's value within
-            # DECISION_WORK, then the optimisation: its launch-time literals make it
-            # faster than refuting value after value (docs)
+            # boards). With a draw each decision gets DECISION_WORK at most: one left
+            # undecided hands over to the optimisation at once (docs)
             v: int | None = out.objective
             draw = bool(self.problem.draw)
             for _ in range(DECISIONS):
