@@ -7,10 +7,9 @@ deterministic seconds (the same on a busy machine as on an idle one), one worker
 Draw i is simulate's game i at seed 0 (as `max --draws`). Each draw gets `--work`
 deterministic seconds over all its solves (the row maxima, the stud patterns, every
 case of the ring); a draw is proven within the budget or reported with its bound.
-Prints each draw (status, value, bound, work, wall seconds) and the share proven, the
-median and the 90th percentile of the work. The wall figures of `toppi take-it-higher
-max --draws 200 --time-limit 30 --jobs 1` follow from the work at the machine's rate
-(about 1.2 deterministic seconds a second on an idle core; docs/notes/take-it-higher.md).
+Prints each draw (status, value, bound, work, the process's CPU seconds: what an idle
+core's wall clock would show, and wall seconds) and the share proven, the median and
+the 90th percentile of the work.
 """
 
 from __future__ import annotations
@@ -72,14 +71,15 @@ def main() -> None:
     for i in draws:
         draw = game_draw(rules, task_seed(0, i))
         work.used = 0.0
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         result = maximise(rules, Variant(args.gold_silver, args.variant), draw, "cpsat",
                           SolverOptions(time_limit=None, seed=0, workers=1), canonical=False)
-        wall = time.perf_counter() - start
+        wall, cpu = time.perf_counter() - start, time.process_time() - cpu
         proven = result.status == "optimal"
         rows.append((proven, work.used))
         print(f"draw {i}: {'proven' if proven else 'best found'} {result.score} "
-              f"(bound {result.bound}), work {work.used:.2f}, wall {wall:.2f} s", flush=True)
+              f"(bound {result.bound}), work {work.used:.2f}, cpu {cpu:.2f} s, wall {wall:.2f} s",
+              flush=True)
         if args.log and searches:
             print("   ", searches[-1].log)
     used = sorted(w for _, w in rows)
