@@ -47,8 +47,6 @@ from solver.backends import SolveOutcome, SolverOptions, cpsat
 SUBSOLVERS = ("reduced_costs", "max_lp")
 # decisions "rows == v" tried before one optimisation settles the rest of a case
 DECISIONS = 3
-#: CP-SAT deterministic seconds for each decision of a case with a draw
-DECISION_WORK = 2.0
 
 
 @dataclass
@@ -451,25 +449,20 @@ class _Search:
             # a few decisions "rows == v" from the relaxation's value down over the
             # totals some choice of lines makes (each a feasibility question), then
             # one optimisation below the last v (many small steps cost more on small
-            # boards). With a draw each decision gets DECISION_WORK at most: one left
-            # undecided hands over to the optimisation at once (docs)
+            # boards)
             v: int | None = out.objective
-            draw = bool(self.problem.draw)
             for _ in range(DECISIONS):
                 if v is None or v < need:
                     return "no better game", None
                 ordered = build_case(self.problem, ships, self.kind, rows_cap=v, at_least=v,
                                      stud_pattern=pattern)
-                options = self.remaining()
-                if draw:
-                    options = replace(options, deterministic_time=min(
-                        DECISION_WORK, options.deterministic_time or DECISION_WORK))
-                solver2, out2 = cpsat.solve(ordered.model, options, subsolvers=subsolvers)
+                solver2, out2 = cpsat.solve(ordered.model, self.remaining(),
+                                            subsolvers=subsolvers)
                 self.log.append(("whole", v, out2.status, round(out2.wall_time, 2)))
                 if out2.status != "infeasible":
-                    break  # a game, or undecided within its work: the optimisation decides
+                    break
                 v = relax.attainable_below(v)
-            if out2.status not in ("optimal", "feasible"):
+            else:
                 if v is None or v < need:
                     return "no better game", None
                 ordered = build_case(self.problem, ships, self.kind, rows_cap=v,
