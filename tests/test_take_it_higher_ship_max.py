@@ -17,7 +17,12 @@ from models.take_it_higher.rules import load_rules
 from models.take_it_higher.sheet import score_sheet
 from models.take_it_higher.variants import Variant
 from solver.backends import SolverOptions, cpsat
-from tests.tih_small import brute_force_ship_max_free, small_rules, small_ship_rules
+from tests.tih_small import (
+    brute_force_ship_max,
+    brute_force_ship_max_free,
+    small_rules,
+    small_ship_rules,
+)
 
 # one CP-SAT worker: the same proven optima for less CPU than two workers racing each
 # other on the suite's two busy cores (and a run replays exactly)
@@ -71,6 +76,26 @@ def test_cases_with_a_call_order_equal_the_time_indexed_model(seed, ships, gold_
     _, outcome = cpsat.solve(model.model, OPTS)
     assert result.status == outcome.status == "optimal"
     assert result.score == outcome.objective
+    game = position_from_dict(rules, {"placements": result.placements})
+    assert [p.tile for p in game.placements] == [t.id for t in draw]
+    assert score_sheet(game, variant).total == result.score
+
+
+@settings(max_examples=6, deadline=None)
+@given(seed=st.integers(0, 10_000), ships=st.sampled_from(["simple", "advanced"]),
+       gold_silver=st.booleans())
+def test_hindsight_optimum_with_ships_equals_brute_force(seed, ships, gold_silver):
+    """The cases with a call order (the launch-time literals, the pair cuts and the
+    launch-time counting of the relaxation are redundant: they cut no legal game) equal
+    an exhaustive search over the call order with the rules engine."""
+    import random
+
+    rules = small_ship_rules(seed, pad_size=5, n_cells=5, n_tiles=7, n_dirs=3)
+    variant = Variant(gold_silver, ships)
+    draw = random.Random(seed).sample(list(rules.tiles), rules.board_size)
+    result = maximise(rules, variant, draw, "cpsat", OPTS)
+    assert result.status == "optimal"
+    assert result.score == brute_force_ship_max(rules, variant, draw)
     game = position_from_dict(rules, {"placements": result.placements})
     assert [p.tile for p in game.placements] == [t.id for t in draw]
     assert score_sheet(game, variant).total == result.score

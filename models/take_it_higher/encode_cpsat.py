@@ -97,7 +97,7 @@ def build(problem: MaxProblem, *, pair_cuts: bool = False,
 
     capacity_cuts(problem, classes, m, y, options)
     if pair_cuts:
-        _pair_cuts(problem, classes, m, y, options)
+        add_pair_cuts(problem, classes, m, y, options)
     if colour_cap is not None:
         m.add(sum(colour_part) <= colour_cap)
     if at_least is not None:
@@ -137,7 +137,7 @@ def _has(colour: str, stud: str | None, want_colour: str | None, want_stud: str 
         want_stud is None or stud == want_stud)
 
 
-def _pair_cuts(problem: MaxProblem, classes: list[TileClass], m: cp_model.CpModel,
+def add_pair_cuts(problem: MaxProblem, classes: list[TileClass], m: cp_model.CpModel,
                y: dict[tuple[int, int], cp_model.IntVar],
                options: dict[int, list[LineOption]]) -> None:
     """For two directions and a colour in each: the cells whose two lines score those

@@ -37,9 +37,9 @@ from dataclasses import dataclass, replace
 from ortools.sat.python import cp_model
 
 from models.take_it_higher.encode import LineOption, MaxProblem, TileClass
-from models.take_it_higher.encode_cpsat import capacity_cuts
+from models.take_it_higher.encode_cpsat import add_pair_cuts, capacity_cuts
 from models.take_it_higher.positions import Placement
-from models.take_it_higher.rules import Rules, board_symmetries
+from models.take_it_higher.rules import Rules, Tile, board_symmetries
 from models.take_it_higher.stud_patterns import StudPatterns
 from solver.backends import SolveOutcome, SolverOptions, cpsat
 
@@ -66,6 +66,7 @@ class CaseModel:
     draw: tuple = ()
     # the points each option of each line scores (len x weight), for attainable totals
     line_points: list[list[int]] | None = None
+    y: dict[tuple[int, int], cp_model.IntVar] | None = None
 
     def attainable_below(self, value: int) -> int | None:
         """The highest row total below `value` that some choice of line options makes
@@ -145,12 +146,15 @@ def build_case(problem: MaxProblem, ships: list[str], rules_kind: str,
     p: dict[str, cp_model.IntVar] = {}
     w: dict[tuple[str, str], cp_model.IntVar] = {}
     if order and ships:
-        p, w = _launch_times(m, rules, ships, rules_kind, z, a)
+        p, w = _launch_times(m, problem, ships, rules_kind, z, a)
+    if problem.draw:
+        # a draw fixes the tile counts: the pair cuts (as in maximum._solve_one)
+        add_pair_cuts(scoring, classes, m, y, options)
     m.maximize(rows)
     line_points = [[len(rules.lines[li][1]) * o.weight for o in opts]
                    for li, opts in options.items()]
     return CaseModel(m, classes, x, p, w, z, list(ships), list(rules.lines), a,
-                     problem.draw, line_points)
+                     problem.draw, line_points, y)
 
 
 def _case_board(m: cp_model.CpModel, problem: MaxProblem, classes: list[TileClass],
@@ -266,13 +270,14 @@ def _ship_rows(m: cp_model.CpModel, problem: MaxProblem, classes: list[TileClass
     return z
 
 
-def _launch_times(m: cp_model.CpModel, rules: Rules, ships: list[str], rules_kind: str,
+def _launch_times(m: cp_model.CpModel, problem: MaxProblem, ships: list[str], rules_kind: str,
                   z: dict[tuple[int, str], cp_model.IntVar],
                   a: dict[tuple[int, str], cp_model.IntVar] | None
                   ) -> tuple[dict[str, cp_model.IntVar], dict[tuple[str, str], cp_model.IntVar]]:
     """p[cell]: when the cell is filled (from a with a draw), and w[cell, ship]: the
     ship lands on the cell, the last of its row filled; the pad's rules on the
     landing times T."""
+    rules = problem.rules
     cells = list(rules.cell_ids)
     n = len(cells)
     p = {c: m.new_int_var(0, n - 1, f"p[{c}]") for c in cells}
@@ -296,6 +301,8 @@ def _launch_times(m: cp_model.CpModel, rules: Rules, ships: list[str], rules_kin
             if t == s:
                 for c in rules.lines[li][1]:
                     m.add(p[c] <= T[s]).only_enforce_if(var)
+    if a is not None:
+        _call_order_cuts(m, problem, ships, z, a, T, w)
     if rules_kind == "simple":
         for low, high in zip(ships, ships[1:], strict=False):
             m.add(T[low] <= T[high])
@@ -307,6 +314,63 @@ def _launch_times(m: cp_model.CpModel, rules: Rules, ships: list[str], rules_kin
                     if t != s:
                         m.add_bool_or([~var, ~w[c, t]])
     return p, w
+
+
+def _fits(rules: Rules, ship: str, tile: Tile) -> bool:
+    """Can the tile launch the ship, on a row of the ship's colour (or stud)?"""
+    if ship in rules.stud_bonus:
+        return tile.stud == ship
+    return any(tile.stripes[d] == ship for d, dd in enumerate(rules.directions)
+               if ship in dd.colours)
+
+
+def _call_order_cuts(m: cp_model.CpModel, problem: MaxProblem, ships: list[str],
+                     z: dict[tuple[int, str], cp_model.IntVar],
+                     a: dict[tuple[int, str], cp_model.IntVar],
+                     T: dict[str, cp_model.IntVar],
+                     w: dict[tuple[str, str], cp_model.IntVar]) -> None:
+    """Redundant, with a draw: what the call order says about the launch times, as
+    literals the search and the LP see (the model above states it through p and T
+    only): u[ship, t], the ship launches on the tile called at t, only where that tile
+    can launch it (its stripe, or its stud, fits the ship); by[ship, t] = "launched
+    by t" and f[cell, t] = "filled by t": a cell of the ship's row is filled by every t
+    the ship has launched by; the row is at most as long as the fitting tiles called by
+    its launch."""
+    rules = problem.rules
+    draw = problem.draw
+    n = len(draw)
+    cells = list(rules.cell_ids)
+    ndir = len(rules.directions)
+
+    f: dict[tuple[str, int], cp_model.IntVar] = {}
+    for c in cells:
+        for t in range(n):
+            f[c, t] = m.new_bool_var(f"f[{c},{t}]")
+            m.add(f[c, t] == (f[c, t - 1] if t else 0) + a[t, c])
+    for s in ships:
+        times = [t for t in range(n) if _fits(rules, s, draw[t])]
+        u = {t: m.new_bool_var(f"u[{s},{t}]") for t in times}
+        m.add_exactly_one(u.values())
+        m.add(T[s] == sum(t * u[t] for t in times))
+        for c in cells:
+            for t in times:
+                m.add_bool_or([~u[t], ~w[c, s], a[t, c]])
+            for t in range(n):
+                if t not in u:
+                    m.add_bool_or([~w[c, s], ~a[t, c]])
+        by = {}
+        for t in range(n):
+            by[t] = m.new_bool_var(f"by[{s},{t}]")
+            m.add(by[t] == sum(u[i] for i in times if i <= t))
+        for c in cells:
+            on_row = [z[li, s] for li in (rules.line_of[c, d] for d in range(ndir))
+                      if (li, s) in z]
+            if on_row:
+                for t in range(n):
+                    m.add(f[c, t] >= sum(on_row) + by[t] - 1)
+        have = [sum(1 for i in times if i <= t) for t in range(n)]
+        m.add(sum(len(rules.lines[li][1]) * var for (li, t), var in z.items() if t == s)
+              <= sum(have[t] * u[t] for t in times))
 
 
 def _stud_rows_by_counting(m: cp_model.CpModel, rules: Rules, classes: list[TileClass],
@@ -383,9 +447,9 @@ class _Search:
         if out2.status != "optimal" or out2.objective < out.objective:
             # that board cannot launch them all in order: the whole case with times, as
             # a few decisions "rows == v" from the relaxation's value down over the
-            # totals some choice of lines makes (each a feasibility question: much
-            # faster than one optimisation on the full board, docs), then one
-            # optimisation below the last v (many small steps cost more on small boards)
+            # totals some choice of lines makes (each a feasibility question), then
+            # one optimisation below the last v (many small steps cost more on small
+            # boards)
             v: int | None = out.objective
             for _ in range(DECISIONS):
                 if v is None or v < need:
