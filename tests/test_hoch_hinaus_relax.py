@@ -4,6 +4,7 @@ fail to prove a loss, never call a winnable game lost."""
 
 import random
 from collections import Counter
+from functools import cache
 
 import pytest
 
@@ -18,6 +19,17 @@ from solver.backends.sat import IncrementalSat
 from tests.test_hoch_hinaus_exact import CAT, R, end_games, replays_to_a_win
 
 
+@cache
+def _decided() -> list[tuple[GameState, str]]:
+    """Small end games with the depth-first search's answer (computed once)."""
+    out = []
+    for g in end_games(12):
+        ref = dfs(g, 10**6).answer
+        assert ref in ("won", "lost")
+        out.append((g, ref))
+    return out
+
+
 def _relaxed_lost(g: GameState, cap: int | None) -> bool:
     model = encode_game(g, relaxed=True, cap=cap)
     with IncrementalSat(model.builder) as sat:
@@ -29,9 +41,7 @@ def test_the_relaxed_model_never_calls_a_winnable_game_lost(cap):
     """On small end games decided by the depth-first search: every game the relaxed
     model (heights capped at `cap`, or faces alone) calls lost is lost."""
     answers = Counter()
-    for g in end_games(12):
-        ref = dfs(g, 10**6).answer
-        assert ref in ("won", "lost")
+    for g, ref in _decided():
         lost = _relaxed_lost(g, cap)
         if lost:
             assert ref == "lost", position_json(g)
@@ -41,8 +51,7 @@ def test_the_relaxed_model_never_calls_a_winnable_game_lost(cap):
 
 def test_solve_relaxed_equals_the_search_and_its_wins_replay():
     answers = Counter()
-    for g in end_games(10):
-        ref = dfs(g, 10**6).answer
+    for g, ref in _decided():
         got = solve_relaxed(g, cap=1)  # a low cap: the line must be checked and raised
         if got.answer is not None:
             assert got.answer == ref, position_json(g)
