@@ -159,7 +159,8 @@ def views(games: int) -> None:
               f"per game ({time.perf_counter() - start:.0f} s)", flush=True)
 
 
-LIMITS = {"6": 10.0, "12": 30.0, "all": 120.0, "18": 60.0, "24": 60.0}  # 18, 24: asked only
+LIMITS = {"6": 10.0, "12": 30.0, "all": 120.0, "18": 60.0, "24": 60.0,  # 18, 24: asked only
+          "21": 120.0, "26": 120.0, "31": 120.0}  # --losses
 
 
 def reachable_positions(buckets: list[str], n: int, eps: float = 0.3
@@ -251,6 +252,73 @@ def bench_reachable(n: int, buckets: list[str], runs: int, method: str, eps: flo
               flush=True)
 
 
+def bench_losses(n: int, buckets: list[str], eps: float, out: str, resolve: float) -> None:
+    """Losses with 21-31 placements left: every deal of seeds 0..n-1 that reaches a
+    bucket gives its position; `reachable --open-hands` (the command's method and work
+    budgets) capped at the bucket's limit. The won ones leave the set; the lost ones
+    count as decided and the unknown ones as failures. `resolve` > 0: each unknown one is
+    asked again, the relaxed model without a conflict budget capped at `resolve` seconds
+    (`long`): one found won leaves the set, one found lost stays a failure. One JSON
+    line per position in `out` (a rerun skips those already there)."""
+    from models.hoch_hinaus.exact import solve_relaxed
+    from models.hoch_hinaus.reachable import exact
+    from solver.deadline import Deadline
+
+    done: dict[tuple[str, int], dict] = {}
+    if Path(out).exists():
+        for line in Path(out).read_text().splitlines():
+            r = json.loads(line)
+            done[(r["bucket"], r["seed"])] = r
+    made, deals = reachable_positions(buckets, n, eps)
+    with open(out, "a") as f:
+        for bucket in buckets:
+            for seed, g in made[bucket]:
+                if (bucket, seed) in done or seed >= n:
+                    continue
+                start = time.perf_counter()
+                res = exact(g, deadline=Deadline.after(LIMITS[bucket]))
+                r = {"bucket": bucket, "seed": seed, "players": g.players,
+                     "answer": "cut" if res.cut_by_time else res.answer, "by": res.by,
+                     "seconds": round(time.perf_counter() - start, 2),
+                     "load": round(os.getloadavg()[0], 2)}
+                done[(bucket, seed)] = r
+                f.write(json.dumps(r) + "\n")
+                f.flush()
+                print(r, flush=True)
+    if resolve > 0:
+        again = [(b, s, g) for b in buckets for s, g in made[b] if s < n
+                 and done[(b, s)]["answer"] not in ("won", "lost")
+                 and "long" not in done[(b, s)]]
+        with open(out, "a") as f:
+            for bucket, seed, g in again:
+                start = time.perf_counter()
+                got = solve_relaxed(g, Deadline.after(resolve))
+                r = dict(done[(bucket, seed)], long=got.answer or "unknown",
+                         long_seconds=round(time.perf_counter() - start, 2),
+                         long_load=round(os.getloadavg()[0], 2))
+                done[(bucket, seed)] = r
+                f.write(json.dumps(r) + "\n")
+                f.flush()
+                print(r, flush=True)
+    rows = [r for r in done.values() if r["seed"] < n and r["bucket"] in buckets
+            and r.get("long") != "won"]  # found won by the long run: not in the set
+    for bucket in buckets:
+        for players in (1, 2, 3, 4, None):
+            rs = [r for r in rows if r["bucket"] == bucket
+                  and (players is None or r["players"] == players)]
+            lost = [r for r in rs if r["answer"] == "lost"]
+            unknown = [r for r in rs if r["answer"] not in ("won", "lost")]
+            won = len(rs) - len(lost) - len(unknown)
+            share = len(lost) / max(1, len(lost) + len(unknown))
+            med = statistics.median(r["seconds"] for r in lost) if lost else 0.0
+            print(f"bucket {bucket} left, {players or 'all'} players: {len(rs)} positions "
+                  f"(seeds 0..{n - 1}; won by a long run left out): won {won}, lost "
+                  f"{len(lost)}, unknown {len(unknown)} (of them lost by a long run "
+                  f"{sum(r.get('long') == 'lost' for r in unknown)})"
+                  f"; lost decided {100 * share:.0f} % (goal >= 95 %), median {med:.2f} s "
+                  f"a loss, max {max((r['seconds'] for r in lost), default=0):.2f} s")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--runs", type=int, default=3)
@@ -272,7 +340,17 @@ def main() -> None:
                     "depth-first search alone")
     ap.add_argument("--eps", type=float, default=0.3,
                     help="--reachable: chance of a random placement making positions")
+    ap.add_argument("--losses", type=int, default=0, metavar="N",
+                    help="losses with 21-31 placements left: seeds 0..N-1, buckets 21 26 31")
+    ap.add_argument("--out", default="hh-losses.jsonl",
+                    help="--losses: one JSON line per position (a rerun resumes)")
+    ap.add_argument("--resolve", type=float, default=0.0, metavar="S",
+                    help="--losses: ask the unknown ones again for up to S seconds each")
     args = ap.parse_args()
+    if args.losses:
+        buckets = [b for b in args.buckets if b in ("21", "26", "31")] or ["21", "26", "31"]
+        bench_losses(args.losses, buckets, args.eps, args.out, args.resolve)
+        return
     if args.reachable:
         bench_reachable(args.reachable, args.buckets, args.runs, args.method, args.eps)
         return

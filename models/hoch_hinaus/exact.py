@@ -33,14 +33,19 @@ from typing import Any, Literal
 from models.hoch_hinaus.achievable import allowed_tiles
 from models.hoch_hinaus.board import Action
 from models.hoch_hinaus.encode import StepModel
+from models.hoch_hinaus.faces import FaceSteps
 from models.hoch_hinaus.rules import Rules
 from models.hoch_hinaus.state import GameState
 from models.hoch_hinaus.tasks import Task
 from solver.backends.sat import INTERRUPTIBLE, ClausesUntil, CnfBuilder, IncrementalSat
 from solver.counting import Count
 from solver.deadline import NO_DEADLINE, Deadline
-from solver.errors import TimeLimitReached
+from solver.errors import BadInput, TimeLimitReached
 from solver.logic import CnfLogic
+
+#: solve_relaxed: the cap on heights lies this far above the highest space now, and is
+#: raised by as much when a line the model found is not legal
+CAP_ABOVE = 4
 
 
 class _GuardedClauses(ClausesUntil):
@@ -102,7 +107,7 @@ class GameModel:
     the order they would be turned up without gap fillers), done[i][t], up[i][t], and
     `won` (assume it: every task that is out by the end is fulfilled)."""
 
-    steps: _IdleSteps
+    steps: _IdleSteps | FaceSteps
     tasks: list[Task]
     done: list[list[int]]
     up: list[list[int]]
@@ -118,9 +123,12 @@ def placements_left(game: GameState) -> int:
 
 
 def encode_game(game: GameState, deadline: Deadline = NO_DEADLINE,
-                horizon: int | None = None) -> GameModel:
+                horizon: int | None = None, relaxed: bool = False, cap: int | None = None
+                ) -> GameModel:
     """The SAT model of the rest of `game` (everything known), within `horizon` turns
-    (default: all that are left). TimeLimitReached when `deadline` passes first."""
+    (default: all that are left). TimeLimitReached when `deadline` passes first.
+    `relaxed`: the steps of faces.py with heights capped at `cap` (None: faces alone),
+    a relaxation (unsatisfiable still means lost; a model's line need not be legal)."""
     rules = game.rules
     clauses = _GuardedClauses(deadline)
     b = CnfBuilder()
@@ -135,9 +143,15 @@ def encode_game(game: GameState, deadline: Deadline = NO_DEADLINE,
     top = max(game.board.height(s) for s in range(rules.n_spaces))
     # each step raises a space by at most one tile and one gap filler
     max_height = top + k + min(n_fillers, k)
-    steps = _IdleSteps(rules, logic, clauses, k, allowed, game.pros, max_height,
-                       n_fillers > 0)
-    for lit in steps.init_lits(game.board, sorted({t for a in allowed for t in a})):
+    steps: _IdleSteps | FaceSteps
+    if relaxed:
+        steps = FaceSteps(rules, logic, k, allowed, n_fillers > 0, cap)
+        init = steps.init_lits(game.board)
+    else:
+        steps = _IdleSteps(rules, logic, clauses, k, allowed, game.pros, max_height,
+                           n_fillers > 0)
+        init = steps.init_lits(game.board, sorted({t for a in allowed for t in a}))
+    for lit in init:
         logic.clause([lit])
     true = logic.true
 
@@ -195,7 +209,8 @@ def encode_game(game: GameState, deadline: Deadline = NO_DEADLINE,
     return GameModel(steps, tasks, done, up, won, b, k, kinds)
 
 
-def _fillers_laid(logic: CnfLogic, steps: _IdleSteps, k: int, cap: int) -> list[list[int]]:
+def _fillers_laid(logic: CnfLogic, steps: _IdleSteps | FaceSteps, k: int,
+                  cap: int) -> list[list[int]]:
     """The gap fillers laid: at_least[t][j] <-> at least j of them after step t
     (j <= cap + 1), and never more than `cap` (the gap fillers left) in all."""
     true = logic.true
@@ -252,6 +267,7 @@ class ExactAnswer:
     build_seconds: float = 0.0
     solve_seconds: float = 0.0
     cut_by_time: bool = False  # answer None: the deadline came first (not the budget)
+    conflicts: int = 0  # solve_relaxed: the conflicts spent
 
 
 def solve(game: GameState, deadline: Deadline = NO_DEADLINE,
@@ -302,3 +318,65 @@ def winning_prefix(game: GameState, line: Sequence[Action]) -> list[Action]:
         raise RuntimeError(f"the SAT model's line ends {g.status} when the engine plays it "
                            "(an encoding bug)")
     return out
+
+
+def solve_relaxed(game: GameState, deadline: Deadline = NO_DEADLINE,
+                  conflicts: int | None = None, cap: int | None = None) -> ExactAnswer:
+    """Can `game` (everything known, still playing) be won? Decided on the relaxed
+    model of the rest of the game (faces.py: heights capped at `cap`, default the
+    highest space now + CAP_ABOVE): unsatisfiable proves it lost; a model's line that
+    the engine replays to a win proves it won. A line the engine refuses (a tile laid
+    on spaces of the cap or more, not level in truth) raises the cap by CAP_ABOVE and
+    the model is asked again, within `conflicts` (Glucose) in all, capped by
+    `deadline`; None when they run out or the cap reaches the real model's bound."""
+    start = time.perf_counter()
+    top = max(game.board.height(s) for s in range(game.rules.n_spaces))
+    k = placements_left(game)
+    bound = top + k + min(game.fillers_left, k)  # no space can rise above it
+    cap = min(bound, top + CAP_ABOVE if cap is None else cap)
+    res = ExactAnswer(None, [])
+    spent = 0
+    while True:
+        try:
+            model = encode_game(game, deadline, relaxed=True, cap=cap)
+        except TimeLimitReached:
+            res.cut_by_time = True
+            break
+        res.clauses, res.variables = len(model.builder.hard), model.builder.pool.top
+        with IncrementalSat(model.builder, name=INTERRUPTIBLE) as sat:
+            try:
+                sol = sat.solve_limited([model.won], deadline=deadline, conflicts=None
+                                        if conflicts is None else conflicts - spent)
+            except TimeLimitReached:
+                res.cut_by_time = deadline.passed()
+                break
+            finally:
+                spent += sat.solver.accum_stats().get("conflicts", 0)
+        if sol is None:
+            res.answer = "lost"
+            break
+        line = _engine_win(game, decode(model, sol))
+        if line is not None:
+            res.answer, res.line = "won", line
+            break
+        if cap >= bound or (conflicts is not None and spent >= conflicts):
+            break  # at the bound only the Pros rule is relaxed: not raised further
+        cap = min(bound, cap + CAP_ABOVE)
+    res.conflicts = spent
+    res.solve_seconds = time.perf_counter() - start
+    return res
+
+
+def _engine_win(game: GameState, line: Sequence[Action]) -> list[Action] | None:
+    """The placements of `line` up to the engine's win, or None when the engine refuses
+    one or the line does not win."""
+    g, out = game, []
+    for a in line:
+        if g.status != "playing":
+            break
+        try:
+            g = g.apply_action(a)
+        except BadInput:
+            return None
+        out.append(a)
+    return out if g.status == "won" else None

@@ -26,10 +26,11 @@ from models.hoch_hinaus.budgets import (
     REACHABLE_NODES,
     REACHABLE_SAMPLES,
 )
-from models.hoch_hinaus.exact import placements_left
+from models.hoch_hinaus.exact import placements_left, solve_relaxed
 from models.hoch_hinaus.exact import solve as solve_exact
 from models.hoch_hinaus.game import GAME
 from models.hoch_hinaus.hint import distance, hint, policy_action
+from models.hoch_hinaus.relax import impossible_tasks
 from models.hoch_hinaus.state import GameState
 from solver.answers import Capped
 from solver.backends.common import SolverOptions
@@ -65,7 +66,9 @@ class ReachableResult(Capped):
     policy: str | None = None
     seconds: float = 0.0
     note: str = ""
-    by: Literal["", "rollout", "search", "sat"] = ""  # exact: "rollout", "search" (depth-first) or "sat" (exact.py's model)
+    # exact: "rollout", "search" (depth-first), "sat" (exact.py's model) or "relaxed"
+    # (its relaxed model, heights capped)
+    by: Literal["", "rollout", "search", "sat", "relaxed"] = ""
     conflicts: int = 0  # exact: the SAT model's conflict budget (0: not run)
 
 
@@ -265,7 +268,10 @@ def search_plan(left: int) -> list[tuple[str, float]]:
         return [("search", 0.005)]
     if left <= 20:  # the model proved 9 losses with 18 left in 1-6 s each
         return [("rollout", 0.015), ("search", 0.02)]
-    return [("rollout", 0.1), ("search", 0.15), ("rollouts", 0.6), ("search", 1.0)]
+    # long games: after the first rollout the relaxed model (exact.solve_relaxed), which
+    # proves most losses and finds many wins; its work is counted in conflicts
+    return [("rollout", 0.1), ("relaxed", 0.1), ("search", 0.15), ("rollouts", 0.6),
+            ("search", 1.0)]
 
 
 def exact(game: GameState, nodes: int = REACHABLE_NODES,
@@ -279,8 +285,29 @@ def exact(game: GameState, nodes: int = REACHABLE_NODES,
     if not game.hands:
         raise BadInput("reachable needs a whole game state (hands, tasks), not a board")
     left = placements_left(game)
+    blocked = impossible_tasks(game)  # a task no remaining tiles can fulfil: lost
+    if blocked:
+        res = ReachableResult("exact", "lost", True, by="relaxed")
+        res.note = ("lost: no placements of the tiles left can fulfil "
+                    + "; ".join(t.text(game.rules) for t in blocked))
+        res.seconds = round(time.perf_counter() - start, 3)
+        return res
     used = 0
     for step, share in search_plan(left):
+        if step == "relaxed":
+            got = solve_relaxed(game, deadline, conflicts)
+            if got.answer is not None:
+                res = ReachableResult("exact", got.answer, True, line_steps(game, got.line),
+                                      used, by="relaxed", conflicts=conflicts)
+                res.note = (f"{got.answer}: decided by the relaxed model of the rest of "
+                            f"the game (heights capped; {got.clauses} clauses, "
+                            f"{got.conflicts} conflicts) after {used} positions searched")
+                res.seconds = round(time.perf_counter() - start, 3)
+                return res
+            if deadline.passed():
+                return _unknown(start, used, "the time limit came during the relaxed "
+                                "model", True)
+            continue
         budget = int(share * nodes) - used  # each step ends at its share, counted on
         if budget <= 0:
             continue

@@ -87,7 +87,8 @@ VERBS = (
                  nodes_param(REACHABLE_NODES, "Exact: positions the "
                            "searches may visit (rollout turns and search positions)."),
                  conflicts_param(REACHABLE_CONFLICTS, "Exact: conflicts "
-                           "of the SAT model of the rest of the game."),
+                           "of the SAT model of the rest of the game (and as many for its "
+                           "relaxed model first, with more than 20 placements left)."),
                  seconds_param("time_limit", 300.0, 0.1, "A cap on the whole command: a "
                                "sampled rate cut by it is the rate over the games played "
                                "(said so, exit 0); an exact search cut by it has no answer "
