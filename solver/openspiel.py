@@ -2,9 +2,9 @@
 `openspiel` extra), built from the game's description (`solver.game.Game`) alone.
 
     import pyspiel
-    import solver.openspiel  # registers toppi_take_it_higher, toppi_hippo, ...
+    import solver.openspiel  # registers toppi_<game> for every game
 
-    game = pyspiel.load_game("toppi_hippo(players=2)")
+    game = pyspiel.load_game("toppi_<game>(players=2)")
 
 What OpenSpiel sees of a toppi game:
 
@@ -13,7 +13,7 @@ What OpenSpiel sees of a toppi game:
   `new_game` from the deal stream of `task_seed(seed, k)`), so OpenSpiel's bots and
   toppi's policies can meet the same deals. A dealt game holds every face-down pile in
   order, so the rest of a game's chance is what the game's description declares as
-  chance of a dealt game (Hippo's dice), with its probabilities;
+  chance of a dealt game (dice rolled, tiles called), with its probabilities;
 - a player's action is one or several decisions (`Game.action_parts`), each a number
   fixed for the setup (its place in `Game.action_space`; the last number ends a turn
   whose decisions are also the start of a longer action). A turn's last decision
@@ -56,7 +56,7 @@ _KINDS = ("text", "int", "float", "flag", "switch", "choice")
 
 
 def short_name(game_id: str) -> str:
-    """The OpenSpiel name of a toppi game: toppi_take_it_higher."""
+    """The OpenSpiel name of a toppi game: `toppi_` and its id with underscores."""
     return "toppi_" + game_id.replace("-", "_")
 
 
