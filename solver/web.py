@@ -127,6 +127,18 @@ def cannot_all(tasks: list[str], answer: dict[str, Any], done: str, within: str)
             f"{cannot} {within.strip()}{blocked}.{cut_words(answer)}")
 
 
+def proven_or_not(answer: dict[str, Any], won: bool | None, steps: list[str], unit: str,
+                  joiner: str, plan: list[str], marks: list[str]) -> Explained:
+    """An exact "can we still win?": the winning line (`steps`, in `unit`s, with its
+    `plan` and the first step's `marks`), proven lost, or not decided (`won` None)."""
+    if won:
+        text = f"Proven: we can still win, in {len(steps)} {unit}: {joiner.join(steps)}."
+        return Explained(text, "proven", plan[:1], marks, plan)
+    if won is False:
+        return Explained("Proven: no line wins.", "proven")
+    return Explained(f"Not decided within the work budget.{cut_words(answer)}")
+
+
 def cut_words(answer: dict[str, Any]) -> str:
     """' Cut by the time limit.' for an answer the time limit cut."""
     return " Cut by the time limit." if answer.get("cut_by_time") else ""

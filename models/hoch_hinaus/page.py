@@ -13,6 +13,7 @@ from solver.web import (
     explain_by,
     listing,
     offer,
+    proven_or_not,
     verb_default,
     win_chance,
 )
@@ -95,16 +96,12 @@ def reachable(position: dict[str, Any], answer: dict[str, Any]) -> Explained:
         policy = answer.get("policy") or "hint"
         text = win_chance(answer["rate"], f"games sampled, played by the {policy} policy")
         return Explained(text + cut_words(answer), "estimate")
-    if answer["answer"] == "won":
-        steps = [s["placement"]["text"] for s in answer["line"]]
-        plan = _line(position, steps)
-        text = (f"Proven: we can still win, in {len(steps)} placements: "
-                f"{'; then '.join(steps)}.")
-        first = answer["line"][0]["placement"] if plan else None
-        return Explained(text, "proven", plan[:1], marks(first) if first else [], plan)
-    if answer["answer"] == "lost":
-        return Explained("Proven: no line wins.", "proven")
-    return Explained(f"Not decided within the work budget.{cut_words(answer)}")
+    won = {"won": True, "lost": False}.get(answer["answer"])
+    steps = [s["placement"]["text"] for s in answer["line"]] if won else []
+    plan = _line(position, steps) if won else []
+    first = answer["line"][0]["placement"] if plan else None
+    return proven_or_not(answer, won, steps, "placements", "; then ", plan,
+                         marks(first) if first else [])
 
 
 EXPLAIN = {"hint": hint, "achievable": achievable, "reachable": reachable}

@@ -14,6 +14,7 @@ from solver.web import (
     explain_by,
     listing,
     offer,
+    proven_or_not,
     verb_default,
     win_chance,
 )
@@ -88,15 +89,11 @@ def reachable(position: dict[str, Any], answer: dict[str, Any]) -> Explained:
     if answer["method"] == "sampling":
         text = win_chance(answer["rate"], "deals sampled, played by the hint policy")
         return Explained(text + cut_words(answer), "estimate")
-    if answer["answer"] == "yes":
-        line = answer["line"]
-        plan = applicable(_game(), position, line)
-        text = f"Proven: we can still win, in {len(line)} plays: {', '.join(line)}."
-        return Explained(text, "proven", plan[:1],
-                         list(play_parts(plan[0])) if plan else [], plan)
-    if answer["answer"] == "no":
-        return Explained("Proven: no line wins.", "proven")
-    return Explained(f"Not decided within the work budget.{cut_words(answer)}")
+    won = {"yes": True, "no": False}.get(answer["answer"])
+    line = answer["line"] if won else []
+    plan = applicable(_game(), position, line) if won else []
+    return proven_or_not(answer, won, line, "plays", ", ", plan,
+                         list(play_parts(plan[0])) if plan else [])
 
 
 EXPLAIN = {"hint": hint, "achievable": achievable, "reachable": reachable}
