@@ -211,8 +211,9 @@ def _maximise_with_ships(problem: MaxProblem, backend: str, options: SolverOptio
     if problem.variant.gold_silver and problem.rules.stud_bonus:
         # one list of stud patterns for the row maximum and for every case of the ring
         patterns = StudPatterns(problem, "cpsat", board_symmetries(problem.rules))
+        # the colour maximum just proven is the C of the decomposition: not solved twice
         gs_board, points = _solve(replace(problem, variant=replace(problem.variant, ships=None)),
-                                  "cpsat", remaining(), patterns)
+                                  "cpsat", remaining(), patterns, (board, colour))
         points_cap = points.objective if points.status == "optimal" else points.bound
         if points_cap is None and cap is not None:
             # the time ran out before the bonus rows were bounded: the crude bound (the
@@ -275,10 +276,11 @@ def solve_ship_completion(problem: MaxProblem, prefix: list[Placement],
 
 
 def _solve(problem: MaxProblem, backend: str, options: SolverOptions,
-           patterns: StudPatterns | None = None
+           patterns: StudPatterns | None = None,
+           colour_solved: tuple[dict[str, Tile] | None, SolveOutcome] | None = None
            ) -> tuple[dict[str, Tile] | None, SolveOutcome]:
     if problem.variant.gold_silver and problem.rules.stud_bonus:
-        return _solve_by_stud_patterns(problem, backend, options, patterns)
+        return _solve_by_stud_patterns(problem, backend, options, patterns, colour_solved)
     return _solve_one(problem, backend, options)
 
 
@@ -306,7 +308,8 @@ def _solve_one(problem: MaxProblem, backend: str, options: SolverOptions,
 
 
 def _solve_by_stud_patterns(problem: MaxProblem, backend: str, options: SolverOptions,
-                            patterns: StudPatterns | None = None
+                            patterns: StudPatterns | None = None,
+                            colour_solved: tuple[dict[str, Tile] | None, SolveOutcome] | None = None
                             ) -> tuple[dict[str, Tile] | None, SolveOutcome]:
     """Gold/silver maximum by decomposition (one model does not close the gap):
 
@@ -325,7 +328,8 @@ def _solve_by_stud_patterns(problem: MaxProblem, backend: str, options: SolverOp
         return SolveOutcome(status, value, bound, time.perf_counter() - start, backend)
 
     colour_problem = replace(problem, variant=replace(problem.variant, gold_silver=False))
-    best_board, colour = _solve_one(colour_problem, backend, remaining())
+    # `colour_solved`: the caller's solve of this same colour problem, if any
+    best_board, colour = colour_solved or _solve_one(colour_problem, backend, remaining())
     if colour.status == "infeasible":
         return None, outcome("infeasible", None, None)
     best = board_score(problem.rules, best_board, True) if best_board else -1

@@ -45,8 +45,11 @@ from solver.backends import SolveOutcome, SolverOptions, cpsat
 
 # the LP workers prove row maxima over the whole tile set (maximum.CPSAT_SUBSOLVERS)
 SUBSOLVERS = ("reduced_costs", "max_lp")
-# decisions "rows == v" tried before one optimisation settles the rest of a case
+# decisions "rows == v" tried before one optimisation settles the rest of a case; with
+# a stud pattern fixed the whole case is small and one optimisation costs less than
+# the ladder (each solve's presolve dominates)
 DECISIONS = 3
+PATTERN_DECISIONS = 0
 
 
 @dataclass
@@ -451,7 +454,7 @@ class _Search:
             # one optimisation below the last v (many small steps cost more on small
             # boards)
             v: int | None = out.objective
-            for _ in range(DECISIONS):
+            for _ in range(DECISIONS if pattern is None else PATTERN_DECISIONS):
                 if v is None or v < need:
                     return "no better game", None
                 ordered = build_case(self.problem, ships, self.kind, rows_cap=v, at_least=v,
