@@ -70,11 +70,12 @@ def _random_weights(values: LineValues, rng: random.Random) -> None:
 def test_cell_values_are_row_points_plus_the_whole_value_after_the_move(seed, gold_silver):
     """Each cell's value, found from the lines through the cell alone, equals the rules
     engine's score of the board after the move plus the value summed over every line
-    (and, with the cells' fits in the tables, over every empty cell)."""
+    (and, with the cells' fits or the colours' demand in the tables, over every empty
+    cell or colour)."""
     rules = small_rules(seed, n_cells=6, n_tiles=9, n_dirs=3 + seed % 2) if seed % 3 else \
         load_rules()
     rng = random.Random(seed)
-    values = LineValues(rules, gold_silver, fits=seed % 2 == 0)
+    values = LineValues(rules, gold_silver, fits=seed % 2 == 0, demand=seed in (1, 3, 4, 5))
     _random_weights(values, rng)
     k = rng.randrange(rules.board_size - 1)
     state, tile = random_position(rules, Variant(gold_silver), k, seed)

@@ -47,7 +47,8 @@ def load_values(path: Path, rules: Rules, variant: Variant) -> LineValues:
     weights = read_weights(field(data, "weights", list, where), f"{where}.weights")
     return LineValues(rules, variant.gold_silver, weights, games, seed, ships,
                       field(data, "chances", bool, where, False),
-                      field(data, "fits", bool, where, False))
+                      field(data, "fits", bool, where, False),
+                      field(data, "demand", bool, where, False))
 
 
 def _count(data: dict, key: str, low: int, high: int, where: str) -> int:
