@@ -151,7 +151,7 @@ def hint(call: Call, tile_text: str | None, variant: str | None, gold_silver: bo
 
 def learn(call: Call, variant: str, gold_silver: bool, games: int, seed: int, out: str,
           resume: str | None, step: float, chances: bool | None, fits: bool | None,
-          demand: bool | None, jobs: int, lam: float) -> LearnAnswer:
+          demand: bool | None, coherence: bool, jobs: int, lam: float) -> LearnAnswer:
     """Learn the values by self-play and write them to --out; says first how many games
     it plays and about how long they take, then shows a bar with the time left."""
     from pathlib import Path
@@ -172,7 +172,8 @@ def learn(call: Call, variant: str, gold_silver: bool, games: int, seed: int, ou
     with progress_bar("learn (games)") as update:
         values = train(rules, scoring, games, seed, alpha=step, values=start,
                        progress=lambda n, mean: update(n - before, games),
-                       chances=chances, fits=fits, lam=lam, demand=demand, jobs=jobs)
+                       chances=chances, fits=fits, lam=lam, demand=demand, jobs=jobs,
+                       coherence=coherence)
     values.save(Path(out))
     return LearnAnswer(out, values.games, len(values.weights))
 

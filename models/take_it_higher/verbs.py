@@ -135,6 +135,9 @@ LEARN = Verb(
               "waiting for a colour, their empty cells, against the unseen tiles that carry "
               "it). Default: as the resumed tables, else off.",
               flags=("--colour-demand", "--no-colour-demand")),
+        Param("coherence", "flag", False, "Temporal coherence: each table entry's step "
+              "falls as its errors start to cancel (--step is then the step of every game; "
+              "the rates start afresh when resumed)."),
         Param("jobs", "int", 1, "Processes learning at once, each on its own games, "
               "their tables merged every 1,000 games (the same seed, games and jobs give "
               "the same file).", minimum=1, maximum=64, show_default=True, web=False),

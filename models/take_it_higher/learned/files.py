@@ -15,7 +15,7 @@ from solver.io import expect, field, load_json, read_bytes
 
 #: What a values file may hold: the first item of each table entry (features.py), the
 #: largest weight and the most entries (the shipped files: 42.5, and 26,000 entries).
-TAGS = frozenset("pecsLSRFA")
+TAGS = frozenset("pecsLSRFAD")
 MAX_WEIGHT = 1e6
 MAX_ENTRIES = 2_000_000
 MAX_GAMES = 10**12

@@ -36,6 +36,9 @@ class LineValues:
         # each colour's demand among the entries: the lines that wait for it against
         # the unseen tiles that carry it (tables learned with them)
         self.demand = demand
+        # while learning with temporal coherence: each entry's summed error and summed
+        # absolute error (never written to the file)
+        self.coherence: dict[tuple, tuple[float, float]] | None = None
         self.layout = Layout(rules, gold_silver)
         self.weights: dict[tuple, float] = weights if weights is not None else {}
         self.games = games

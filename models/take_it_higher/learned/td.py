@@ -60,7 +60,7 @@ def _lambda_returns(v: LineValues, trail: list[tuple[list[tuple], float, int]],
 def _update(v: LineValues, entries: list[tuple], delta: float) -> None:
     w = v.weights
     step = delta / max(1, len(entries))
-    coherence = getattr(v, "coherence", None)
+    coherence = v.coherence
     if coherence is not None:
         # temporal coherence: each entry's own rate, |sum of its errors| / sum of
         # |errors|, falls as its errors start to cancel
@@ -92,7 +92,8 @@ def train(rules: Rules, variant: Variant, games: int, seed: int = 0, alpha: floa
           values: LineValues | None = None,
           progress: Callable[[int, float], None] | None = None,
           chances: bool | None = None, fits: bool | None = None,
-          lam: float = 0.0, demand: bool | None = None, jobs: int = 1) -> LineValues:
+          lam: float = 0.0, demand: bool | None = None, jobs: int = 1,
+          coherence: bool = False) -> LineValues:
     """Learn (or go on learning) by `games` seeded games of self-play, each a random
     draw of the board's size; the step size falls to a third for the second half.
     Values of the rows alone go on learning with the variant's ships, if it has any.
@@ -101,7 +102,9 @@ def train(rules: Rules, variant: Variant, games: int, seed: int = 0, alpha: floa
     fits (default: as learned, off for new tables). `lam` > 0: TD(lambda) instead of
     TD(0), each game's boards moved toward their lambda-returns after the game. `jobs`
     > 1: that many processes learn at once, each on its own games, their tables merged
-    every ROUND games (`_train_shards`)."""
+    every ROUND games (`_train_shards`). `coherence`: each entry's step is alpha times
+    its own rate, which falls as the entry's errors start to cancel (temporal coherence;
+    the rates start afresh with every run), alpha the same for every game."""
     check_learning(alpha, lam, games)
     fresh = values is None or values.ships is None
     values = values or LineValues(rules, variant.gold_silver, seed=seed, ships=variant.ships)
@@ -113,14 +116,16 @@ def train(rules: Rules, variant: Variant, games: int, seed: int = 0, alpha: floa
         values.fits = fits
     if demand is not None:
         values.demand = demand
+    values.coherence = {} if coherence else None
+    half = games if coherence else games // 2  # from this game on, a third of alpha
     if jobs > 1:
-        return _train_shards(values, games, seed, alpha, lam, jobs, progress)
+        return _train_shards(values, games, seed, alpha, lam, jobs, progress, half)
     rng = random.Random(seed * 1_000_003 + values.games)
     n = len(rules.tiles)
     window: list[int] = []
     for g in range(games):
         draw = rng.sample(range(n), rules.board_size)
-        a = alpha if g < games // 2 else alpha / 3
+        a = alpha if g < half else alpha / 3
         window.append(play(values, draw, a, lam))
         values.games += 1
         if progress is not None and len(window) == 1000:
@@ -147,7 +152,8 @@ ROUND = 1000  # games each process plays between two merges of the tables
 
 
 def _train_shards(values: LineValues, games: int, seed: int, alpha: float, lam: float,
-                  jobs: int, progress: Callable[[int, float], None] | None) -> LineValues:
+                  jobs: int, progress: Callable[[int, float], None] | None, half: int
+                  ) -> LineValues:
     """`train` on `jobs` processes: round after round each plays ROUND games of its own
     (game g of the run drawn from seed and g alone) on a copy of the tables, then every
     entry moves by the mean change of the copies that changed it, and the copies are
@@ -155,7 +161,7 @@ def _train_shards(values: LineValues, games: int, seed: int, alpha: float, lam: 
     from solver.processes import Worker, kill_all
 
     first = values.games
-    half = first + games // 2
+    half += first
     n = len(values.rules.tiles)
     size = values.rules.board_size
     workers = [Worker(initializer=_shard_start, initargs=(values,)) for _ in range(jobs)]
