@@ -20,7 +20,6 @@ check of a values file (seconds, not the goal's figure).
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import resource
 import statistics

@@ -558,7 +558,6 @@ def test_colour_demand_counts_the_lines_waiting_for_each_colour():
     over the board's lines), and read the unseen tiles of that colour."""
     rules = load_rules()
     values = LineValues(rules, False, demand=True)
-    lay = values.layout
     for seed in range(8):
         state, _ = random_position(rules, Variant(), 4 + seed, seed)
         b = values.board_of(state.board, state.unseen_tiles())
@@ -577,7 +576,7 @@ def test_colour_demand_counts_the_lines_waiting_for_each_colour():
                 _, d, c, n, e, supply, _ = key
                 colour = rules.directions[d].colours[c]
                 assert supply == min(99, sum(t.stripes[d] == colour for t in unseen))
-                assert (n, e) == tuple(min(x, cap) for x, cap in zip(want[d, c], (4, 12)))
+                assert (n, e) == tuple(min(x, cap) for x, cap in zip(want[d, c], (4, 12), strict=True))
 
 
 def test_colour_demand_command(tmp_path):
