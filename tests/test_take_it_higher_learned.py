@@ -15,6 +15,7 @@ from models.take_it_higher.game import GAME
 from models.take_it_higher.learned.features import (
     board_keys,
     board_value,
+    demand_totals,
     fit_key,
     moves,
     play_call,
@@ -33,7 +34,7 @@ from models.take_it_higher.learned.policy import (
     sample_futures,
 )
 from models.take_it_higher.learned.tables import LineValues
-from models.take_it_higher.learned.td import play, train
+from models.take_it_higher.learned.td import _merge, _update, play, train
 from models.take_it_higher.policies import learned_choice
 from models.take_it_higher.positions import Placement, load_position
 from models.take_it_higher.rows import board_score
@@ -70,11 +71,12 @@ def _random_weights(values: LineValues, rng: random.Random) -> None:
 def test_cell_values_are_row_points_plus_the_whole_value_after_the_move(seed, gold_silver):
     """Each cell's value, found from the lines through the cell alone, equals the rules
     engine's score of the board after the move plus the value summed over every line
-    (and, with the cells' fits in the tables, over every empty cell)."""
+    (and, with the cells' fits or the colours' demand in the tables, over every empty
+    cell or colour)."""
     rules = small_rules(seed, n_cells=6, n_tiles=9, n_dirs=3 + seed % 2) if seed % 3 else \
         load_rules()
     rng = random.Random(seed)
-    values = LineValues(rules, gold_silver, fits=seed % 2 == 0)
+    values = LineValues(rules, gold_silver, fits=seed % 2 == 0, demand=seed in (1, 3, 4, 5))
     _random_weights(values, rng)
     k = rng.randrange(rules.board_size - 1)
     state, tile = random_position(rules, Variant(gold_silver), k, seed)
@@ -548,6 +550,96 @@ def test_cell_fits_command(tmp_path):
     assert "fits" not in json.loads(plain.read_text())
     assert not any(k[0] == "F" for k, _ in json.loads(plain.read_text())["weights"])
 
+
+
+def test_colour_demand_counts_the_lines_waiting_for_each_colour():
+    """The demand entries count, per direction and colour, the lines with a tile of
+    that colour only and an empty cell, and those lines' empty cells (brute force
+    over the board's lines), and read the unseen tiles of that colour."""
+    rules = load_rules()
+    values = LineValues(rules, False, demand=True)
+    for seed in range(8):
+        state, _ = random_position(rules, Variant(), 4 + seed, seed)
+        b = values.board_of(state.board, state.unseen_tiles())
+        want: dict[tuple[int, int], tuple[int, int]] = {}
+        for d, line in rules.lines:
+            colours = {state.board[c].stripes[d] for c in line if c in state.board}
+            empties = sum(c not in state.board for c in line)
+            if len(colours) == 1 and empties:
+                key = (d, rules.directions[d].colours.index(colours.pop()))
+                n, e = want.get(key, (0, 0))
+                want[key] = (n + 1, e + empties)
+        assert demand_totals(values, b) == want
+        unseen = state.unseen_tiles()
+        for key in board_keys(values, b, len(b.empty)):
+            if key[0] == "D":
+                _, d, c, n, e, supply, _ = key
+                colour = rules.directions[d].colours[c]
+                assert supply == min(99, sum(t.stripes[d] == colour for t in unseen))
+                assert (n, e) == tuple(min(x, cap) for x, cap in zip(want[d, c], (4, 12), strict=True))
+
+
+def test_colour_demand_command(tmp_path):
+    """`learn --colour-demand` writes tables with the demand entries, the same bytes as
+    `train(demand=True)`; resumed tables keep them, and they play."""
+    rules_file, out, _ = _learn(tmp_path, small_rules_dict(3, n_cells=6, n_tiles=10),
+                                "d.json", "--games", "200", "--colour-demand")
+    rules = small_rules(3, n_cells=6, n_tiles=10)
+    data = json.loads(out.read_text())
+    assert data["demand"] is True and any(k[0] == "D" for k, _ in data["weights"])
+    train(rules, Variant(), 200, demand=True).save(tmp_path / "same.json")
+    assert out.read_bytes() == (tmp_path / "same.json").read_bytes()
+    more = tmp_path / "more.json"
+    assert run("learn", "--rules", str(rules_file), "--games", "20", "--resume", str(out),
+               "--out", str(more)).exit_code == 0
+    assert json.loads(more.read_text())["demand"] is True
+    plain = tmp_path / "plain.json"
+    assert run("learn", "--rules", str(rules_file), "--games", "20", "--out",
+               str(plain)).exit_code == 0
+    assert "demand" not in json.loads(plain.read_text())
+
+
+def test_learning_on_several_processes_merges_the_mean_change(tmp_path):
+    """`learn --jobs 2`: the same seed, games and jobs write the same bytes; the games
+    are those of the run (each drawn from the seed and its number), so two processes
+    learn other tables than one, and as well: both beat the empty tables by as much on
+    fixed draws. A merge moves each entry by the mean of the changes that name it."""
+    weights = {("a",): 1.0, ("b",): 2.0}
+    news = _merge(weights, [{("a",): 0.5, ("c",): 1.0}, {("a",): -0.25}])
+    assert news == {("a",): 1.125, ("c",): 1.0} and weights == {
+        ("a",): 1.125, ("b",): 2.0, ("c",): 1.0}
+    rules_file, out, _ = _learn(tmp_path, small_rules_dict(3, n_cells=6, n_tiles=10),
+                                "j.json", "--games", "3000", "--jobs", "2", "--seed", "2")
+    rules = small_rules(3, n_cells=6, n_tiles=10)
+    _learn(tmp_path, small_rules_dict(3, n_cells=6, n_tiles=10), "again.json", "--games",
+           "3000", "--jobs", "2", "--seed", "2")
+    assert out.read_bytes() == (tmp_path / "again.json").read_bytes()
+    two = load_values(out, rules, Variant())
+    one = train(rules, Variant(), 3000, seed=2)
+    assert two.games == 3000 and two.weights != one.weights
+    draws = [random.Random(g).sample(range(len(rules.tiles)), rules.board_size)
+             for g in range(300)]
+    before = sum(play(LineValues(rules, False), d) for d in draws)
+    for learned in (one, two):
+        assert sum(play(learned, d) for d in draws) > before * 1.15
+
+
+def test_coherence_slows_an_entry_whose_errors_cancel():
+    """Temporal coherence: an entry's first step is the whole step; after errors of
+    +1 and -1 (summed 0) it stops moving; after +1 and +1 it moves at full rate."""
+    rules = small_rules(3, n_cells=6, n_tiles=10)
+    values = LineValues(rules, False)
+    values.coherence = {}
+    key = [("p", 0, 0)]
+    for delta, weight in ((1.0, 1.0), (-1.0, 0.0), (0.5, 0.0)):
+        _update(values, key, delta)
+        assert values.weights[key[0]] == pytest.approx(weight)
+    values.coherence = {}
+    values.weights = {}
+    for delta, weight in ((1.0, 1.0), (1.0, 2.0), (-1.0, 1.0)):
+        _update(values, key, delta)
+        assert values.weights[key[0]] == pytest.approx(weight)
+    assert train(rules, Variant(), 50, coherence=True).coherence is not None
 
 def test_ship_commands(tmp_path):
     """Values learned with spaceship rules: a hint names each cell's launch, and the

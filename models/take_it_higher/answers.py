@@ -151,7 +151,7 @@ def hint(call: Call, tile_text: str | None, variant: str | None, gold_silver: bo
 
 def learn(call: Call, variant: str, gold_silver: bool, games: int, seed: int, out: str,
           resume: str | None, step: float, chances: bool | None, fits: bool | None,
-          lam: float) -> LearnAnswer:
+          demand: bool | None, coherence: bool, jobs: int, lam: float) -> LearnAnswer:
     """Learn the values by self-play and write them to --out; says first how many games
     it plays and about how long they take, then shows a bar with the time left."""
     from pathlib import Path
@@ -166,13 +166,14 @@ def learn(call: Call, variant: str, gold_silver: bool, games: int, seed: int, ou
     start = load_values(Path(resume), rules, scoring) if resume else None
     before = start.games if start else 0
     if not is_quiet() and stderr.is_terminal:  # a word for the person waiting
-        about = games * seconds_per_game(rules, scoring, min(30, games))
+        about = games * seconds_per_game(rules, scoring, min(30, games)) / jobs
         stderr.print(f"learn: {games:,} game{'s' if games > 1 else ''} of self-play, about "
                      f"{about_time(about)} here (--games to change)", highlight=False)
     with progress_bar("learn (games)") as update:
         values = train(rules, scoring, games, seed, alpha=step, values=start,
                        progress=lambda n, mean: update(n - before, games),
-                       chances=chances, fits=fits, lam=lam)
+                       chances=chances, fits=fits, lam=lam, demand=demand, jobs=jobs,
+                       coherence=coherence)
     values.save(Path(out))
     return LearnAnswer(out, values.games, len(values.weights))
 

@@ -131,6 +131,16 @@ LEARN = Verb(
         Param("fits", "switch", None, "The tables read each empty cell's fits (how many "
               "unseen tiles suit every line through it). Default: as the resumed tables, "
               "else off.", flags=("--cell-fits", "--no-cell-fits")),
+        Param("demand", "switch", None, "The tables read each colour's demand (the lines "
+              "waiting for a colour, their empty cells, against the unseen tiles that carry "
+              "it). Default: as the resumed tables, else off.",
+              flags=("--colour-demand", "--no-colour-demand")),
+        Param("coherence", "flag", False, "Temporal coherence: each table entry's step "
+              "falls as its errors start to cancel (--step is then the step of every game; "
+              "the rates start afresh when resumed)."),
+        Param("jobs", "int", 1, "Processes learning at once, each on its own games, "
+              "their tables merged every 1,000 games (the same seed, games and jobs give "
+              "the same file).", minimum=1, maximum=64, show_default=True, web=False),
         Param("lam", "float", 0.0, "TD(lambda): each game's boards move toward their "
               "lambda-returns after the game (0: TD(0), learning during the game).",
               flags=("--lambda",), minimum=0, maximum=1, max_open=True, show_default=True)),

@@ -28,6 +28,8 @@ CAP = 99  # supplies above this count as this
 SHIP_CAP = 9  # ... in the entries of a line's ship
 SHIP_RANKS = 4  # ships on the pad below a line's ship: more count as this
 FITS = 3  # unseen tiles that fit an empty cell: more count as this
+DEMAND_LINES = 4  # lines waiting for one colour: more count as this
+DEMAND_EMPTIES = 12  # ... their empty cells
 
 
 def line_keys(v: LineValues, li: int, pattern: int, filled: int, colour: int, stud: int,
@@ -87,7 +89,31 @@ def board_keys(v: LineValues, b: Board, left: int) -> list[tuple]:
         memo: dict[int, int] = {}
         out += [k for y in sorted(b.empty)
                 if (k := fit_key(v, b, y, left, {}, memo)) is not None]
+    if v.demand:
+        out += [demand_key(b, d, c, n, e, left)
+                for (d, c), (n, e) in sorted(demand_totals(v, b).items())]
     return out
+
+
+def demand_totals(v: LineValues, b: Board) -> dict[tuple[int, int], tuple[int, int]]:
+    """Per direction and colour: the lines still able to score that wait for it (with
+    a tile of that colour, not full) and their empty cells."""
+    out: dict[tuple[int, int], tuple[int, int]] = {}
+    lay = v.layout
+    for li in range(len(lay.lines)):
+        colour = b.colour[li]
+        if colour >= 0 and b.filled[li] < lay.length[li]:
+            key = (lay.direction[li], colour)
+            n, e = out.get(key, (0, 0))
+            out[key] = (n + 1, e + lay.length[li] - b.filled[li])
+    return out
+
+
+def demand_key(b: Board, d: int, c: int, lines: int, empties: int, left: int) -> tuple:
+    """The entry of colour c of direction d: the lines waiting for it and their
+    empty cells against the unseen tiles that carry it."""
+    return ("D", d, c, min(lines, DEMAND_LINES), min(empties, DEMAND_EMPTIES),
+            min(b.supply.get((d, c), 0), CAP), left // PHASE)
 
 
 def board_value(v: LineValues, b: Board, left: int) -> float:
@@ -185,15 +211,21 @@ def gains(v: LineValues, b: Board, t: int) -> Iterator[tuple[float, int]]:
         memo: dict[int, int] = {}
         fit = {y: w.get(k, 0.0) if (k := fit_key(v, b, y, left, {}, memo)) else 0.0
                for y in b.empty}
+    if v.demand:
+        demand = demand_totals(v, b)
+    now: dict[int, list[float]] = {}
     for x in sorted(b.empty):
         gain = 0.0
         if track:
             count = list(chances)
         after: dict[int, tuple[int, int]] = {}
         for li, pos in lay.through[x]:
-            for k in line_keys(v, li, b.pattern[li], b.filled[li], b.colour[li],
-                               b.stud[li], b, left):
-                gain -= w.get(k, 0.0)
+            line = now.get(li)
+            if line is None:  # each line's entries as they are, once per call
+                line = now[li] = [w.get(k, 0.0) for k in line_keys(
+                    v, li, b.pattern[li], b.filled[li], b.colour[li], b.stud[li], b, left)]
+            for weight in line:  # one by one: the same sums as the tables were learned by
+                gain -= weight
             pattern, filled, colour, stud, row = line_after(lay, b, li, pos, t)
             after[li] = (colour, stud)
             gain += row
@@ -206,6 +238,8 @@ def gains(v: LineValues, b: Board, t: int) -> Iterator[tuple[float, int]]:
                     count[s] += 1
         if track:
             gain += v.value(chance_keys(b, count, left)) - base
+        if v.demand:
+            gain += _demand_change(v, b, x, after, demand, left)
         if v.fits:
             # the empty cells on the lines through x: their needs change
             near = {y for li in after for y in lay.lines[li][1] if y in b.empty}
@@ -214,6 +248,36 @@ def gains(v: LineValues, b: Board, t: int) -> Iterator[tuple[float, int]]:
                 if y != x and (k := fit_key(v, b, y, left, after, memo)) is not None:
                     gain += w.get(k, 0.0)
         yield gain, x
+
+
+def _demand_change(v: LineValues, b: Board, x: int, after: dict[int, tuple[int, int]],
+                   demand: dict[tuple[int, int], tuple[int, int]], left: int) -> float:
+    """The change of the demand entries when a tile on cell x turns the lines through
+    it into `after` (colour, stud): each line waits for one tile less."""
+    lay = v.layout
+    w = v.weights
+    change: dict[tuple[int, int], list[int]] = {}
+    for li, _ in lay.through[x]:
+        d, n = lay.direction[li], lay.length[li]
+        filled, colour = b.filled[li], b.colour[li]
+        if colour >= 0 and filled < n:
+            delta = change.setdefault((d, colour), [0, 0])
+            delta[0] -= 1
+            delta[1] -= n - filled
+        colour = after[li][0]
+        if colour >= 0 and filled + 1 < n:
+            delta = change.setdefault((d, colour), [0, 0])
+            delta[0] += 1
+            delta[1] += n - filled - 1
+    gain = 0.0
+    for (d, c), (dn, de) in change.items():
+        if dn or de:
+            n, e = demand.get((d, c), (0, 0))
+            if n:
+                gain -= w.get(demand_key(b, d, c, n, e, left), 0.0)
+            if n + dn:
+                gain += w.get(demand_key(b, d, c, n + dn, e + de, left), 0.0)
+    return gain
 
 
 def moves(v: LineValues, b: Board, t: int) -> Iterator[tuple[float, int, tuple[int, ...]]]:

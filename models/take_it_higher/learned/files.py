@@ -15,7 +15,7 @@ from solver.io import expect, field, load_json, read_bytes
 
 #: What a values file may hold: the first item of each table entry (features.py), the
 #: largest weight and the most entries (the shipped files: 42.5, and 26,000 entries).
-TAGS = frozenset("pecsLSRFA")
+TAGS = frozenset("pecsLSRFAD")
 MAX_WEIGHT = 1e6
 MAX_ENTRIES = 2_000_000
 MAX_GAMES = 10**12
@@ -47,7 +47,8 @@ def load_values(path: Path, rules: Rules, variant: Variant) -> LineValues:
     weights = read_weights(field(data, "weights", list, where), f"{where}.weights")
     return LineValues(rules, variant.gold_silver, weights, games, seed, ships,
                       field(data, "chances", bool, where, False),
-                      field(data, "fits", bool, where, False))
+                      field(data, "fits", bool, where, False),
+                      field(data, "demand", bool, where, False))
 
 
 def _count(data: dict, key: str, low: int, high: int, where: str) -> int:

@@ -24,7 +24,7 @@ class LineValues:
     def __init__(self, rules: Rules, gold_silver: bool,
                  weights: dict[tuple, float] | None = None, games: int = 0,
                  seed: int = 0, ships: str | None = None, chances: bool = False,
-                 fits: bool = False) -> None:
+                 fits: bool = False, demand: bool = False) -> None:
         self.rules = rules
         self.gold_silver = gold_silver
         self.ships = ships if rules.spaceships else None
@@ -33,6 +33,12 @@ class LineValues:
         self.chances = chances
         # the cells' fits among the entries: tables learned with them
         self.fits = fits
+        # each colour's demand among the entries: the lines that wait for it against
+        # the unseen tiles that carry it (tables learned with them)
+        self.demand = demand
+        # while learning with temporal coherence: each entry's summed error and summed
+        # absolute error (never written to the file)
+        self.coherence: dict[tuple, tuple[float, float]] | None = None
         self.layout = Layout(rules, gold_silver)
         self.weights: dict[tuple, float] = weights if weights is not None else {}
         self.games = games
@@ -62,7 +68,8 @@ class LineValues:
                 "rules_digest": data_digest(self.rules),
                 "gold_silver": self.gold_silver, "ships": self.ships,
                 **({"chances": True} if self.chances else {}),
-                **({"fits": True} if self.fits else {}), "games": self.games,
+                **({"fits": True} if self.fits else {}),
+                **({"demand": True} if self.demand else {}), "games": self.games,
                 "seed": self.seed,
                 "weights": [[list(k), round(v, 4)] for k, v in sorted(
                     self.weights.items(), key=lambda kv: repr(kv[0])) if abs(v) >= 1e-4]}

@@ -60,6 +60,15 @@ def _lambda_returns(v: LineValues, trail: list[tuple[list[tuple], float, int]],
 def _update(v: LineValues, entries: list[tuple], delta: float) -> None:
     w = v.weights
     step = delta / max(1, len(entries))
+    coherence = v.coherence
+    if coherence is not None:
+        # temporal coherence: each entry's own rate, |sum of its errors| / sum of
+        # |errors|, falls as its errors start to cancel
+        for k in entries:
+            e, a = coherence.get(k, (0.0, 0.0))
+            w[k] = w.get(k, 0.0) + (abs(e) / a if a else 1.0) * step
+            coherence[k] = (e + step, a + abs(step))
+        return
     for k in entries:
         w[k] = w.get(k, 0.0) + step
 
@@ -83,14 +92,19 @@ def train(rules: Rules, variant: Variant, games: int, seed: int = 0, alpha: floa
           values: LineValues | None = None,
           progress: Callable[[int, float], None] | None = None,
           chances: bool | None = None, fits: bool | None = None,
-          lam: float = 0.0) -> LineValues:
+          lam: float = 0.0, demand: bool | None = None, jobs: int = 1,
+          coherence: bool = False) -> LineValues:
     """Learn (or go on learning) by `games` seeded games of self-play, each a random
     draw of the board's size; the step size falls to a third for the second half.
     Values of the rows alone go on learning with the variant's ships, if it has any.
     `chances`: whether ship tables read the ships' chances (default: new ship tables
     do, resumed ones as they were learned); `fits`: whether the tables read the cells'
     fits (default: as learned, off for new tables). `lam` > 0: TD(lambda) instead of
-    TD(0), each game's boards moved toward their lambda-returns after the game."""
+    TD(0), each game's boards moved toward their lambda-returns after the game. `jobs`
+    > 1: that many processes learn at once, each on its own games, their tables merged
+    every ROUND games (`_train_shards`). `coherence`: each entry's step is alpha times
+    its own rate, which falls as the entry's errors start to cancel (temporal coherence;
+    the rates start afresh with every run), alpha the same for every game."""
     check_learning(alpha, lam, games)
     fresh = values is None or values.ships is None
     values = values or LineValues(rules, variant.gold_silver, seed=seed, ships=variant.ships)
@@ -100,12 +114,18 @@ def train(rules: Rules, variant: Variant, games: int, seed: int = 0, alpha: floa
         values.chances = fresh if chances is None else chances
     if fits is not None:
         values.fits = fits
+    if demand is not None:
+        values.demand = demand
+    values.coherence = {} if coherence else None
+    half = games if coherence else games // 2  # from this game on, a third of alpha
+    if jobs > 1:
+        return _train_shards(values, games, seed, alpha, lam, jobs, progress, half)
     rng = random.Random(seed * 1_000_003 + values.games)
     n = len(rules.tiles)
     window: list[int] = []
     for g in range(games):
         draw = rng.sample(range(n), rules.board_size)
-        a = alpha if g < games // 2 else alpha / 3
+        a = alpha if g < half else alpha / 3
         window.append(play(values, draw, a, lam))
         values.games += 1
         if progress is not None and len(window) == 1000:
@@ -126,3 +146,81 @@ def seconds_per_game(rules: Rules, variant: Variant, games: int = 30) -> float:
     for _ in range(games):
         play(scratch, rng.sample(range(n), rules.board_size), ALPHA)
     return (time.perf_counter() - start) / games
+
+
+ROUND = 1000  # games each process plays between two merges of the tables
+
+
+def _train_shards(values: LineValues, games: int, seed: int, alpha: float, lam: float,
+                  jobs: int, progress: Callable[[int, float], None] | None, half: int
+                  ) -> LineValues:
+    """`train` on `jobs` processes: round after round each plays ROUND games of its own
+    (game g of the run drawn from seed and g alone) on a copy of the tables, then every
+    entry moves by the mean change of the copies that changed it, and the copies are
+    made equal again. The same seed, games and jobs give the same tables."""
+    from solver.processes import Worker, kill_all
+
+    first = values.games
+    half += first
+    n = len(values.rules.tiles)
+    size = values.rules.board_size
+    workers = [Worker(initializer=_shard_start, initargs=(values,)) for _ in range(jobs)]
+    try:
+        news: dict[tuple, float] = {}
+        start = first
+        while start < first + games:
+            chunks = []
+            for w in workers:
+                count = min(ROUND, first + games - start)
+                if count <= 0:
+                    break
+                w.call(_shard_round, news, start, count, half, alpha, lam, seed, n, size)
+                chunks.append(w)
+                start += count
+            changes = [w.outcome().get() for w in chunks]
+            news = _merge(values.weights, [c for c, _ in changes])
+            values.games += sum(len(s) for _, s in changes)
+            if progress is not None:
+                scores = [x for _, s in changes for x in s]
+                progress(values.games, sum(scores) / len(scores))
+    finally:
+        kill_all(workers)
+    return values
+
+
+def _merge(weights: dict[tuple, float], changes: list[dict[tuple, float]]
+           ) -> dict[tuple, float]:
+    """Move each entry by the mean of the changes that name it; the entries changed,
+    with their new weights."""
+    moved: dict[tuple, list[float]] = {}
+    for change in changes:
+        for k, d in change.items():
+            moved.setdefault(k, []).append(d)
+    news = {}
+    for k, ds in moved.items():
+        news[k] = weights[k] = weights.get(k, 0.0) + sum(ds) / len(ds)
+    return news
+
+
+_SHARD: list[LineValues] = []  # a learning process's copy of the tables
+
+
+def _shard_start(values: LineValues) -> None:
+    _SHARD[:] = [values]
+
+
+def _shard_round(news: dict[tuple, float], start: int, count: int, half: int, alpha: float,
+                 lam: float, seed: int, n: int, size: int
+                 ) -> tuple[dict[tuple, float], list[int]]:
+    """In a learning process: take the merged entries `news`, play games start ..
+    start + count - 1 learning, and hand back each entry's change and the scores."""
+    v = _SHARD[0]
+    w = v.weights
+    w.update(news)
+    before = dict(w)
+    scores = []
+    for g in range(start, start + count):
+        draw = random.Random(seed * 1_000_003 + g).sample(range(n), size)
+        scores.append(play(v, draw, alpha if g < half else alpha / 3, lam))
+    change = {k: x - before.get(k, 0.0) for k, x in w.items() if x != before.get(k)}
+    return change, scores
