@@ -269,3 +269,31 @@ def test_a_builder_stops_adding_clauses_past_its_deadline():
         free.clause([i, -(i + 1)])
     free.at_most(list(range(1, 50)), 3)  # extend() is checked too, and passes in time
     assert len(free.hard) > 9_999
+
+
+def test_a_solve_in_a_worker_is_killed_at_its_deadline_and_stops_at_its_budget():
+    """solve_in_worker (Kissat in a process of its own): the pigeons that cannot end in
+    any test's time stop at the deadline and at a conflict budget; small ones are
+    decided both ways, a model satisfying every clause and the units."""
+    import time
+
+    from solver.backends.sat import solve_in_worker
+    from solver.errors import TimeLimitReached
+
+    b = CnfBuilder()
+    _pigeons(b, 11)
+    start = time.perf_counter()
+    with pytest.raises(TimeLimitReached, match="deadline"):
+        solve_in_worker(b, [], Deadline.after(0.5))
+    assert time.perf_counter() - start < 10
+    with pytest.raises(TimeLimitReached, match="conflict budget"):
+        solve_in_worker(b, [], conflicts=100)
+    small = CnfBuilder()
+    _pigeons(small, 3)
+    assert solve_in_worker(small, [], Deadline.after(30)) is None
+    fits = CnfBuilder()
+    x, y = fits.var("x"), fits.var("y")
+    fits.clause([x, y])
+    fits.clause([-x, -y])
+    model = solve_in_worker(fits, [-x])
+    assert model is not None and y in model and x not in model

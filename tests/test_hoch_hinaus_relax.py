@@ -30,19 +30,20 @@ def _decided() -> list[tuple[GameState, str]]:
     return out
 
 
-def _relaxed_lost(g: GameState, cap: int | None) -> bool:
-    model = encode_game(g, relaxed=True, cap=cap)
+def _relaxed_lost(g: GameState, cap: int | None, diff: int | None = None) -> bool:
+    model = encode_game(g, relaxed=True, cap=cap, diff=diff)
     with IncrementalSat(model.builder) as sat:
         return sat.solve([model.won]) is None
 
 
-@pytest.mark.parametrize("cap", [None, 1, 3])
-def test_the_relaxed_model_never_calls_a_winnable_game_lost(cap):
+@pytest.mark.parametrize("cap, diff", [(None, None), (1, None), (3, None), (1, 0), (3, 1)])
+def test_the_relaxed_model_never_calls_a_winnable_game_lost(cap, diff):
     """On small end games decided by the depth-first search: every game the relaxed
-    model (heights capped at `cap`, or faces alone) calls lost is lost."""
+    model (heights capped at `cap`, or faces alone; pair differences exact within
+    +-diff) calls lost is lost."""
     answers = Counter()
     for g, ref in _decided():
-        lost = _relaxed_lost(g, cap)
+        lost = _relaxed_lost(g, cap, diff)
         if lost:
             assert ref == "lost", position_json(g)
         answers[(ref, lost)] += 1
@@ -62,10 +63,12 @@ def test_solve_relaxed_equals_the_search_and_its_wins_replay():
 
 
 @pytest.mark.parametrize("seed", range(3))
-@pytest.mark.parametrize("cap", [None, 2, 30])
-def test_every_legal_line_is_a_line_of_the_relaxed_model(seed, cap):
+@pytest.mark.parametrize("cap, diff", [(None, None), (2, None), (30, None), (2, 4),
+                                       (2, 1), (30, 0)])
+def test_every_legal_line_is_a_line_of_the_relaxed_model(seed, cap, diff):
     """Random legal lines, gap fillers included, fixed in the relaxed model: it admits
-    each, with the engine's visible faces and (capped) heights after every step."""
+    each, with the engine's visible faces, (capped) heights and pair differences
+    (exact within +-diff) after every step."""
     rng = random.Random(300 + seed)
     g = new_game(R, CAT, 1 + seed % 3, "first", rng)
     line, boards = [], [g.board]
@@ -76,7 +79,7 @@ def test_every_legal_line_is_a_line_of_the_relaxed_model(seed, cap):
         line.append(a)
         g = g.apply_action(a)
         boards.append(g.board)
-    model = encode_game(_start(seed), horizon=len(line), relaxed=True, cap=cap)
+    model = encode_game(_start(seed), horizon=len(line), relaxed=True, cap=cap, diff=diff)
     steps = model.steps
     fixed = []
     for t, a in enumerate(line):
@@ -84,15 +87,21 @@ def test_every_legal_line_is_a_line_of_the_relaxed_model(seed, cap):
         fixed += [-steps.idle[t], steps.use[t][a.tile],
                   steps.pos[t][e][0 if a.first < a.second else 1]]
         fixed += [x if s == a.filler else -x for s, x in enumerate(steps.fill[t])]
-    with IncrementalSat(model.builder) as sat:
-        sol = sat.solve(fixed)
-    assert sol is not None
+    # the engine's states after every step, assumed too (beyond +-diff the model may
+    # hold either neighbouring value, so the states are asked for, not read off)
     for t, b in enumerate(boards):
         for s, (face, h) in enumerate(b.visible()):
-            f = steps.empty if face is None else steps.face_index[face]
-            assert steps.face_is[t][s][f] in sol
+            fixed.append(steps.face_is[t][s][steps.empty if face is None
+                                             else steps.face_index[face]])
             if cap is not None:
-                assert steps.height_is[t][s][min(h, cap)] in sol
+                fixed.append(steps.height_is[t][s][min(h, cap)])
+        if cap is not None and diff is not None:  # pair differences, clipped at +-diff
+            hs = [h for _, h in b.visible()]
+            for e, (x, y) in enumerate(R.pairs):
+                d = min(max(hs[x] - hs[y], -diff - 1), diff + 1)
+                fixed.append(steps.diff[t][e][d + diff + 1])
+    with IncrementalSat(model.builder) as sat:
+        assert sat.solve(fixed) is not None
 
 
 def _start(seed: int) -> GameState:

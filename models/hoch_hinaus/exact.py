@@ -37,7 +37,14 @@ from models.hoch_hinaus.faces import FaceSteps
 from models.hoch_hinaus.rules import Rules
 from models.hoch_hinaus.state import GameState
 from models.hoch_hinaus.tasks import Task
-from solver.backends.sat import INTERRUPTIBLE, ClausesUntil, CnfBuilder, IncrementalSat
+from solver.backends.sat import (
+    INTERRUPTIBLE,
+    KILLABLE,
+    ClausesUntil,
+    CnfBuilder,
+    IncrementalSat,
+    solve_in_worker,
+)
 from solver.counting import Count
 from solver.deadline import NO_DEADLINE, Deadline
 from solver.errors import BadInput, TimeLimitReached
@@ -123,12 +130,13 @@ def placements_left(game: GameState) -> int:
 
 
 def encode_game(game: GameState, deadline: Deadline = NO_DEADLINE,
-                horizon: int | None = None, relaxed: bool = False, cap: int | None = None
-                ) -> GameModel:
+                horizon: int | None = None, relaxed: bool = False, cap: int | None = None,
+                diff: int | None = None) -> GameModel:
     """The SAT model of the rest of `game` (everything known), within `horizon` turns
     (default: all that are left). TimeLimitReached when `deadline` passes first.
     `relaxed`: the steps of faces.py with heights capped at `cap` (None: faces alone),
-    a relaxation (unsatisfiable still means lost; a model's line need not be legal)."""
+    a relaxation (unsatisfiable still means lost; a model's line need not be legal);
+    `diff`: faces.py's pair differences tracked within +-diff too."""
     rules = game.rules
     clauses = _GuardedClauses(deadline)
     b = CnfBuilder()
@@ -145,7 +153,7 @@ def encode_game(game: GameState, deadline: Deadline = NO_DEADLINE,
     max_height = top + k + min(n_fillers, k)
     steps: _IdleSteps | FaceSteps
     if relaxed:
-        steps = FaceSteps(rules, logic, k, allowed, n_fillers > 0, cap)
+        steps = FaceSteps(rules, logic, k, allowed, n_fillers > 0, cap, diff)
         init = steps.init_lits(game.board)
     else:
         steps = _IdleSteps(rules, logic, clauses, k, allowed, game.pros, max_height,
@@ -267,7 +275,8 @@ class ExactAnswer:
     build_seconds: float = 0.0
     solve_seconds: float = 0.0
     cut_by_time: bool = False  # answer None: the deadline came first (not the budget)
-    conflicts: int = 0  # solve_relaxed: the conflicts spent
+    conflicts: int = 0  # solve: unused; solve_relaxed: the conflict budget of each model
+    models: int = 0  # solve_relaxed: the models asked (one per cap)
 
 
 def solve(game: GameState, deadline: Deadline = NO_DEADLINE,
@@ -321,21 +330,24 @@ def winning_prefix(game: GameState, line: Sequence[Action]) -> list[Action]:
 
 
 def solve_relaxed(game: GameState, deadline: Deadline = NO_DEADLINE,
-                  conflicts: int | None = None, cap: int | None = None) -> ExactAnswer:
+                  conflicts: int | None = None, cap: int | None = None,
+                  solver: str = KILLABLE) -> ExactAnswer:
     """Can `game` (everything known, still playing) be won? Decided on the relaxed
     model of the rest of the game (faces.py: heights capped at `cap`, default the
     highest space now + CAP_ABOVE): unsatisfiable proves it lost; a model's line that
     the engine replays to a win proves it won. A line the engine refuses (a tile laid
     on spaces of the cap or more, not level in truth) raises the cap by CAP_ABOVE and
-    the model is asked again, within `conflicts` (Glucose) in all, capped by
-    `deadline`; None when they run out or the cap reaches the real model's bound."""
+    the model is asked again, each model within `conflicts` (None: no budget), solved
+    by `solver` in a worker process killed at `deadline` (Kissat: it decides these long
+    models far sooner than Glucose, and does not report the conflicts it spent); None
+    when the budget or the deadline comes first or the cap reaches the real model's
+    bound."""
     start = time.perf_counter()
     top = max(game.board.height(s) for s in range(game.rules.n_spaces))
     k = placements_left(game)
     bound = top + k + min(game.fillers_left, k)  # no space can rise above it
     cap = min(bound, top + CAP_ABOVE if cap is None else cap)
-    res = ExactAnswer(None, [])
-    spent = 0
+    res = ExactAnswer(None, [], conflicts=conflicts or 0)
     while True:
         try:
             model = encode_game(game, deadline, relaxed=True, cap=cap)
@@ -343,15 +355,12 @@ def solve_relaxed(game: GameState, deadline: Deadline = NO_DEADLINE,
             res.cut_by_time = True
             break
         res.clauses, res.variables = len(model.builder.hard), model.builder.pool.top
-        with IncrementalSat(model.builder, name=INTERRUPTIBLE) as sat:
-            try:
-                sol = sat.solve_limited([model.won], deadline=deadline, conflicts=None
-                                        if conflicts is None else conflicts - spent)
-            except TimeLimitReached:
-                res.cut_by_time = deadline.passed()
-                break
-            finally:
-                spent += sat.solver.accum_stats().get("conflicts", 0)
+        try:
+            sol = solve_in_worker(model.builder, [model.won], deadline, conflicts, solver)
+        except TimeLimitReached:
+            res.cut_by_time = deadline.passed()
+            break
+        res.models += 1
         if sol is None:
             res.answer = "lost"
             break
@@ -359,10 +368,9 @@ def solve_relaxed(game: GameState, deadline: Deadline = NO_DEADLINE,
         if line is not None:
             res.answer, res.line = "won", line
             break
-        if cap >= bound or (conflicts is not None and spent >= conflicts):
+        if cap >= bound:
             break  # at the bound only the Pros rule is relaxed: not raised further
         cap = min(bound, cap + CAP_ABOVE)
-    res.conflicts = spent
     res.solve_seconds = time.perf_counter() - start
     return res
 

@@ -301,7 +301,8 @@ def exact(game: GameState, nodes: int = REACHABLE_NODES,
                                       used, by="relaxed", conflicts=conflicts)
                 res.note = (f"{got.answer}: decided by the relaxed model of the rest of "
                             f"the game (heights capped; {got.clauses} clauses, "
-                            f"{got.conflicts} conflicts) after {used} positions searched")
+                            f"{got.models} model(s) asked, within {conflicts} conflicts "
+                            f"each) after {used} positions searched")
                 res.seconds = round(time.perf_counter() - start, 3)
                 return res
             if deadline.passed():

@@ -413,3 +413,49 @@ def model_or_core_within(builder: CnfBuilder, switches: Sequence[int], conflicts
             core = [s for s in rest if s in reported]
         out.core = core
         return out
+
+
+#: the solver of `solve_in_worker`: on the long planning models of Hoch Hinaus! (the rest
+#: of a game, half a million clauses) Kissat decided within 400 000 conflicts where
+#: Glucose did not (docs/notes/hoch-hinaus.md); it is not incremental and cannot be
+#: interrupted, hence a process of its own
+KILLABLE = "kissat404"
+
+
+def _solve_once(clauses: list[list[int]], units: list[int], name: str,
+                conflicts: int | None) -> tuple[bool | None, list[int] | None]:
+    """One solve in a worker: (True, the true literals of a model) / (False, None)
+    unsatisfiable / (None, None) the conflict budget ran out."""
+    with Solver(name=name, bootstrap_with=clauses) as s:
+        for u in units:
+            s.add_clause([u])
+        if conflicts is not None:
+            s.conf_budget(conflicts)
+        ok = s.solve_limited()
+        return ok, ([lit for lit in s.get_model() if lit > 0] if ok else None)
+
+
+def solve_in_worker(builder: CnfBuilder, units: Sequence[int],
+                    deadline: Deadline = NO_DEADLINE, conflicts: int | None = None,
+                    name: str = KILLABLE) -> set[int] | None:
+    """The true literals of a model of the builder's hard clauses and `units`, or None
+    if unsatisfiable, solved by `name` in a worker process (forked: the clauses are
+    inherited, not copied through a pipe) that is killed when `deadline` passes, so any
+    solver can be capped by a clock. TimeLimitReached when the deadline or the
+    `conflicts` budget comes first (the message says which). The answer is a function
+    of the clauses and the budget: the deadline only cuts."""
+    from solver.processes import Worker  # processes only where a solve needs one
+
+    if deadline.passed():
+        raise TimeLimitReached("the SAT solver reached its deadline before deciding")
+    worker = Worker(_solve_once, (builder.hard, list(units), name, conflicts), once=True,
+                    name=f"toppi-{name}")
+    try:
+        if not worker.ready(deadline.left()):
+            raise TimeLimitReached("the SAT solver reached its deadline before deciding")
+        ok, model = worker.outcome().get()
+    finally:
+        worker.kill()
+    if ok is None:
+        raise TimeLimitReached("the SAT solver used its conflict budget before deciding")
+    return set(model) if ok else None
