@@ -415,10 +415,10 @@ def model_or_core_within(builder: CnfBuilder, switches: Sequence[int], conflicts
         return out
 
 
-#: the solver of `solve_in_worker`: on the long planning models of Hoch Hinaus! (the rest
-#: of a game, half a million clauses) Kissat decided within 400 000 conflicts where
-#: Glucose did not (docs/notes/hoch-hinaus.md); it is not incremental and cannot be
-#: interrupted, hence a process of its own
+#: the solver of `solve_in_worker`: on long planning models (the rest of a game, half a
+#: million clauses) Kissat decided within 400 000 conflicts where Glucose did not (the
+#: game's notes have the figures); it is not incremental and cannot be interrupted,
+#: hence a process of its own
 KILLABLE = "kissat404"
 
 
