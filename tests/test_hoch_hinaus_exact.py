@@ -101,7 +101,23 @@ def test_the_model_equals_every_line_of_play_without_gap_fillers():
     assert answers["won"] >= 1 and answers["lost"] >= 1
 
 
-def _actions_lits(model, t, a):
+def random_line(g: GameState, rng: random.Random, longest: int, fill_chance: float
+                ) -> tuple[list[Action], list[GameState]]:
+    """A random legal line from g of at most `longest` placements, one with a gap filler
+    with chance `fill_chance` where any is legal: the placements and the states (g
+    first)."""
+    line, states = [], [g]
+    while g.status == "playing" and len(line) < longest:
+        acts = g.legal_actions()
+        fill = [a for a in acts if a.filler is not None]
+        a = rng.choice(fill if fill and rng.random() < fill_chance else acts)
+        line.append(a)
+        g = g.apply_action(a)
+        states.append(g)
+    return line, states
+
+
+def action_lits(model, t, a):
     """The literals that fix step t+1 of the model to placement a."""
     steps = model.steps
     e = R.pairs.index((min(a.first, a.second), max(a.first, a.second)))
@@ -120,17 +136,11 @@ def test_tasks_turn_up_and_are_fulfilled_as_the_engine_does(seed):
     g = new_game(R, CAT, 1 + seed % 3, "first", rng)
     if seed % 2:  # a short pile, so bonus tasks also go straight to the open ones
         g = g.but(draw_pile=g.draw_pile[:1])
-    line, states = [], [g]
-    while g.status == "playing" and len(line) < 7:
-        acts = g.legal_actions()
-        fill = [a for a in acts if a.filler is not None]
-        a = rng.choice(fill if fill and rng.random() < 0.7 else acts)
-        line.append(a)
-        g = g.apply_action(a)
-        states.append(g)
+    line, states = random_line(g, rng, 7, 0.7)
+    g = states[-1]
     start = states[0]
     model = encode_game(start, horizon=len(line))
-    fixed = [lit for t, a in enumerate(line) for lit in _actions_lits(model, t, a)]
+    fixed = [lit for t, a in enumerate(line) for lit in action_lits(model, t, a)]
     with IncrementalSat(model.builder) as sat:
         sol = sat.solve(fixed)
     assert sol is not None

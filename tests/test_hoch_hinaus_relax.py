@@ -16,7 +16,14 @@ from models.hoch_hinaus.relax import impossible_tasks, supply_of, task_possible
 from models.hoch_hinaus.state import GameState, new_game
 from models.hoch_hinaus.tasks import holds
 from solver.backends.sat import IncrementalSat
-from tests.test_hoch_hinaus_exact import CAT, R, end_games, replays_to_a_win
+from tests.test_hoch_hinaus_exact import (
+    CAT,
+    R,
+    action_lits,
+    end_games,
+    random_line,
+    replays_to_a_win,
+)
 
 
 @cache
@@ -71,22 +78,11 @@ def test_every_legal_line_is_a_line_of_the_relaxed_model(seed, cap, diff):
     (exact within +-diff) after every step."""
     rng = random.Random(300 + seed)
     g = new_game(R, CAT, 1 + seed % 3, "first", rng)
-    line, boards = [], [g.board]
-    while g.status == "playing" and len(line) < 6:
-        acts = g.legal_actions()
-        fill = [a for a in acts if a.filler is not None]
-        a = rng.choice(fill if fill and rng.random() < 0.5 else acts)
-        line.append(a)
-        g = g.apply_action(a)
-        boards.append(g.board)
+    line, states = random_line(g, rng, 6, 0.5)
+    boards = [s.board for s in states]
     model = encode_game(_start(seed), horizon=len(line), relaxed=True, cap=cap, diff=diff)
     steps = model.steps
-    fixed = []
-    for t, a in enumerate(line):
-        e = R.pairs.index((min(a.first, a.second), max(a.first, a.second)))
-        fixed += [-steps.idle[t], steps.use[t][a.tile],
-                  steps.pos[t][e][0 if a.first < a.second else 1]]
-        fixed += [x if s == a.filler else -x for s, x in enumerate(steps.fill[t])]
+    fixed = [lit for t, a in enumerate(line) for lit in action_lits(model, t, a)]
     # the engine's states after every step, assumed too (beyond +-diff the model may
     # hold either neighbouring value, so the states are asked for, not read off)
     for t, b in enumerate(boards):
