@@ -163,10 +163,27 @@ LIMITS = {"6": 10.0, "12": 30.0, "all": 120.0, "18": 60.0, "24": 60.0,  # 18, 24
           "21": 120.0, "26": 120.0, "31": 120.0}  # --losses
 
 
-def reachable_positions(buckets: list[str], n: int, eps: float = 0.3
-                        ) -> tuple[dict[str, list], int]:
+def stingy_action(g, rng):
+    """The placement that leaves the next player on turn the fewest legal placements
+    (everything known; one that ends the game only when nothing else is left), ties at
+    random: a policy that walks towards a stuck hand, to make lost positions."""
+    best, choice = None, []
+    for a in g.legal_actions():
+        after = g.apply_action(a)
+        key = len(after.legal_actions()) if after.status == "playing" else 10**6
+        if best is None or key < best:
+            best, choice = key, [a]
+        elif key == best:
+            choice.append(a)
+    return rng.choice(choice) if choice else None
+
+
+def reachable_positions(buckets: list[str], n: int, eps: float = 0.3,
+                        play: str = "greedy") -> tuple[dict[str, list], int]:
     """The first n positions of every bucket as (seed, state), from one pass over the
-    seeds (a deal gives a position to each bucket it reaches), and the deals played."""
+    seeds (a deal gives a position to each bucket it reaches), and the deals played.
+    `play`: the policy besides the random placements (chance `eps`), greedy (the hint's
+    ranking) or stingy (`stingy_action`)."""
     import random
 
     from models.hoch_hinaus.exact import placements_left
@@ -191,7 +208,12 @@ def reachable_positions(buckets: list[str], n: int, eps: float = 0.3
             want = [w for w in want if w < left]
             if not want:
                 break
-            a = policy_action(g, rng, "random" if rng.random() < eps else "greedy", None)
+            if rng.random() < eps:
+                a = policy_action(g, rng, "random", None)
+            elif play == "stingy":
+                a = stingy_action(g, rng)
+            else:
+                a = policy_action(g, rng, "greedy", None)
             if a is None:
                 break
             g = g.apply_action(a)
@@ -252,7 +274,8 @@ def bench_reachable(n: int, buckets: list[str], runs: int, method: str, eps: flo
               flush=True)
 
 
-def bench_losses(n: int, buckets: list[str], eps: float, out: str, resolve: float) -> None:
+def bench_losses(n: int, buckets: list[str], eps: float, out: str, resolve: float,
+                 play: str = "greedy") -> None:
     """Losses with 21-31 placements left: every deal of seeds 0..n-1 that reaches a
     bucket gives its position; `reachable --open-hands` (the command's method and work
     budgets) capped at the bucket's limit. The won ones leave the set; the lost ones
@@ -269,7 +292,7 @@ def bench_losses(n: int, buckets: list[str], eps: float, out: str, resolve: floa
         for line in Path(out).read_text().splitlines():
             r = json.loads(line)
             done[(r["bucket"], r["seed"])] = r
-    made, deals = reachable_positions(buckets, n, eps)
+    made, deals = reachable_positions(buckets, n, eps, play)
     with open(out, "a") as f:
         for bucket in buckets:
             for seed, g in made[bucket]:
@@ -277,7 +300,7 @@ def bench_losses(n: int, buckets: list[str], eps: float, out: str, resolve: floa
                     continue
                 start = time.perf_counter()
                 res = exact(g, deadline=Deadline.after(LIMITS[bucket]))
-                r = {"bucket": bucket, "seed": seed, "players": g.players,
+                r = {"bucket": bucket, "seed": seed, "players": g.players, "play": play,
                      "answer": "cut" if res.cut_by_time else res.answer, "by": res.by,
                      "seconds": round(time.perf_counter() - start, 2),
                      "load": round(os.getloadavg()[0], 2)}
@@ -340,6 +363,8 @@ def main() -> None:
                     "depth-first search alone")
     ap.add_argument("--eps", type=float, default=0.3,
                     help="--reachable: chance of a random placement making positions")
+    ap.add_argument("--play", default="greedy", choices=("greedy", "stingy"),
+                    help="--losses: the policy making the positions besides --eps")
     ap.add_argument("--losses", type=int, default=0, metavar="N",
                     help="losses with 21-31 placements left: seeds 0..N-1, buckets 21 26 31")
     ap.add_argument("--out", default="hh-losses.jsonl",
@@ -349,7 +374,7 @@ def main() -> None:
     args = ap.parse_args()
     if args.losses:
         buckets = [b for b in args.buckets if b in ("21", "26", "31")] or ["21", "26", "31"]
-        bench_losses(args.losses, buckets, args.eps, args.out, args.resolve)
+        bench_losses(args.losses, buckets, args.eps, args.out, args.resolve, args.play)
         return
     if args.reachable:
         bench_reachable(args.reachable, args.buckets, args.runs, args.method, args.eps)

@@ -10,6 +10,7 @@ import json
 import os
 import threading
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -236,6 +237,42 @@ def test_a_sure_favourite_proves_alone():
     auto = maximise_auto(rules, Variant(), draw, OPTS)
     assert auto.proved_by == "cpsat" and [r.name for r in auto.race] == ["cpsat"]
     assert auto.score == maximise(rules, Variant(), draw, "maxsat", OPTS).score
+
+
+@pytest.mark.parametrize("free, workers", [(2, 2), (1, 1), (0, 1)])
+def test_a_sure_cpsat_takes_no_more_workers_than_free_cores(monkeypatch, free, workers):
+    import models.take_it_higher.auto as auto_module
+
+    asked = []
+    real = auto_module.maximise
+
+    def spy(rules, variant, draw, backend, options, **kw):
+        asked.append((backend, options.workers))
+        return real(rules, variant, draw, backend, options, **kw)
+
+    monkeypatch.setattr(auto_module, "free_cores", lambda: free)
+    monkeypatch.setattr(auto_module, "maximise", spy)
+    rules = small_rules(3, n_cells=6, n_tiles=9)
+    draw = list(rules.tiles[:6])  # CP-SAT, sure: alone until the hedge
+    auto = maximise_auto(rules, Variant(), draw, OPTS)
+    assert asked == [("cpsat", workers)] and auto.proved_by == "cpsat"
+
+
+def test_racing_at_once_cpsat_leaves_maxsat_a_core(monkeypatch):
+    import models.take_it_higher.auto as auto_module
+
+    asked = []
+    real = auto_module.maximise
+
+    def spy(rules, variant, draw, backend, options, **kw):
+        asked.append((backend, options.workers))
+        return real(rules, variant, draw, backend, options, **kw)
+
+    monkeypatch.setattr(auto_module, "free_cores", lambda: 2)
+    monkeypatch.setattr(auto_module, "maximise", spy)
+    rules = small_rules(3, n_cells=6, n_tiles=9)
+    maximise_auto(rules, Variant(), None, replace(OPTS, workers=3), hedge=0)  # at once
+    assert sorted(asked) == [("cpsat", 2), ("maxsat", 3)]
 
 
 def test_auto_runs_the_only_backend_of_a_spaceship_variant(tmp_path):

@@ -149,23 +149,31 @@ def draws_backend(rules: Rules, variant: Variant) -> str:
     return supported_backends(variant)[0]
 
 
-def hedge_after(guess: Prediction, favourite: str) -> float:
+def hedge_after(guess: Prediction, favourite: str, free: int) -> float:
     """Seconds the favourite runs alone before the other back-end joins: none when two
-    cores are free (the race then costs the favourite nothing; except a sure CP-SAT,
+    cores are `free` (the race then costs the favourite nothing; except a sure CP-SAT,
     which would give up a worker), else HEDGE_AFTER for a sure guess and HEDGE_UNSURE
     for an unsure one (beside a busy process two solvers each ran at about 2/3 of the
     speed one has alone, docs)."""
-    if free_cores() >= 2 and not (guess.sure and favourite == "cpsat"):
+    if free >= 2 and not (guess.sure and favourite == "cpsat"):
         return 0.0
     return HEDGE_AFTER if guess.sure else HEDGE_UNSURE
 
 
-def entrant_options(options: SolverOptions, backend: str, racing: bool) -> SolverOptions:
+def entrant_options(options: SolverOptions, backend: str, racing: bool,
+                    free: int | None = None) -> SolverOptions:
     """--workers N with auto: racing at once, MaxSAT (single-threaded) takes one core,
     CP-SAT the other N - 1 (at least one); a back-end running alone (or first, before
-    a hedge) gets all N."""
-    if racing and backend == "cpsat":
+    a hedge) gets all N, but never more CP-SAT workers than `free` cores (at least
+    one): beside one busy process two workers took 1.5-3x the time of one on every
+    model measured (they wait on each other while the busy process holds a core),
+    on an idle machine they are level but for the gold/silver stud patterns."""
+    if backend != "cpsat":
+        return options
+    if racing:
         return replace(options, workers=max(1, options.workers - 1))
+    if free is not None:
+        return replace(options, workers=max(1, min(options.workers, free)))
     return options
 
 
@@ -196,8 +204,9 @@ def maximise_auto(rules: Rules, variant: Variant, draw: list[Tile] | None = None
                      racing[0], racing[0], [], time.perf_counter() - start)
     guess = prediction(rules, variant, draw, len(fixed))
     order = [b for b in guess.order if b in racing]
+    free = free_cores()
     if hedge is None:
-        hedge = hedge_after(guess, order[0])
+        hedge = hedge_after(guess, order[0], free)
     left = deadline.left()
     limit = None if left is None else max(0.01, left)
     solve_limit = limit
@@ -206,7 +215,7 @@ def maximise_auto(rules: Rules, variant: Variant, draw: list[Tile] | None = None
 
     def entrant(backend: str, after: float) -> ThreadEntrant:
         # the favourite of a hedged race has every core until the outsider joins
-        own = entrant_options(options, backend, hedge == 0 or after > 0)
+        own = entrant_options(options, backend, hedge == 0 or after > 0, free)
         own = replace(own, time_limit=None if solve_limit is None
                       else max(0.01, solve_limit - after))
 
