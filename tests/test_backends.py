@@ -297,3 +297,17 @@ def test_a_solve_in_a_worker_is_killed_at_its_deadline_and_stops_at_its_budget()
     fits.clause([-x, -y])
     model = solve_in_worker(fits, [-x])
     assert model is not None and y in model and x not in model
+
+
+def test_a_cancel_stops_a_watching_solve_at_once_and_a_later_one_as_it_starts():
+    from solver.backends.common import Cancel
+
+    cancel = Cancel()
+    calls: list[str] = []
+    with cancel.watching(lambda: calls.append("running")):
+        assert calls == []
+        cancel.set()  # from the setter's thread, without waiting for the poll
+        assert calls == ["running"]
+    with cancel.watching(lambda: calls.append("later")):
+        assert calls == ["running", "later"]
+    assert cancel._stops == []  # a finished solve is not stopped again

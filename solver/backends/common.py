@@ -26,9 +26,17 @@ class Cancel:
 
     def __init__(self) -> None:
         self._event = threading.Event()
+        self._stops: list[Callable[[], None]] = []  # of the solves watching now
+        self._lock = threading.Lock()
 
     def set(self) -> None:
-        self._event.set()
+        """Stop every solve watching now at once (a solver's stop request is safe from
+        any thread), and every later one as it starts."""
+        with self._lock:
+            self._event.set()
+            stops = list(self._stops)
+        for stop in stops:
+            stop()
 
     def is_set(self) -> bool:
         return self._event.is_set()
@@ -39,9 +47,9 @@ class Cancel:
 
     @contextmanager
     def watching(self, stop: Callable[[], None]) -> Iterator[None]:
-        """Call `stop` while the block runs once this is set. It is called again every
-        POLL seconds until the block ends: a solver may not take a stop request yet
-        (CP-SAT drops one made before its search has begun)."""
+        """Call `stop` while the block runs once this is set: at once from `set`, and
+        again every POLL seconds until the block ends: a solver may not take a stop
+        request yet (CP-SAT drops one made before its search has begun)."""
         done = threading.Event()
 
         def watch() -> None:  # wakes on `done` at once: a solve's end does not wait
@@ -49,12 +57,19 @@ class Cancel:
                 if self._event.is_set():
                     stop()
 
+        with self._lock:
+            self._stops.append(stop)
+            already = self._event.is_set()
+        if already:
+            stop()
         watcher = threading.Thread(target=watch, name="toppi-cancel", daemon=True)
         watcher.start()
         try:
             yield
         finally:
             done.set()
+            with self._lock:
+                self._stops.remove(stop)
             watcher.join()
 
 
