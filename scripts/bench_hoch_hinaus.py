@@ -6,6 +6,8 @@ at most 1 s) and `hint` (goal: at most 2 s), median of several runs.
     /work/venv/bin/python scripts/bench_hoch_hinaus.py --hint 24 [--runs 3]
 
     /work/venv/bin/python scripts/bench_hoch_hinaus.py --views 30
+    /work/venv/bin/python scripts/bench_hoch_hinaus.py --losses 100 --buckets 26 31
+        [--play greedy|stingy] [--eps 0.3] [--out F.jsonl] [--resolve S]
 
     /work/venv/bin/python scripts/bench_hoch_hinaus.py --reachable 20 [--buckets 6 12 all]
         [--runs 3] [--method combined|sat|dfs]
@@ -20,6 +22,12 @@ look-ahead, a random placement with chance --eps) until P tiles are left; deals 
 before give no position (one pass over seeds 0, 1, ... feeds every bucket; the deals
 played are counted). "all": the fresh deal. Proven won/lost of N, median and
 max seconds per position (the median over --runs of each position's time).
+
+`--losses N`: the positions of seeds 0..N-1 with 21, 26 or 31 placements left
+(`--buckets`), made as for `--reachable` or with `--play stingy` (each placement the one
+leaving the next player the fewest placements: a policy that walks towards a stuck
+hand), each asked with a 120-s cap; one JSON line each in `--out` (a rerun resumes);
+the share of the lost ones decided (see `bench_losses`).
 
 `--views N`: what each kind of hidden information is worth: N seeded 2-player deals
 (normal) played by the greedy policy four times, seeing only its own view, its view
