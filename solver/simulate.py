@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
+from solver import cut_decisions
 from solver.errors import BadInput
 from solver.executor import Batch, SeededTask, run_stored
 from solver.game import SEED_STRIDE, Game, Policy, play_out, seat_policies, task_seed
@@ -105,10 +106,13 @@ def play_one(game: Game, rules: Any, setup: dict[str, Any], seats: Sequence[str]
     """Game `index` of a cell, from its own seed alone (a batch task: top level, so a
     process pool or Dask can send it)."""
     deal, play = game.streams(seed)
+    cut_decisions.reset()
     state = game.new_game(rules, setup, deal)
     policies = _policies(game, rules, seats, options, open_hands)
     end, actions, finished = play_out(game, state, policies, play)
     measures = game.measure(rules, setup, end, options) if finished else {}
+    if finished and cut_decisions.total():  # the cap cut decisions: not the seed's game
+        measures["cut_decisions"] = cut_decisions.total()
     return GameRecord(cell, index, seed, list(seats), game.returns(end) if finished else
                       [0.0] * len(seats), finished, actions, measures)
 
@@ -137,6 +141,9 @@ def summarise_cell(game: Game, setup: dict[str, Any], seats: list[str], rotate: 
                     wins[p] = [w + (r.finished and r.returns[s] > 0), t + 1]
             cell.win_rate_by_policy = {p: wilson(w, t) for p, (w, t) in wins.items()}
     cell.measures = game.summarise([r.measures for r in done]) if done else {}
+    cut = sum(r.measures.get("cut_decisions", 0) for r in done)
+    if cut:
+        cell.measures["cut_decisions"] = cut
     return cell
 
 

@@ -22,6 +22,7 @@ from models.hoch_hinaus.budgets import HINT_TOP
 from models.hoch_hinaus.encode import CnfLogic, StepModel
 from models.hoch_hinaus.state import GameState
 from models.hoch_hinaus.tasks import Task
+from solver import cut_decisions
 from solver.answers import Capped
 from solver.backends.sat import IncrementalSat
 from solver.deadline import NO_DEADLINE, Deadline
@@ -440,4 +441,5 @@ def policy_action(game: GameState, rng: random.Random, policy: str,
                deadline=deadline.sooner(hint_time),
                actions=actions, samples=samples, seed=rng.getrandbits(32),
                conflicts=conflicts)
+    cut_decisions.count(res.cut_by_time)  # a simulated game says it was cut
     return res.options[0].action if res.options else None

@@ -130,9 +130,6 @@ class TakeItHigherGame(Game[Rules, GameState, Action]):
 
     def new_game(self, rules: Rules, setup: dict[str, Any], rng: random.Random
                  ) -> GameState:
-        from models.take_it_higher.policies import reset_cut_decisions
-
-        reset_cut_decisions()  # the decisions a time cap cuts in this game, counted
         return dealt_game(rules, variant_from_name(setup.get("variant", "basic")),
                           deal(rules, rng))
 
@@ -349,12 +346,8 @@ class TakeItHigherGame(Game[Rules, GameState, Action]):
                 options: dict[str, Any]) -> dict[str, Any]:
         """The score sheet's total, the moves, and (unless --no-optimum) the hindsight
         optimum of the same draw on one CP-SAT worker (the batch fills the cores)."""
-        from models.take_it_higher.policies import cut_decisions
-
         out: dict[str, Any] = {"score": state_sheet(end).total,
                                "placements": [format_placement(p) for p in end.placements]}
-        if cut_decisions():  # decisions the cap (--hint-time) cut: no longer the seed's
-            out["cut_decisions"] = cut_decisions()
         if not options.get("no_optimum"):
             from models.take_it_higher.draws import hindsight_optimum
 
@@ -365,10 +358,8 @@ class TakeItHigherGame(Game[Rules, GameState, Action]):
         return out
 
     def summarise(self, records: Sequence[dict[str, Any]]) -> dict[str, Any]:
-        """The decisions the cap cut, if any (`cut_decisions`: the games are then no
-        longer a function of the seed), and the optimum's figures."""
-        cut = sum(r.get("cut_decisions", 0) for r in records)
-        return {**self.optimum_summary(records), **({"cut_decisions": cut} if cut else {})}
+        """The optimum's figures (simulate adds the decisions a cap cut, if any)."""
+        return self.optimum_summary(records)
 
     def optimum_summary(self, records: Sequence[dict[str, Any]]) -> dict[str, Any]:
         """The mean hindsight optimum, whether all were proven, and the mean score over

@@ -7,39 +7,19 @@ board, the ships and the called tile; the order of the tiles still to come is un
 from __future__ import annotations
 
 import random
-import threading
 from collections.abc import Callable
 
 from models.take_it_higher.heuristics import bonus_after, cell_value, greedy_launch
 from models.take_it_higher.positions import Placement
 from models.take_it_higher.rules import Tile
 from models.take_it_higher.state import GameState
+from solver import cut_decisions
 
 Choose = Callable[[GameState, list[Placement], random.Random], Placement]
 
 #: seconds a decision of the hint or learned policy may take at most when no
 #: --hint-time is given: a cap (their work is counted, so games replay from the seed)
 DECISION_CAP = 30.0
-
-# the decisions of this thread's game that the cap cut (`simulate` plays a game in one
-# thread from its new_game to its measure; the game counts them there)
-_counts = threading.local()
-
-
-def reset_cut_decisions() -> None:
-    """A new game: no decision cut yet."""
-    _counts.cut = 0
-
-
-def cut_decisions() -> int:
-    """The decisions the cap cut since the game began (in this thread)."""
-    return getattr(_counts, "cut", 0)
-
-
-def _count_cut(cut: bool) -> None:
-    if cut:
-        _counts.cut = cut_decisions() + 1
-
 
 def random_choice(observation: GameState, legal: list[Placement], rng: random.Random
                   ) -> Placement:
@@ -64,7 +44,7 @@ def hint_choice(samples: int | None = None, time_limit: float | None = None) -> 
     own; 0: as many as fit in `time_limit`, by the clock); the hint's seed comes from
     `rng`, so games replay exactly. `time_limit` caps each decision (default
     DECISION_CAP; the budget with samples=0); a decision it cut is counted
-    (`cut_decisions`)."""
+    (`solver.cut_decisions`)."""
     from models.take_it_higher.hint import hint
 
     cap = DECISION_CAP if time_limit is None and samples != 0 else time_limit
@@ -74,7 +54,7 @@ def hint_choice(samples: int | None = None, time_limit: float | None = None) -> 
         tile = _called(observation)
         result = hint(observation, tile, samples=samples, seed=rng.randrange(2 ** 31),
                       time_limit=cap)
-        _count_cut(result.cut)
+        cut_decisions.count(result.cut)
         best = result.options[0]
         return Placement(tile.id, best.cell, tuple(best.launch))
 
@@ -89,7 +69,7 @@ def learned_choice(lookahead: int = 6, path: str | None = None,
     bonus that launch adds counted). The endgame (at most `endgame` positions left) by
     exact values. The sampled futures' seed comes from `rng`, so games replay exactly;
     `time_limit` caps each decision (default DECISION_CAP; a decision it cut is
-    counted, `cut_decisions`)."""
+    counted, `solver.cut_decisions`)."""
     from models.take_it_higher.learned.policy import (
         CALLS,
         ENDGAME_POSITIONS,
@@ -108,7 +88,7 @@ def learned_choice(lookahead: int = 6, path: str | None = None,
         tile = _called(observation)
         result = learned_cells(observation, tile, lookahead, path, limit, n, depth,
                                rng.randrange(2 ** 31), Deadline.after(cap))
-        _count_cut(result.cut)
+        cut_decisions.count(result.cut)
         cells = result.cells
         if result.ships:
             return Placement(tile.id, cells[0].cell, cells[0].launch)
