@@ -39,13 +39,22 @@ class _Work:
     def __init__(self, budget: float) -> None:
         self.budget, self.used = budget, 0.0
         self.solve = cpsat.solve
+        self.enumerate = cpsat.all_solutions
+
+    def _capped(self, options: SolverOptions) -> SolverOptions:
+        left = max(0.01, self.budget - self.used)
+        return replace(options, deterministic_time=min(left, options.deterministic_time
+                                                       or left))
 
     def __call__(self, model, options: SolverOptions, *args, **kw):  # noqa: ANN001
-        left = max(0.01, self.budget - self.used)
-        cap = min(left, options.deterministic_time or left)
-        solver, out = self.solve(model, replace(options, deterministic_time=cap), *args, **kw)
+        solver, out = self.solve(model, self._capped(options), *args, **kw)
         self.used += solver.deterministic_time
         return solver, out
+
+    def all_solutions(self, model, options: SolverOptions, *args, **kw):  # noqa: ANN001
+        found, solver = self.enumerate(model, self._capped(options), *args, **kw)
+        self.used += solver.deterministic_time
+        return found, solver
 
 
 def main() -> None:
@@ -64,6 +73,7 @@ def main() -> None:
     draws = [int(i) for i in args.list.split(",")] if args.list else range(first, last + 1)
     work = _Work(args.work)
     cpsat.solve = work  # every module calls it through the module: one budget
+    cpsat.all_solutions = work.all_solutions
     searches: list[ship_max._Search] = []
     init = ship_max._Search.__init__
 

@@ -311,3 +311,23 @@ def test_a_cancel_stops_a_watching_solve_at_once_and_a_later_one_as_it_starts():
     with cancel.watching(lambda: calls.append("later")):
         assert calls == ["running", "later"]
     assert cancel._stops == []  # a finished solve is not stopped again
+
+
+def test_all_solutions_lists_every_solution_or_says_there_are_too_many():
+    from itertools import product
+
+    from ortools.sat.python import cp_model
+
+    from solver.backends import cpsat
+
+    m = cp_model.CpModel()
+    x = [m.new_bool_var(f"x{i}") for i in range(4)]
+    m.add(sum(x) >= 2)
+    m.add_bool_or([~x[0], ~x[3]])
+    want = sorted(list(v) for v in product((0, 1), repeat=4)
+                  if sum(v) >= 2 and not (v[0] and v[3]))
+    found, _ = cpsat.all_solutions(m, SolverOptions(time_limit=10), x, 100)
+    assert sorted(found) == want and len(found) == len(set(map(tuple, found)))
+    assert cpsat.all_solutions(m, SolverOptions(time_limit=10), x, len(want) - 1)[0] is None
+    m.add(sum(x) >= 4)
+    assert cpsat.all_solutions(m, SolverOptions(time_limit=10), x, 100)[0] == []

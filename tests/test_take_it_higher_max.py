@@ -314,3 +314,51 @@ def test_max_file_answers_the_boards_best_finish(tmp_path):
     empty = tmp_path / "empty.json"  # an empty board: the game's maximum
     empty.write_text(json.dumps({"game": "take-it-higher", "placements": []}))
     assert json.loads(run(str(empty), "--backend", "cpsat").stdout)["score"] == free
+
+
+def _walk(patterns, prefetch_at: int | None = None, floor: int = 0) -> list[tuple]:
+    """Every stud pattern of the list in order, as (bonus bound, its orbit's key)."""
+    from models.take_it_higher.stud_patterns import _order
+
+    out = []
+    for i in range(10_000):
+        if i == prefetch_at:
+            assert patterns.prefetch(floor, OPTS)
+        pattern, master = patterns.nth(i, OPTS)
+        if pattern is None:
+            assert master.status == "infeasible"
+            return out
+        images = [pattern, *({p[c]: s for c, s in pattern.items()}
+                             for p in patterns.symmetries)]
+        out.append((master.objective, _order(min(images, key=_order))))
+    raise AssertionError("the walk did not end")
+
+
+@pytest.mark.parametrize("seed", [3, 8, 21])
+def test_prefetched_stud_patterns_are_the_walks_own(seed):
+    """Listing the patterns above a floor at once (one enumeration) gives the list the
+    master's solves give one by one: the same bounds in the same order, the same
+    patterns (one of each symmetric set) at each bound, and the walk goes on below."""
+    from models.take_it_higher.rules import board_symmetries
+    from models.take_it_higher.stud_patterns import StudPatterns
+
+    rules = small_rules(seed, n_cells=8, n_tiles=11, n_dirs=4)
+    problem = MaxProblem(rules, Variant(True), (), ())
+    whole = _walk(StudPatterns(problem, "cpsat", board_symmetries(rules)))
+    assert len(whole) > 6
+    floor = whole[len(whole) // 2][0]
+    fetched = _walk(StudPatterns(problem, "cpsat", board_symmetries(rules)), 2, floor)
+    assert [b for b, _ in fetched] == [b for b, _ in whole]
+    assert sorted(fetched) == sorted(whole)
+
+
+@pytest.mark.parametrize("seed, k", [(1, 0), (5, 2), (9, 4), (14, 0), (17, 3)])
+def test_gold_silver_max_with_prefetched_patterns_equals_brute_force(seed, k, monkeypatch):
+    """The gold/silver maximum walking prefetched patterns from the first one on."""
+    import models.take_it_higher.maximum as maximum_module
+
+    monkeypatch.setattr(maximum_module, "PREFETCH_AFTER", 0)
+    rules = small_rules(seed)
+    draw = random.Random(seed).sample(list(rules.tiles), k) if k else None
+    got = maximise(rules, Variant(True), draw, "cpsat", OPTS)
+    assert got.status == "optimal" and got.score == brute_force_max(rules, True, draw)

@@ -18,7 +18,7 @@ from models.take_it_higher.rules import Rules, Tile, board_symmetries
 from models.take_it_higher.sheet import ScoreSheet, score_sheet
 from models.take_it_higher.spaceships import best_launches
 from models.take_it_higher.state import GameState
-from models.take_it_higher.stud_patterns import StudPatterns
+from models.take_it_higher.stud_patterns import PREFETCH_AFTER, StudPatterns
 from models.take_it_higher.variants import Variant
 from solver.backends import SolveOutcome, SolverOptions, cpsat
 from solver.backends.sat import maxsat
@@ -341,6 +341,8 @@ def _solve_by_stud_patterns(problem: MaxProblem, backend: str, options: SolverOp
         symmetries = board_symmetries(problem.rules) if not problem.fixed else []
         patterns = StudPatterns(problem, backend, symmetries)
     for i in itertools.count():
+        if i == PREFETCH_AFTER:  # a long walk: the rest it may need, listed at once
+            patterns.prefetch(best - colour.objective + 1, remaining())
         pattern, master = patterns.nth(i, remaining())
         if master.status == "infeasible":
             return best_board, outcome("optimal", best, best)

@@ -40,7 +40,7 @@ from models.take_it_higher.encode import LineOption, MaxProblem, TileClass
 from models.take_it_higher.encode_cpsat import add_pair_cuts, capacity_cuts
 from models.take_it_higher.positions import Placement
 from models.take_it_higher.rules import Rules, Tile, board_symmetries
-from models.take_it_higher.stud_patterns import StudPatterns
+from models.take_it_higher.stud_patterns import PREFETCH_AFTER, StudPatterns
 from solver.backends import SolveOutcome, SolverOptions, cpsat
 
 # the LP workers prove row maxima over the whole tile set (maximum.CPSAT_SUBSOLVERS)
@@ -521,6 +521,8 @@ def maximise_by_cases(problem: MaxProblem, rows_max: int, colour_max: int | None
             status, rows = search.board_case(ships[:j], button, rows_max)
         else:
             for i in itertools.count():
+                if tried == PREFETCH_AFTER:  # a long walk: the rest it may need at once
+                    patterns.prefetch(search.best - colour_max - button + 1, remaining())
                 pattern, master = patterns.nth(i, remaining())
                 if master.status == "infeasible":
                     break

@@ -82,6 +82,36 @@ def solve(model: cp_model.CpModel, options: SolverOptions,
     return solver, SolveOutcome(status, objective, bound, wall, "cpsat")
 
 
+def all_solutions(model: cp_model.CpModel, options: SolverOptions,
+                  variables: Sequence[cp_model.IntVar], limit: int
+                  ) -> tuple[list[list[int]] | None, cp_model.CpSolver]:
+    """Every solution of `model` (no objective) as the values of `variables`, found by
+    one single-worker search, in the order it finds them (the same on every run); None
+    when there are more than `limit`, or the time or work ran out first. Returns the
+    solver too (its deterministic time is the work spent)."""
+    solver = make_solver(replace(options, workers=1))
+    solver.parameters.enumerate_all_solutions = True
+    found: list[list[int]] = []
+    over = [False]
+
+    class _Collect(cp_model.CpSolverSolutionCallback):
+        def on_solution_callback(self) -> None:
+            if len(found) >= limit:
+                over[0] = True
+                self.stop_search()
+                return
+            found.append([self.value(v) for v in variables])
+
+    cancel = options.cancel
+    with cancel.watching(solver.stop_search) if cancel else nullcontext():
+        code = solver.solve(model, _Collect())
+    if code == cp_model.INFEASIBLE:
+        return [], solver
+    if over[0] or code != cp_model.OPTIMAL:  # OPTIMAL: every solution was found
+        return None, solver
+    return found, solver
+
+
 def _maximises(model: cp_model.CpModel) -> bool:
     return model.proto.objective.scaling_factor < 0
 
