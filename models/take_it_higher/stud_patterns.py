@@ -96,7 +96,8 @@ class StudPatterns:
             self.found.append((pattern, SolveOutcome("optimal", value, value, 0.0, "cpsat")))
             for perm in [{c: c for c in pattern}, *self.symmetries]:
                 self._exclude({perm[c]: s for c, s in pattern.items()})
-            self.model.add(self.bonus <= value)
+        if listed:  # no pattern left above the last one listed
+            self.model.add(self.bonus <= min(v for v, _ in listed.values()))
         return True
 
     def _best(self, options: SolverOptions) -> tuple[dict[str, str | None] | None, SolveOutcome]:
