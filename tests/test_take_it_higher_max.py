@@ -335,13 +335,15 @@ def _walk(patterns, prefetch_at: int | None = None, floor: int = 0) -> list[tupl
 
 
 @pytest.mark.parametrize("seed", [3, 8, 21])
-def test_prefetched_stud_patterns_are_the_walks_own(seed):
+def test_prefetched_stud_patterns_are_the_walks_own(seed, monkeypatch):
     """Listing the patterns above a floor at once (one enumeration) gives the list the
     master's solves give one by one: the same bounds in the same order, the same
     patterns (one of each symmetric set) at each bound, and the walk goes on below."""
+    import models.take_it_higher.stud_patterns as stud_patterns
     from models.take_it_higher.rules import board_symmetries
     from models.take_it_higher.stud_patterns import StudPatterns
 
+    monkeypatch.setattr(stud_patterns, "LISTED_CELLS", 0)  # the master, not the listing
     rules = small_rules(seed, n_cells=8, n_tiles=11, n_dirs=4)
     problem = MaxProblem(rules, Variant(True), (), ())
     whole = _walk(StudPatterns(problem, "cpsat", board_symmetries(rules)))
@@ -356,9 +358,104 @@ def test_prefetched_stud_patterns_are_the_walks_own(seed):
 def test_gold_silver_max_with_prefetched_patterns_equals_brute_force(seed, k, monkeypatch):
     """The gold/silver maximum walking prefetched patterns from the first one on."""
     import models.take_it_higher.maximum as maximum_module
+    import models.take_it_higher.stud_patterns as stud_patterns
 
     monkeypatch.setattr(maximum_module, "PREFETCH_AFTER", 0)
+    monkeypatch.setattr(stud_patterns, "LISTED_CELLS", 0)  # the master, not the listing
     rules = small_rules(seed)
     draw = random.Random(seed).sample(list(rules.tiles), k) if k else None
     got = maximise(rules, Variant(True), draw, "cpsat", OPTS)
     assert got.status == "optimal" and got.score == brute_force_max(rules, True, draw)
+
+
+def _orbit_key(symmetries):
+    """A pattern's symmetric set, by its smallest member."""
+    from models.take_it_higher.stud_patterns import _order
+
+    def key(pattern):
+        images = [pattern, *({p[c]: s for c, s in pattern.items()} for p in symmetries)]
+        return _order(min(images, key=_order))
+    return key
+
+
+def _master(problem, symmetries, monkeypatch):
+    """The CP-SAT master's list (the listing turned off)."""
+    import models.take_it_higher.stud_patterns as stud_patterns
+
+    with monkeypatch.context() as m:
+        m.setattr(stud_patterns, "LISTED_CELLS", 0)
+        master = stud_patterns.StudPatterns(problem, "cpsat", symmetries)
+    assert master.listing is None
+    return master
+
+
+def _stud_bonus_by_hand(rules, problem, pattern) -> int:
+    """The master's bound of a pattern, line by line: a line all of one stud scores its
+    length times the stud's bonus (fixed tiles count with their own studs)."""
+    studs = {c: t.stud for c, t in problem.fixed} | pattern
+    total = 0
+    for _, cells in rules.lines:
+        first = studs[cells[0]]
+        if first is not None and all(studs[c] == first for c in cells):
+            total += len(cells) * rules.stud_bonus[first]
+    return total
+
+
+@pytest.mark.parametrize("seed, k, fixed", [(2, 0, 0), (6, 0, 2), (11, 5, 0), (19, 4, 2),
+                                            (23, 0, 0), (30, 7, 1)])
+def test_listed_stud_patterns_are_every_pattern_by_hand(seed, k, fixed, monkeypatch):
+    """The listing (every pattern scored at once) against all stud patterns by hand:
+    each allowed pattern's bound is its lines' bonus, every symmetric set comes once,
+    by decreasing bound, and the CP-SAT master's walk gives the same list."""
+    import itertools
+
+    from models.take_it_higher.rules import board_symmetries
+    from models.take_it_higher.stud_patterns import StudPatterns
+
+    rules = small_rules(seed, n_cells=8, n_tiles=11, n_dirs=4)
+    rng = random.Random(seed)
+    tiles = rng.sample(list(rules.tiles), k + fixed)
+    cells = rng.sample(list(rules.cell_ids), fixed)
+    problem = MaxProblem(rules, Variant(True), tuple(tiles[:k]),
+                         tuple(zip(cells, tiles[k:], strict=True)))
+    symmetries = [] if fixed else board_symmetries(rules)
+    listed = StudPatterns(problem, "cpsat", symmetries)
+    assert listed.listing is not None
+    got = _walk(listed)
+    free = [c for c in rules.cell_ids if c not in cells]
+    placed = {t.id for t in tiles[k:]}
+    pool = [t for t in rules.tiles if t.id not in placed]
+    need = {s: sum(t.stud == s for t in tiles[:k]) for s in ("gold", "silver")}
+    have = {s: sum(t.stud == s for t in pool) for s in ("gold", "silver")}
+    key = _orbit_key(symmetries)
+    want = set()
+    for studs in itertools.product(("gold", "silver"), repeat=len(free)):
+        if all(need[s] <= studs.count(s) <= have[s] for s in need):
+            pattern = dict(zip(free, studs, strict=True))
+            want.add((_stud_bonus_by_hand(rules, problem, pattern), key(pattern)))
+    assert len(got) == len(set(got)) and set(got) == want
+    assert [b for b, _ in got] == sorted((b for b, _ in got), reverse=True)
+    assert sorted(_walk(_master(problem, symmetries, monkeypatch))) == sorted(got)
+
+
+def test_listed_stud_patterns_of_a_draw_on_the_built_in_board(monkeypatch):
+    """On the built-in board with a full draw (24 cells, 2^24 patterns), the listing's
+    first patterns are the master's, bound for bound and set for set."""
+    from models.take_it_higher.rules import board_symmetries
+    from models.take_it_higher.stud_patterns import StudPatterns
+
+    rules = load_rules()
+    draw = tuple(random.Random(4).sample(list(rules.tiles), rules.board_size))
+    problem = MaxProblem(rules, Variant(True), draw, ())
+    symmetries = board_symmetries(rules)
+    listed = StudPatterns(problem, "cpsat", symmetries)
+    assert listed.listing is not None
+    first = [listed.nth(i, OPTS) for i in range(12)]
+    master = _master(problem, symmetries, monkeypatch)
+    walk = [master.nth(i, OPTS) for i in range(12)]
+    bounds = [out.objective for _, out in first]
+    assert bounds == [out.objective for _, out in walk]
+    assert bounds[0] > bounds[-1]
+    complete = [i for i, b in enumerate(bounds) if b > bounds[-1]]  # whole levels only
+    key = _orbit_key(symmetries)
+    assert sorted(key(first[i][0]) for i in complete) == sorted(key(walk[i][0]) for i in complete)
