@@ -95,6 +95,12 @@ def best_launches(state: GameState, moves: Sequence[tuple[str, str]],
     for i in reversed(range(len(moves))):
         later[i] = later[i + 1] | {s for _, row in completed[i] for s in row_ships(row)}
     simple = state.variant.ships == "simple"
+    # launches moves from i on can make at most: one a completed row (simple rules),
+    # one a move (advanced rules)
+    budget = [0] * (len(moves) + 1)
+    for i in reversed(range(len(moves))):
+        made = len(completed[i]) if simple else min(1, len(completed[i]))
+        budget[i] = budget[i + 1] + made
     launched = set(state.launched)
     ships_on = {c: ships for c, ships in state.ships_on.items() if ships}
     memo: dict[tuple, tuple[int, list[tuple[str, ...]]]] = {}
@@ -112,7 +118,7 @@ def best_launches(state: GameState, moves: Sequence[tuple[str, str]],
             on_pad = [s for s in rules.spaceships if s not in launched]
             options = simple_launches(completed[i], on_pad) if simple else \
                 advanced_launches(completed[i], on_pad, ships_on)
-        bound = ring_bonus(rules, launched | later[i])[0]
+        bound = _climb_bound(rules, launched, later[i], budget[i])
         best: tuple[int, list[tuple[str, ...]]] = (-1, [])
         for launch in options:
             if launch:
@@ -133,3 +139,17 @@ def best_launches(state: GameState, moves: Sequence[tuple[str, str]],
     bonus, launches = search(0)
     return bonus, [Placement(t, c, launch) for (t, c), launch
                    in zip(moves, launches, strict=True)]
+
+
+def _climb_bound(rules: Rules, launched: Collection[str], later: Collection[str],
+                 launches: int) -> int:
+    """The most the ring can climb: over the launched ships from the bottom, and over
+    ships some later move could launch while `launches` more launches are left."""
+    points = 0
+    for ship, button in zip(rules.spaceships, rules.buttons, strict=True):
+        if ship not in launched:
+            if ship not in later or launches == 0:
+                break
+            launches -= 1
+        points = button
+    return points
