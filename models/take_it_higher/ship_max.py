@@ -45,11 +45,6 @@ from solver.backends import SolveOutcome, SolverOptions, cpsat
 
 # the LP workers prove row maxima over the whole tile set (maximum.CPSAT_SUBSOLVERS)
 SUBSOLVERS = ("reduced_costs", "max_lp")
-# decisions "rows == v" tried before one optimisation settles the rest of a case; with
-# a stud pattern fixed the whole case is small and one optimisation costs less than
-# the ladder (each solve's presolve dominates)
-DECISIONS = 3
-PATTERN_DECISIONS = 0
 
 
 @dataclass
@@ -67,18 +62,7 @@ class CaseModel:
     # with a draw: a[time, cell], the tile called at that time goes on the cell
     a: dict[tuple[int, str], cp_model.IntVar] | None = None
     draw: tuple = ()
-    # the points each option of each line scores (len x weight), for attainable totals
-    line_points: list[list[int]] | None = None
     y: dict[tuple[int, int], cp_model.IntVar] | None = None
-
-    def attainable_below(self, value: int) -> int | None:
-        """The highest row total below `value` that some choice of line options makes
-        (None if none): totals between cannot be reached by any board."""
-        sums = {0}
-        for points in self.line_points or []:
-            sums |= {t + q for t in sums for q in points if t + q < value}
-        below = [t for t in sums if t < value]
-        return max(below) if below else None
 
     def classes_of(self, solver: cp_model.CpSolver) -> dict[str, int]:
         return {cell: k for (cell, k), var in self.x.items() if solver.value(var)}
@@ -154,10 +138,8 @@ def build_case(problem: MaxProblem, ships: list[str], rules_kind: str,
         # a draw fixes the tile counts: the pair cuts (as in maximum._solve_one)
         add_pair_cuts(scoring, classes, m, y, options)
     m.maximize(rows)
-    line_points = [[len(rules.lines[li][1]) * o.weight for o in opts]
-                   for li, opts in options.items()]
     return CaseModel(m, classes, x, p, w, z, list(ships), list(rules.lines), a,
-                     problem.draw, line_points, y)
+                     problem.draw, y)
 
 
 def _case_board(m: cp_model.CpModel, problem: MaxProblem, classes: list[TileClass],
@@ -448,33 +430,17 @@ class _Search:
         solver2, out2 = cpsat.solve(ordered.model, self.remaining())
         self.log.append(("order", out2.status, out2.objective, round(out2.wall_time, 2)))
         if out2.status != "optimal" or out2.objective < out.objective:
-            # that board cannot launch them all in order: the whole case with times, as
-            # a few decisions "rows == v" from the relaxation's value down over the
-            # totals some choice of lines makes (each a feasibility question), then
-            # one optimisation below the last v (many small steps cost more on small
-            # boards)
-            v: int | None = out.objective
-            for _ in range(DECISIONS if pattern is None else PATTERN_DECISIONS):
-                if v is None or v < need:
-                    return "no better game", None
-                ordered = build_case(self.problem, ships, self.kind, rows_cap=v, at_least=v,
-                                     stud_pattern=pattern)
-                solver2, out2 = cpsat.solve(ordered.model, self.remaining(),
-                                            subsolvers=subsolvers)
-                self.log.append(("whole", v, out2.status, round(out2.wall_time, 2)))
-                if out2.status != "infeasible":
-                    break
-                v = relax.attainable_below(v)
-            else:
-                if v is None or v < need:
-                    return "no better game", None
-                ordered = build_case(self.problem, ships, self.kind, rows_cap=v,
-                                     at_least=need, stud_pattern=pattern)
-                solver2, out2 = cpsat.solve(ordered.model, self.remaining(),
-                                            subsolvers=subsolvers)
-                self.log.append(("whole<=", v, out2.status, round(out2.wall_time, 2)))
-                if out2.status == "infeasible":
-                    return "no better game", None
+            # that board cannot launch them all in order: the whole case with times, one
+            # optimisation below the relaxation's value (decisions "rows == v" from
+            # that value down first cost more: the notes)
+            v = out.objective
+            ordered = build_case(self.problem, ships, self.kind, rows_cap=v,
+                                 at_least=need, stud_pattern=pattern)
+            solver2, out2 = cpsat.solve(ordered.model, self.remaining(),
+                                        subsolvers=subsolvers)
+            self.log.append(("whole<=", v, out2.status, round(out2.wall_time, 2)))
+            if out2.status == "infeasible":
+                return "no better game", None
             if out2.status != "optimal":
                 if out2.has_solution:
                     self._take(ordered.game(solver2), out2.objective + button)
