@@ -299,9 +299,9 @@ def _solve_one(problem: MaxProblem, backend: str, options: SolverOptions,
     # the LP workers for an open tile choice; a fixed tile set (full draw) or fixed studs
     # favour the default portfolio, a full draw with pair cuts (but not with fixed
     # studs: there they cost a draw's walk a fifth of its work, docs)
-    free_cells = problem.rules.board_size - len(problem.fixed)
-    whole_set = len(problem.draw) < free_cells and stud_pattern is None
-    board_model = encode_cpsat.build(problem, pair_cuts=not whole_set and stud_pattern is None,
+    full_draw = len(problem.draw) >= problem.rules.board_size - len(problem.fixed)
+    whole_set = not full_draw and stud_pattern is None
+    board_model = encode_cpsat.build(problem, pair_cuts=full_draw and stud_pattern is None,
                                      stud_pattern=stud_pattern, colour_cap=colour_cap,
                                      at_least=at_least)
     solver, outcome = cpsat.solve(board_model.model, options,

@@ -150,13 +150,11 @@ class _Listing:
     is one matrix product, (high halves x masks) @ (masks x low halves)."""
 
     def __init__(self, cells: list[str], studs: list[str | None], bonus: np.ndarray,
-                 counts: np.ndarray, symmetries: list[dict[str, str]]) -> None:
+                 counts: np.ndarray, moves: list[list[tuple[int, int]]]) -> None:
         self.cells, self.studs = cells, studs
         self.bonus = bonus  # of every pattern number, -1 where the stud counts forbid it
         self.bounds = [int(b) for b in np.flatnonzero(counts)[::-1]]  # counts[b]: of bound b
-        n = len(cells)
-        bit = {c: n - 1 - i for i, c in enumerate(cells)}
-        self.moves = [[(bit[c], bit[perm[c]]) for c in cells] for perm in symmetries]
+        self.moves = moves  # each symmetry as (bit, its image's bit) pairs
         self.levels: list[np.ndarray] = []  # the listed bounds' patterns, one a set
         self.starts: list[int] = [0]  # index of each level's first pattern
 
@@ -222,7 +220,8 @@ class _Listing:
                 numbers = (high[h:h + rows, None] << low) | low_part[None, :]
                 bonus[numbers.ravel()] = part.ravel()
                 counts += np.bincount(part.ravel(), minlength=top + 1)
-        return cls(cells, studs, bonus, counts, symmetries)
+        moves = [[(bit[c], bit[perm[c]]) for c in cells] for perm in symmetries]
+        return cls(cells, studs, bonus, counts, moves)
 
     def nth(self, i: int) -> tuple[dict[str, str | None], int] | None:
         """The i-th pattern (from 0) and its bound, or None when fewer are listed."""
