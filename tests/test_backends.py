@@ -31,6 +31,27 @@ def test_cpsat_optimal_matches_brute_force():
     assert out.status == "optimal" and out.objective == out.bound == best
 
 
+def test_a_fixed_copy_solves_with_those_values_and_leaves_the_model_as_it_was():
+    m, xs = _knapsack(12)
+
+    def best(fixed: dict[int, int]) -> int:
+        return max(sum(i * 13 % 11 + 1 for i in range(12) if pick[i])
+                   for pick in itertools.product([0, 1], repeat=12)
+                   if sum(i % 7 + 3 for i in range(12) if pick[i]) <= 48
+                   and all(pick[i] == v for i, v in fixed.items()))
+
+    fixed = {0: 1, 5: 0, 10: 0, 11: 1}
+    copy = cpsat.fixed_copy(m, ((xs[i], v) for i, v in fixed.items()))
+    copy.add(xs[3] + xs[4] <= 1)  # the model's variables go into the copy's constraints
+    solver, out = cpsat.solve(copy, SolverOptions(time_limit=10))
+    assert [solver.value(xs[i]) for i in fixed] == list(fixed.values())
+    assert solver.value(xs[3]) + solver.value(xs[4]) <= 1
+    assert out.objective <= best(fixed)
+    assert out.objective == max(best({**fixed, 3: a, 4: b}) for a, b in ((0, 0), (0, 1), (1, 0)))
+    _, whole = cpsat.solve(m, SolverOptions(time_limit=10))
+    assert whole.objective == best({}) > out.objective
+
+
 def test_cpsat_infeasible_is_proven():
     m = cp_model.CpModel()
     x = m.new_bool_var("x")

@@ -12,14 +12,17 @@ The objective is sum(len(line) * (colour value + stud bonus) * y).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 from models.take_it_higher.rules import Rules, Tile
 from models.take_it_higher.variants import Variant
 from solver.errors import BadInput
 
 BACKENDS = ("cpsat", "maxsat")  # the two encodings' solvers
+
+V = TypeVar("V")
 
 
 @dataclass(frozen=True)
@@ -99,3 +102,10 @@ class MaxProblem:
     def compatible(self, option: LineOption, d: int, stripes: tuple[str, ...],
                    stud: str | None) -> bool:
         return stripes[d] == option.colour and (option.stud is None or stud == option.stud)
+
+
+def stud_misfits(x: Mapping[tuple[str, int], V], classes: Sequence[TileClass],
+                 stud_pattern: Mapping[str, str | None]) -> list[V]:
+    """The x[cell, class] a stud pattern rules out: a class whose stud (or none) is not
+    the one the pattern gives the cell."""
+    return [var for (c, k), var in x.items() if classes[k].stud != stud_pattern[c]]

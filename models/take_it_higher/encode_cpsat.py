@@ -12,12 +12,13 @@ What makes the proof fast (measured in scripts/bench_max.py, see docs/take-it-hi
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ortools.sat.python import cp_model
 
-from models.take_it_higher.encode import LineOption, MaxProblem, TileClass
+from models.take_it_higher.encode import LineOption, MaxProblem, TileClass, stud_misfits
 from models.take_it_higher.rules import Tile
+from solver.backends.cpsat import fixed_copy
 
 
 @dataclass
@@ -28,6 +29,20 @@ class CpsatMaxModel:
     y: dict[tuple[int, int], cp_model.IntVar]  # (line index, option index)
     options: dict[int, list[LineOption]]  # line index -> its options
     objective: cp_model.LinearExprT  # the score the model maximises
+    colour_points: cp_model.LinearExprT  # ... without the stud bonus
+
+    def narrowed(self, stud_pattern: dict[str, str | None], colour_cap: int | None = None,
+                 at_least: int | None = None) -> CpsatMaxModel:
+        """This model (built without them) with a stud pattern, colour cap and
+        `at_least` as `build` takes them, on a copy: the gold/silver decomposition
+        solves many patterns of one problem."""
+        m = fixed_copy(self.model, ((var, 0) for var in
+                                    stud_misfits(self.x, self.classes, stud_pattern)))
+        if colour_cap is not None:
+            m.add(self.colour_points <= colour_cap)
+        if at_least is not None:
+            m.add(self.objective >= at_least)
+        return replace(self, model=m)
 
     def board(self, solver: cp_model.CpSolver, problem: MaxProblem) -> dict[str, Tile]:
         """Turn a solution into a board, giving each cell a concrete tile of its class
@@ -60,9 +75,8 @@ def build(problem: MaxProblem, *, pair_cuts: bool = False,
     free = [c for c in rules.cell_ids if c not in fixed]
     x = {(c, k): m.new_bool_var(f"x[{c},{k}]") for c in free for k in range(len(classes))}
     if stud_pattern is not None:
-        for (c, k), var in x.items():
-            if classes[k].stud != stud_pattern[c]:
-                m.add(var == 0)
+        for var in stud_misfits(x, classes, stud_pattern):
+            m.add(var == 0)
     for c in free:
         m.add_exactly_one(x[c, k] for k in range(len(classes)))
     for k, cls in enumerate(classes):
@@ -103,7 +117,7 @@ def build(problem: MaxProblem, *, pair_cuts: bool = False,
     if at_least is not None:
         m.add(sum(objective) >= at_least)
     m.maximize(sum(objective))
-    return CpsatMaxModel(m, classes, x, y, options, sum(objective))
+    return CpsatMaxModel(m, classes, x, y, options, sum(objective), sum(colour_part))
 
 
 def capacity_cuts(problem: MaxProblem, classes: list[TileClass], m: cp_model.CpModel,

@@ -286,12 +286,15 @@ def _solve(problem: MaxProblem, backend: str, options: SolverOptions,
 
 def _solve_one(problem: MaxProblem, backend: str, options: SolverOptions,
                stud_pattern: dict[str, str | None] | None = None,
-               colour_cap: int | None = None, at_least: int | None = None
+               colour_cap: int | None = None, at_least: int | None = None,
+               base: encode_cpsat.CpsatMaxModel | None = None
                ) -> tuple[dict[str, Tile] | None, SolveOutcome]:
     """One model. CP-SAT: over the whole tile set the LP workers prove the bound; with a
     draw or fixed studs the default portfolio with pair cuts is much faster (docs).
     MaxSAT has no linear side constraints, so colour_cap / at_least (which only speed
-    up the search) are left out there."""
+    up the search) are left out there. `base`: the CP-SAT model of the problem built
+    without a pattern, cap or floor, narrowed to them (the decomposition builds it
+    once for all its patterns)."""
     if backend == "maxsat":
         sat_model = encode_maxsat.build(problem, stud_pattern)
         lits, outcome = maxsat(sat_model.cnf, options)
@@ -301,9 +304,12 @@ def _solve_one(problem: MaxProblem, backend: str, options: SolverOptions,
     # studs: there they cost a draw's walk a fifth of its work, docs)
     full_draw = len(problem.draw) >= problem.rules.board_size - len(problem.fixed)
     whole_set = not full_draw and stud_pattern is None
-    board_model = encode_cpsat.build(problem, pair_cuts=full_draw and stud_pattern is None,
-                                     stud_pattern=stud_pattern, colour_cap=colour_cap,
-                                     at_least=at_least)
+    if base is not None and stud_pattern is not None:
+        board_model = base.narrowed(stud_pattern, colour_cap, at_least)
+    else:
+        board_model = encode_cpsat.build(problem, pair_cuts=full_draw and stud_pattern is None,
+                                         stud_pattern=stud_pattern, colour_cap=colour_cap,
+                                         at_least=at_least)
     solver, outcome = cpsat.solve(board_model.model, options,
                                   subsolvers=CPSAT_SUBSOLVERS if whole_set else ())
     return (board_model.board(solver, problem) if outcome.has_solution else None), outcome
@@ -342,6 +348,7 @@ def _solve_by_stud_patterns(problem: MaxProblem, backend: str, options: SolverOp
     if patterns is None:  # or the caller's list (the same problem's studs)
         symmetries = board_symmetries(problem.rules) if not problem.fixed else []
         patterns = StudPatterns(problem, backend, symmetries)
+    base = None  # the CP-SAT model every pattern narrows, built when first needed
     for i in itertools.count():
         if i == PREFETCH_AFTER:  # a long walk: the rest it may need, listed at once
             patterns.prefetch(best - colour.objective + 1, remaining())
@@ -354,8 +361,10 @@ def _solve_by_stud_patterns(problem: MaxProblem, backend: str, options: SolverOp
         limit = colour.objective + master.objective
         if limit <= best:
             return best_board, outcome("optimal", best, best)
+        if base is None and backend == "cpsat":
+            base = encode_cpsat.build(problem)
         board, sub = _solve_one(problem, backend, remaining(), pattern, colour.objective,
-                                best + 1)
+                                best + 1, base)
         if board is not None and sub.objective > best:
             best, best_board = sub.objective, board
         if sub.status not in ("optimal", "infeasible"):  # time limit inside a pattern

@@ -36,7 +36,7 @@ from dataclasses import dataclass, replace
 
 from ortools.sat.python import cp_model
 
-from models.take_it_higher.encode import LineOption, MaxProblem, TileClass
+from models.take_it_higher.encode import LineOption, MaxProblem, TileClass, stud_misfits
 from models.take_it_higher.encode_cpsat import add_pair_cuts, capacity_cuts
 from models.take_it_higher.positions import Placement
 from models.take_it_higher.rules import Rules, Tile, board_symmetries
@@ -63,6 +63,24 @@ class CaseModel:
     a: dict[tuple[int, str], cp_model.IntVar] | None = None
     draw: tuple = ()
     y: dict[tuple[int, int], cp_model.IntVar] | None = None
+    rows: cp_model.LinearExprT = 0  # the row points the model maximises
+
+    def narrowed(self, stud_pattern: dict[str, str | None] | None = None,
+                 fixed_classes: dict[str, int] | None = None, rows_cap: int | None = None,
+                 at_least: int | None = None) -> CaseModel:
+        """This case on a copy of its model, with the studs of `stud_pattern` and the
+        classes of `fixed_classes` fixed, the row points bounded by `rows_cap` and
+        boards scoring at least `at_least` asked for: a case is built once and
+        narrowed for each solve."""
+        fixes = [(var, 0) for var in stud_misfits(self.x, self.classes, stud_pattern)] \
+            if stud_pattern is not None else []
+        fixes += [(self.x[c, k], 1) for c, k in (fixed_classes or {}).items()]
+        m = cpsat.fixed_copy(self.model, fixes)
+        if rows_cap is not None:
+            m.add(self.rows <= rows_cap)
+        if at_least is not None:
+            m.add(self.rows >= at_least)
+        return replace(self, model=m)
 
     def classes_of(self, solver: cp_model.CpSolver) -> dict[str, int]:
         return {cell: k for (cell, k), var in self.x.items() if solver.value(var)}
@@ -110,14 +128,11 @@ class CaseModel:
 
 
 def build_case(problem: MaxProblem, ships: list[str], rules_kind: str,
-               order: bool = True, rows_cap: int | None = None,
-               at_least: int | None = None,
-               fixed_classes: dict[str, int] | None = None,
-               stud_pattern: dict[str, str | None] | None = None) -> CaseModel:
+               order: bool = True) -> CaseModel:
     """Case "ships (the lowest j of the pad) are all launched": maximise the row points
     (with bonus rows if the variant scores them). `order=False` leaves the launch times
-    out (a relaxation: every ship only needs a row of its own). `rows_cap` bounds the
-    row points by a proven maximum; `at_least` asks for boards scoring at least that."""
+    out (a relaxation: every ship only needs a row of its own). `CaseModel.narrowed`
+    adds what one solve of the case fixes and bounds."""
     rules = problem.rules
     # without the gold/silver scoring, classes ignore studs (Gold J and Silver J are one
     # class) and a stud ship's row is checked by counting: its tiles of each class are
@@ -127,8 +142,8 @@ def build_case(problem: MaxProblem, ships: list[str], rules_kind: str,
     classes = scoring.classes()
     m = cp_model.CpModel()
     # the variables are made in a fixed order: the solver's search depends on it
-    x, a = _case_board(m, problem, classes, order, fixed_classes, stud_pattern)
-    y, options, rows = _case_rows(m, scoring, classes, x, rows_cap, at_least)
+    x, a = _case_board(m, problem, classes, order)
+    y, options, rows = _case_rows(m, scoring, classes, x)
     z = _ship_rows(m, problem, classes, x, y, options, ships, a)
     p: dict[str, cp_model.IntVar] = {}
     w: dict[tuple[str, str], cp_model.IntVar] = {}
@@ -139,17 +154,14 @@ def build_case(problem: MaxProblem, ships: list[str], rules_kind: str,
         add_pair_cuts(scoring, classes, m, y, options)
     m.maximize(rows)
     return CaseModel(m, classes, x, p, w, z, list(ships), list(rules.lines), a,
-                     problem.draw, y)
+                     problem.draw, y, rows)
 
 
 def _case_board(m: cp_model.CpModel, problem: MaxProblem, classes: list[TileClass],
-                order: bool, fixed_classes: dict[str, int] | None,
-                stud_pattern: dict[str, str | None] | None
-                ) -> tuple[dict[tuple[str, int], cp_model.IntVar],
-                           dict[tuple[int, str], cp_model.IntVar] | None]:
+                order: bool) -> tuple[dict[tuple[str, int], cp_model.IntVar],
+                                      dict[tuple[int, str], cp_model.IntVar] | None]:
     """x[cell, class] within the classes' tiles; with a draw and `order`, a[time, cell]
-    places the tile called at each time (None otherwise); the classes and studs the
-    caller fixes."""
+    places the tile called at each time (None otherwise)."""
     cells = list(problem.rules.cell_ids)
     x = {(c, k): m.new_bool_var(f"x[{c},{k}]") for c in cells for k in range(len(classes))}
     for c in cells:
@@ -171,23 +183,16 @@ def _case_board(m: cp_model.CpModel, problem: MaxProblem, classes: list[TileClas
             for k in range(len(classes)):
                 m.add(x[c, k] == sum(a[i, c] for i in range(n)
                                      if index[id(draw[i])] == k))
-    for c, k in (fixed_classes or {}).items():
-        m.add(x[c, k] == 1)
-    if stud_pattern is not None:
-        for (c, k), var in x.items():
-            if classes[k].stud != stud_pattern[c]:
-                m.add(var == 0)
     return x, a
 
 
 def _case_rows(m: cp_model.CpModel, scoring: MaxProblem, classes: list[TileClass],
-               x: dict[tuple[str, int], cp_model.IntVar], rows_cap: int | None,
-               at_least: int | None
+               x: dict[tuple[str, int], cp_model.IntVar]
                ) -> tuple[dict[tuple[int, int], cp_model.IntVar], dict[int, list[LineOption]],
                           cp_model.LinearExpr]:
     """y[line, option]: the line scores as that (colour, stud or None) option, the
     studs only when `scoring` scores them; the options of each line and the row
-    points, bounded by `rows_cap` and `at_least`."""
+    points."""
     rules = scoring.rules
     scoring_studs = scoring.variant.gold_silver
     studs: list[str | None] = [None, *sorted(rules.stud_bonus)] if scoring_studs else [None]
@@ -210,12 +215,7 @@ def _case_rows(m: cp_model.CpModel, scoring: MaxProblem, classes: list[TileClass
             objective.append(len(line) * o.weight * var)
         m.add_at_most_one(y[li, oi] for oi in range(len(opts)))
     capacity_cuts(scoring, classes, m, y, options)
-    rows = sum(objective)
-    if rows_cap is not None:
-        m.add(rows <= rows_cap)
-    if at_least is not None:
-        m.add(rows >= at_least)
-    return y, options, rows
+    return y, options, sum(objective)
 
 
 def _ship_rows(m: cp_model.CpModel, problem: MaxProblem, classes: list[TileClass],
@@ -406,6 +406,14 @@ class _Search:
         self.kind = problem.variant.ships or "simple"
         self.best_game, self.best = game, value
         self.log: list[tuple] = []  # (step, status, rows, seconds) of every solve
+        self.cases: dict[tuple[tuple[str, ...], bool], CaseModel] = {}  # built once
+
+    def _case(self, ships: list[str], order: bool) -> CaseModel:
+        """Case `ships` (with the launch times or without), built when first needed."""
+        key = (tuple(ships), order)
+        if key not in self.cases:
+            self.cases[key] = build_case(self.problem, ships, self.kind, order=order)
+        return self.cases[key]
 
     def board_case(self, ships: list[str], button: int, rows_cap: int,
                    pattern: dict[str, str | None] | None = None) -> tuple[str, int | None]:
@@ -414,8 +422,7 @@ class _Search:
         ordered if they can be, else the whole model with the launch times. Returns
         (status, rows of the case's best board or None)."""
         need = self.best - button + 1
-        relax = build_case(self.problem, ships, self.kind, order=False, rows_cap=rows_cap,
-                           at_least=need, stud_pattern=pattern)
+        relax = self._case(ships, False).narrowed(pattern, rows_cap=rows_cap, at_least=need)
         # the LP workers for an open tile choice; a draw or fixed studs favour the
         # default portfolio (as in maximum._solve_one)
         subsolvers = SUBSOLVERS if pattern is None and not self.problem.draw else ()
@@ -425,8 +432,7 @@ class _Search:
             return "no better game", None
         if out.status != "optimal":
             return "unknown", out.bound
-        ordered = build_case(self.problem, ships, self.kind, fixed_classes=relax.classes_of(solver),
-                             stud_pattern=pattern)
+        ordered = self._case(ships, True).narrowed(pattern, relax.classes_of(solver))
         solver2, out2 = cpsat.solve(ordered.model, self.remaining())
         self.log.append(("order", out2.status, out2.objective, round(out2.wall_time, 2)))
         if out2.status != "optimal" or out2.objective < out.objective:
@@ -434,8 +440,7 @@ class _Search:
             # optimisation below the relaxation's value (decisions "rows == v" from
             # that value down first cost more: the notes)
             v = out.objective
-            ordered = build_case(self.problem, ships, self.kind, rows_cap=v,
-                                 at_least=need, stud_pattern=pattern)
+            ordered = self._case(ships, True).narrowed(pattern, rows_cap=v, at_least=need)
             solver2, out2 = cpsat.solve(ordered.model, self.remaining(),
                                         subsolvers=subsolvers)
             self.log.append(("whole<=", v, out2.status, round(out2.wall_time, 2)))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from contextlib import nullcontext
 from dataclasses import replace
 
@@ -52,6 +52,21 @@ def make_solver(options: SolverOptions, subsolvers: Sequence[str] = (),
         p.log_to_stdout = False
         solver.log_callback = lambda line: print(line, file=sys.stderr)
     return solver
+
+
+def fixed_copy(model: cp_model.CpModel, fixed: Iterable[tuple[cp_model.IntVar, int]]
+               ) -> cp_model.CpModel:
+    """A copy of `model` with these variables fixed to these values, in their domains
+    (presolve drops them at once): one model built once serves many solves that differ
+    by what they fix. The variables keep their indices, so the caller's variable
+    objects go into the copy's constraints and read its solutions."""
+    copy = model.clone()
+    variables = copy.proto.variables
+    for var, value in fixed:
+        domain = variables[var.index].domain
+        domain.clear()
+        domain.extend([value, value])
+    return copy
 
 
 def solve(model: cp_model.CpModel, options: SolverOptions,
