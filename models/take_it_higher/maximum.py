@@ -304,11 +304,11 @@ def _solve_one(problem: MaxProblem, backend: str, options: SolverOptions,
     # studs: there they cost a draw's walk a fifth of its work, docs)
     full_draw = len(problem.draw) >= problem.rules.board_size - len(problem.fixed)
     whole_set = not full_draw and stud_pattern is None
-    if base is not None and stud_pattern is not None:
-        board_model = base.narrowed(stud_pattern, colour_cap, at_least)
+    if stud_pattern is not None:
+        board_model = (base or encode_cpsat.build(problem)).narrowed(stud_pattern, colour_cap,
+                                                                     at_least)
     else:
-        board_model = encode_cpsat.build(problem, pair_cuts=full_draw and stud_pattern is None,
-                                         stud_pattern=stud_pattern, colour_cap=colour_cap,
+        board_model = encode_cpsat.build(problem, pair_cuts=full_draw, colour_cap=colour_cap,
                                          at_least=at_least)
     solver, outcome = cpsat.solve(board_model.model, options,
                                   subsolvers=CPSAT_SUBSOLVERS if whole_set else ())
