@@ -17,9 +17,11 @@ games the store lacks, so a long run goes on where it stopped; without it the ru
 are played again.
 
 `--report`: per variant, each run's games, mean score, share of the hindsight optimum of
-the same draws (its 95 % interval, paired by game; the optima are those `simulate
---store` kept in `--optima`), decision median and p90; and each run against the
-default (the learned method at its default work), game by game on the draws both
+the same draws (its 95 % interval, paired by game; each draw's optimum the best
+reference in the `--optima` stores: simulate's, or `max --draws N --store` runs', a
+proven optimum before a best found), decision median and p90; and each run against the
+default (the learned method at its default work, with the shipped tables when the
+store has their run), game by game on the draws both
 played: the mean difference a game, its standard error and 95 % interval. The runs of
 `simulate --policy hint` at the sampled method's default work and of `--policy greedy`
 found in `--optima` are listed too (scores only, no decision times).
@@ -33,11 +35,13 @@ import os
 import statistics
 import sys
 import time
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from models.take_it_higher.draws import stored_references  # noqa: E402
 from models.take_it_higher.game import GAME  # noqa: E402
 from models.take_it_higher.hint import default_samples  # noqa: E402
 from models.take_it_higher.learned.policy import CALLS, FUTURES, LOOKAHEAD  # noqa: E402
@@ -108,21 +112,19 @@ def run(args: argparse.Namespace) -> None:
     print(file=sys.stderr)
 
 
-def optima(path: Path) -> tuple[dict[tuple, float], list[tuple[dict, dict[int, float]]]]:
-    """(rules digest, variant, seed) -> the hindsight optimum simulate kept, and the
-    runs of `simulate --policy hint` at the sampled method's default work and of
-    `--policy greedy`."""
-    best: dict[tuple, float] = {}
+def optima(paths: list[Path]) -> tuple[dict[tuple, tuple[int, bool]],
+                                        list[tuple[dict, dict[int, float]]]]:
+    """(rules digest, variant, seed) -> the best hindsight reference the stores hold
+    (score, proven: `draws.stored_references`), and the runs of `simulate --policy
+    hint` at the sampled method's default work and of `--policy greedy` in them."""
     simulated: dict[str, tuple[dict, dict[int, float]]] = {}
-    if not path.is_file():
-        return best, []
-    with Store(str(path), create=False) as s:
-        for row in s.rows("games", {"game": "take-it-higher"}):
+    with ExitStack() as stack:
+        stores = [stack.enter_context(Store(str(path), create=False))
+                  for path in paths if path.is_file()]
+        best = stored_references(stores)
+        for row in (row for s in stores for row in s.rows("games", {"game": "take-it-higher"})):
             p, m = row["parameters"], row["result"].get("measures", {})
             variant = p.get("setup", {}).get("variant", "basic")
-            key = (p.get("rules_digest"), variant, row["seed"])
-            if m.get("optimum") is not None:
-                best[key] = m["optimum"]
             samples = p.get("options", {}).get("samples")
             if not row["result"].get("finished", True):
                 continue
@@ -141,7 +143,7 @@ def optima(path: Path) -> tuple[dict[tuple, float], list[tuple[dict, dict[int, f
 
 
 def report(args: argparse.Namespace) -> None:
-    best, simulated = optima(Path(args.optima))
+    best, simulated = optima([Path(o) for o in args.optima or [OPTIMA]])
     runs: dict[str, tuple[dict, dict[int, dict]]] = {}
     with Store(args.store, create=False) as store:
         for row in store.rows(KIND):
@@ -154,7 +156,12 @@ def report(args: argparse.Namespace) -> None:
     everything = [r for r in everything if r[0]["rules_digest"] == builtin]
     for variant in dict.fromkeys(p["variant"] for p, _, _ in everything):
         mine = [r for r in everything if r[0]["variant"] == variant]
-        default = next((r for r in mine if is_default(r[0])), None)
+        current = GAME.policy_data(load_rules(), "learned", {"variant": variant},
+                                   {"lookahead": LOOKAHEAD, "futures": FUTURES,
+                                    "calls": CALLS})
+        defaults = [r for r in mine if is_default(r[0])]  # the shipped tables' run first
+        default = next((r for r in defaults if r[0]["policy_data"] == current),
+                       defaults[0] if defaults else None)
         print(f"{variant}:")
         for p, scores, games in mine:
             print("  " + run_line(p, scores, games, best, default))
@@ -166,16 +173,17 @@ def is_default(p: dict[str, Any]) -> bool:
 
 
 def run_line(p: dict, scores: dict[int, float], games: dict[int, dict],
-             best: dict[tuple, float], default: tuple | None) -> str:
+             best: dict[tuple, tuple[int, bool]], default: tuple | None) -> str:
     """One run: games, mean, share of the optimum, decision times, against the default."""
     text = f"{p['method']} {p['options']}: {len(scores)} games, mean " \
            f"{statistics.fmean(scores.values()):.1f}"
     known = [(s, best[p["rules_digest"], p["variant"], s]) for s in sorted(scores)
              if (p["rules_digest"], p["variant"], s) in best]
     if known:
-        r = ratio_of_means([scores[s] for s, _ in known], [o for _, o in known])
+        r = ratio_of_means([scores[s] for s, _ in known], [o for _, (o, _) in known])
         text += (f", {100 * r.ratio:.1f} % ({100 * r.low:.1f}-{100 * r.high:.1f} %) of the "
-                 f"hindsight optimum on {len(known)}")
+                 f"hindsight optimum on {len(known)} "
+                 f"({sum(proven for _, (_, proven) in known)} proven)")
     times = sorted(t for g in games.values() for t in g["seconds"])
     if times:
         text += (f"; decision median {statistics.median(times):.3f} s, p90 "
@@ -206,8 +214,10 @@ def main() -> None:
                     help="seconds a decision may take at most (a cap)")
     ap.add_argument("--store", default=str(STORE))
     ap.add_argument("--resume", action="store_true")
-    ap.add_argument("--optima", default=str(OPTIMA),
-                    help="simulate's store holding the hindsight optima of the draws")
+    ap.add_argument("--optima", action="append",
+                    help="a store holding hindsight optima of the draws: simulate's "
+                         "games or `max --draws --store` runs (repeatable; the best "
+                         f"reference of a draw counts; default {OPTIMA.name})")
     args = ap.parse_args()
     if args.samples is not None and args.method != "hint" or args.method != "learned" and (
             args.futures, args.calls, args.lookahead) != (None, None, None):

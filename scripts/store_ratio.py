@@ -4,8 +4,10 @@
 
 Take it Higher! `simulate` records each game's score and, unless `--no-optimum`, the
 hindsight optimum of its draw. Games are grouped by what was run (rules data, variant,
-the policy's options); a record without its optimum borrows it from any other record of
-the same draw (the same rules data, variant and seed). Per group: the games, the mean
+the policy's options); each game's optimum is the best reference any store given holds
+for its draw (the same rules data, variant and seed): another record's, or a `max
+--draws N --store` run's (draw i of seed 0 is simulate's game i), a proven optimum
+before a best found. Per group: the games, the mean
 score and optimum, how many optima are proven, and mean score / mean optimum with a 95 %
 interval (`solver.stats.ratio_of_means`, paired by game). Long runs
 go through `--store ... --resume`; this reads them at any point.
@@ -30,6 +32,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from models.take_it_higher.draws import stored_references  # noqa: E402
 from solver.stats import mean_error, ratio_of_means  # noqa: E402
 from solver.store import Store  # noqa: E402
 
@@ -40,25 +43,18 @@ Runs = dict[str, dict[int, tuple[float, float | None, bool]]]
 def run_games(stores: Store | list[Store], policy: str | None = None
               ) -> Runs:
     """Per run (its rules data, setup, seats, options and values as JSON): seed ->
-    (score, hindsight optimum, proven) of its finished games; the optimum its own or
-    another record's of the same draw, None if no record has one."""
-    rows = [row for s in (stores if isinstance(stores, list) else [stores])
-            for row in s.rows("games", {"game": "take-it-higher"})]
-    optimum: dict[tuple, tuple[float, bool]] = {}
-    for row in rows:
-        p, r = row["parameters"], row["result"]
-        m = r.get("measures", {})
-        if m.get("optimum") is not None:
-            key = (p.get("rules_digest"), json.dumps(p.get("setup"), sort_keys=True),
-                   row["seed"])
-            optimum[key] = (m["optimum"], bool(m.get("optimum_proven")))
+    (score, hindsight optimum, proven) of its finished games; the optimum the best
+    reference of its draw in the stores (`stored_references`), None if none has one."""
+    listed = stores if isinstance(stores, list) else [stores]
+    rows = [row for s in listed for row in s.rows("games", {"game": "take-it-higher"})]
+    optimum = stored_references(listed)
     runs: Runs = {}
     for row in rows:
         p, r = row["parameters"], row["result"]
         seats = p.get("seats", [])
         if policy is not None and policy not in seats or not r.get("finished", True):
             continue
-        key = (p.get("rules_digest"), json.dumps(p.get("setup"), sort_keys=True), row["seed"])
+        key = (p.get("rules_digest"), p.get("setup", {}).get("variant", "basic"), row["seed"])
         run = json.dumps({k: p.get(k) for k in ("rules_digest", "setup", "seats", "options",
                                                  "open_hands", "policy_data")},
                          sort_keys=True)

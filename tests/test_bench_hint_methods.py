@@ -14,7 +14,7 @@ def args(tmp_path, **more) -> argparse.Namespace:
     base = {"variant": "basic", "method": "greedy", "games": 2, "seed": 0, "futures": None,
             "calls": None, "lookahead": None, "samples": None, "cap": 30.0,
             "store": str(tmp_path / "m.sqlite"), "resume": True,
-            "optima": str(tmp_path / "none.sqlite")}
+            "optima": [str(tmp_path / "none.sqlite")]}
     return argparse.Namespace(**{**base, **more})
 
 

@@ -91,7 +91,7 @@ def test_learned_ratio_plays_the_store_draws(tmp_path, capsys, monkeypatch):
     with Store(store, create=False) as s:
         (g,) = script.groups(s)
     ratio = load_script("learned_ratio")
-    optima = ratio.optima(Path(store), "basic")
+    optima = ratio.optima([Path(store)], "basic")
     assert optima == {r["seed"]: r["measures"]["optimum"] for r in greedy["records"]}
     rules = load_rules()
     values = values_for(rules, variant_from_name("basic"))
@@ -141,3 +141,49 @@ def test_store_ratio_pairs_games_without_an_optimum(tmp_path):
     borrowed = [g for g in found.values() if g["played"] == 3]
     assert len(borrowed) == 2 and all(g["games"] == 2 and g["ratio"] > 0 for g in borrowed)
     assert any(p["games"] == 3 and p["difference"] == pair["difference"] for p in again)
+
+
+def test_max_draws_runs_give_the_optima_of_simulate_games(tmp_path):
+    """`max --draws N --store` in the same store: simulate's games without an optimum
+    borrow the draws' proven optima, and they are the optima simulate proves itself."""
+    run = game_runner("take-it-higher")
+    store, other = str(tmp_path / "runs.sqlite"), str(tmp_path / "other.sqlite")
+    run_json(run, "simulate", "--games", "2", "--policy", "greedy", "--jobs", "1",
+             "--no-optimum", "--store", store)
+    run_json(run, "max", "--draws", "2", "--jobs", "1", "--store", store)
+    own = run_json(run, "simulate", "--games", "2", "--policy", "greedy", "--jobs", "1",
+                   "--store", other)
+    script = load_script("store_ratio")
+    with Store(store, create=False) as s:
+        (g,) = script.groups(s)
+    optima = [r["measures"]["optimum"] for r in own["records"]]
+    assert all(r["measures"]["optimum_proven"] for r in own["records"])
+    assert g["optimum_mean"] == pytest.approx(sum(optima) / 2, abs=0.01)
+    assert g["optima_proven"] == 2 and g["ratio"] == own["cells"][0]["measures"]["ratio"]
+
+
+def test_the_best_reference_of_a_draw_wins(tmp_path):
+    """A proven optimum before any best found, of best founds the highest, whichever
+    store or kind holds it; two proven optima that differ are an error."""
+    from models.take_it_higher.draws import DRAWS_KIND, stored_references
+
+    def game(optimum, proven):
+        return {"measures": {"optimum": optimum, "optimum_proven": proven}}
+
+    sim = {"game": "take-it-higher", "rules_digest": "r", "setup": {"variant": "simple"},
+           "seats": ["greedy"]}
+    draws = {"rules_digest": "r", "variant": "simple"}
+    with Store(str(tmp_path / "a.sqlite")) as a, Store(str(tmp_path / "b.sqlite")) as b:
+        a.put("games", sim, 0, game(481, False))  # draw 0: an old best found ...
+        b.put(DRAWS_KIND, draws, 0, {"score": 601, "proven": True})  # ... then proven
+        a.put("games", sim, 1, game(590, True))  # draw 1: proven, then a lower best found
+        b.put(DRAWS_KIND, draws, 1, {"score": 580, "proven": False})
+        a.put("games", sim, 2, game(500, False))  # draw 2: two best founds
+        b.put(DRAWS_KIND, {**draws, "time_limit": 5}, 2, {"score": 510, "proven": False})
+        b.put(DRAWS_KIND, {**draws, "variant": "advanced"}, 2, {"score": 640, "proven": True})
+        assert stored_references([a, b]) == {
+            ("r", "simple", 0): (601, True), ("r", "simple", 1): (590, True),
+            ("r", "simple", 2): (510, False), ("r", "advanced", 2): (640, True)}
+        b.put(DRAWS_KIND, {**draws, "time_limit": 9}, 1, {"score": 591, "proven": True})
+        with pytest.raises(ValueError, match="two proven optima"):
+            stored_references([a, b])

@@ -132,3 +132,31 @@ def draws_batch(rules: Rules, variant: Variant, draws: int, seed: int, backend: 
                        int(s.min) if s else None, int(s.max) if s else None, ordered,
                        round(time.perf_counter() - start, 3), batch.where, batch.interrupted,
                        backend)
+
+
+def stored_references(stores: list[Store]) -> dict[tuple[str, str, int], tuple[int, bool]]:
+    """Per draw (rules digest, variant name, seed: the draw of simulate's game with that
+    seed): the best hindsight reference the stores hold, from `simulate`'s games and
+    `max --draws` runs, as (score, proven). A proven optimum wins over any best found,
+    and of best founds the highest. Two proven optima that differ are an error."""
+    found: dict[tuple[str, str, int], tuple[int, bool]] = {}
+
+    def offer(key: tuple[str, str, int], score: int, proven: bool) -> None:
+        old = found.get(key)
+        if old is not None and old[1] and proven and old[0] != score:
+            raise ValueError(f"two proven optima of draw {key}: {old[0]} and {score}")
+        if old is None or (proven, score) > (old[1], old[0]):
+            found[key] = (score, proven)
+
+    for store in stores:
+        for row in store.rows("games", {"game": "take-it-higher"}):
+            p, m = row["parameters"], row["result"].get("measures", {})
+            if m.get("optimum") is not None:
+                offer((p.get("rules_digest"), p.get("setup", {}).get("variant", "basic"),
+                       row["seed"]), m["optimum"], bool(m.get("optimum_proven")))
+        for row in store.rows(DRAWS_KIND):
+            p, r = row["parameters"], row["result"]
+            if r.get("score") is not None:
+                offer((p["rules_digest"], p["variant"], row["seed"]), r["score"],
+                      bool(r["proven"]))
+    return found
