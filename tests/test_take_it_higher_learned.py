@@ -418,15 +418,14 @@ def test_values_of_other_rules_or_rows_are_refused(tmp_path):
 @pytest.mark.parametrize("name", ["basic", "gold-silver", "simple", "advanced",
                                   "advanced+gold-silver", "simple+gold-silver"])
 def test_the_builtin_values_are_for_the_builtin_board(name):
-    """Each variant has the built-in board's values; those of the spaceship variants in
-    the goal's five learned with their own spaceship rules."""
+    """Each variant has the built-in board's values of its own, those of the spaceship
+    variants learned with their spaceship rules."""
     rules = load_rules()
     variant = variant_from_name(name)
     values = values_for(rules, variant)
     assert values.games >= 100_000 and values.gold_silver == variant.gold_silver
-    own = builtin_values_path(variant).name == f"learned-{name}.json.gz"
-    assert values.ships == (variant.ships if own else None)
-    assert own or name == "simple+gold-silver"
+    assert builtin_values_path(variant).name == f"learned-{name}.json.gz"
+    assert values.ships == variant.ships
 
 
 def test_learned_policy_beats_greedy_on_the_builtin_board():
@@ -716,3 +715,28 @@ def test_the_endgame_is_played_by_exact_values():
         [(c.cell, pytest.approx(c.value)) for c in exact_cells(state, tile).cells]
     off = learned_cells(state, tile, endgame=0)
     assert not off.exact and {c.cell for c in off.cells} == {c.cell for c in got.cells}
+
+
+def test_rows_values_play_a_spaceship_game_with_the_greedy_launch():
+    """Values of the rows alone (the built-in gold/silver file) in a simple + gold/silver
+    game: one call ahead, no launches of their own, and the policy's move is a cell
+    they rank with `greedy_launch`'s launch there, every move legal to the end."""
+    from models.take_it_higher.learned.files import builtin_values_path
+    from models.take_it_higher.heuristics import greedy_launch
+
+    rules = load_rules()
+    variant = variant_from_name("simple+gold-silver")
+    rows = str(builtin_values_path(Variant(True)))
+    state = dealt_game(rules, variant, game_draw(rules, 2))
+    choose = learned_choice(path=rows, endgame=0)
+    launched = 0
+    while not state.is_terminal():
+        result = learned_cells(state, state.called, path=rows, endgame=0)
+        assert not result.ships and result.futures == 0
+        move = choose(state, state.legal_placements(), random.Random(0))
+        assert move in state.legal_placements()
+        assert move.cell in {c.cell for c in result.cells}
+        assert move.launch == greedy_launch(state, state.called, move.cell)
+        launched += len(move.launch)
+        state = state.apply_action(move)
+    assert launched > 0
