@@ -721,7 +721,6 @@ def test_rows_values_play_a_spaceship_game_with_the_greedy_launch():
     """Values of the rows alone (the built-in gold/silver file) in a simple + gold/silver
     game: one call ahead, no launches of their own, and the policy's move is a cell
     they rank with `greedy_launch`'s launch there, every move legal to the end."""
-    from models.take_it_higher.learned.files import builtin_values_path
     from models.take_it_higher.heuristics import greedy_launch
 
     rules = load_rules()
