@@ -223,7 +223,12 @@ def main() -> None:
             args.futures, args.calls, args.lookahead) != (None, None, None):
         ap.error("--samples is the hint method's; --futures, --calls, --lookahead the "
                  "learned method's")
-    report(args) if args.report else run(args)
+    if not args.report:
+        return run(args)
+    try:
+        report(args)
+    except ValueError as exc:  # two proven optima of one draw disagree
+        ap.error(str(exc))
 
 
 if __name__ == "__main__":

@@ -64,7 +64,10 @@ def main() -> None:
     for path in paths:
         if not path.is_file():
             ap.error(f"no store file {path}")
-    best = optima(paths, variant.name)
+    try:
+        best = optima(paths, variant.name)
+    except ValueError as exc:  # two proven optima of one draw disagree
+        ap.error(str(exc))
     if not best:
         ap.error(f"{', '.join(map(str, paths))}: no hindsight optima of {variant.name} games")
     seeds = sorted(best)[:args.games]

@@ -116,7 +116,10 @@ def main() -> None:
             ap.error(f"no store file {path}")  # one line, exit code 2
     with ExitStack() as stack:
         stores = [stack.enter_context(Store(path, create=False)) for path in args.store]
-        runs = run_games(stores, args.policy)  # read once for both
+        try:
+            runs = run_games(stores, args.policy)  # read once for both
+        except ValueError as exc:  # two proven optima of one draw disagree
+            ap.error(str(exc))
     found = groups(stores, runs=runs)
     pairs = paired(stores, runs=runs) if args.paired else []
     if args.json:

@@ -187,3 +187,22 @@ def test_the_best_reference_of_a_draw_wins(tmp_path):
         b.put(DRAWS_KIND, {**draws, "time_limit": 9}, 1, {"score": 591, "proven": True})
         with pytest.raises(ValueError, match="two proven optima"):
             stored_references([a, b])
+
+
+
+def test_disagreeing_proven_optima_are_a_one_line_error(tmp_path, monkeypatch, capsys):
+    """scripts/store_ratio.py given two stores whose proven optima of a draw differ:
+    exit code 2 and one line naming the draw, no traceback."""
+    from models.take_it_higher.draws import DRAWS_KIND
+
+    paths = [str(tmp_path / "a.sqlite"), str(tmp_path / "b.sqlite")]
+    for path, score in zip(paths, (590, 591), strict=True):
+        with Store(path) as s:
+            s.put(DRAWS_KIND, {"rules_digest": "r", "variant": "simple"}, 1,
+                  {"score": score, "proven": True})
+    monkeypatch.setattr("sys.argv", ["store_ratio.py", *paths])
+    with pytest.raises(SystemExit) as exc:
+        load_script("store_ratio").main()
+    assert exc.value.code == 2
+    err = capsys.readouterr().err.strip().splitlines()[-1]
+    assert "two proven optima of draw ('r', 'simple', 1): 590 and 591" in err
