@@ -57,6 +57,7 @@ HERE = Path(__file__).resolve().parent
 STORE = HERE / "stores" / "take-it-higher-methods.sqlite"
 OPTIMA = HERE / "stores" / "take-it-higher-hint.sqlite"
 KIND = "hint_methods"
+DEFAULT_WORK = {"lookahead": LOOKAHEAD, "futures": FUTURES, "calls": CALLS}  # the hint's own
 METHODS = ("learned", "hint", "greedy")  # learned values, sampled futures, greedy rule
 
 
@@ -152,13 +153,12 @@ def report(args: argparse.Namespace) -> None:
     everything = [(p, {s: r["score"] for s, r in games.items()}, games)
                   for p, games in runs.values()]
     everything += [(p, scores, {}) for p, scores in simulated]
-    builtin = data_digest(load_rules())  # the built-in board's runs only
+    rules = load_rules()
+    builtin = data_digest(rules)  # the built-in board's runs only
     everything = [r for r in everything if r[0]["rules_digest"] == builtin]
     for variant in dict.fromkeys(p["variant"] for p, _, _ in everything):
         mine = [r for r in everything if r[0]["variant"] == variant]
-        current = GAME.policy_data(load_rules(), "learned", {"variant": variant},
-                                   {"lookahead": LOOKAHEAD, "futures": FUTURES,
-                                    "calls": CALLS})
+        current = GAME.policy_data(rules, "learned", {"variant": variant}, DEFAULT_WORK)
         defaults = [r for r in mine if is_default(r[0])]  # the shipped tables' run first
         default = next((r for r in defaults if r[0]["policy_data"] == current),
                        defaults[0] if defaults else None)
@@ -168,8 +168,7 @@ def report(args: argparse.Namespace) -> None:
 
 
 def is_default(p: dict[str, Any]) -> bool:
-    return p["method"] == "learned" and p["options"] == {
-        "lookahead": LOOKAHEAD, "futures": FUTURES, "calls": CALLS}
+    return p["method"] == "learned" and p["options"] == DEFAULT_WORK
 
 
 def run_line(p: dict, scores: dict[int, float], games: dict[int, dict],

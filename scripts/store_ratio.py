@@ -32,7 +32,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from models.take_it_higher.draws import stored_references  # noqa: E402
+from models.take_it_higher.draws import game_draw_key, stored_references  # noqa: E402
 from solver.stats import mean_error, ratio_of_means  # noqa: E402
 from solver.store import Store  # noqa: E402
 
@@ -54,7 +54,7 @@ def run_games(stores: Store | list[Store], policy: str | None = None
         seats = p.get("seats", [])
         if policy is not None and policy not in seats or not r.get("finished", True):
             continue
-        key = (p.get("rules_digest"), p.get("setup", {}).get("variant", "basic"), row["seed"])
+        key = game_draw_key(p, row["seed"])
         run = json.dumps({k: p.get(k) for k in ("rules_digest", "setup", "seats", "options",
                                                  "open_hands", "policy_data")},
                          sort_keys=True)

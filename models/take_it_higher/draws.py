@@ -134,6 +134,13 @@ def draws_batch(rules: Rules, variant: Variant, draws: int, seed: int, backend: 
                        backend)
 
 
+def game_draw_key(parameters: dict, seed: int) -> tuple[str, str, int]:
+    """The draw a `simulate` game of the store was dealt: (rules digest, variant name,
+    seed), as `stored_references` keys it."""
+    return (parameters.get("rules_digest"), parameters.get("setup", {}).get("variant", "basic"),
+            seed)
+
+
 def stored_references(stores: list[Store]) -> dict[tuple[str, str, int], tuple[int, bool]]:
     """Per draw (rules digest, variant name, seed: the draw of simulate's game with that
     seed): the best hindsight reference the stores hold, from `simulate`'s games and
@@ -152,8 +159,8 @@ def stored_references(stores: list[Store]) -> dict[tuple[str, str, int], tuple[i
         for row in store.rows("games", {"game": "take-it-higher"}):
             p, m = row["parameters"], row["result"].get("measures", {})
             if m.get("optimum") is not None:
-                offer((p.get("rules_digest"), p.get("setup", {}).get("variant", "basic"),
-                       row["seed"]), m["optimum"], bool(m.get("optimum_proven")))
+                offer(game_draw_key(p, row["seed"]), m["optimum"],
+                      bool(m.get("optimum_proven")))
         for row in store.rows(DRAWS_KIND):
             p, r = row["parameters"], row["result"]
             if r.get("score") is not None:
