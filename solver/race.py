@@ -62,6 +62,8 @@ def free_cores() -> int:
         except (OSError, StopIteration, ValueError, IndexError):
             return cpus
         fewest = running if fewest is None else min(fewest, running)
+        if fewest <= 1:  # this thread alone: no reading can show fewer
+            break
         if i + 1 < SAMPLES:
             time.sleep(0.001)
     return max(0, cpus - (fewest or 1) + 1)

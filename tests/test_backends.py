@@ -5,6 +5,8 @@ from __future__ import annotations
 import itertools
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from ortools.sat.python import cp_model
 
 from solver import logic
@@ -97,6 +99,42 @@ def test_maxsat_weights_and_cardinality():
     lits, out = maxsat(b, SolverOptions(time_limit=10))
     assert out.status == "optimal" and out.objective == 15
     assert {i for i, x in enumerate(xs) if x in lits} == {0, 2, 4}
+
+
+@pytest.mark.parametrize("stratified", [False, True])
+@settings(max_examples=40, deadline=None)
+@given(data=st.data())
+def test_maxsat_equals_brute_force_stratified_or_not(stratified, data):
+    """Random weighted formulas on 7 variables: RC2's optimum (plain or stratified by
+    weight, the default) is the best total weight over every assignment."""
+    n = 7
+    clause = st.lists(st.integers(1, n).flatmap(lambda v: st.sampled_from([v, -v])),
+                      min_size=1, max_size=3)
+    hard = data.draw(st.lists(clause, max_size=8))
+    soft = data.draw(st.lists(st.tuples(st.integers(1, n), st.booleans(),
+                                        st.sampled_from([1, 2, 3, 5, 8, 13, 40])),
+                              max_size=10))
+    b = CnfBuilder()
+    xs = [b.var(("x", i)) for i in range(n)]
+
+    def lit(v: int) -> int:
+        return xs[abs(v) - 1] if v > 0 else -xs[abs(v) - 1]
+    for c in hard:
+        b.clause([lit(v) for v in c])
+    for v, positive, weight in soft:
+        b.reward(lit(v) if positive else -lit(v), weight)
+    best = None
+    for values in itertools.product([False, True], repeat=n):
+        if all(any(values[abs(v) - 1] == (v > 0) for v in c) for c in hard):
+            score = sum(w for v, positive, w in soft if values[v - 1] == positive)
+            best = score if best is None else max(best, score)
+    lits, out = maxsat(b, SolverOptions(time_limit=10), stratified=stratified)
+    if best is None:
+        assert lits is None and out.status == "infeasible"
+        return
+    assert out.status == "optimal" and out.objective == best
+    chosen = [x in lits for x in xs]
+    assert sum(w for v, positive, w in soft if chosen[v - 1] == positive) == best
 
 
 def test_maxsat_infeasible():

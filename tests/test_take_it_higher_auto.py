@@ -6,6 +6,7 @@ reads its options."""
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import threading
@@ -352,3 +353,25 @@ def test_draws_with_auto_solve_every_draw_with_one_backend(tmp_path):
 
 def test_bad_backend_is_one_line():
     assert_one_line_error(run("max", "--backend", "gurobi"), "--backend", "gurobi")
+
+
+@pytest.mark.parametrize("readings, opened, free", [
+    ([3, 1, 2, 2, 2], 2, 2),  # this thread alone at the second reading: no more needed
+    ([1, 3, 3, 3, 3], 1, 2),
+    ([3, 2, 3, 2, 2], 5, 1),  # one other task all along: one core free
+    ([4, 5, 4, 6, 4], 5, 0),
+])
+def test_free_cores_is_the_fewest_reading_and_stops_once_nothing_else_runs(
+        monkeypatch, readings, opened, free):
+    from solver import race as race_module
+
+    left = iter(readings)
+    calls = []
+
+    def fake_open(path, encoding=None):
+        calls.append(path)
+        return io.StringIO(f"cpu  1 2 3\nprocs_running {next(left)}\nprocs_blocked 0\n")
+    monkeypatch.setattr(race_module, "open", fake_open, raising=False)
+    monkeypatch.setattr(race_module.os, "sched_getaffinity", lambda pid: {0, 1})
+    assert race_module.free_cores() == free
+    assert len(calls) == opened
