@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from models.take_it_higher import encode_ships
+from models.take_it_higher import encode_ships, ship_max
 from models.take_it_higher.encode import MaxProblem
 from models.take_it_higher.maximum import maximise
 from models.take_it_higher.positions import position_from_dict
@@ -98,6 +98,36 @@ def test_hindsight_optimum_with_ships_equals_brute_force(seed, ships, gold_silve
     assert result.score == brute_force_ship_max(rules, variant, draw)
     game = position_from_dict(rules, {"placements": result.placements})
     assert [p.tile for p in game.placements] == [t.id for t in draw]
+    assert score_sheet(game, variant).total == result.score
+
+
+@settings(max_examples=4, deadline=None)
+@given(seed=st.integers(0, 10_000), ships=st.sampled_from(["simple", "advanced"]))
+def test_the_first_tile_on_half_of_a_symmetric_board_loses_no_hindsight_optimum(seed, ships):
+    """On a board with a half-turn symmetry the whole case puts the first called tile on
+    the first cell of each pair only; the optimum stays the exhaustive search's."""
+    import random
+
+    from models.take_it_higher.rules import board_symmetries
+
+    rules = small_ship_rules(seed, pad_size=4, n_tiles=7, n_dirs=3, symmetric=True)
+    assert board_symmetries(rules)
+    assert len(ship_max.first_cell_break(rules)) == 3  # 6 cells in 3 pairs
+    variant = Variant(False, ships)
+    draw = random.Random(seed).sample(list(rules.tiles), rules.board_size)
+    problem = MaxProblem(rules, variant, tuple(draw))
+    # every case's whole model (the solve that carries the break) with and without it
+    for j in range(len(rules.spaceships) + 1):
+        case = ship_max.build_case(problem, list(rules.spaceships[:j]), ships)
+        optima = []
+        for on in (True, False):
+            _, out = cpsat.solve(case.narrowed(break_symmetry=on).model, OPTS)
+            optima.append((out.status, out.objective))
+        assert optima[0] == optima[1] and optima[0][0] in ("optimal", "infeasible")
+    result = maximise(rules, variant, draw, "cpsat", OPTS)
+    assert result.status == "optimal"
+    assert result.score == brute_force_ship_max(rules, variant, draw)
+    game = position_from_dict(rules, {"placements": result.placements})
     assert score_sheet(game, variant).total == result.score
 
 

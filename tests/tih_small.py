@@ -23,12 +23,16 @@ VALUES = {"white": 1, "orange": 2, "yellow": 3, "pink": 4, "green": 5, "purple":
 
 
 def small_rules_dict(seed: int, n_cells: int = 5, n_tiles: int = 7, n_dirs: int = 3,
-                     studs: bool = True) -> dict:
+                     studs: bool = True, symmetric: bool = False) -> dict:
     """A random board of n_cells cells on a 3x3 grid, n_dirs directions (a direction may
-    get a third colour), n_tiles random tiles with random studs, and spaceships."""
+    get a third colour), n_tiles random tiles with random studs, and spaceships.
+    `symmetric`: the cells are the 3x2 block instead (6 cells, the half-turn maps every
+    direction onto itself)."""
     rng = random.Random(seed)
     grid = [(x, y) for x in range(3) for y in range(3)]
     cells = rng.sample(grid, n_cells)
+    if symmetric:
+        cells = [(x, y) for x in range(3) for y in range(2)]
     dirs = rng.sample(DIRECTION_KEYS, n_dirs)
     directions = []
     for name, key, colours in dirs:

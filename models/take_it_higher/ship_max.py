@@ -64,17 +64,24 @@ class CaseModel:
     draw: tuple = ()
     y: dict[tuple[int, int], cp_model.IntVar] | None = None
     rows: cp_model.LinearExprT = 0  # the row points the model maximises
+    # with a draw: the cells the first called tile may not go on (`first_cell_break`)
+    not_first: tuple[str, ...] = ()
 
     def narrowed(self, stud_pattern: dict[str, str | None] | None = None,
                  fixed_classes: dict[str, int] | None = None, rows_cap: int | None = None,
-                 at_least: int | None = None) -> CaseModel:
+                 at_least: int | None = None, break_symmetry: bool = True) -> CaseModel:
         """This case on a copy of its model, with the studs of `stud_pattern` and the
         classes of `fixed_classes` fixed, the row points bounded by `rows_cap` and
         boards scoring at least `at_least` asked for: a case is built once and
-        narrowed for each solve."""
+        narrowed for each solve. With a draw and nothing fixed on cells, the first
+        called tile goes on the first cell of its orbit (`first_cell_break`) unless
+        `break_symmetry` is False."""
         fixes = [(var, 0) for var in stud_misfits(self.x, self.classes, stud_pattern)] \
             if stud_pattern is not None else []
         fixes += [(self.x[c, k], 1) for c, k in (fixed_classes or {}).items()]
+        if stud_pattern is None and not fixed_classes and break_symmetry:
+            # nothing fixed on cells: a board's symmetric image is a game too
+            fixes += [(self.a[0, c], 0) for c in self.not_first]
         m = cpsat.fixed_copy(self.model, fixes)
         if rows_cap is not None:
             m.add(self.rows <= rows_cap)
@@ -153,8 +160,23 @@ def build_case(problem: MaxProblem, ships: list[str], rules_kind: str,
         # a draw fixes the tile counts: the pair cuts (as in maximum._solve_one)
         add_pair_cuts(scoring, classes, m, y, options)
     m.maximize(rows)
+    not_first = first_cell_break(rules) if a is not None and not problem.fixed else ()
     return CaseModel(m, classes, x, p, w, z, list(ships), list(rules.lines), a,
-                     problem.draw, y, rows)
+                     problem.draw, y, rows, not_first)
+
+
+def first_cell_break(rules: Rules) -> tuple[str, ...]:
+    """The cells the first called tile need not be tried on: every cell but the first
+    (in the rules' order) of its orbit under the board's symmetries. A symmetry maps a
+    game of a draw onto a game of the same draw and score (the tiles keep their call
+    times), so some best game puts the first tile on the first cell of its orbit."""
+    order = {c: i for i, c in enumerate(rules.cell_ids)}
+    symmetries = board_symmetries(rules)
+    out = []
+    for c in rules.cell_ids:
+        if any(order[g[c]] < order[c] for g in symmetries):
+            out.append(c)
+    return tuple(out)
 
 
 def _case_board(m: cp_model.CpModel, problem: MaxProblem, classes: list[TileClass],
