@@ -146,9 +146,9 @@ class CnfBuilder:
         return w
 
 
-#: How RC2 runs (measured on the Take it Higher! maxima, docs/notes): stratified by
-#: weight, its cores not minimised (minimising them cost more than it saved on 10 of
-#: the 11 boards measured: up to 3x slower)
+#: How RC2 runs (measured on the board maxima of the models, docs/notes): stratified
+#: by weight, its cores not minimised (minimising them cost more than it saved on 10
+#: of the 11 boards measured: up to 3x slower)
 STRATIFIED = True
 MINIMISE_CORES = False
 
