@@ -93,6 +93,8 @@ def test_hint_applied_from_the_answer(page, tmp_path):
     driver.find_element("id", "undo").click()
     assert until_changed(driver, after) == original
     until(driver, "!document.getElementById('answer-box').classList.contains('stale')")
+    # the picture is drawn again after the box: its marks come back with it
+    until(driver, "document.querySelectorAll('#picture rect.hit.mark').length > 0")
     assert lit(driver, "mark") == set(said["marks"])
 
 
