@@ -146,17 +146,16 @@ class CnfBuilder:
         return w
 
 
-#: How RC2 runs (measured on the board maxima of the models, docs/notes): stratified
-#: by weight, its cores not minimised; against plain RC2 minimising its cores, faster
-#: on 10 of the 11 boards measured (up to 5.4x), slower on one (1.2x)
-STRATIFIED = True
+#: RC2 minimises no core (measured on the board maxima of the models, docs/notes:
+#: stratified and without it, faster than plain RC2 minimising its cores on 10 of the
+#: 11 boards measured, up to 5.4x; slower on one, 1.2x)
 MINIMISE_CORES = False
 
 
-def maxsat(builder: CnfBuilder, options: SolverOptions, stratified: bool | None = None
+def maxsat(builder: CnfBuilder, options: SolverOptions, stratified: bool = True
            ) -> tuple[set[int] | None, SolveOutcome]:
     """Maximise the total weight of true soft literals with RC2 (`stratified`: by
-    weight levels; default STRATIFIED).
+    weight levels, the default).
 
     Returns (true literals of the model or None, outcome). On the time limit RC2 has
     no model yet, but its cost so far is a proven lower bound on the lost weight, so
@@ -164,8 +163,6 @@ def maxsat(builder: CnfBuilder, options: SolverOptions, stratified: bool | None 
     """
     total = sum(w for _, w in builder.soft)
     start = time.perf_counter()
-    if stratified is None:
-        stratified = STRATIFIED
     # PySAT's stratified RC2 never calls its oracle without a weight level: no model
     stratified = stratified and bool(builder.soft)
     with (live_status("MaxSAT", options.time_limit) as line,
